@@ -1,0 +1,1 @@
+"""casino-audit: store, ingest, quarantine, hash chain, command line."""

@@ -1,0 +1,1 @@
+"""Nightly reconciliation and incident pipelines: Airflow DAGs over plain functions."""

@@ -1,0 +1,78 @@
+"""Findings: what the replayer reports when a hand, round or machine departs from its rules.
+
+Every finding names its kind (the shared vocabulary of ARCHITECTURE.md), its subject,
+the rule it cites, what was expected, what was recorded, the difference and a one-line
+reason. Its id is derived from its content, so replaying the same events twice gives
+byte-identical findings (no clocks, no randomness).
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+from dataclasses import dataclass, field
+from enum import StrEnum
+from typing import Any
+
+
+class FindingKind(StrEnum):
+    """The shared finding vocabulary. A kind has one meaning; add kinds, never overload."""
+
+    MISPAID_POT = "mispaid_pot"
+    RAKE_CAP_BREACH = "rake_cap_breach"
+    RAKE_RATE_OUT_OF_BAND = "rake_rate_out_of_band"
+    ILLEGAL_ACTION = "illegal_action"
+    INVALID_DEAL = "invalid_deal"
+    VOID_HAND_NOT_REFUNDED = "void_hand_not_refunded"
+    MISPAID_BET = "mispaid_bet"
+    METER_DISCREPANCY = "meter_discrepancy"
+    COLLUSION_SUSPECTED = "collusion_suspected"
+    REFUND_MISMATCH = "refund_mismatch"
+    CHAIN_BROKEN = "chain_broken"
+    DATA_QUALITY = "data_quality"
+    NO_RULEBOOK = "no_rulebook"
+    WRONG_DRAW = "wrong_draw"
+
+
+@dataclass(frozen=True, slots=True)
+class Finding:
+    """One departure from the rules.
+
+    ``expected``, ``recorded`` and ``difference`` are JSON-able values (integers of minor
+    units, card lists, or small dicts keyed by seat/player); never floats for money.
+    ``detail`` carries optional structured evidence (pot index, event sequence, ...).
+    """
+
+    kind: FindingKind
+    subject: str
+    citation: str
+    reason: str
+    expected: Any = None
+    recorded: Any = None
+    difference: Any = None
+    detail: dict[str, Any] = field(default_factory=dict)
+
+    @property
+    def finding_id(self) -> str:
+        """Content hash: the same finding always has the same id."""
+        return hashlib.sha256(self.canonical_json().encode()).hexdigest()[:24]
+
+    def as_dict(self) -> dict[str, Any]:
+        return {
+            "kind": str(self.kind),
+            "subject": self.subject,
+            "citation": self.citation,
+            "reason": self.reason,
+            "expected": self.expected,
+            "recorded": self.recorded,
+            "difference": self.difference,
+            "detail": self.detail,
+        }
+
+    def canonical_json(self) -> str:
+        """Sorted-key compact JSON: the byte-stable form used for ids and exports."""
+        return json.dumps(self.as_dict(), sort_keys=True, separators=(",", ":"))
+
+    def to_record(self) -> dict[str, Any]:
+        """The exported form: the content plus its id."""
+        return {"finding_id": self.finding_id, **self.as_dict()}
