@@ -1,0 +1,34 @@
+# casino-audit: the two commands of the README, and housekeeping.
+#   make demo   set everything up on a fresh clone and run the main job (embedded SQLite)
+#   make test   set everything up and run the whole suite (SQLite and a throwaway PostgreSQL)
+
+PYTHON ?= python3
+VENV   ?= .venv
+PY     := $(VENV)/bin/python
+STAMP  := $(VENV)/.installed
+
+.PHONY: install demo test lint long bench clean
+
+$(STAMP): pyproject.toml constraints.txt
+	$(PYTHON) -m venv $(VENV)
+	$(PY) -m pip install --quiet --upgrade "pip>=24"
+	$(PY) -m pip install --quiet -c constraints.txt -e ".[test]"
+	touch $(STAMP)
+
+install: $(STAMP)
+
+demo: $(STAMP)
+	$(VENV)/bin/casino-audit demo
+
+test: $(STAMP)
+	$(VENV)/bin/ruff check audit replayer pipelines tests benchmarks
+	.ci/with-postgres $(PY) -m pytest -n 2 -m "not long" tests
+
+long: $(STAMP)
+	.ci/with-postgres $(PY) -m pytest -m long tests
+
+bench: $(STAMP)
+	.ci/with-postgres $(PY) benchmarks/ingest.py
+
+clean:
+	rm -rf $(VENV) casino-audit.db .pytest_cache .ruff_cache

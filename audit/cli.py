@@ -1,0 +1,159 @@
+"""``casino-audit``: the command line (contract in ARCHITECTURE.md).
+
+Exit codes, for every command:
+  0  done; for ``ingest``: every record stored (or already stored)
+  1  done, but the data has problems: ``ingest`` quarantined records, ``verify`` found a
+     broken chain, ``findings --fail-on-findings`` found some
+  2  could not run: bad arguments, a missing path, an unreachable or unusable store
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from collections.abc import Callable, Sequence
+from pathlib import Path
+
+from audit.config import StoreURLError, store_url_from_env
+
+EXIT_OK, EXIT_DATA_PROBLEMS, EXIT_CANNOT_RUN = 0, 1, 2
+
+
+class CannotRun(Exception):
+    """The command cannot run; the message says why (no traceback for the user)."""
+
+
+def _open_store(args: argparse.Namespace):
+    from eventsourcing.persistence import PersistenceError
+
+    from audit.store import AuditStore
+
+    url = store_url_from_env(args.store)
+    try:
+        return AuditStore(url)
+    except StoreURLError as error:
+        raise CannotRun(str(error)) from None
+    except (PersistenceError, OSError) as error:
+        raise CannotRun(f"cannot open the store {url.split('@')[-1]}: {error}") from None
+
+
+def cmd_ingest(args: argparse.Namespace) -> int:
+    from audit.ingest.pipeline import ingest
+    from audit.ingest.sources import MissingInput
+    from audit.progress import file_progress
+
+    store = _open_store(args)
+    try:
+        with file_progress("ingest") as advance:
+            summary = ingest(
+                store, [Path(p) for p in args.paths], rulebook=args.rulebook, on_file=advance
+            )
+    except MissingInput as error:
+        raise CannotRun(str(error)) from None
+    print(f"files read:            {summary.files}")
+    print(f"subjects stored:       {summary.subjects_stored}")
+    print(f"already stored:        {summary.subjects_already_stored}")
+    print(f"events stored:         {summary.events_stored}")
+    print(f"records quarantined:   {summary.quarantined}")
+    for rejected in summary.rejected:
+        print(f"  quarantined: {rejected}")
+    return EXIT_DATA_PROBLEMS if summary.rejected else EXIT_OK
+
+
+def cmd_verify(args: argparse.Namespace) -> int:
+    store = _open_store(args)
+    report = store.verify()
+    if report.ok:
+        print(
+            f"chain intact: {report.events_checked} events, "
+            f"{report.checkpoints_checked} checkpoints, head {report.head_hash.hex()}"
+        )
+        return EXIT_OK
+    print(f"CHAIN BROKEN at notification {report.broken_at}: {report.problem}")
+    print(f"({report.events_checked} events verified before the break)")
+    return EXIT_DATA_PROBLEMS
+
+
+def cmd_quarantine(args: argparse.Namespace) -> int:
+    from audit.quarantine import entries
+
+    store = _open_store(args)
+    count = 0
+    for entry in entries(store):
+        count += 1
+        print(entry.line())
+        if args.raw:
+            print(entry.raw)
+    print(f"{count} quarantined record(s)")
+    return EXIT_OK
+
+
+def cmd_not_built(issue: str) -> Callable[[argparse.Namespace], int]:
+    def run(_: argparse.Namespace) -> int:
+        raise CannotRun(f"this command's engine is not built yet ({issue})")
+
+    return run
+
+
+def build_parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(
+        prog="casino-audit",
+        description="Event-sourced compliance and audit for casino gaming.",
+        epilog="Exit codes: 0 done; 1 data problems (quarantined records, broken chain); "
+        "2 could not run.",
+    )
+    parser.add_argument(
+        "--store",
+        help="sqlite:///PATH or postgresql://USER:PASS@HOST:PORT/DB "
+        "(default: $CASINO_AUDIT_STORE or sqlite:///casino-audit.db)",
+    )
+    sub = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
+
+    p = sub.add_parser("ingest", help="store Avro (.avro) and PHH (.phh/.phhs) files or folders")
+    p.add_argument("--rulebook", help="rulebook id for hands that do not name one")
+    p.add_argument("paths", nargs="+", metavar="PATH")
+    p.set_defaults(run=cmd_ingest)
+
+    p = sub.add_parser("verify", help="recompute the hash chain and check the checkpoints")
+    p.set_defaults(run=cmd_verify)
+
+    p = sub.add_parser("quarantine", help="list quarantined records with their reasons")
+    p.add_argument("--raw", action="store_true", help="also print each record as received")
+    p.set_defaults(run=cmd_quarantine)
+
+    p = sub.add_parser("replay", help="re-adjudicate stored hands and rounds")
+    p.add_argument("--since", help="first day, YYYY-MM-DD (UTC)")
+    p.add_argument("--until", help="last day, YYYY-MM-DD (UTC)")
+    p.set_defaults(run=cmd_not_built("issue #3"))
+
+    p = sub.add_parser("findings", help="list findings")
+    p.add_argument("--kind")
+    p.add_argument("--format", choices=("table", "jsonl", "csv"), default="table")
+    p.set_defaults(run=cmd_not_built("issue #3"))
+
+    p = sub.add_parser("hand", help="replay one hand step by step, expected vs recorded")
+    p.add_argument("id")
+    p.set_defaults(run=cmd_not_built("issue #3"))
+
+    p = sub.add_parser("nightly", help="the nightly reconciliation without a scheduler")
+    p.add_argument("--date", required=True)
+    p.set_defaults(run=cmd_not_built("issue #5"))
+
+    p = sub.add_parser("demo", help="a synthetic day with planted faults, end to end")
+    p.set_defaults(run=cmd_not_built("issue #5"))
+    return parser
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    args = build_parser().parse_args(argv)
+    try:
+        return args.run(args)
+    except CannotRun as error:
+        print(f"casino-audit {args.command}: {error}", file=sys.stderr)
+        return EXIT_CANNOT_RUN
+    except KeyboardInterrupt:
+        return 130
+
+
+if __name__ == "__main__":
+    sys.exit(main())

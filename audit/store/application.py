@@ -1,0 +1,267 @@
+"""The store: an eventsourcing Application, the only door to the events.
+
+SQLite file by default, PostgreSQL when the URL says so; both through recorders that
+chain every event's hash (``audit.store.chain``). Appends are batched: one transaction
+per batch of subjects, never one per event. Nothing is updated or deleted: a correction
+is a new event.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+from collections.abc import Iterable, Iterator, Sequence
+from dataclasses import dataclass, field
+from datetime import UTC, datetime
+from typing import Any
+from uuid import UUID
+
+from eventsourcing.application import Application
+from eventsourcing.persistence import StoredEvent
+from eventsourcing.utils import get_topic
+
+from audit.config import StoreURL, parse_store_url
+from audit.store.chain import ChainReport, Checkpoint, originator_hex, verify_rows
+from audit.store.subjects import (
+    FIRST_RECORD_VERSION,
+    SUBJECT_CLASSES,
+    Subject,
+    subject_uuid,
+)
+
+APP_NAME = "CasinoAudit"
+
+
+def _env_for(url: StoreURL) -> dict[str, str]:
+    """eventsourcing settings for a store URL, with the chained recorders plugged in."""
+    if url.kind == "sqlite":
+        return {
+            "PERSISTENCE_MODULE": "eventsourcing.sqlite",
+            "SQLITE_DBNAME": url.sqlite_path,
+            "SQLITE_LOCK_TIMEOUT": "30",
+            "APPLICATION_RECORDER_TOPIC": "audit.store.sqlite_recorder:ChainedSQLiteApplicationRecorder",
+        }
+    schema = {"POSTGRES_SCHEMA": url.schema} if url.schema else {}
+    return schema | {
+        "PERSISTENCE_MODULE": "eventsourcing.postgres",
+        "POSTGRES_DBNAME": url.dbname,
+        "POSTGRES_HOST": url.host,
+        "POSTGRES_PORT": str(url.port),
+        "POSTGRES_USER": url.user,
+        "POSTGRES_PASSWORD": url.password,
+        "POSTGRES_LOCK_TIMEOUT": "30",
+        "POSTGRES_ENABLE_DB_FUNCTIONS": "n",
+        "APPLICATION_RECORDER_TOPIC": "audit.store.postgres_recorder:ChainedPostgresApplicationRecorder",
+    }
+
+
+def _create_schema(url: StoreURL) -> None:
+    """PostgreSQL schemas named in the URL are created on first use."""
+    import psycopg
+    from psycopg import sql
+
+    with psycopg.connect(
+        host=url.host,
+        port=url.port,
+        user=url.user,
+        password=url.password,
+        dbname=url.dbname,
+        autocommit=True,
+    ) as conn:
+        conn.execute(sql.SQL("CREATE SCHEMA IF NOT EXISTS {}").format(sql.Identifier(url.schema)))
+
+
+def canonical(record: dict[str, Any]) -> str:
+    """Byte-stable JSON of a flat record (datetimes as ISO 8601), for comparisons."""
+    return json.dumps(record, sort_keys=True, separators=(",", ":"), default=_json_default)
+
+
+def _json_default(value: Any) -> Any:
+    if isinstance(value, datetime):
+        return value.isoformat()
+    if isinstance(value, (bytes, bytearray)):
+        return value.hex()
+    raise TypeError(f"cannot serialise {type(value).__name__}")
+
+
+@dataclass
+class SubjectRecords:
+    """Records of one subject from one input unit (a PHH hand, a run of Avro records).
+
+    ``records`` are flat events in sequence order, each with ``type`` and ``sequence``.
+    """
+
+    kind: str
+    subject_id: str
+    records: list[dict[str, Any]]
+    source: str = ""
+
+
+@dataclass
+class AppendResult:
+    """What a batch did: units stored, already present, or in conflict with the store."""
+
+    stored: int = 0
+    duplicates: int = 0
+    events_stored: int = 0
+    conflicts: list[tuple[SubjectRecords, str]] = field(default_factory=list)
+
+
+class AuditStore(Application):
+    """casino-audit's event store."""
+
+    name = APP_NAME
+    is_snapshotting_enabled = False
+
+    def __init__(self, url: str):
+        self.url = parse_store_url(url)
+        if self.url.kind == "postgresql" and self.url.schema:
+            _create_schema(self.url)
+        super().__init__(env=_env_for(self.url))
+
+    # -- writing ------------------------------------------------------------------------
+
+    def append(self, units: Sequence[SubjectRecords]) -> AppendResult:
+        """Store a batch of subjects' records in one transaction; idempotent.
+
+        A record whose (subject, sequence) is already stored with the same content is a
+        duplicate and is skipped; with different content the whole unit is a conflict,
+        returned for quarantine and not stored.
+        """
+        result = AppendResult()
+        ids = [subject_uuid(u.kind, u.subject_id) for u in units]
+        existing = self.recorder.existing_versions(  # type: ignore[attr-defined]
+            sorted({i.hex for i in ids})
+        )
+        planned: set[tuple[str, int]] = set()
+        now = datetime.now(UTC)
+        stored_events: list[StoredEvent] = []
+        for unit, aggregate_id in zip(units, ids, strict=True):
+            key = aggregate_id.hex
+            cls = SUBJECT_CLASSES[unit.kind]
+            versions = [r["sequence"] + FIRST_RECORD_VERSION for r in unit.records]
+            seen = [(key, v) in existing or (key, v) in planned for v in versions]
+            if any(seen):
+                conflict = self._conflict(aggregate_id, unit, versions, seen)
+                if conflict:
+                    result.conflicts.append((unit, conflict))
+                    continue
+            new = [(r, v) for r, v, s in zip(unit.records, versions, seen, strict=True) if not s]
+            if not new:
+                result.duplicates += 1
+                continue
+            if (key, 1) not in existing and (key, 1) not in planned:
+                stored_events.append(self._opened(cls, aggregate_id, unit.subject_id, now))
+                planned.add((key, 1))
+            for record, version in new:
+                event = cls.event_class(record["type"])(
+                    originator_id=aggregate_id,
+                    originator_version=version,
+                    timestamp=now,
+                    record=record,
+                )
+                stored_events.append(self.mapper.to_stored_event(event))
+                planned.add((key, version))
+            result.stored += 1
+        if stored_events:
+            self.recorder.insert_events(stored_events)
+        result.events_stored = len(stored_events)
+        return result
+
+    def _opened(
+        self, cls: type[Subject], aggregate_id: UUID, subject_id: str, now: datetime
+    ) -> StoredEvent:
+        opened = cls.Opened(
+            originator_id=aggregate_id,
+            originator_version=1,
+            timestamp=now,
+            originator_topic=get_topic(cls),
+            subject_id=subject_id,
+        )
+        return self.mapper.to_stored_event(opened)
+
+    def _conflict(
+        self, aggregate_id: UUID, unit: SubjectRecords, versions: list[int], seen: list[bool]
+    ) -> str:
+        """Why a unit clashes with what is stored, or '' when it only repeats it."""
+        stored = {
+            e.originator_version: canonical(e.record)
+            for e in self._decoded_events(aggregate_id)
+            if e.originator_version >= FIRST_RECORD_VERSION
+        }
+        for record, version, was_seen in zip(unit.records, versions, seen, strict=True):
+            if was_seen and version in stored and stored[version] != canonical(record):
+                return (
+                    f"{unit.kind} subject {unit.subject_id!r} sequence "
+                    f"{record['sequence']} is already stored with different content"
+                )
+        return ""
+
+    def checkpoint(self) -> Checkpoint | None:
+        """Record the chain head (after an ingest), so a truncated tail is detectable."""
+        notification_id, head_hash, count = self.recorder.chain_head()  # type: ignore[attr-defined]
+        if not count:
+            return None
+        checkpoint = Checkpoint(notification_id, head_hash, count)
+        self.recorder.write_checkpoint(checkpoint)  # type: ignore[attr-defined]
+        return checkpoint
+
+    # -- reading ------------------------------------------------------------------------
+
+    def _decoded_events(self, aggregate_id: UUID) -> list[Any]:
+        return [self.mapper.to_domain_event(s) for s in self.recorder.select_events(aggregate_id)]
+
+    def records_of(self, kind: str, subject_id: str) -> list[dict[str, Any]]:
+        """The subject's records in sequence order ([] when unknown)."""
+        aggregate_id = subject_uuid(kind, subject_id)
+        return [
+            e.record
+            for e in self._decoded_events(aggregate_id)
+            if e.originator_version >= FIRST_RECORD_VERSION
+        ]
+
+    def iter_subject_ids(self, kind: str, batch: int = 2000) -> Iterator[str]:
+        """Every subject of a kind, in the order first stored."""
+        topic = get_topic(SUBJECT_CLASSES[kind].Opened)
+        start = 1
+        while True:
+            page = self.recorder.select_notifications(start, batch, topics=[topic])
+            if not page:
+                return
+            for notification in page:
+                yield self.mapper.to_domain_event(notification).subject_id
+            start = page[-1].id + 1
+
+    def iter_subjects(self, kind: str) -> Iterator[tuple[str, list[dict[str, Any]]]]:
+        """(subject id, records) for every subject of a kind, streamed."""
+        for subject_id in self.iter_subject_ids(kind):
+            yield subject_id, self.records_of(kind, subject_id)
+
+    def count_events(self) -> int:
+        return self.recorder.chain_head()[2]  # type: ignore[attr-defined]
+
+    # -- tamper evidence ----------------------------------------------------------------
+
+    def verify(self) -> ChainReport:
+        """Recompute the whole hash chain and check every checkpoint."""
+        recorder = self.recorder
+        return verify_rows(
+            recorder.iter_chain_rows(),  # type: ignore[attr-defined]
+            recorder.checkpoints(),
+        )  # type: ignore[attr-defined]
+
+    def close(self) -> None:
+        self.factory.close()
+
+
+def record_digest(parts: Iterable[str]) -> str:
+    """A short stable digest of strings, for deterministic subject ids."""
+    digest = hashlib.sha256()
+    for part in parts:
+        digest.update(part.encode())
+        digest.update(b"\x00")
+    return digest.hexdigest()[:32]
+
+
+def originator_key(aggregate_id: UUID) -> str:
+    return originator_hex(aggregate_id)

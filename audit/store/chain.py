@@ -1,0 +1,200 @@
+"""The hash chain over the store's global order (tamper evidence).
+
+Every stored event carries ``chain_prev`` (its predecessor's hash; 32 zero bytes for the
+first event) and ``chain_hash`` = SHA-256 over ``chain_prev`` and the event's identity and
+bytes, length-prefixed so that no two different events hash alike::
+
+    chain_hash = sha256(chain_prev ‖ len‖originator_id_hex ‖ version(8 bytes)
+                        ‖ len‖topic ‖ len‖state)
+
+Changing any stored byte breaks that row's hash; deleting, inserting or reordering rows
+breaks the next row's link; truncating the tail is caught by the checkpoints, which
+record the head hash at a notification id after every ingest.
+"""
+
+from __future__ import annotations
+
+import hashlib
+from collections.abc import Iterable, Iterator
+from dataclasses import dataclass
+from uuid import UUID
+
+GENESIS = bytes(32)
+
+
+def _length_prefixed(data: bytes) -> bytes:
+    return len(data).to_bytes(4, "big") + data
+
+
+def originator_hex(originator_id: UUID | str) -> str:
+    """The originator id as 32 hex digits, however the backend returns it."""
+    return originator_id.hex if isinstance(originator_id, UUID) else UUID(originator_id).hex
+
+
+def link_hash(prev: bytes, originator_id: str, version: int, topic: str, state: bytes) -> bytes:
+    """The chain hash of one event given its predecessor's hash."""
+    digest = hashlib.sha256(prev)
+    digest.update(_length_prefixed(originator_id.encode()))
+    digest.update(version.to_bytes(8, "big", signed=True))
+    digest.update(_length_prefixed(topic.encode()))
+    digest.update(_length_prefixed(state))
+    return digest.digest()
+
+
+@dataclass(frozen=True, slots=True)
+class ChainRow:
+    """One stored row as verification reads it."""
+
+    notification_id: int
+    originator_id: str
+    originator_version: int
+    topic: str
+    state: bytes
+    chain_prev: bytes
+    chain_hash: bytes
+
+
+def _as_bytes(value: object) -> bytes:
+    if isinstance(value, bytes | bytearray | memoryview):
+        return bytes(value)
+    return str(value).encode()
+
+
+def _as_originator(value: object) -> str:
+    try:
+        return originator_hex(value)  # type: ignore[arg-type]
+    except (ValueError, TypeError, AttributeError):
+        return f"(not a uuid: {value!r})"
+
+
+def chain_row(
+    notification_id: int,
+    originator_id: object,
+    version: object,
+    topic: object,
+    state: object,
+    chain_prev: object,
+    chain_hash: object,
+) -> ChainRow:
+    """A ChainRow from raw column values, whatever a tamperer left in them."""
+    return ChainRow(
+        int(notification_id),  # type: ignore[call-overload]
+        _as_originator(originator_id),
+        int(version) if isinstance(version, int) else -1,
+        str(topic),
+        _as_bytes(state),
+        _as_bytes(chain_prev),
+        _as_bytes(chain_hash),
+    )
+
+
+@dataclass(frozen=True, slots=True)
+class Checkpoint:
+    """The chain head recorded at a point in the global order."""
+
+    notification_id: int
+    chain_hash: bytes
+    event_count: int
+
+
+@dataclass(frozen=True)
+class ChainReport:
+    """The outcome of a verification: ok, or the first broken link and why."""
+
+    events_checked: int
+    head_hash: bytes
+    checkpoints_checked: int
+    broken_at: int | None = None
+    problem: str = ""
+
+    @property
+    def ok(self) -> bool:
+        return self.broken_at is None and not self.problem
+
+
+def verify_rows(rows: Iterable[ChainRow], checkpoints: Iterable[Checkpoint]) -> ChainReport:
+    """Recompute the chain over rows in notification order and check every checkpoint.
+
+    Streams: memory does not grow with the store. Stops at the first broken link.
+    """
+    wanted = sorted(checkpoints, key=lambda c: c.notification_id)
+    pending: Iterator[Checkpoint] = iter(wanted)
+    next_checkpoint = next(pending, None)
+    checked_checkpoints = 0
+    prev = GENESIS
+    count = 0
+    for row in rows:
+        if next_checkpoint and next_checkpoint.notification_id < row.notification_id:
+            return ChainReport(
+                count,
+                prev,
+                checked_checkpoints,
+                broken_at=next_checkpoint.notification_id,
+                problem=(
+                    f"checkpoint at notification {next_checkpoint.notification_id} names an "
+                    "event that is no longer in the store (deleted)"
+                ),
+            )
+        if row.chain_prev != prev:
+            return ChainReport(
+                count,
+                prev,
+                checked_checkpoints,
+                broken_at=row.notification_id,
+                problem=(
+                    f"event at notification {row.notification_id} "
+                    f"({row.originator_id} v{row.originator_version}) does not link to its "
+                    "predecessor: an event before it was deleted, inserted or reordered"
+                ),
+            )
+        expected = link_hash(prev, row.originator_id, row.originator_version, row.topic, row.state)
+        if expected != row.chain_hash:
+            return ChainReport(
+                count,
+                prev,
+                checked_checkpoints,
+                broken_at=row.notification_id,
+                problem=(
+                    f"event at notification {row.notification_id} "
+                    f"({row.originator_id} v{row.originator_version}) was altered: its "
+                    "content no longer matches its hash"
+                ),
+            )
+        prev = row.chain_hash
+        count += 1
+        if next_checkpoint and next_checkpoint.notification_id == row.notification_id:
+            if next_checkpoint.chain_hash != prev or next_checkpoint.event_count != count:
+                return ChainReport(
+                    count,
+                    prev,
+                    checked_checkpoints,
+                    broken_at=row.notification_id,
+                    problem=(
+                        f"checkpoint at notification {row.notification_id} does not match "
+                        "the chain: events before it were changed, removed or added"
+                    ),
+                )
+            checked_checkpoints += 1
+            next_checkpoint = next(pending, None)
+    if next_checkpoint is not None:
+        return ChainReport(
+            count,
+            prev,
+            checked_checkpoints,
+            broken_at=next_checkpoint.notification_id,
+            problem=(
+                f"checkpoint at notification {next_checkpoint.notification_id} is past the "
+                "last stored event: events at the end were deleted"
+            ),
+        )
+    return ChainReport(count, prev, checked_checkpoints)
+
+
+def chain_links(
+    prev: bytes, rows: Iterable[tuple[str, int, str, bytes]]
+) -> Iterator[tuple[str, int, str, bytes, bytes, bytes]]:
+    """Extend the chain from ``prev`` over (originator_hex, version, topic, state) rows."""
+    for originator_id, version, topic, state in rows:
+        new = link_hash(prev, originator_id, version, topic, state)
+        yield originator_id, version, topic, state, prev, new
+        prev = new

@@ -1,0 +1,129 @@
+"""eventsourcing's SQLite application recorder, extended with the hash chain.
+
+The events table gains ``chain_prev`` and ``chain_hash``; triggers refuse UPDATE and
+DELETE (append-only); a checkpoints table records the chain head after each ingest.
+Batches are inserted in one transaction (``executemany``), never one commit per event.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator, Sequence
+from typing import Any
+
+from eventsourcing.persistence import StoredEvent
+from eventsourcing.sqlite import SQLiteApplicationRecorder, SQLiteCursor
+
+from audit.store.chain import (
+    GENESIS,
+    ChainRow,
+    Checkpoint,
+    chain_links,
+    chain_row,
+    originator_hex,
+)
+
+READ_BATCH = 5000
+
+
+class ChainedSQLiteApplicationRecorder(SQLiteApplicationRecorder):
+    """Application recorder whose rows form a hash chain in rowid order."""
+
+    def construct_create_table_statements(self) -> list[str]:
+        table = self.events_table_name
+        return [
+            f"CREATE TABLE IF NOT EXISTS {table} ("
+            "originator_id TEXT NOT NULL, originator_version INTEGER NOT NULL, "
+            "topic TEXT NOT NULL, state BLOB NOT NULL, "
+            "chain_prev BLOB NOT NULL, chain_hash BLOB NOT NULL, "
+            "PRIMARY KEY (originator_id, originator_version))",
+            f"CREATE TRIGGER IF NOT EXISTS {table}_no_update BEFORE UPDATE ON {table} "
+            "BEGIN SELECT RAISE(ABORT, 'events are append-only: UPDATE refused'); END",
+            f"CREATE TRIGGER IF NOT EXISTS {table}_no_delete BEFORE DELETE ON {table} "
+            "BEGIN SELECT RAISE(ABORT, 'events are append-only: DELETE refused'); END",
+            "CREATE TABLE IF NOT EXISTS chain_checkpoints ("
+            "notification_id INTEGER PRIMARY KEY, chain_hash BLOB NOT NULL, "
+            "event_count INTEGER NOT NULL)",
+            "CREATE TRIGGER IF NOT EXISTS chain_checkpoints_no_update BEFORE UPDATE ON "
+            "chain_checkpoints BEGIN SELECT RAISE(ABORT, 'checkpoints are append-only'); END",
+            "CREATE TRIGGER IF NOT EXISTS chain_checkpoints_no_delete BEFORE DELETE ON "
+            "chain_checkpoints BEGIN SELECT RAISE(ABORT, 'checkpoints are append-only'); END",
+        ]
+
+    def _insert_events(
+        self, c: SQLiteCursor, stored_events: Sequence[StoredEvent], **_: Any
+    ) -> Sequence[int] | None:
+        table = self.events_table_name
+        c.execute(f"SELECT rowid, chain_hash FROM {table} ORDER BY rowid DESC LIMIT 1")
+        head = c.fetchone()
+        last_id, prev = (head[0], head[1]) if head else (0, GENESIS)
+        rows = chain_links(
+            prev,
+            (
+                (originator_hex(s.originator_id), s.originator_version, s.topic, s.state)
+                for s in stored_events
+            ),
+        )
+        c.executemany(
+            f"INSERT INTO {table} (originator_id, originator_version, topic, state, "
+            "chain_prev, chain_hash) VALUES (?,?,?,?,?,?)",
+            rows,
+        )
+        return list(range(last_id + 1, last_id + 1 + len(stored_events)))
+
+    # -- chain access (used by audit.store.application) ---------------------------------
+
+    def iter_chain_rows(self) -> Iterator[ChainRow]:
+        """Every row in global order, streamed in batches."""
+        table = self.events_table_name
+        after = 0
+        while True:
+            with self.datastore.transaction(commit=False) as c:
+                c.execute(
+                    f"SELECT rowid, originator_id, originator_version, topic, state, "
+                    f"chain_prev, chain_hash FROM {table} WHERE rowid > ? "
+                    "ORDER BY rowid LIMIT ?",
+                    (after, READ_BATCH),
+                )
+                batch = c.fetchall()
+            if not batch:
+                return
+            for r in batch:
+                yield chain_row(*r)
+            after = batch[-1][0]
+
+    def chain_head(self) -> tuple[int, bytes, int]:
+        """(last notification id, its hash, number of events); (0, GENESIS, 0) if empty."""
+        table = self.events_table_name
+        with self.datastore.transaction(commit=False) as c:
+            c.execute(f"SELECT rowid, chain_hash FROM {table} ORDER BY rowid DESC LIMIT 1")
+            head = c.fetchone()
+            c.execute(f"SELECT COUNT(*) FROM {table}")
+            count = c.fetchone()[0]
+        return (head[0], bytes(head[1]), count) if head else (0, GENESIS, 0)
+
+    def write_checkpoint(self, checkpoint: Checkpoint) -> None:
+        with self.datastore.transaction(commit=True) as c:
+            c.execute(
+                "INSERT OR IGNORE INTO chain_checkpoints VALUES (?,?,?)",
+                (checkpoint.notification_id, checkpoint.chain_hash, checkpoint.event_count),
+            )
+
+    def checkpoints(self) -> list[Checkpoint]:
+        with self.datastore.transaction(commit=False) as c:
+            c.execute("SELECT notification_id, chain_hash, event_count FROM chain_checkpoints")
+            return [Checkpoint(r[0], bytes(r[1]), r[2]) for r in c.fetchall()]
+
+    def existing_versions(self, originator_ids: Sequence[str]) -> set[tuple[str, int]]:
+        """Which (originator hex, version) pairs of these originators are already stored."""
+        found: set[tuple[str, int]] = set()
+        table = self.events_table_name
+        with self.datastore.transaction(commit=False) as c:
+            for start in range(0, len(originator_ids), 500):
+                chunk = originator_ids[start : start + 500]
+                c.execute(
+                    f"SELECT originator_id, originator_version FROM {table} "
+                    f"WHERE originator_id IN ({','.join('?' * len(chunk))})",
+                    chunk,
+                )
+                found.update((r[0], r[1]) for r in c.fetchall())
+        return found

@@ -1,0 +1,123 @@
+"""Aggregates: one per audited subject (a hand, a round, a machine, a tournament, ...).
+
+A subject is opened once (version 1) and then records the family's events, each as a
+domain event named after its Avro record type (``PokerHand.ActionTaken``,
+``SlotMachine.MeterRead``, ...) carrying the flat event (``replayer.events``). The
+record at envelope ``sequence`` n is aggregate version n + 2, so the operator's own
+numbering makes ingest idempotent. Findings and quarantined records are subjects too,
+so every fact lives in the same append-only, hash-chained store.
+"""
+
+from typing import Any
+from uuid import NAMESPACE_URL, UUID, uuid5
+
+from eventsourcing.domain import Aggregate, event
+
+from audit.families import FAMILIES
+
+ID_NAMESPACE = uuid5(NAMESPACE_URL, "urn:casino-audit:subject")
+FIRST_RECORD_VERSION = 2
+
+
+def subject_uuid(kind: str, subject_id: str) -> UUID:
+    """Deterministic aggregate id of a subject: the same subject is always the same id."""
+    return uuid5(ID_NAMESPACE, f"{kind}:{subject_id}")
+
+
+class Subject(Aggregate):
+    """An audited subject: its id and its records in order."""
+
+    KIND = "subject"  # the subject kind; also the family name for event families
+
+    class Recorded(Aggregate.Event):
+        """One fact about the subject, as a flat event."""
+
+        record: dict[str, Any]
+
+        def apply(self, aggregate: Aggregate) -> None:
+            aggregate.records.append(self.record)  # type: ignore[attr-defined]
+
+    @event("Opened")
+    def __init__(self, subject_id: str):
+        self.subject_id = subject_id
+        self.records: list[dict[str, Any]] = []
+
+    @classmethod
+    def create_id(cls, subject_id: str) -> UUID:  # type: ignore[override]
+        return subject_uuid(cls.KIND, subject_id)
+
+    @classmethod
+    def event_class(cls, record_type: str) -> type["Subject.Recorded"]:
+        """The domain event class for a record type of this subject's family."""
+        return getattr(cls, record_type)
+
+
+class PokerHand(Subject):
+    KIND = "poker"
+
+
+class CasinoRound(Subject):
+    KIND = "banked"
+
+
+class SlotMachine(Subject):
+    KIND = "slots"
+
+
+class Tournament(Subject):
+    KIND = "tournament"
+
+
+class Incident(Subject):
+    KIND = "incident"
+
+
+class QuarantinedRecord(Subject):
+    """A rejected input record, kept whole with where it came from and why."""
+
+    KIND = "quarantine"
+
+
+class Adjudication(Subject):
+    """The replayer's verdict on one subject's events, for one replayer version."""
+
+    KIND = "adjudication"
+
+
+SUBJECT_CLASSES: dict[str, type[Subject]] = {
+    cls.KIND: cls
+    for cls in (
+        PokerHand,
+        CasinoRound,
+        SlotMachine,
+        Tournament,
+        Incident,
+        QuarantinedRecord,
+        Adjudication,
+    )
+}
+
+INTERNAL_RECORD_TYPES = {
+    QuarantinedRecord: ("RecordQuarantined",),
+    Adjudication: ("HandAdjudicated",),
+}
+
+
+def _declare_record_events(cls: type["Subject"], names: tuple[str, ...]) -> None:
+    """Give ``cls`` one past-tense event class per record type (topic ``Cls.Name``)."""
+    for name in names:
+        if name in cls.__dict__:
+            continue
+        event_cls = type(
+            name,
+            (cls.Recorded,),
+            {"__module__": cls.__module__, "__qualname__": f"{cls.__qualname__}.{name}"},
+        )
+        setattr(cls, name, event_cls)
+
+
+for _kind, _family in FAMILIES.items():
+    if _family.schema_path.exists():
+        _declare_record_events(SUBJECT_CLASSES[_kind], _family.record_names)
+for _cls, _names in INTERNAL_RECORD_TYPES.items():
+    _declare_record_events(_cls, _names)
