@@ -22,6 +22,7 @@ from eventsourcing.utils import get_topic
 
 from audit.config import StoreURL, parse_store_url
 from audit.store.chain import ChainReport, Checkpoint, originator_hex, verify_rows
+from audit.store.transcoder import OrjsonTranscoder
 from audit.store.subjects import (
     FIRST_RECORD_VERSION,
     SUBJECT_CLASSES,
@@ -112,6 +113,11 @@ class AuditStore(Application):
 
     name = APP_NAME
     is_snapshotting_enabled = False
+
+    def construct_transcoder(self) -> OrjsonTranscoder:
+        transcoder = OrjsonTranscoder()
+        self.register_transcodings(transcoder)
+        return transcoder
 
     def __init__(self, url: str):
         self.url = parse_store_url(url)

@@ -22,8 +22,7 @@ from uuid import UUID
 GENESIS = bytes(32)
 
 
-def _length_prefixed(data: bytes) -> bytes:
-    return len(data).to_bytes(4, "big") + data
+_sha256 = hashlib.sha256
 
 
 def originator_hex(originator_id: UUID | str) -> str:
@@ -33,12 +32,16 @@ def originator_hex(originator_id: UUID | str) -> str:
 
 def link_hash(prev: bytes, originator_id: str, version: int, topic: str, state: bytes) -> bytes:
     """The chain hash of one event given its predecessor's hash."""
-    digest = hashlib.sha256(prev)
-    digest.update(_length_prefixed(originator_id.encode()))
-    digest.update(version.to_bytes(8, "big", signed=True))
-    digest.update(_length_prefixed(topic.encode()))
-    digest.update(_length_prefixed(state))
-    return digest.digest()
+    oid, name = originator_id.encode(), topic.encode()
+    return _sha256(
+        b"".join((
+            prev,
+            len(oid).to_bytes(4, "big"), oid,
+            version.to_bytes(8, "big", signed=True),
+            len(name).to_bytes(4, "big"), name,
+            len(state).to_bytes(4, "big"), state,
+        ))
+    ).digest()
 
 
 @dataclass(frozen=True, slots=True)

@@ -1,0 +1,60 @@
+"""A faster drop-in for eventsourcing's JSONTranscoder, built on orjson.
+
+Same wire format (compact UTF-8 JSON; custom types as ``{"_type_": name, "_data_": ...}``
+through the registered transcodings), so stored state is readable by either; encoding is
+several times faster, which matters because every ingested event passes through it.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import orjson
+from eventsourcing.persistence import JSONTranscoder
+
+_OPTIONS = orjson.OPT_PASSTHROUGH_DATETIME | orjson.OPT_PASSTHROUGH_SUBCLASS
+
+
+class OrjsonTranscoder(JSONTranscoder):
+    """JSONTranscoder's format, orjson's speed.
+
+    The events of one hand, and of one ingest batch, share their datetimes, so encoded
+    custom values are memoised (bounded) instead of re-encoded per event.
+    """
+
+    _MEMO_LIMIT = 4096
+
+    def __init__(self) -> None:
+        super().__init__()
+        self._memo: dict[Any, dict[str, Any]] = {}
+
+    def encode(self, obj: Any) -> bytes:
+        return orjson.dumps(obj, default=self._encode_memoised, option=_OPTIONS)
+
+    def _encode_memoised(self, value: Any) -> dict[str, Any]:
+        # Equal datetimes in different zones hash alike; the zone is part of the key.
+        key = (type(value), value, getattr(value, "tzinfo", None))
+        try:
+            return self._memo[key]
+        except (KeyError, TypeError):
+            encoded = self._encode_obj(value)
+            if len(self._memo) >= self._MEMO_LIMIT:
+                self._memo.clear()
+            try:
+                self._memo[key] = encoded
+            except TypeError:  # unhashable custom value: not memoised
+                pass
+            return encoded
+
+    def decode(self, data: bytes) -> Any:
+        return self._revive(orjson.loads(data))
+
+    def _revive(self, value: Any) -> Any:
+        if isinstance(value, dict):
+            if "_type_" in value and "_data_" in value and len(value) == 2:
+                return self._decode_obj({"_type_": value["_type_"],
+                                         "_data_": self._revive(value["_data_"])})
+            return {key: self._revive(item) for key, item in value.items()}
+        if isinstance(value, list):
+            return [self._revive(item) for item in value]
+        return value
