@@ -88,6 +88,57 @@ def cmd_quarantine(args: argparse.Namespace) -> int:
     return EXIT_OK
 
 
+def _day(text: str | None):
+    from datetime import date
+
+    if text is None:
+        return None
+    try:
+        return date.fromisoformat(text)
+    except ValueError:
+        raise CannotRun(f"{text!r} is not a date (YYYY-MM-DD)") from None
+
+
+def cmd_replay(args: argparse.Namespace) -> int:
+    from audit.adjudicate import replay
+
+    store = _open_store(args)
+    summary = replay(store, since=_day(args.since), until=_day(args.until))
+    for kind, count in summary.subjects.items():
+        print(f"{kind} subjects judged:  {count}")
+    print(f"subjects with findings: {summary.with_findings}")
+    for kind, count in sorted(summary.findings.items()):
+        print(f"  {kind}: {count}")
+    print(f"new verdicts stored:    {summary.adjudications_stored}")
+    return EXIT_OK
+
+
+def cmd_findings(args: argparse.Namespace) -> int:
+    from audit.adjudicate import current_findings
+    from audit.reports import write_findings
+
+    store = _open_store(args)
+    count = write_findings(current_findings(store, args.kind), args.format, sys.stdout)
+    if args.format == "table":
+        print(f"{count} finding(s)")
+    return EXIT_DATA_PROBLEMS if count and args.fail_on_findings else EXIT_OK
+
+
+def cmd_hand(args: argparse.Namespace) -> int:
+    from audit.adjudicate import adjudicator
+    from audit.reports import render_verdict
+
+    store = _open_store(args)
+    for kind in ("poker", "banked"):
+        records = store.records_of(kind, args.id)
+        if records:
+            verdict = adjudicator(kind)(records)
+            for line in render_verdict(kind, verdict):
+                print(line)
+            return EXIT_OK
+    raise CannotRun(f"no hand or round {args.id!r} in the store")
+
+
 def cmd_not_built(issue: str) -> Callable[[argparse.Namespace], int]:
     def run(_: argparse.Namespace) -> int:
         raise CannotRun(f"this command's engine is not built yet ({issue})")
@@ -124,16 +175,19 @@ def build_parser() -> argparse.ArgumentParser:
     p = sub.add_parser("replay", help="re-adjudicate stored hands and rounds")
     p.add_argument("--since", help="first day, YYYY-MM-DD (UTC)")
     p.add_argument("--until", help="last day, YYYY-MM-DD (UTC)")
-    p.set_defaults(run=cmd_not_built("issue #3"))
+    p.set_defaults(run=cmd_replay)
 
     p = sub.add_parser("findings", help="list findings")
-    p.add_argument("--kind")
+    p.add_argument("--kind", help="only findings of this kind, e.g. mispaid_pot")
     p.add_argument("--format", choices=("table", "jsonl", "csv"), default="table")
-    p.set_defaults(run=cmd_not_built("issue #3"))
+    p.add_argument(
+        "--fail-on-findings", action="store_true", help="exit 1 when there is any finding"
+    )
+    p.set_defaults(run=cmd_findings)
 
-    p = sub.add_parser("hand", help="replay one hand step by step, expected vs recorded")
+    p = sub.add_parser("hand", help="replay one hand or round step by step, expected vs recorded")
     p.add_argument("id")
-    p.set_defaults(run=cmd_not_built("issue #3"))
+    p.set_defaults(run=cmd_hand)
 
     p = sub.add_parser("nightly", help="the nightly reconciliation without a scheduler")
     p.add_argument("--date", required=True)

@@ -22,15 +22,17 @@ from eventsourcing.utils import get_topic
 
 from audit.config import StoreURL, parse_store_url
 from audit.store.chain import ChainReport, Checkpoint, originator_hex, verify_rows
-from audit.store.transcoder import OrjsonTranscoder
 from audit.store.subjects import (
     FIRST_RECORD_VERSION,
     SUBJECT_CLASSES,
     Subject,
     subject_uuid,
 )
+from audit.store.transcoder import OrjsonTranscoder
 
 APP_NAME = "CasinoAudit"
+SQLITE_RECORDER = "audit.store.sqlite_recorder:ChainedSQLiteApplicationRecorder"
+POSTGRES_RECORDER = "audit.store.postgres_recorder:ChainedPostgresApplicationRecorder"
 
 
 def _env_for(url: StoreURL) -> dict[str, str]:
@@ -40,7 +42,7 @@ def _env_for(url: StoreURL) -> dict[str, str]:
             "PERSISTENCE_MODULE": "eventsourcing.sqlite",
             "SQLITE_DBNAME": url.sqlite_path,
             "SQLITE_LOCK_TIMEOUT": "30",
-            "APPLICATION_RECORDER_TOPIC": "audit.store.sqlite_recorder:ChainedSQLiteApplicationRecorder",
+            "APPLICATION_RECORDER_TOPIC": SQLITE_RECORDER,
         }
     schema = {"POSTGRES_SCHEMA": url.schema} if url.schema else {}
     return schema | {
@@ -52,7 +54,7 @@ def _env_for(url: StoreURL) -> dict[str, str]:
         "POSTGRES_PASSWORD": url.password,
         "POSTGRES_LOCK_TIMEOUT": "30",
         "POSTGRES_ENABLE_DB_FUNCTIONS": "n",
-        "APPLICATION_RECORDER_TOPIC": "audit.store.postgres_recorder:ChainedPostgresApplicationRecorder",
+        "APPLICATION_RECORDER_TOPIC": POSTGRES_RECORDER,
     }
 
 

@@ -34,13 +34,18 @@ def link_hash(prev: bytes, originator_id: str, version: int, topic: str, state: 
     """The chain hash of one event given its predecessor's hash."""
     oid, name = originator_id.encode(), topic.encode()
     return _sha256(
-        b"".join((
-            prev,
-            len(oid).to_bytes(4, "big"), oid,
-            version.to_bytes(8, "big", signed=True),
-            len(name).to_bytes(4, "big"), name,
-            len(state).to_bytes(4, "big"), state,
-        ))
+        b"".join(
+            (
+                prev,
+                len(oid).to_bytes(4, "big"),
+                oid,
+                version.to_bytes(8, "big", signed=True),
+                len(name).to_bytes(4, "big"),
+                name,
+                len(state).to_bytes(4, "big"),
+                state,
+            )
+        )
     ).digest()
 
 

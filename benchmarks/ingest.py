@@ -1,0 +1,144 @@
+"""Ingest benchmark: events/s into SQLite and PostgreSQL beside raw COPY on the same server.
+
+    .ci/with-postgres .venv/bin/python benchmarks/ingest.py [--events 1000000]
+
+1. Writes a synthetic Avro file of poker events (hands of 20 events).
+2. Ingests it end to end (Avro decode, invariants, eventsourcing mapper, hash chain,
+   batched transactions) into a fresh SQLite file and a fresh PostgreSQL schema, each
+   in a child process so its peak RSS is its own; a second, smaller run shows whether
+   peak memory grows with input size.
+3. Dumps the rows the store wrote on PostgreSQL and COPYs the same rows with raw psycopg
+   into a plain table (no keys, no indexes) on the same server, in the same run.
+4. Prints events/s, the ratio to COPY and peak memory. No assertion: a benchmark.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import resource
+import subprocess
+import sys
+import tempfile
+import time
+import uuid
+from datetime import UTC, datetime, timedelta
+from pathlib import Path
+
+import psycopg
+
+EVENTS_PER_HAND = 20
+
+
+def synthetic_events(n_events: int):
+    """Flat poker events: HandStarted, blinds, 17 actions, one award."""
+    start = datetime(2025, 3, 1, tzinfo=UTC)
+    seats = [{"seat": s, "player_id": f"player-{s}", "stack": 1_000_000} for s in range(1, 7)]
+    for h in range(n_events // EVENTS_PER_HAND):
+        hand_id = f"bench-table-{h % 50}/{h}"
+        at = start + timedelta(seconds=h)
+        def ev(seq: int, kind: str, body: dict):
+            return {"event_id": f"{hand_id}#{seq}", "hand_id": hand_id, "sequence": seq,
+                    "occurred_at": at, "type": kind, **body}
+        yield ev(0, "HandStarted", {
+            "rulebook": "gg-2022-cash-holdem", "table_id": f"bench-table-{h % 50}",
+            "variant": "NT", "currency": "EUR", "smallest_chip": 1, "small_blind": 50,
+            "big_blind": 100, "ante": 0, "min_bet": 100, "button": 6, "seats": seats,
+            "shuffle_commitment": None, "source": None})
+        yield ev(1, "BlindPosted", {"seat": 1, "kind": "small_blind", "amount": 50})
+        for seq in range(2, EVENTS_PER_HAND - 1):
+            yield ev(seq, "ActionTaken", {"seat": seq % 6 + 1, "action": "call", "amount": 100})
+        yield ev(EVENTS_PER_HAND - 1, "PotAwarded", {"seat": 2, "amount": 1750, "pot_index": None})
+
+
+def write_input(path: Path, n_events: int) -> None:
+    from audit.families import family_named
+    from audit.ingest.avro_files import write_events
+
+    write_events(path, family_named("poker"), synthetic_events(n_events))
+
+
+def child_ingest(url: str, avro: str) -> None:
+    """Run in a child process: ingest and report seconds, events and peak RSS as JSON."""
+    from audit.ingest.pipeline import ingest
+    from audit.store import AuditStore
+
+    store = AuditStore(url)
+    began = time.perf_counter()
+    summary = ingest(store, [Path(avro)])
+    seconds = time.perf_counter() - began
+    peak_kib = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
+    print(json.dumps({"seconds": seconds, "events": summary.events_stored,
+                      "peak_mib": peak_kib / 1024}))
+
+
+def run_child(url: str, avro: Path) -> dict:
+    out = subprocess.run([sys.executable, __file__, "--child", url, str(avro)],
+                         check=True, capture_output=True, text=True)
+    return json.loads(out.stdout.strip().splitlines()[-1])
+
+
+def copy_baseline(pg_base: str, schema: str) -> tuple[float, int]:
+    """COPY the rows our store wrote into a plain table, timed; (seconds, rows)."""
+    with psycopg.connect(pg_base, autocommit=True) as conn, tempfile.TemporaryFile() as dump:
+        with conn.cursor() as cur:
+            with cur.copy(f"COPY (SELECT originator_id, originator_version, topic, state, "
+                          f"chain_prev, chain_hash FROM {schema}.casinoaudit_events) "
+                          "TO STDOUT") as copy:
+                for block in copy:
+                    dump.write(block)
+            cur.execute(f"CREATE TABLE {schema}.copy_baseline (originator_id uuid, "
+                        "originator_version bigint, topic text, state bytea, "
+                        "chain_prev bytea, chain_hash bytea)")
+            dump.seek(0)
+            began = time.perf_counter()
+            with conn.transaction(), cur.copy(f"COPY {schema}.copy_baseline FROM STDIN") as copy:
+                while block := dump.read(1 << 20):
+                    copy.write(block)
+            seconds = time.perf_counter() - began
+            cur.execute(f"SELECT count(*) FROM {schema}.copy_baseline")
+            rows = cur.fetchone()[0]
+    return seconds, rows
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--events", type=int, default=1_000_000)
+    parser.add_argument("--child", nargs=2, metavar=("URL", "AVRO"))
+    args = parser.parse_args()
+    if args.child:
+        child_ingest(*args.child)
+        return
+    pg_base = os.environ.get("CASINO_AUDIT_TEST_PG_URL")
+    if not pg_base:
+        sys.exit("run through .ci/with-postgres (CASINO_AUDIT_TEST_PG_URL is not set)")
+    with tempfile.TemporaryDirectory() as tmp_name:
+        tmp = Path(tmp_name)
+        sizes = [args.events // 4, args.events]
+        results: dict[tuple[str, int], dict] = {}
+        for n in sizes:
+            avro = tmp / f"events-{n}.avro"
+            write_input(avro, n)
+            results["sqlite", n] = run_child(f"sqlite:///{tmp / f'bench-{n}.db'}", avro)
+            schema = f"bench_{uuid.uuid4().hex[:8]}"
+            results["postgresql", n] = run_child(f"{pg_base}?schema={schema}", avro)
+            if n == args.events:
+                copy_seconds, copy_rows = copy_baseline(pg_base, schema)
+    print(f"ingest benchmark: {args.events:,} events (+ one 'opened' event per hand), "
+          f"hands of {EVENTS_PER_HAND} events, hash chain on")
+    for backend in ("sqlite", "postgresql"):
+        for n in sizes:
+            r = results[backend, n]
+            print(f"  {backend:10} {r['events']:>10,} events  {r['events'] / r['seconds']:>9,.0f} "
+                  f"events/s  peak RSS {r['peak_mib']:,.0f} MiB")
+    copy_rate = copy_rows / copy_seconds
+    ours = results["postgresql", args.events]
+    ours_rate = ours["events"] / ours["seconds"]
+    print(f"  raw COPY   {copy_rows:>10,} rows    {copy_rate:>9,.0f} rows/s   (plain table, "
+          "same rows, same server)")
+    print(f"  ratio PostgreSQL ingest / raw COPY = {ours_rate / copy_rate:.3f}")
+
+
+if __name__ == "__main__":
+    main()
