@@ -48,6 +48,18 @@ class Family:
         return _parse(self.schema_path)
 
     @property
+    def envelope_keys(self) -> tuple[str, ...]:
+        """The envelope's field names (everything but ``body``)."""
+        return tuple(f["name"] for f in self.raw_schema["fields"] if f["name"] != "body")
+
+    def to_avro(self, flat: dict[str, Any]) -> dict[str, Any]:
+        """The Avro shape of a flat event of this family (body in fastavro tuple notation)."""
+        envelope = {key: flat[key] for key in self.envelope_keys}
+        body = {k: v for k, v in flat.items() if k not in envelope and k != "type"}
+        envelope["body"] = (f"{self.raw_schema['namespace']}.{flat['type']}", body)
+        return envelope
+
+    @property
     def record_names(self) -> tuple[str, ...]:
         """Names of the body's record types, in schema order."""
         body = next(f for f in self.raw_schema["fields"] if f["name"] == "body")

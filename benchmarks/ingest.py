@@ -38,14 +38,36 @@ def synthetic_events(n_events: int):
     for h in range(n_events // EVENTS_PER_HAND):
         hand_id = f"bench-table-{h % 50}/{h}"
         at = start + timedelta(seconds=h)
+
         def ev(seq: int, kind: str, body: dict):
-            return {"event_id": f"{hand_id}#{seq}", "hand_id": hand_id, "sequence": seq,
-                    "occurred_at": at, "type": kind, **body}
-        yield ev(0, "HandStarted", {
-            "rulebook": "gg-2022-cash-holdem", "table_id": f"bench-table-{h % 50}",
-            "variant": "NT", "currency": "EUR", "smallest_chip": 1, "small_blind": 50,
-            "big_blind": 100, "ante": 0, "min_bet": 100, "button": 6, "seats": seats,
-            "shuffle_commitment": None, "source": None})
+            return {
+                "event_id": f"{hand_id}#{seq}",
+                "hand_id": hand_id,
+                "sequence": seq,
+                "occurred_at": at,
+                "type": kind,
+                **body,
+            }
+
+        yield ev(
+            0,
+            "HandStarted",
+            {
+                "rulebook": "gg-2022-cash-holdem",
+                "table_id": f"bench-table-{h % 50}",
+                "variant": "NT",
+                "currency": "EUR",
+                "smallest_chip": 1,
+                "small_blind": 50,
+                "big_blind": 100,
+                "ante": 0,
+                "min_bet": 100,
+                "button": 6,
+                "seats": seats,
+                "shuffle_commitment": None,
+                "source": None,
+            },
+        )
         yield ev(1, "BlindPosted", {"seat": 1, "kind": "small_blind", "amount": 50})
         for seq in range(2, EVENTS_PER_HAND - 1):
             yield ev(seq, "ActionTaken", {"seat": seq % 6 + 1, "action": "call", "amount": 100})
@@ -69,13 +91,20 @@ def child_ingest(url: str, avro: str) -> None:
     summary = ingest(store, [Path(avro)])
     seconds = time.perf_counter() - began
     peak_kib = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
-    print(json.dumps({"seconds": seconds, "events": summary.events_stored,
-                      "peak_mib": peak_kib / 1024}))
+    print(
+        json.dumps(
+            {"seconds": seconds, "events": summary.events_stored, "peak_mib": peak_kib / 1024}
+        )
+    )
 
 
 def run_child(url: str, avro: Path) -> dict:
-    out = subprocess.run([sys.executable, __file__, "--child", url, str(avro)],
-                         check=True, capture_output=True, text=True)
+    out = subprocess.run(
+        [sys.executable, __file__, "--child", url, str(avro)],
+        check=True,
+        capture_output=True,
+        text=True,
+    )
     return json.loads(out.stdout.strip().splitlines()[-1])
 
 
@@ -83,14 +112,18 @@ def copy_baseline(pg_base: str, schema: str) -> tuple[float, int]:
     """COPY the rows our store wrote into a plain table, timed; (seconds, rows)."""
     with psycopg.connect(pg_base, autocommit=True) as conn, tempfile.TemporaryFile() as dump:
         with conn.cursor() as cur:
-            with cur.copy(f"COPY (SELECT originator_id, originator_version, topic, state, "
-                          f"chain_prev, chain_hash FROM {schema}.casinoaudit_events) "
-                          "TO STDOUT") as copy:
+            with cur.copy(
+                f"COPY (SELECT originator_id, originator_version, topic, state, "
+                f"chain_prev, chain_hash FROM {schema}.casinoaudit_events) "
+                "TO STDOUT"
+            ) as copy:
                 for block in copy:
                     dump.write(block)
-            cur.execute(f"CREATE TABLE {schema}.copy_baseline (originator_id uuid, "
-                        "originator_version bigint, topic text, state bytea, "
-                        "chain_prev bytea, chain_hash bytea)")
+            cur.execute(
+                f"CREATE TABLE {schema}.copy_baseline (originator_id uuid, "
+                "originator_version bigint, topic text, state bytea, "
+                "chain_prev bytea, chain_hash bytea)"
+            )
             dump.seek(0)
             began = time.perf_counter()
             with conn.transaction(), cur.copy(f"COPY {schema}.copy_baseline FROM STDIN") as copy:
@@ -125,18 +158,24 @@ def main() -> None:
             results["postgresql", n] = run_child(f"{pg_base}?schema={schema}", avro)
             if n == args.events:
                 copy_seconds, copy_rows = copy_baseline(pg_base, schema)
-    print(f"ingest benchmark: {args.events:,} events (+ one 'opened' event per hand), "
-          f"hands of {EVENTS_PER_HAND} events, hash chain on")
+    print(
+        f"ingest benchmark: {args.events:,} events (+ one 'opened' event per hand), "
+        f"hands of {EVENTS_PER_HAND} events, hash chain on"
+    )
     for backend in ("sqlite", "postgresql"):
         for n in sizes:
             r = results[backend, n]
-            print(f"  {backend:10} {r['events']:>10,} events  {r['events'] / r['seconds']:>9,.0f} "
-                  f"events/s  peak RSS {r['peak_mib']:,.0f} MiB")
+            print(
+                f"  {backend:10} {r['events']:>10,} events  {r['events'] / r['seconds']:>9,.0f} "
+                f"events/s  peak RSS {r['peak_mib']:,.0f} MiB"
+            )
     copy_rate = copy_rows / copy_seconds
     ours = results["postgresql", args.events]
     ours_rate = ours["events"] / ours["seconds"]
-    print(f"  raw COPY   {copy_rows:>10,} rows    {copy_rate:>9,.0f} rows/s   (plain table, "
-          "same rows, same server)")
+    print(
+        f"  raw COPY   {copy_rows:>10,} rows    {copy_rate:>9,.0f} rows/s   (plain table, "
+        "same rows, same server)"
+    )
     print(f"  ratio PostgreSQL ingest / raw COPY = {ours_rate / copy_rate:.3f}")
 
 

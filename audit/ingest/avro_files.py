@@ -19,7 +19,7 @@ from typing import Any, BinaryIO
 import fastavro
 
 from audit.families import Family, family_of_schema
-from audit.ingest.avro_shape import from_avro, to_avro
+from audit.ingest.avro_shape import from_avro
 from audit.ingest.errors import FieldError, RecordRejected
 from audit.ingest.invariants import UnitChecker, check_record
 from audit.store.application import SubjectRecords, canonical
@@ -32,7 +32,7 @@ def write_events(
 ) -> None:
     """Write flat events as one Avro container file of ``family``."""
     with path.open("wb") as out:
-        fastavro.writer(out, family.parsed_schema, (to_avro(e) for e in events), codec=codec)
+        fastavro.writer(out, family.parsed_schema, (family.to_avro(e) for e in events), codec=codec)
 
 
 def _raw_file(path: Path) -> str:

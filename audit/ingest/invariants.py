@@ -74,8 +74,10 @@ class UnitChecker:
                 if path.split(".")[-1].split("[")[0] in ("cards",) and value != "??"
             ]
             if record.get("type") == "CardsDealt":
+                seen = set(self.cards_seen)
                 for path, card in dealt:
-                    if card in self.cards_seen:
+                    if card in seen:
                         raise FieldError(path, f"card {card} was already dealt in this hand")
-                self.cards_seen.update(card for _, card in dealt)
+                    seen.add(card)
+                self.cards_seen = seen
         self.sequences.add(sequence)

@@ -87,27 +87,32 @@ def ingest(
     files = list(discover(paths))
     summary = IngestSummary(files=len(files))
     pending: list[SubjectRecords] = []
+    quarantine: list[SubjectRecords] = []
     pending_events = 0
 
     def flush() -> None:
         nonlocal pending, pending_events
-        if not pending:
-            return
         result = store.append(pending)
         summary.add(result)
         for unit, reason in result.conflicts:
             rejected = RecordRejected(
-                unit.source, f"{unit.kind} {unit.subject_id}", "(subject)", reason, _unit_text(unit)
+                unit.source,
+                f"{unit.kind} {unit.subject_id}",
+                "(subject)",
+                reason,
+                _unit_text(unit),
             )
             summary.rejected.append(rejected)
-            store.append([as_subject(rejected)])
+            quarantine.append(as_subject(rejected))
+        store.append(quarantine)
         pending, pending_events = [], 0
+        quarantine.clear()
 
     for path in files:
         for item in units_of(path, rulebook):
             if isinstance(item, RecordRejected):
                 summary.rejected.append(item)
-                pending.append(as_subject(item))
+                quarantine.append(as_subject(item))
                 pending_events += 2
             else:
                 pending.append(item)
