@@ -31,25 +31,26 @@ import psycopg
 EVENTS_PER_HAND = 20
 
 
+def _event(hand_id: str, at: datetime, seq: int, kind: str, body: dict) -> dict:
+    return {
+        "event_id": f"{hand_id}#{seq}",
+        "hand_id": hand_id,
+        "sequence": seq,
+        "occurred_at": at,
+        "type": kind,
+        **body,
+    }
+
+
 def synthetic_events(n_events: int):
-    """Flat poker events: HandStarted, blinds, 17 actions, one award."""
+    """Flat poker events: HandStarted, a blind, 17 actions, one award (20 per hand)."""
     start = datetime(2025, 3, 1, tzinfo=UTC)
     seats = [{"seat": s, "player_id": f"player-{s}", "stack": 1_000_000} for s in range(1, 7)]
     for h in range(n_events // EVENTS_PER_HAND):
-        hand_id = f"bench-table-{h % 50}/{h}"
-        at = start + timedelta(seconds=h)
-
-        def ev(seq: int, kind: str, body: dict):
-            return {
-                "event_id": f"{hand_id}#{seq}",
-                "hand_id": hand_id,
-                "sequence": seq,
-                "occurred_at": at,
-                "type": kind,
-                **body,
-            }
-
-        yield ev(
+        hand_id, at = f"bench-table-{h % 50}/{h}", start + timedelta(seconds=h)
+        yield _event(
+            hand_id,
+            at,
             0,
             "HandStarted",
             {
@@ -68,10 +69,24 @@ def synthetic_events(n_events: int):
                 "source": None,
             },
         )
-        yield ev(1, "BlindPosted", {"seat": 1, "kind": "small_blind", "amount": 50})
+        yield _event(
+            hand_id, at, 1, "BlindPosted", {"seat": 1, "kind": "small_blind", "amount": 50}
+        )
         for seq in range(2, EVENTS_PER_HAND - 1):
-            yield ev(seq, "ActionTaken", {"seat": seq % 6 + 1, "action": "call", "amount": 100})
-        yield ev(EVENTS_PER_HAND - 1, "PotAwarded", {"seat": 2, "amount": 1750, "pot_index": None})
+            yield _event(
+                hand_id,
+                at,
+                seq,
+                "ActionTaken",
+                {"seat": seq % 6 + 1, "action": "call", "amount": 100},
+            )
+        yield _event(
+            hand_id,
+            at,
+            EVENTS_PER_HAND - 1,
+            "PotAwarded",
+            {"seat": 2, "amount": 1750, "pot_index": None},
+        )
 
 
 def write_input(path: Path, n_events: int) -> None:
@@ -110,8 +125,12 @@ def run_child(url: str, avro: Path) -> dict:
 
 def copy_baseline(pg_base: str, schema: str) -> tuple[float, int]:
     """COPY the rows our store wrote into a plain table, timed; (seconds, rows)."""
-    with psycopg.connect(pg_base, autocommit=True) as conn, tempfile.TemporaryFile() as dump:
-        with conn.cursor() as cur:
+    with (
+        psycopg.connect(pg_base, autocommit=True) as conn,
+        tempfile.TemporaryFile() as dump,
+        conn.cursor() as cur,
+    ):
+        if True:
             with cur.copy(
                 f"COPY (SELECT originator_id, originator_version, topic, state, "
                 f"chain_prev, chain_hash FROM {schema}.casinoaudit_events) "
