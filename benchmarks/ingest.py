@@ -125,32 +125,29 @@ def run_child(url: str, avro: Path) -> dict:
 
 def copy_baseline(pg_base: str, schema: str) -> tuple[float, int]:
     """COPY the rows our store wrote into a plain table, timed; (seconds, rows)."""
+    table = f"{schema}.casinoaudit_events"
     with (
         psycopg.connect(pg_base, autocommit=True) as conn,
         tempfile.TemporaryFile() as dump,
         conn.cursor() as cur,
     ):
-        if True:
-            with cur.copy(
-                f"COPY (SELECT originator_id, originator_version, topic, state, "
-                f"chain_prev, chain_hash FROM {schema}.casinoaudit_events) "
-                "TO STDOUT"
-            ) as copy:
-                for block in copy:
-                    dump.write(block)
-            cur.execute(
-                f"CREATE TABLE {schema}.copy_baseline (originator_id uuid, "
-                "originator_version bigint, topic text, state bytea, "
-                "chain_prev bytea, chain_hash bytea)"
-            )
-            dump.seek(0)
-            began = time.perf_counter()
-            with conn.transaction(), cur.copy(f"COPY {schema}.copy_baseline FROM STDIN") as copy:
-                while block := dump.read(1 << 20):
-                    copy.write(block)
-            seconds = time.perf_counter() - began
-            cur.execute(f"SELECT count(*) FROM {schema}.copy_baseline")
-            rows = cur.fetchone()[0]
+        columns = "originator_id, originator_version, topic, state, chain_prev, chain_hash"
+        with cur.copy(f"COPY (SELECT {columns} FROM {table}) TO STDOUT") as copy:
+            for block in copy:
+                dump.write(block)
+        cur.execute(
+            f"CREATE TABLE {schema}.copy_baseline (originator_id uuid, "
+            "originator_version bigint, topic text, state bytea, chain_prev bytea, "
+            "chain_hash bytea)"
+        )
+        dump.seek(0)
+        began = time.perf_counter()
+        with conn.transaction(), cur.copy(f"COPY {schema}.copy_baseline FROM STDIN") as copy:
+            while block := dump.read(1 << 20):
+                copy.write(block)
+        seconds = time.perf_counter() - began
+        cur.execute(f"SELECT count(*) FROM {schema}.copy_baseline")
+        rows = cur.fetchone()[0]
     return seconds, rows
 
 

@@ -18,7 +18,7 @@ would hide the finding. The replayer reports it as ``mispaid_pot``.
 from __future__ import annotations
 
 import re
-from collections.abc import Iterator, Mapping
+from collections.abc import Mapping
 from typing import Any
 
 from audit.ingest.errors import FieldError
@@ -29,29 +29,31 @@ CARD_FIELDS = frozenset({"cards", "card", "order"})
 UNIQUE_CARD_FAMILIES = frozenset({"poker"})
 
 
-def _walk(value: Any, path: str) -> Iterator[tuple[str, Any]]:
-    if isinstance(value, Mapping):
-        for key, item in value.items():
-            yield from _walk(item, f"{path}.{key}" if path else str(key))
-    elif isinstance(value, list | tuple):
+def _check_mapping(mapping: Mapping[str, Any], prefix: str) -> None:
+    for key, value in mapping.items():
+        _check_value(key, value, f"{prefix}{key}")
+
+
+def _check_value(key: str, value: Any, path: str) -> None:
+    kind = type(value)
+    if kind is int:
+        if value < 0:
+            raise FieldError(path, f"must not be negative, got {value}")
+    elif kind is str:
+        if key in CARD_FIELDS and not CARD.match(value):
+            raise FieldError(path, f"{value!r} is not a card (rank 2-9TJQKA, suit cdhs, or ??)")
+        if key == "currency" and not CURRENCY.match(value):
+            raise FieldError(path, f"{value!r} is not an ISO 4217 currency code")
+    elif kind is dict:
+        _check_mapping(value, f"{path}.")
+    elif kind is list or kind is tuple:
         for index, item in enumerate(value):
-            yield from _walk(item, f"{path}[{index}]")
-    else:
-        yield path, value
+            _check_value(key, item, f"{path}[{index}]")
 
 
 def check_record(record: Mapping[str, Any]) -> None:
     """Raise FieldError for the first invariant a flat record breaks."""
-    for path, value in _walk(record, ""):
-        leaf = path.split(".")[-1].split("[")[0]
-        if isinstance(value, bool):
-            continue
-        if isinstance(value, int) and value < 0:
-            raise FieldError(path, f"must not be negative, got {value}")
-        if leaf in CARD_FIELDS and isinstance(value, str) and not CARD.match(value):
-            raise FieldError(path, f"{value!r} is not a card (rank 2-9TJQKA, suit cdhs, or ??)")
-        if leaf == "currency" and isinstance(value, str) and not CURRENCY.match(value):
-            raise FieldError(path, f"{value!r} is not an ISO 4217 currency code")
+    _check_mapping(record, "")
 
 
 class UnitChecker:
@@ -67,17 +69,15 @@ class UnitChecker:
         sequence = record["sequence"]
         if sequence in self.sequences:
             raise FieldError("sequence", f"sequence {sequence} appears twice for this subject")
-        if self.unique_cards:
-            dealt = [
-                (path, value)
-                for path, value in _walk(record, "")
-                if path.split(".")[-1].split("[")[0] in ("cards",) and value != "??"
-            ]
-            if record.get("type") == "CardsDealt":
-                seen = set(self.cards_seen)
-                for path, card in dealt:
-                    if card in seen:
-                        raise FieldError(path, f"card {card} was already dealt in this hand")
-                    seen.add(card)
-                self.cards_seen = seen
+        if self.unique_cards and record.get("type") == "CardsDealt":
+            seen = set(self.cards_seen)
+            for index, card in enumerate(record.get("cards", ())):
+                if card == "??":
+                    continue
+                if card in seen:
+                    raise FieldError(
+                        f"cards[{index}]", f"card {card} was already dealt in this hand"
+                    )
+                seen.add(card)
+            self.cards_seen = seen
         self.sequences.add(sequence)

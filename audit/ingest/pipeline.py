@@ -18,7 +18,7 @@ from audit.ingest.sources import AVRO_SUFFIXES, PHH_SUFFIXES, discover
 from audit.quarantine import as_subject
 from audit.store.application import AppendResult, AuditStore, SubjectRecords, canonical
 
-DEFAULT_BATCH_EVENTS = 20_000
+DEFAULT_BATCH_EVENTS = 10_000
 
 
 @dataclass
