@@ -32,6 +32,8 @@ class FindingKind(StrEnum):
     DATA_QUALITY = "data_quality"
     NO_RULEBOOK = "no_rulebook"
     WRONG_DRAW = "wrong_draw"
+    RETURN_OUT_OF_BAND = "return_out_of_band"
+    """A slot machine's return (theoretical or metered) outside what the rules allow."""
 
 
 @dataclass(frozen=True, slots=True)

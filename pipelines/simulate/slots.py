@@ -1,0 +1,144 @@
+"""Synthetic slot machine streams (flat events of ``schemas/slot_machine.avsc``).
+
+``machine_month`` plays a machine for some days: players insert bills or tickets, play
+games on an integer-weighted paytable, cash out to tickets (or by hand above a limit), win
+jackpots paid by hand; the machine's meters (modulo 10^width) are read every day. Options
+start the meters near their rollover, clear the RAM on a given day (with its MachineReset
+and readings), or pay on a different paytable than the one configured. Pure: a function of
+its ``random.Random``.
+"""
+
+from __future__ import annotations
+
+import random
+from dataclasses import dataclass, field
+from datetime import datetime, timedelta
+from fractions import Fraction
+from math import isqrt
+from typing import Any
+
+from replayer.slots.meters import COMPOSITES, METERS, contributions
+
+FlatEvent = dict[str, Any]
+
+#: (multiplier of the wager, weight out of 10 000): returns 93% (PT-217/2007 III.2: >= 80%).
+PAYTABLE_93 = ((1, 1500), (2, 1000), (5, 400), (10, 120), (50, 20), (200, 3), (1000, 1))
+#: A machine paying 59%, far below the legal floor.
+PAYTABLE_59 = ((1, 1500), (2, 1000), (5, 200), (10, 50), (50, 10), (200, 2))
+WEIGHTS = 10_000
+
+
+def paytable_return(paytable: tuple[tuple[int, int], ...]) -> Fraction:
+    return sum((Fraction(m * w, WEIGHTS) for m, w in paytable), Fraction(0))
+
+
+def paytable_sd_bps(paytable: tuple[tuple[int, int], ...]) -> int:
+    """Standard deviation of the win per unit wagered, in basis points, rounded down."""
+    mean = paytable_return(paytable)
+    variance = sum((Fraction(m * m * w, WEIGHTS) for m, w in paytable), Fraction(0)) - mean**2
+    return isqrt(int(variance * 10**8))
+
+
+@dataclass
+class _Machine:
+    machine_id: str
+    start: datetime
+    width: int
+    meters: dict[str, int]
+    events: list[FlatEvent] = field(default_factory=list)
+
+    def emit(self, body_type: str, **fields: Any) -> FlatEvent:
+        sequence = len(self.events)
+        event = {
+            "event_id": f"{self.machine_id}/{sequence}",
+            "machine_id": self.machine_id,
+            "sequence": sequence,
+            "occurred_at": self.start + timedelta(seconds=10 * sequence),
+            "type": body_type,
+            **fields,
+        }
+        self.events.append(event)
+        for meter, amount in contributions(event).items():
+            self.meters[meter] = (self.meters[meter] + amount) % 10**self.width
+        return event
+
+    def read(self, reason: str = "scheduled") -> None:
+        self.emit("MeterRead", meters=dict(self.meters), reason=reason)
+
+
+def machine_month(
+    rng: random.Random,
+    machine_id: str,
+    start: datetime,
+    *,
+    days: int = 30,
+    games_per_day: int = 400,
+    width: int = 8,
+    near_rollover: bool = False,
+    ram_clear_day: int | None = None,
+    paid_on: tuple[tuple[int, int], ...] = PAYTABLE_93,
+) -> list[FlatEvent]:
+    """A machine's stream over ``days`` days, with a reading at the end of each."""
+    meters = dict.fromkeys((*METERS, *COMPOSITES), 0)
+    if near_rollover:
+        for meter in ("coin_in", "coin_out", "total_won", "drop", "bills_in"):
+            meters[meter] = 10**width - rng.randint(1, 400_000)
+        meters["total_won"] = (meters["coin_out"] + meters["jackpot"]) % 10**width
+    machine = _Machine(machine_id, start, width, meters)
+    wagers, handpay_limit = (20, 50, 100), 100_000
+    machine.emit(
+        "MachineConfigured",
+        rulebook="pt-217-2007-slots",
+        currency="EUR",
+        denomination=1,
+        meter_width_digits=width,
+        theoretical_return_bps=round(paytable_return(PAYTABLE_93) * 10_000),
+        return_sd_bps=paytable_sd_bps(PAYTABLE_93),
+        max_single_win=1000 * max(wagers),
+        paytable_id="pt-93",
+        source=None,
+    )
+    machine.read("power_up")
+    tickets = 0
+    for day in range(days):
+        played = 0
+        while played < games_per_day:
+            credits = rng.choice([2000, 5000, 10_000])
+            if rng.random() < 0.3:
+                machine.emit(
+                    "TicketRedeemed", ticket_id=f"{machine_id}-in-{tickets}", amount=credits
+                )
+            else:
+                machine.emit("BillInserted", amount=credits)
+            tickets += 1
+            while credits >= min(wagers) and played < games_per_day and rng.random() > 0.01:
+                wager = rng.choice([w for w in wagers if w <= credits])
+                win = wager * _multiplier(rng, paid_on)
+                handpaid = win >= handpay_limit
+                machine.emit("GamePlayed", wager=wager, win=win, handpaid=handpaid)
+                if handpaid:
+                    machine.emit("HandpayMade", amount=win, kind="jackpot")
+                credits += (0 if handpaid else win) - wager
+                played += 1
+            if credits >= handpay_limit:
+                machine.emit("HandpayMade", amount=credits, kind="cancelled_credit")
+            elif credits:
+                machine.emit(
+                    "TicketPrinted", ticket_id=f"{machine_id}-out-{tickets}", amount=credits
+                )
+        if day == ram_clear_day:
+            machine.read("before_ram_clear")
+            machine.emit("MachineReset", kind="ram_clear", reason="memory fault")
+            machine.meters = dict.fromkeys(machine.meters, 0)
+            machine.read("after_ram_clear")
+        machine.read()
+    return machine.events
+
+
+def _multiplier(rng: random.Random, paytable: tuple[tuple[int, int], ...]) -> int:
+    draw = rng.randrange(WEIGHTS)
+    for multiplier, weight in paytable:
+        if draw < weight:
+            return multiplier
+        draw -= weight
+    return 0

@@ -1,0 +1,328 @@
+"""``reconcile_machine``: one machine's meter readings against its events (PT-217/2007 III).
+
+Walking the machine's events in order:
+
+* each MeterRead is checked on its own: the meters III.9 requires are present, and the
+  composite identities hold (total_won = coin_out + jackpot, total_handpaid =
+  handpaid_cancelled_credits + jackpot, modulo 10^width);
+* between two readings, each meter's delta must equal the sum of the events' contributions
+  (``meters.contributions``). A negative delta on some meters is a rollover: the meter
+  wrapped at 10^width (8 digits for 4-byte BCD, up to 18), and the wrapped delta is
+  reconciled. When at least ``ram_clear_drop_fraction`` of the meters that were nonzero
+  fall at once, it is a RAM clear (meters restart at zero); explained by a MachineReset
+  'ram_clear' in the span, the meters restart at zero there and the events after it are
+  reconciled; unexplained, it is a ``meter_discrepancy`` and the span cannot be reconciled;
+* a game whose win exceeds the configuration's max_single_win is an impossible single-play
+  increment;
+* over every span whose deltas are known, the metered return (coin_out + jackpot) /
+  coin_in is tested against the paytable's theoretical return and against the 80% floor of
+  III.2 (``returns.beyond_standard_errors``); a paytable below 80% is itself illegal.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from collections.abc import Iterable, Mapping
+from dataclasses import dataclass, field
+from fractions import Fraction
+from typing import Any
+
+from replayer.events import FlatEvent
+from replayer.findings import Finding, FindingKind
+from replayer.rulebooks.casino import SlotRules, casino_rulebook_for
+from replayer.slots.meters import COMPOSITES, contributions
+from replayer.slots.returns import beyond_standard_errors
+from replayer.slots.verdict import MachineStep, MachineVerdict, Window
+
+METERS_RULE = "PT-217/2007 III.9"
+RETURN_RULE = "PT-217/2007 III.2"
+SAS = f"{METERS_RULE} (SAS meter practice, RULES.md)"
+
+
+@dataclass(slots=True)
+class _Machine:
+    machine_id: str
+    rules: SlotRules
+    config: FlatEvent
+    findings: list[Finding] = field(default_factory=list)
+    windows: list[Window] = field(default_factory=list)
+    baseline: dict[str, int] | None = None
+    baseline_sequence: int = 0
+    sums: Counter[str] = field(default_factory=Counter)
+    ram_cleared: bool = False
+    coin_in: int = 0
+    won: int = 0
+    games: int = 0
+
+    @property
+    def modulus(self) -> int:
+        return 10 ** self.config["meter_width_digits"]
+
+    def finding(self, reason: str, sequence: int, **detail: Any) -> Finding:
+        return Finding(
+            FindingKind.METER_DISCREPANCY,
+            self.machine_id,
+            detail.pop("citation", SAS),
+            reason,
+            expected=detail.get("event_sum"),
+            recorded=detail.get("metered"),
+            difference=(
+                detail["metered"] - detail["event_sum"]
+                if "metered" in detail and "event_sum" in detail
+                else None
+            ),
+            detail={"sequence": sequence, **detail},
+        )
+
+
+def reconcile_machine(events: Iterable[FlatEvent]) -> MachineVerdict:
+    """Reconcile one machine's stream; deterministic and pure."""
+    ordered = sorted(events, key=lambda event: event["sequence"])
+    machine_ids = {event["machine_id"] for event in ordered}
+    if len(machine_ids) != 1:
+        raise ValueError(f"expected the events of one machine, got {sorted(machine_ids)}")
+    machine_id = machine_ids.pop()
+    configs = [event for event in ordered if event["type"] == "MachineConfigured"]
+    problem = _setup_problem(machine_id, ordered, configs)
+    if problem is not None:
+        return MachineVerdict(machine_id, None, (problem,), (), (), None, None, 0)
+    config = configs[0]
+    rules, why = casino_rulebook_for(config.get("rulebook"), "slots", config["occurred_at"])
+    if not isinstance(rules, SlotRules):
+        finding = Finding(FindingKind.NO_RULEBOOK, machine_id, "RULES.md rulebooks", why)
+        return MachineVerdict(machine_id, None, (finding,), (), (), None, None, 0)
+    machine = _Machine(machine_id, rules, config)
+    steps = []
+    for event in ordered:
+        before = len(machine.findings)
+        _apply(machine, event)
+        steps.append(
+            MachineStep(
+                event["sequence"],
+                event,
+                {"meters": dict(machine.baseline or {}), "since_reading": dict(machine.sums)},
+                tuple(machine.findings[before:]),
+            )
+        )
+    actual = Fraction(machine.won, machine.coin_in) if machine.coin_in else None
+    theoretical = Fraction(config["theoretical_return_bps"], 10_000)
+    machine.findings += _return_findings(machine, actual, theoretical)
+    return MachineVerdict(
+        machine_id,
+        rules.id,
+        tuple(machine.findings),
+        tuple(machine.windows),
+        tuple(steps),
+        actual,
+        theoretical,
+        machine.games,
+    )
+
+
+def _setup_problem(
+    machine_id: str, ordered: list[FlatEvent], configs: list[FlatEvent]
+) -> Finding | None:
+    sequences = [event["sequence"] for event in ordered]
+    reason = None
+    if not configs or ordered[0]["type"] != "MachineConfigured":
+        reason = "the stream does not start with MachineConfigured"
+    elif sequences != list(range(len(sequences))):
+        reason = "event sequences are not 0, 1, 2, ... without gaps"
+    if reason is None:
+        return None
+    return Finding(FindingKind.DATA_QUALITY, machine_id, "schemas/slot_machine.avsc", reason)
+
+
+def _apply(machine: _Machine, event: FlatEvent) -> None:
+    kind, sequence = event["type"], event["sequence"]
+    if kind == "MachineConfigured":
+        machine.config = event
+        _check_config(machine, event)
+    elif kind == "MeterRead":
+        _reading(machine, event)
+    elif kind == "MachineReset" and event["kind"] == "ram_clear":
+        machine.baseline = dict.fromkeys(machine.baseline or {}, 0)
+        machine.baseline_sequence = sequence
+        machine.sums = Counter()
+        machine.ram_cleared = True
+    else:
+        if kind == "GamePlayed" and event["win"] > machine.config["max_single_win"]:
+            meter = "jackpot" if event.get("handpaid") else "coin_out"
+            machine.findings.append(
+                machine.finding(
+                    f"one game won {event['win']}, above the paytable's largest win "
+                    f"{machine.config['max_single_win']}",
+                    sequence,
+                    meter=meter,
+                    check="single_play",
+                    window=[sequence, sequence],
+                    metered=event["win"],
+                    event_sum=machine.config["max_single_win"],
+                )
+            )
+        for meter, amount in contributions(event).items():
+            machine.sums[meter] += amount
+
+
+def _check_config(machine: _Machine, event: FlatEvent) -> None:
+    width, rules = event["meter_width_digits"], machine.rules
+    if width not in rules.meter_widths:
+        machine.findings.append(
+            Finding(
+                FindingKind.DATA_QUALITY,
+                machine.machine_id,
+                SAS,
+                f"meter width {width} digits is outside {rules.meter_widths.start}-"
+                f"{rules.meter_widths.stop - 1}",
+                detail={"sequence": event["sequence"]},
+            )
+        )
+    theoretical = Fraction(event["theoretical_return_bps"], 10_000)
+    if theoretical < rules.minimum_return:
+        machine.findings.append(
+            Finding(
+                FindingKind.RETURN_OUT_OF_BAND,
+                machine.machine_id,
+                RETURN_RULE,
+                f"paytable {event['paytable_id']} returns {event['theoretical_return_bps']} bps,"
+                f" below the minimum {rules.minimum_return * 10_000} bps",
+                expected=int(rules.minimum_return * 10_000),
+                recorded=event["theoretical_return_bps"],
+                detail={"sequence": event["sequence"], "check": "paytable_minimum"},
+            )
+        )
+
+
+def _reading(machine: _Machine, event: FlatEvent) -> None:
+    meters: Mapping[str, int] = event["meters"]
+    sequence = event["sequence"]
+    missing = sorted(machine.rules.required_meters - set(meters))
+    if missing:
+        machine.findings.append(
+            machine.finding(
+                f"reading lacks the required meters {missing}",
+                sequence,
+                citation=METERS_RULE,
+                check="required_meters",
+                meter=",".join(missing),
+            )
+        )
+    for composite, parts in COMPOSITES.items():
+        if composite in meters and all(part in meters for part in parts):
+            total = sum(meters[part] for part in parts) % machine.modulus
+            if meters[composite] != total:
+                machine.findings.append(
+                    machine.finding(
+                        f"{composite} {meters[composite]} is not {' + '.join(parts)} = {total}",
+                        sequence,
+                        meter=composite,
+                        check="composite",
+                        window=[sequence, sequence],
+                        metered=meters[composite],
+                        event_sum=total,
+                    )
+                )
+    if machine.baseline is not None:
+        _window(machine, meters, sequence)
+    machine.baseline = dict(meters)
+    machine.baseline_sequence = sequence
+    machine.sums = Counter()
+    machine.ram_cleared = False
+
+
+def _window(machine: _Machine, meters: Mapping[str, int], sequence: int) -> None:
+    assert machine.baseline is not None
+    before = machine.baseline
+    common = sorted(set(before) & set(meters)) if not machine.ram_cleared else sorted(meters)
+    start = machine.baseline_sequence
+    window = [start, sequence]
+    nonzero = [m for m in common if before.get(m, 0) > 0]
+    dropped = [m for m in nonzero if meters[m] < before[m]]
+    if nonzero and len(dropped) >= machine.rules.ram_clear_drop_fraction * len(nonzero):
+        machine.findings.append(
+            machine.finding(
+                f"{len(dropped)} of {len(nonzero)} meters fell toward zero with no RAM clear "
+                "recorded (MachineReset)",
+                sequence,
+                meter=",".join(dropped),
+                check="unexplained_ram_clear",
+                window=window,
+            )
+        )
+        machine.windows.append(Window(start, sequence, "unexplained_ram_clear", dict(meters), {}))
+        return
+    metered, rollovers, wrong = {}, [], False
+    for meter in common:
+        delta = meters[meter] - before.get(meter, 0)
+        if delta < 0:
+            delta += machine.modulus
+            rollovers.append(meter)
+        metered[meter] = delta
+        if delta != machine.sums[meter]:
+            wrong = True
+            machine.findings.append(
+                machine.finding(
+                    f"{meter} advanced {delta} between sequences {start} and {sequence}, the "
+                    f"events add {machine.sums[meter]}",
+                    sequence,
+                    meter=meter,
+                    check="window",
+                    window=window,
+                    metered=delta,
+                    event_sum=machine.sums[meter],
+                    rollover=meter in rollovers,
+                )
+            )
+    status = "discrepancy" if wrong else "after_ram_clear" if machine.ram_cleared else "reconciled"
+    sums = {meter: machine.sums[meter] for meter in common}
+    machine.windows.append(Window(start, sequence, status, metered, sums, tuple(rollovers)))
+    if {"coin_in", "coin_out", "jackpot", "games_played"} <= set(metered):
+        machine.coin_in += metered["coin_in"]
+        machine.won += metered["coin_out"] + metered["jackpot"]
+        machine.games += metered["games_played"]
+
+
+def _return_findings(
+    machine: _Machine, actual: Fraction | None, theoretical: Fraction
+) -> list[Finding]:
+    if actual is None or machine.games == 0:
+        return []
+    rules = machine.rules
+    sd_bps = machine.config.get("return_sd_bps")
+    sd = Fraction(sd_bps, 10_000) if sd_bps is not None else rules.default_return_sd
+    k, games = rules.standard_errors, machine.games
+    last = machine.windows[-1].end_sequence if machine.windows else 0
+    checks = [("theoretical_return", theoretical, SAS)]
+    if actual < rules.minimum_return:
+        checks.append(("minimum_return", rules.minimum_return, RETURN_RULE))
+    findings = []
+    for check, target, citation in checks:
+        if beyond_standard_errors(actual, target, games, sd, k):
+            findings.append(
+                Finding(
+                    FindingKind.RETURN_OUT_OF_BAND,
+                    machine.machine_id,
+                    citation,
+                    f"metered return {_percent(actual)} over {games} games departs from "
+                    f"{_percent(target)} by more than {k} standard errors (sd {sd} per unit)",
+                    expected=round(target * 10_000),
+                    recorded=round(actual * 10_000),
+                    difference=round(actual * 10_000) - round(target * 10_000),
+                    detail={
+                        "sequence": last,
+                        "check": check,
+                        "meter": "(coin_out + jackpot) / coin_in, bps",
+                        "games": games,
+                        "coin_in": machine.coin_in,
+                        "won": machine.won,
+                        "sd": str(sd),
+                        "standard_errors": k,
+                    },
+                )
+            )
+    return findings
+
+
+def _percent(ratio: Fraction) -> str:
+    bps = round(ratio * 10_000)
+    return f"{bps // 100}.{bps % 100:02d}%"

@@ -1,0 +1,160 @@
+"""Slot meters reconciled against events (PT-217/2007 III.2, III.9; SAS meter practice)."""
+
+from __future__ import annotations
+
+import random
+from datetime import UTC, datetime
+from fractions import Fraction
+
+import pytest
+
+from pipelines.simulate.slots import PAYTABLE_59, machine_month
+from replayer.slots import reconcile_machine
+from replayer.slots.returns import beyond_standard_errors
+
+START = datetime(2024, 6, 1, tzinfo=UTC)
+
+
+def month(seed: int = 1, **options: object) -> list[dict]:
+    return machine_month(random.Random(seed), "slot-17", START, days=10, **options)  # type: ignore[arg-type]
+
+
+def renumber(events: list[dict]) -> list[dict]:
+    return [{**event, "sequence": index} for index, event in enumerate(events)]
+
+
+def checks(verdict: object) -> list[tuple[str, str | None, str | None]]:
+    return [(f.kind, f.detail.get("check"), f.detail.get("meter")) for f in verdict.findings]  # type: ignore[attr-defined]
+
+
+def test_clean_month_has_no_findings() -> None:
+    events = machine_month(random.Random(5), "slot-1", START, days=30)
+    verdict = reconcile_machine(events)
+    assert verdict.findings == ()
+    assert verdict.rulebook_id == "pt-217-2007-slots"
+    assert {window.status for window in verdict.windows} == {"reconciled"}
+    assert len(verdict.windows) == 30
+    assert verdict.games == 30 * 400
+    games = [e for e in events if e["type"] == "GamePlayed"]
+    won = sum(e["win"] for e in games)
+    assert verdict.actual_return == Fraction(won, sum(e["wager"] for e in games))
+
+
+def test_rollover_spanning_readings_reconciles() -> None:
+    verdict = reconcile_machine(month(near_rollover=True))
+    assert verdict.findings == ()
+    assert {meter for w in verdict.windows for meter in w.rollovers} >= {"coin_in", "drop"}
+
+
+def test_recorded_ram_clear_restarts_the_meters() -> None:
+    verdict = reconcile_machine(month(near_rollover=True, ram_clear_day=4))
+    assert verdict.findings == ()
+    assert [w.status for w in verdict.windows].count("after_ram_clear") == 1
+
+
+def test_unrecorded_ram_clear_is_a_discrepancy() -> None:
+    events = [e for e in month(ram_clear_day=4) if e["type"] != "MachineReset"]
+    verdict = reconcile_machine(renumber(events))
+    [finding] = verdict.findings
+    assert (finding.kind, finding.detail["check"]) == ("meter_discrepancy", "unexplained_ram_clear")
+    assert [w.status for w in verdict.windows].count("unexplained_ram_clear") == 1
+
+
+def test_a_lost_winning_game_shows_on_every_meter_it_moves() -> None:
+    events = month()
+    lost = next(
+        i
+        for i, e in enumerate(events)
+        if e["type"] == "GamePlayed" and e["win"] and not e["handpaid"]
+    )
+    verdict = reconcile_machine(renumber(events[:lost] + events[lost + 1 :]))
+    assert sorted(checks(verdict)) == [
+        ("meter_discrepancy", "window", meter)
+        for meter in sorted(["coin_in", "coin_out", "games_played", "games_won", "total_won"])
+    ]
+    coin_in = next(f for f in verdict.findings if f.detail["meter"] == "coin_in")
+    assert coin_in.difference == events[lost]["wager"]
+    assert coin_in.citation.startswith("PT-217/2007 III.9")
+    assert coin_in.detail["window"][0] < lost < coin_in.detail["window"][1]
+
+
+def test_a_misread_meter_shows_in_the_windows_on_both_sides() -> None:
+    events = month()
+    reads = [i for i, e in enumerate(events) if e["type"] == "MeterRead"]
+    events[reads[3]] = {**events[reads[3]], "meters": {**events[reads[3]]["meters"]}}
+    events[reads[3]]["meters"]["drop"] += 500
+    verdict = reconcile_machine(events)
+    assert [(f.detail["meter"], f.difference) for f in verdict.findings] == [
+        ("drop", 500),
+        ("drop", -500),
+    ]
+
+
+def test_single_play_beyond_the_paytable_limit() -> None:
+    events = month()
+    events[0] = {**events[0], "max_single_win": 2_000}
+    big = [e["sequence"] for e in events if e["type"] == "GamePlayed" and e["win"] > 2_000]
+    verdict = reconcile_machine(events)
+    assert big
+    assert [f.detail["sequence"] for f in verdict.findings] == big
+    assert {f.detail["check"] for f in verdict.findings} == {"single_play"}
+
+
+def test_composite_identity_is_checked_within_a_reading() -> None:
+    events = month()
+    last = max(i for i, e in enumerate(events) if e["type"] == "MeterRead")
+    events[last] = {**events[last], "meters": {**events[last]["meters"], "total_handpaid": 1}}
+    verdict = reconcile_machine(events)
+    assert checks(verdict) == [
+        ("meter_discrepancy", "composite", "total_handpaid"),
+        ("meter_discrepancy", "window", "total_handpaid"),
+    ]
+
+
+def test_missing_required_meter() -> None:
+    events = month()
+    read = next(i for i, e in enumerate(events) if e["type"] == "MeterRead" and i > 5)
+    events[read] = {
+        **events[read],
+        "meters": {k: v for k, v in events[read]["meters"].items() if k != "drop"},
+    }
+    [finding] = reconcile_machine(events).findings
+    assert (finding.detail["check"], finding.citation) == ("required_meters", "PT-217/2007 III.9")
+
+
+def test_paytable_below_the_80_percent_floor_is_illegal() -> None:
+    events = month()
+    events[0] = {**events[0], "theoretical_return_bps": 7_900}
+    findings = reconcile_machine(events).findings
+    assert [(f.kind, f.citation) for f in findings][:1] == [
+        ("return_out_of_band", "PT-217/2007 III.2")
+    ]
+
+
+def test_a_machine_paying_below_the_floor_is_found_statistically() -> None:
+    events = machine_month(
+        random.Random(9), "slot-9", START, days=20, games_per_day=2_000, paid_on=PAYTABLE_59
+    )
+    verdict = reconcile_machine(events)
+    assert verdict.actual_return is not None and verdict.actual_return < Fraction(4, 5)
+    assert sorted(f.detail["check"] for f in verdict.findings) == [
+        "minimum_return",
+        "theoretical_return",
+    ]
+    assert {f.citation for f in verdict.findings} >= {"PT-217/2007 III.2"}
+    assert {str(f.kind) for f in verdict.findings} == {"return_out_of_band"}
+
+
+@pytest.mark.parametrize(
+    ("actual", "games", "flagged"),
+    [
+        (Fraction(90, 100), 10_000, False),
+        (Fraction(63, 100), 10_000, False),  # exactly 3 SE below: not beyond
+        (Fraction(62, 100), 10_000, True),
+        (Fraction(124, 100), 10_000, True),
+        (Fraction(50, 100), 100, False),
+    ],
+)
+def test_k_standard_errors_is_exact(actual: Fraction, games: int, flagged: bool) -> None:
+    # Target 93%, sd 10 per unit: SE = 10 / sqrt(n). At n = 10 000, 3 SE = 0.30.
+    assert beyond_standard_errors(actual, Fraction(93, 100), games, Fraction(10), 3) is flagged
