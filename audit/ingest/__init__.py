@@ -1,0 +1,1 @@
+"""Ingest: convert external hand-history formats (PHH) into the project's events."""

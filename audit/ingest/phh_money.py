@@ -1,0 +1,95 @@
+"""PHH amounts to integer minor units.
+
+PHH writes every amount (``antes``, ``blinds_or_straddles``, ``starting_stacks``,
+``cbr`` amounts, ``finishing_stacks``, ...) in major units of its ``currency`` field
+(ISO 4217), or in chips when ``currency`` is absent. The project counts money in integer
+minor units of ``HandStarted.currency``: cents for USD, yen for JPY, and for chips
+(currency ``"XXX"``) ``CHIP_MINOR_UNITS`` per chip, so the half chips of split pots in
+real data (``10112.5``) stay exact. TOML floats are read as ``decimal.Decimal``, never as
+binary floats.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from decimal import Decimal
+from typing import Any
+
+from audit.ingest.errors import FieldError
+
+#: ISO 4217 code for "no currency": tournament or play chips.
+CHIPS = "XXX"
+
+#: Minor units per chip when the PHH file has no ``currency``: 1 chip = 100 minor units.
+CHIP_MINOR_UNITS = 100
+
+#: ISO 4217 minor-unit exponents of the currencies we accept.
+CURRENCY_EXPONENTS: dict[str, int] = {
+    "AUD": 2,
+    "CAD": 2,
+    "CHF": 2,
+    "CNY": 2,
+    "EUR": 2,
+    "GBP": 2,
+    "HKD": 2,
+    "JPY": 0,
+    "KRW": 0,
+    "MOP": 2,
+    "PHP": 2,
+    "SGD": 2,
+    "USD": 2,
+}
+
+
+@dataclass(frozen=True, slots=True)
+class Money:
+    """The unit of a hand's amounts: ISO 4217 code and minor units per major unit."""
+
+    currency: str
+    minor_per_major: int
+
+    def to_minor(self, value: Any, field: str) -> int:
+        """Convert one non-negative PHH amount (int or Decimal) to minor units."""
+        if isinstance(value, bool) or not isinstance(value, int | Decimal):
+            raise FieldError(field, f"amount {value!r} is not a number")
+        if isinstance(value, Decimal) and not value.is_finite():
+            raise FieldError(
+                field, f"amount {value} is not a finite number (unknown amounts are not supported)"
+            )
+        if value < 0:
+            raise FieldError(field, f"amount {value} is negative")
+        minor = value * self.minor_per_major
+        if isinstance(minor, Decimal):
+            if minor != minor.to_integral_value():
+                raise FieldError(
+                    field,
+                    f"amount {value} is not a whole number of minor units "
+                    f"(1/{self.minor_per_major} of {self.unit_name})",
+                )
+            return int(minor)
+        return minor
+
+    def to_minor_list(self, values: list[Any], field: str) -> list[int]:
+        """Convert a per-player PHH array, naming the element (``field[i]``) on error."""
+        return [self.to_minor(value, f"{field}[{i}]") for i, value in enumerate(values)]
+
+    def major(self, minor: int) -> str:
+        """An amount in minor units written back in the PHH file's units (``10112.5``)."""
+        return format((Decimal(minor) / self.minor_per_major).normalize(), "f")
+
+    @property
+    def unit_name(self) -> str:
+        return "a chip" if self.currency == CHIPS else self.currency
+
+
+def money_of(currency: Any) -> Money:
+    """The unit named by the PHH ``currency`` field (absent: chips)."""
+    if currency is None or currency == CHIPS:
+        return Money(CHIPS, CHIP_MINOR_UNITS)
+    if currency not in CURRENCY_EXPONENTS:
+        raise FieldError(
+            "currency",
+            f"unsupported currency {currency!r}: expected one of "
+            f"{', '.join(sorted(CURRENCY_EXPONENTS))} or none (chips)",
+        )
+    return Money(currency, 10 ** CURRENCY_EXPONENTS[currency])
