@@ -27,11 +27,12 @@ def _open_store(args: argparse.Namespace):
     from eventsourcing.persistence import PersistenceError
 
     from audit.store import AuditStore
+    from audit.store.signing import KeyError_
 
     url = store_url_from_env(args.store)
     try:
         return AuditStore(url)
-    except StoreURLError as error:
+    except (StoreURLError, KeyError_) as error:
         raise CannotRun(str(error)) from None
     except (PersistenceError, OSError) as error:
         raise CannotRun(f"cannot open the store {url.split('@')[-1]}: {error}") from None
@@ -61,17 +62,58 @@ def cmd_ingest(args: argparse.Namespace) -> int:
 
 
 def cmd_verify(args: argparse.Namespace) -> int:
+    from audit.store.signing import KeyError_, load_public_key
+
+    try:
+        public_key = load_public_key(Path(args.public_key)) if args.public_key else None
+    except KeyError_ as error:
+        raise CannotRun(str(error)) from None
     store = _open_store(args)
-    report = store.verify()
-    if report.ok:
+    report = store.verify(public_key)
+    if not report.ok:
+        print(f"CHAIN BROKEN at notification {report.broken_at}: {report.problem}")
+        print(f"({report.events_checked} events verified before the break)")
+        return EXIT_DATA_PROBLEMS
+    print(
+        f"chain intact: {report.events_checked} events, "
+        f"{report.checkpoints_checked} checkpoints, head {report.head_hash.hex()}"
+    )
+    if public_key is not None:
         print(
-            f"chain intact: {report.events_checked} events, "
-            f"{report.checkpoints_checked} checkpoints, head {report.head_hash.hex()}"
+            f"signatures: {report.signatures_checked} valid, "
+            f"{report.unsigned_checkpoints} checkpoint(s) unsigned"
         )
+    return EXIT_OK
+
+
+def cmd_keygen(args: argparse.Namespace) -> int:
+    from audit.store.signing import SIGNING_KEY_ENV, generate_keypair
+
+    private, public = generate_keypair(Path(args.folder))
+    print(f"private key: {private} (keep it off the database host; set {SIGNING_KEY_ENV})")
+    print(f"public key:  {public} (give it to whoever verifies: verify --public-key)")
+    return EXIT_OK
+
+
+def cmd_checkpoint(args: argparse.Namespace) -> int:
+    from audit.store.signing import KeyError_, load_private_key
+
+    store = _open_store(args)
+    if args.sign_key:
+        try:
+            store.signing_key = load_private_key(Path(args.sign_key))
+        except KeyError_ as error:
+            raise CannotRun(str(error)) from None
+    checkpoint = store.checkpoint()
+    if checkpoint is None:
+        print("the store is empty: nothing to checkpoint")
         return EXIT_OK
-    print(f"CHAIN BROKEN at notification {report.broken_at}: {report.problem}")
-    print(f"({report.events_checked} events verified before the break)")
-    return EXIT_DATA_PROBLEMS
+    signed = f", signed by key {checkpoint.key_id}" if checkpoint.signature else ", unsigned"
+    print(
+        f"checkpoint at notification {checkpoint.notification_id}: "
+        f"{checkpoint.event_count} events, head {checkpoint.chain_hash.hex()}{signed}"
+    )
+    return EXIT_OK
 
 
 def cmd_quarantine(args: argparse.Namespace) -> int:
@@ -166,7 +208,16 @@ def build_parser() -> argparse.ArgumentParser:
     p.set_defaults(run=cmd_ingest)
 
     p = sub.add_parser("verify", help="recompute the hash chain and check the checkpoints")
+    p.add_argument("--public-key", help="also check every checkpoint's Ed25519 signature")
     p.set_defaults(run=cmd_verify)
+
+    p = sub.add_parser("checkpoint", help="record (and sign) the chain head now")
+    p.add_argument("--sign-key", help="Ed25519 private key (default: $CASINO_AUDIT_SIGNING_KEY)")
+    p.set_defaults(run=cmd_checkpoint)
+
+    p = sub.add_parser("keygen", help="make an Ed25519 key pair for signed checkpoints")
+    p.add_argument("folder")
+    p.set_defaults(run=cmd_keygen)
 
     p = sub.add_parser("quarantine", help="list quarantined records with their reasons")
     p.add_argument("--raw", action="store_true", help="also print each record as received")

@@ -21,6 +21,7 @@ def raw_connection(store_url: str) -> Iterator[tuple[Any, str, str, str]]:
         conn.execute("DROP TRIGGER IF EXISTS stored_events_no_update")
         conn.execute("DROP TRIGGER IF EXISTS stored_events_no_delete")
         conn.execute("DROP TRIGGER IF EXISTS chain_checkpoints_no_delete")
+        conn.execute("DROP TRIGGER IF EXISTS chain_checkpoints_no_update")
         try:
             yield conn, "stored_events", "rowid", "?"
         finally:

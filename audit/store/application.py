@@ -11,17 +11,19 @@ from __future__ import annotations
 import hashlib
 import json
 from collections.abc import Iterable, Iterator, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from datetime import UTC, datetime
 from typing import Any
 from uuid import UUID
 
+from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PublicKey
 from eventsourcing.application import Application
 from eventsourcing.persistence import StoredEvent
 from eventsourcing.utils import get_topic
 
 from audit.config import StoreURL, parse_store_url
 from audit.store.chain import ChainReport, Checkpoint, originator_hex, verify_rows
+from audit.store.signing import sign, signature_valid, signing_key_from_env
 from audit.store.subjects import (
     FIRST_RECORD_VERSION,
     SUBJECT_CLASSES,
@@ -125,6 +127,7 @@ class AuditStore(Application):
         self.url = parse_store_url(url)
         if self.url.kind == "postgresql" and self.url.schema:
             _create_schema(self.url)
+        self.signing_key = signing_key_from_env()
         super().__init__(env=_env_for(self.url))
 
     # -- writing ------------------------------------------------------------------------
@@ -206,11 +209,14 @@ class AuditStore(Application):
         return ""
 
     def checkpoint(self) -> Checkpoint | None:
-        """Record the chain head (after an ingest), so a truncated tail is detectable."""
+        """Record the chain head (after an ingest or replay), so a truncated tail is
+        detectable; signed when ``CASINO_AUDIT_SIGNING_KEY`` names a key."""
         notification_id, head_hash, count = self.recorder.chain_head()  # type: ignore[attr-defined]
         if not count:
             return None
         checkpoint = Checkpoint(notification_id, head_hash, count)
+        if self.signing_key is not None:
+            checkpoint = sign(checkpoint, self.signing_key)
         self.recorder.write_checkpoint(checkpoint)  # type: ignore[attr-defined]
         return checkpoint
 
@@ -250,13 +256,31 @@ class AuditStore(Application):
 
     # -- tamper evidence ----------------------------------------------------------------
 
-    def verify(self) -> ChainReport:
-        """Recompute the whole hash chain and check every checkpoint."""
-        recorder = self.recorder
-        return verify_rows(
-            recorder.iter_chain_rows(),  # type: ignore[attr-defined]
-            recorder.checkpoints(),
-        )  # type: ignore[attr-defined]
+    def verify(self, public_key: Ed25519PublicKey | None = None) -> ChainReport:
+        """Recompute the whole hash chain and check every checkpoint; with a public key,
+        also every checkpoint's signature (an unsigned checkpoint is counted, not failed)."""
+        recorder: Any = self.recorder
+        checkpoints = recorder.checkpoints()
+        report = verify_rows(recorder.iter_chain_rows(), checkpoints)
+        if public_key is None or not report.ok:
+            return report
+        unsigned = 0
+        for checkpoint in sorted(checkpoints, key=lambda c: c.notification_id):
+            if not checkpoint.signature:
+                unsigned += 1
+            elif not signature_valid(checkpoint, public_key):
+                return replace(
+                    report,
+                    broken_at=checkpoint.notification_id,
+                    problem=(
+                        f"checkpoint at notification {checkpoint.notification_id} is not "
+                        f"signed by this key (key id {checkpoint.key_id or '-'}): the history "
+                        "up to it was rewritten or the checkpoint forged"
+                    ),
+                )
+        return replace(
+            report, signatures_checked=len(checkpoints) - unsigned, unsigned_checkpoints=unsigned
+        )
 
     def close(self) -> None:
         self.factory.close()

@@ -103,6 +103,8 @@ class Checkpoint:
     notification_id: int
     chain_hash: bytes
     event_count: int
+    signature: bytes = b""
+    key_id: str = ""
 
 
 @dataclass(frozen=True)
@@ -114,6 +116,8 @@ class ChainReport:
     checkpoints_checked: int
     broken_at: int | None = None
     problem: str = ""
+    signatures_checked: int = 0
+    unsigned_checkpoints: int = 0
 
     @property
     def ok(self) -> bool:

@@ -56,7 +56,7 @@ class ChainedPostgresApplicationRecorder(PostgresApplicationRecorder):
             SQL(
                 "CREATE TABLE IF NOT EXISTS {schema}.{checkpoints} ("
                 "notification_id bigint PRIMARY KEY, chain_hash bytea NOT NULL, "
-                "event_count bigint NOT NULL)"
+                "event_count bigint NOT NULL, signature bytea NOT NULL, key_id text NOT NULL)"
             ).format(schema=schema, checkpoints=self.checkpoints_table),
         ]
         for target in (table, self.checkpoints_table):
@@ -155,21 +155,33 @@ class ChainedPostgresApplicationRecorder(PostgresApplicationRecorder):
     def write_checkpoint(self, checkpoint: Checkpoint) -> None:
         with self.datastore.transaction(commit=True) as curs:
             curs.execute(
-                SQL("INSERT INTO {cp} VALUES (%s, %s, %s) ON CONFLICT DO NOTHING").format(
+                SQL("INSERT INTO {cp} VALUES (%s, %s, %s, %s, %s) ON CONFLICT DO NOTHING").format(
                     cp=self._checkpoints
                 ),
-                (checkpoint.notification_id, checkpoint.chain_hash, checkpoint.event_count),
+                (
+                    checkpoint.notification_id,
+                    checkpoint.chain_hash,
+                    checkpoint.event_count,
+                    checkpoint.signature,
+                    checkpoint.key_id,
+                ),
             )
 
     def checkpoints(self) -> list[Checkpoint]:
         with self.datastore.transaction(commit=False) as curs:
             curs.execute(
-                SQL("SELECT notification_id, chain_hash, event_count FROM {cp}").format(
-                    cp=self._checkpoints
-                )
+                SQL(
+                    "SELECT notification_id, chain_hash, event_count, signature, key_id FROM {cp}"
+                ).format(cp=self._checkpoints)
             )
             return [
-                Checkpoint(r["notification_id"], bytes(r["chain_hash"]), r["event_count"])
+                Checkpoint(
+                    r["notification_id"],
+                    bytes(r["chain_hash"]),
+                    r["event_count"],
+                    bytes(r["signature"]),
+                    r["key_id"],
+                )
                 for r in curs.fetchall()
             ]
 

@@ -42,7 +42,7 @@ class ChainedSQLiteApplicationRecorder(SQLiteApplicationRecorder):
             "BEGIN SELECT RAISE(ABORT, 'events are append-only: DELETE refused'); END",
             "CREATE TABLE IF NOT EXISTS chain_checkpoints ("
             "notification_id INTEGER PRIMARY KEY, chain_hash BLOB NOT NULL, "
-            "event_count INTEGER NOT NULL)",
+            "event_count INTEGER NOT NULL, signature BLOB NOT NULL, key_id TEXT NOT NULL)",
             "CREATE TRIGGER IF NOT EXISTS chain_checkpoints_no_update BEFORE UPDATE ON "
             "chain_checkpoints BEGIN SELECT RAISE(ABORT, 'checkpoints are append-only'); END",
             "CREATE TRIGGER IF NOT EXISTS chain_checkpoints_no_delete BEFORE DELETE ON "
@@ -104,14 +104,23 @@ class ChainedSQLiteApplicationRecorder(SQLiteApplicationRecorder):
     def write_checkpoint(self, checkpoint: Checkpoint) -> None:
         with self.datastore.transaction(commit=True) as c:
             c.execute(
-                "INSERT OR IGNORE INTO chain_checkpoints VALUES (?,?,?)",
-                (checkpoint.notification_id, checkpoint.chain_hash, checkpoint.event_count),
+                "INSERT OR IGNORE INTO chain_checkpoints VALUES (?,?,?,?,?)",
+                (
+                    checkpoint.notification_id,
+                    checkpoint.chain_hash,
+                    checkpoint.event_count,
+                    checkpoint.signature,
+                    checkpoint.key_id,
+                ),
             )
 
     def checkpoints(self) -> list[Checkpoint]:
         with self.datastore.transaction(commit=False) as c:
-            c.execute("SELECT notification_id, chain_hash, event_count FROM chain_checkpoints")
-            return [Checkpoint(r[0], bytes(r[1]), r[2]) for r in c.fetchall()]
+            c.execute(
+                "SELECT notification_id, chain_hash, event_count, signature, key_id "
+                "FROM chain_checkpoints"
+            )
+            return [Checkpoint(r[0], bytes(r[1]), r[2], bytes(r[3]), r[4]) for r in c.fetchall()]
 
     def existing_versions(self, originator_ids: Sequence[str]) -> set[tuple[str, int]]:
         """Which (originator hex, version) pairs of these originators are already stored."""
