@@ -26,6 +26,7 @@ ADJUDICATORS: dict[str, tuple[str, str]] = {
     "poker": ("replayer.poker.replay", "adjudicate_hand"),
     "banked": ("replayer.casino.adjudicate", "adjudicate_round"),
     "slots": ("replayer.slots.reconcile", "reconcile_machine"),
+    "tournament": ("replayer.tournaments", "adjudicate_tournament"),
 }
 REPLAY_KINDS = tuple(ADJUDICATORS)
 DEFAULT_BATCH = 2000

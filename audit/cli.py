@@ -244,6 +244,10 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--date", required=True)
     p.set_defaults(run=cmd_not_built("issue #5"))
 
+    from audit.incident_cli import add_incident_parser
+
+    add_incident_parser(sub)
+
     p = sub.add_parser("demo", help="a synthetic day with planted faults, end to end")
     p.set_defaults(run=cmd_not_built("issue #5"))
     return parser

@@ -32,6 +32,12 @@ class FindingKind(StrEnum):
     DATA_QUALITY = "data_quality"
     NO_RULEBOOK = "no_rulebook"
     WRONG_DRAW = "wrong_draw"
+    WRONG_PLACE = "wrong_place"
+    """A tournament finishing place that departs from the elimination rules."""
+    MISPAID_BOUNTY = "mispaid_bounty"
+    """A bounty paid to the wrong players or in the wrong amounts."""
+    MISPAID_PRIZE = "mispaid_prize"
+    """A prize paid in the wrong form or amount (e.g. a satellite seat instead of T$)."""
     RETURN_OUT_OF_BAND = "return_out_of_band"
     """A slot machine's return (theoretical or metered) outside what the rules allow."""
 

@@ -1,0 +1,37 @@
+"""``adjudicate_tournament``: judge a tournament's places, bounties and satellite prizes."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+from replayer.events import FlatEvent
+from replayer.findings import Finding
+from replayer.tournaments.bounties import bounty_findings
+from replayer.tournaments.eliminations import place_findings
+from replayer.tournaments.money import Remainder
+from replayer.tournaments.satellites import satellite_findings
+
+
+@dataclass(frozen=True, slots=True)
+class TournamentVerdict:
+    tournament_id: str
+    rulebook_id: str | None
+    findings: tuple[Finding, ...]
+
+
+def adjudicate_tournament(
+    events: Sequence[FlatEvent],
+    *,
+    target_events: Sequence[FlatEvent] | None = None,
+    bounty_remainder: Remainder = Remainder.DROP,
+) -> TournamentVerdict:
+    """Same-hand places, bounty splits and, given the target's events, satellite seats."""
+    tournament_id = str(events[0]["tournament_id"]) if events else ""
+    findings = place_findings(tournament_id, events)
+    findings += bounty_findings(tournament_id, events, bounty_remainder)
+    if target_events:
+        findings += satellite_findings(tournament_id, events, target_events)
+    announced = next((e for e in events if e["type"] == "TournamentAnnounced"), None)
+    rulebook = announced.get("rulebook") if announced is not None else None
+    return TournamentVerdict(tournament_id, rulebook, tuple(findings))
