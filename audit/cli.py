@@ -181,9 +181,13 @@ def cmd_hand(args: argparse.Namespace) -> int:
     raise CannotRun(f"no hand or round {args.id!r} in the store")
 
 
-def cmd_not_built(issue: str) -> Callable[[argparse.Namespace], int]:
-    def run(_: argparse.Namespace) -> int:
-        raise CannotRun(f"this command's engine is not built yet ({issue})")
+def _lazy(module: str, function: str) -> Callable[[argparse.Namespace], int]:
+    """A command implemented elsewhere, imported only when it runs (fast --help)."""
+
+    def run(args: argparse.Namespace) -> int:
+        import importlib
+
+        return getattr(importlib.import_module(module), function)(args)
 
     return run
 
@@ -241,15 +245,23 @@ def build_parser() -> argparse.ArgumentParser:
     p.set_defaults(run=cmd_hand)
 
     p = sub.add_parser("nightly", help="the nightly reconciliation without a scheduler")
-    p.add_argument("--date", required=True)
-    p.set_defaults(run=cmd_not_built("issue #5"))
+    p.add_argument("--date", required=True, help="the day, YYYY-MM-DD (UTC)")
+    p.add_argument(
+        "--input",
+        help="input root: <input>/<date>/**/*.avro "
+        "(default $CASINO_AUDIT_INPUT or ./casino-audit-input)",
+    )
+    p.add_argument(
+        "--out", help="report root (default $CASINO_AUDIT_OUT or ./casino-audit-reports)"
+    )
+    p.set_defaults(run=_lazy("audit.nightly_cli", "cmd_nightly"))
 
     from audit.incident_cli import add_incident_parser
 
     add_incident_parser(sub)
 
     p = sub.add_parser("demo", help="a synthetic day with planted faults, end to end")
-    p.set_defaults(run=cmd_not_built("issue #5"))
+    p.set_defaults(run=_lazy("audit.nightly_cli", "cmd_demo"))
     return parser
 
 

@@ -1,0 +1,94 @@
+"""Detectors over a whole day, after replay: patterns no single hand or round shows.
+
+``detect(store, day)`` runs every installed detector over the subjects the night's
+replay judged (the ledgers of ``pipelines.records``) and returns one ``Detection`` each:
+its findings (stored by ``pipelines.nightly.append_findings``) and the figures the
+report plots. ``meters`` is the fleet view of slot machines; ``collusion`` scores pairs
+and rings of players over the hands judged in its window (``WINDOW_DAYS`` nights ending
+on the day) and keeps the chip flows around the suspects for the report's graph.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from dataclasses import dataclass, field
+from datetime import date, timedelta
+from typing import Any
+
+from audit.store.application import AuditStore
+from pipelines.records import LEDGER, days_units, finding_of
+from replayer.findings import Finding
+
+MAX_FLOWS = 40
+
+
+@dataclass
+class Detection:
+    """One detector's conclusions for a day."""
+
+    name: str
+    findings: list[Finding] = field(default_factory=list)
+    figures: dict[str, Any] = field(default_factory=dict)
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "name": self.name,
+            "findings": [f.to_record() for f in self.findings],
+            "figures": self.figures,
+        }
+
+    @classmethod
+    def from_json(cls, data: dict[str, Any]) -> Detection:
+        return cls(data["name"], [finding_of(f) for f in data["findings"]], data["figures"])
+
+
+def day_subjects(store: AuditStore, days: Iterable[date]) -> dict[str, list[str]]:
+    """family -> subjects the replay of ``days`` judged, in day, shard and ledger order."""
+    subjects: dict[str, list[str]] = {}
+    for record in days_units(store, days, [LEDGER]).values():
+        subjects.setdefault(record["family"], []).extend(record["ledger"])
+    return {family: list(dict.fromkeys(ids)) for family, ids in subjects.items()}
+
+
+def detect(store: AuditStore, day: date) -> list[Detection]:
+    """Every installed detector's Detection for the day, in a fixed order."""
+    from pipelines.detectors import meters
+
+    machines = meters.fleet(store, day_subjects(store, [day]).get("slots", []), day)
+    return [Detection("meters", [], {"machines": machines}), _collusion(store, day)]
+
+
+def _collusion(store: AuditStore, day: date) -> Detection:
+    """Pairs and rings over the hands judged in the window ending on ``day``."""
+    from pipelines.detectors import collusion
+
+    window = [day - timedelta(days=n) for n in range(collusion.WINDOW_DAYS)]
+    detector = collusion.CollusionDetector(as_of=day)
+    for hand in day_subjects(store, window).get("poker", []):
+        detector.observe(store.records_of("poker", hand))
+    report = detector.report()
+    suspects = sorted({p for s in report.suspicions for p in s.players})
+    return Detection(
+        "collusion",
+        collusion.collusion_findings(report),
+        {
+            "pairs_scored": report.pairs_scored,
+            "suspects": suspects,
+            "flows": chip_flows(detector, set(suspects), detector.min_hands),
+        },
+    )
+
+
+def chip_flows(detector: Any, suspects: set[str], min_hands: int) -> list[list[Any]]:
+    """[from, to, big blinds] between suspects and the players they shared most hands with.
+
+    A pair's ``flow`` is what its first player lost to the second, net, in big blinds;
+    the edge points the way the chips went. At most ``MAX_FLOWS`` edges, largest first.
+    """
+    edges = []
+    for (a, b), pair in sorted(detector.pairs.items()):
+        if pair.n >= min_hands and ({a, b} & suspects) and pair.flow:
+            source, target = (a, b) if pair.flow > 0 else (b, a)
+            edges.append([source, target, round(abs(pair.flow), 2)])
+    edges.sort(key=lambda e: (-e[2], e[0], e[1]))
+    return edges[:MAX_FLOWS]

@@ -1,0 +1,253 @@
+"""The nightly reconciliation: a day's shards in, findings in the store, a report out.
+
+Plain functions, called in order by ``run_nightly`` (one process: the CLI, tests) or
+one task each by the Airflow DAG (``pipelines/dags/nightly_reconciliation.py``):
+
+1. ``discover_shards(input_dir, day)``: the day's Avro files (layout in
+   ``pipelines.shards``: ``<input_dir>/<YYYY-MM-DD>/**/*.avro``);
+2. ``validate_shard(path, docs_dir)``: Great Expectations suites, before replay
+   (``pipelines.quality``); data-quality findings, Data Docs;
+3. ``ingest_shard(store_url, path)``: the shard into the store (quarantines bad records);
+4. ``replay_day(store_url, day, path)``: the replayer's verdict on every subject of the
+   shard, stored as adjudications, and the shard's ledger of verdicts;
+5. ``run_detectors(store_url, day)``: fleet-wide detectors over the day's subjects;
+6. ``append_findings(store_url, day, quality, detections)``: those findings into the store;
+7. ``write_report(store_url, day, out_dir)``: HTML report, plots, CSV and JSONL exports.
+
+Every step is idempotent: the store keeps one copy of a record, verdicts and findings
+are units with content-derived ids (``pipelines.records``), files are rewritten whole.
+Rerunning a date gives the same findings and stores nothing new.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterator, Sequence
+from contextlib import contextmanager
+from dataclasses import asdict, dataclass, field
+from datetime import date
+from pathlib import Path
+from typing import Any
+
+from audit.adjudicate import adjudication_unit, adjudicator
+from audit.ingest.pipeline import ingest
+from audit.store.application import AuditStore, SubjectRecords
+from pipelines.detectors import Detection, detect
+from pipelines.quality import QualityResult, validate_shard
+from pipelines.records import LEDGER, QUALITY, unit
+from pipelines.report import ReportPaths, write_report
+from pipelines.shards import (
+    declared_rake_terms,
+    discover_shards,
+    read_shard,
+    shard_name,
+    subject_ids,
+)
+
+BATCH = 2000
+
+__all__ = [
+    "NightlySummary",
+    "ShardIngest",
+    "ShardReplay",
+    "append_findings",
+    "discover_shards",
+    "ingest_shard",
+    "replay_day",
+    "run_detectors",
+    "run_nightly",
+    "validate_shard",
+    "write_report",
+]
+
+
+@contextmanager
+def open_store(store_url: str) -> Iterator[AuditStore]:
+    """The store for one step, closed afterwards (each DAG task opens its own)."""
+    store = AuditStore(store_url)
+    try:
+        yield store
+    finally:
+        store.close()
+
+
+@dataclass
+class ShardIngest:
+    """What ingesting one shard did."""
+
+    shard: str
+    subjects_stored: int
+    subjects_already_stored: int
+    events_stored: int
+    quarantined: int
+
+
+def ingest_shard(store_url: str, path: Path) -> ShardIngest:
+    """Store one shard's valid records; quarantine the others (idempotent)."""
+    with open_store(store_url) as store:
+        summary = ingest(store, [Path(path)])
+    return ShardIngest(
+        shard_name(path),
+        summary.subjects_stored,
+        summary.subjects_already_stored,
+        summary.events_stored,
+        summary.quarantined,
+    )
+
+
+@dataclass
+class ShardReplay:
+    """What replaying one shard's subjects did."""
+
+    shard: str
+    kind: str | None
+    subjects: int = 0
+    with_findings: int = 0
+    findings: dict[str, int] = field(default_factory=dict)
+    verdicts_stored: int = 0
+    skipped: str = ""
+    """Why the shard was not judged ('' when it was)."""
+
+
+def _judge(kind: str, path: Path) -> Callable[[Sequence[dict[str, Any]]], Any]:
+    """The replayer for the shard's kind; poker hands get their table's declared rake."""
+    judge = adjudicator(kind)
+    if kind != "poker":
+        return judge
+    declared = declared_rake_terms(path)
+
+    def judge_hand(records: Sequence[dict[str, Any]]) -> Any:
+        terms = declared.get(str(records[0].get("table_id")))
+        return judge(records, with_steps=False, rake_terms=terms)
+
+    return judge_hand
+
+
+def replay_day(store_url: str, day: date, path: Path) -> ShardReplay:
+    """Judge every stored subject of one of the day's shards; store verdicts and ledger.
+
+    Subjects are those the shard names (what ingest kept of them is judged); poker hands
+    are judged with their table's declared rake terms (``declared_rake_terms``); a family
+    whose replayer is not installed is skipped, saying so.
+    """
+    shard = read_shard(Path(path))
+    result = ShardReplay(shard_name(path), shard.family)
+    if shard.family is None:
+        result.skipped = shard.error or "unknown family"
+        return result
+    try:
+        judge = _judge(shard.family, Path(path))
+    except ImportError as error:
+        result.skipped = f"no replayer for {shard.family}: {error}"
+        return result
+    ledger: dict[str, dict[str, str]] = {}
+    pending: list[SubjectRecords] = []
+    with open_store(store_url) as store:
+        for subject in subject_ids(shard):
+            records = store.records_of(shard.family, subject)
+            if not records:
+                continue
+            verdict = judge(records)
+            verdict_unit = adjudication_unit(shard.family, subject, records, verdict)
+            ledger[subject] = {
+                "verdict": verdict_unit.subject_id,
+                "table": str(records[0].get("table_id") or subject),
+            }
+            result.subjects += 1
+            result.with_findings += bool(verdict.findings)
+            for finding in verdict.findings:
+                result.findings[str(finding.kind)] = result.findings.get(str(finding.kind), 0) + 1
+            pending.append(verdict_unit)
+            if len(pending) >= BATCH:
+                result.verdicts_stored += store.append(pending).stored
+                pending.clear()
+        result.verdicts_stored += store.append(pending).stored if pending else 0
+        scope = f"{day.isoformat()}/{result.shard}"
+        store.append([unit(LEDGER, scope, [], family=shard.family, ledger=ledger)])
+        store.checkpoint()
+    return result
+
+
+def run_detectors(store_url: str, day: date) -> list[Detection]:
+    """Fleet-wide detectors over the day's judged subjects (``pipelines.detectors``)."""
+    with open_store(store_url) as store:
+        return detect(store, day)
+
+
+def append_findings(
+    store_url: str,
+    day: date,
+    quality: Sequence[QualityResult],
+    detections: Sequence[Detection],
+) -> int:
+    """Store data-quality and detector findings as adjudication units; how many were new."""
+    units = [
+        unit(
+            QUALITY,
+            f"{day.isoformat()}/{q.shard}",
+            q.findings,
+            checks=[asdict(c) for c in q.checks],
+            profile=q.profile,
+            events_judged=q.events,
+        )
+        for q in quality
+    ] + [unit(d.name, day.isoformat(), d.findings, figures=d.figures) for d in detections]
+    if not units:
+        return 0
+    with open_store(store_url) as store:
+        stored = store.append(units).stored
+        store.checkpoint()
+    return stored
+
+
+@dataclass
+class NightlySummary:
+    """What a night's run did, for the command line and the DAG's last task."""
+
+    day: date
+    shards: int = 0
+    events: int = 0
+    ingested: list[ShardIngest] = field(default_factory=list)
+    replayed: list[ShardReplay] = field(default_factory=list)
+    quality_findings: int = 0
+    detector_findings: dict[str, int] = field(default_factory=dict)
+    units_stored: int = 0
+    report: ReportPaths | None = None
+
+    @property
+    def quarantined(self) -> int:
+        return sum(i.quarantined for i in self.ingested)
+
+    @property
+    def findings(self) -> dict[str, int]:
+        """Replayer findings by kind, plus data_quality and the detectors' kinds."""
+        totals: dict[str, int] = {}
+        for replayed in self.replayed:
+            for kind, count in replayed.findings.items():
+                totals[kind] = totals.get(kind, 0) + count
+        if self.quality_findings:
+            totals["data_quality"] = totals.get("data_quality", 0) + self.quality_findings
+        for kind, count in self.detector_findings.items():
+            totals[kind] = totals.get(kind, 0) + count
+        return dict(sorted(totals.items()))
+
+
+def run_nightly(store_url: str, input_dir: Path, day: date, out_dir: Path) -> NightlySummary:
+    """The whole night in one process: every step above, in order."""
+    summary = NightlySummary(day)
+    day_out = Path(out_dir) / day.isoformat()
+    shards = discover_shards(Path(input_dir), day)
+    summary.shards = len(shards)
+    quality = [validate_shard(path, day_out / "data-docs") for path in shards]
+    summary.events = sum(q.events for q in quality)
+    summary.quality_findings = sum(len(q.findings) for q in quality)
+    for path in shards:
+        summary.ingested.append(ingest_shard(store_url, path))
+        summary.replayed.append(replay_day(store_url, day, path))
+    detections = run_detectors(store_url, day)
+    for detection in detections:
+        for finding in detection.findings:
+            kind = str(finding.kind)
+            summary.detector_findings[kind] = summary.detector_findings.get(kind, 0) + 1
+    summary.units_stored = append_findings(store_url, day, quality, detections)
+    summary.report = write_report(store_url, day, Path(out_dir))
+    return summary

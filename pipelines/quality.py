@@ -1,0 +1,223 @@
+"""Data quality of one shard, before replay: Great Expectations over pandas frames.
+
+``validate_shard`` reads a shard (``pipelines.shards``), builds its frames
+(``pipelines.expectations.frames``), runs the family's suites
+(``pipelines.expectations.suites``) in an ephemeral GX context, and turns every failing
+row into a ``data_quality`` finding about its hand, round or machine (about the shard
+when the failure has no row). Nothing is raised for bad data: the job goes on. With a
+``docs_dir``, GX Data Docs (HTML) of the run are written there.
+
+great_expectations is imported inside ``_run_suites`` only: its import takes seconds.
+"""
+
+from __future__ import annotations
+
+import json
+import math
+import shutil
+from collections import defaultdict
+from dataclasses import asdict, dataclass, field
+from pathlib import Path
+from typing import Any
+
+import pandas as pd
+
+from pipelines.expectations.frames import FRAME_BUILDERS
+from pipelines.expectations.profile import rake_by_table
+from pipelines.expectations.suites import CITATION_PREFIX, SUITES, Check
+from pipelines.records import finding_of
+from pipelines.shards import declared_rake_terms, read_shard, shard_name, subject_ids
+from replayer.findings import Finding, FindingKind
+
+MAX_VALUES_PER_FINDING = 10
+
+
+@dataclass
+class CheckOutcome:
+    """How one expectation fared on one frame of a shard."""
+
+    name: str
+    frame: str
+    expectation: str
+    success: bool
+    unexpected: int
+
+
+@dataclass
+class QualityResult:
+    """A shard's data-quality verdict: checks run, findings, and the report's figures."""
+
+    shard: str
+    family: str | None
+    events: int
+    subjects: int
+    checks: list[CheckOutcome] = field(default_factory=list)
+    findings: list[Finding] = field(default_factory=list)
+    profile: dict[str, Any] = field(default_factory=dict)
+    docs: str = ""
+
+    @property
+    def ok(self) -> bool:
+        return not self.findings
+
+    def to_json(self) -> dict[str, Any]:
+        """JSON-able form (XCom, files); ``from_json`` reads it back."""
+        data = asdict(self)
+        data["findings"] = [f.to_record() for f in self.findings]
+        return data
+
+    @classmethod
+    def from_json(cls, data: dict[str, Any]) -> QualityResult:
+        findings = [finding_of(f) for f in data["findings"]]
+        checks = [CheckOutcome(**c) for c in data["checks"]]
+        return cls(**{**data, "findings": findings, "checks": checks})
+
+
+def validate_shard(path: Path, docs_dir: Path | None = None) -> QualityResult:
+    """Run the family's suites over one shard (see the module docstring)."""
+    shard = read_shard(path)
+    name = shard_name(path)
+    result = QualityResult(name, shard.family, len(shard.events), len(subject_ids(shard)))
+    if shard.error:
+        result.findings.append(
+            Finding(
+                FindingKind.DATA_QUALITY,
+                name,
+                f"{CITATION_PREFIX}: shard.readable",
+                f"shard cannot be read in full: {shard.error}",
+                detail={"shard": name, "events_read": len(shard.events)},
+            )
+        )
+    if shard.family is None or shard.family not in SUITES or not shard.events:
+        return result
+    frames = FRAME_BUILDERS[shard.family](shard.events)
+    suites = SUITES[shard.family]
+    site = docs_dir / _slug(name) if docs_dir else None
+    outcomes = _run_suites(f"{shard.family}.{_slug(name)}", frames, suites, site)
+    for frame, check, outcome in outcomes:
+        result.checks.append(
+            CheckOutcome(
+                check.name,
+                frame,
+                check.expectation,
+                outcome["success"],
+                int(outcome.get("unexpected_count") or 0),
+            )
+        )
+        if not outcome["success"]:
+            result.findings.extend(_findings(name, frame, check, outcome))
+    result.findings.sort(key=lambda f: (f.subject, f.citation, f.finding_id))
+    if shard.family == "poker":
+        result.profile["rake_by_table"] = rake_by_table(shard.events, declared_rake_terms(path))
+    result.docs = str(site / "index.html") if site else ""
+    return result
+
+
+def _slug(name: str) -> str:
+    return name.replace("/", "__").removesuffix(".avro")
+
+
+def _run_suites(
+    label: str,
+    frames: dict[str, pd.DataFrame],
+    suites: dict[str, tuple[Check, ...]],
+    site: Path | None,
+) -> list[tuple[str, Check, dict[str, Any]]]:
+    """Validate each frame against its suite; (frame, check, GX result dict) per check."""
+    import great_expectations as gx
+    from great_expectations.data_context.types.base import ProgressBarsConfig
+
+    context = gx.get_context(mode="ephemeral")
+    context.variables.progress_bars = ProgressBarsConfig(globally=False)
+    source = context.data_sources.add_pandas(label)
+    outcomes: list[tuple[str, Check, dict[str, Any]]] = []
+    for frame_name, checks in suites.items():
+        suite = context.suites.add(gx.ExpectationSuite(name=f"{label}.{frame_name}"))
+        by_id = {
+            suite.add_expectation(getattr(gx.expectations, c.expectation)(**c.kwargs)).id: c
+            for c in checks
+        }
+        batch = source.add_dataframe_asset(frame_name).add_batch_definition_whole_dataframe("whole")
+        validation = context.validation_definitions.add(
+            gx.ValidationDefinition(name=f"{label}.{frame_name}", data=batch, suite=suite)
+        )
+        run = validation.run(
+            batch_parameters={"dataframe": frames[frame_name]},
+            result_format={
+                "result_format": "COMPLETE",
+                "unexpected_index_column_names": ["subject"],
+            },
+        )
+        for expectation_result in run.results:  # not in the suite's order: match by id
+            outcome = dict(expectation_result.result)
+            outcome["success"] = bool(expectation_result.success)
+            check = by_id[expectation_result.expectation_config.id]
+            outcomes.append((frame_name, check, outcome))
+    outcomes.sort(key=lambda o: (list(suites).index(o[0]), suites[o[0]].index(o[1])))
+    if site is not None:
+        _build_docs(context, site)
+    return outcomes
+
+
+def _build_docs(context: Any, site: Path) -> None:
+    """Write the run's Data Docs to ``site`` (replacing an earlier run's)."""
+    shutil.rmtree(site, ignore_errors=True)
+    for name in list(context.list_data_docs_sites()):
+        context.delete_data_docs_site(name)
+    context.add_data_docs_site(
+        site_name="nightly",
+        site_config={
+            "class_name": "SiteBuilder",
+            "store_backend": {
+                "class_name": "TupleFilesystemStoreBackend",
+                "base_directory": str(site.resolve()),
+            },
+            "site_index_builder": {"class_name": "DefaultSiteIndexBuilder"},
+        },
+    )
+    context.build_data_docs(site_names=["nightly"])
+
+
+def _plain(value: Any) -> Any:
+    """numpy and pandas scalars as JSON-able Python values."""
+    if hasattr(value, "item"):
+        value = value.item()
+    if isinstance(value, float) and math.isnan(value):
+        return None
+    return value
+
+
+def _findings(shard: str, frame: str, check: Check, outcome: dict[str, Any]) -> list[Finding]:
+    """One finding per subject with failing rows; one about the shard when no row is named."""
+    rows = outcome.get("unexpected_index_list") or []
+    by_subject: dict[str, list[Any]] = defaultdict(list)
+    for row in rows:
+        if isinstance(row, dict) and "subject" in row:
+            values = {k: _plain(v) for k, v in row.items() if k != "subject"}
+            by_subject[str(row["subject"])].append(values)
+    expected = {"expectation": check.expectation, **check.kwargs}
+    if not by_subject:
+        return [
+            Finding(
+                FindingKind.DATA_QUALITY,
+                shard,
+                check.citation,
+                check.reason,
+                expected=expected,
+                recorded=json.loads(json.dumps(outcome.get("observed_value"), default=str)),
+                detail={"shard": shard, "frame": frame},
+            )
+        ]
+    return [
+        Finding(
+            FindingKind.DATA_QUALITY,
+            subject,
+            check.citation,
+            check.reason,
+            expected=expected,
+            recorded=values[:MAX_VALUES_PER_FINDING],
+            difference=len(values),
+            detail={"shard": shard, "frame": frame},
+        )
+        for subject, values in sorted(by_subject.items())
+    ]

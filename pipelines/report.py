@@ -1,0 +1,274 @@
+"""The daily report for inspectors and operators, from the store alone.
+
+``write_report(store_url, day, out_dir)`` reads the night's units (``pipelines.records``:
+ledgers -> verdicts, data-quality units, detector units) and writes, under
+``<out_dir>/<YYYY-MM-DD>/``::
+
+    report.html          findings by kind, table, machine and operator with citations,
+                         a ``casino-audit hand <subject>`` command per finding, plots
+    findings.csv         every finding (audit.reports columns)
+    findings.jsonl       every finding with its table, family, source and day
+    plots/*.png          rake against cap per table, collusion chip flows, meter variance
+    data-docs/<shard>/   Great Expectations Data Docs (written by the validation step)
+
+Files are rewritten whole and depend only on the store's content: rerunning gives the
+same bytes.
+"""
+
+from __future__ import annotations
+
+import base64
+import html
+import json
+from collections import Counter
+from dataclasses import dataclass, field
+from datetime import date
+from pathlib import Path
+from typing import Any
+
+from audit.adjudicate import KIND as ADJUDICATION
+from audit.reports import write_findings
+from audit.store.application import AuditStore
+from pipelines import report_plots
+from pipelines.detectors import findings as agg
+from pipelines.records import LEDGER, QUALITY, day_units
+
+DETECTORS = ("collusion", "meters")
+MAX_LISTED = 1000
+MAX_GROUPS = 60
+
+
+@dataclass
+class ReportPaths:
+    """What ``write_report`` wrote."""
+
+    html: Path
+    csv: Path
+    jsonl: Path
+    plots: list[Path] = field(default_factory=list)
+
+
+@dataclass
+class DayData:
+    """The night's findings with their context, and the figures the plots need."""
+
+    day: date
+    rows: list[dict[str, Any]] = field(default_factory=list)
+    subjects: Counter[str] = field(default_factory=Counter)
+    events: int = 0
+    checks: list[dict[str, Any]] = field(default_factory=list)
+    rake_by_table: dict[str, dict[str, Any]] = field(default_factory=dict)
+    detector_figures: dict[str, dict[str, Any]] = field(default_factory=dict)
+
+
+def load_day(store: AuditStore, day: date) -> DayData:
+    """Everything the report shows for ``day``, read from the store."""
+    data = DayData(day)
+    units = day_units(store, day, (LEDGER, QUALITY, *DETECTORS))
+    tables: dict[str, tuple[str, str]] = {}
+    for (kind, _), record in units.items():
+        if kind != LEDGER:
+            continue
+        family = record["family"]
+        data.subjects[family] += len(record["ledger"])
+        for subject, entry in record["ledger"].items():
+            tables[subject] = (entry["table"], family)
+            verdict = store.records_of(ADJUDICATION, entry["verdict"])[0]
+            data.rows.extend(
+                _row(f, entry["table"], family, "replay", day) for f in verdict["findings"]
+            )
+    for (kind, scope), record in units.items():
+        if kind == QUALITY:
+            data.events += record.get("events_judged", 0)
+            shard = scope.partition("/")[2]
+            data.checks.extend({"shard": shard, **c} for c in record.get("checks", []))
+            data.rake_by_table |= record.get("profile", {}).get("rake_by_table", {})
+        elif kind in DETECTORS:
+            data.detector_figures[kind] = record.get("figures", {})
+        if kind == LEDGER:
+            continue
+        for finding in record["findings"]:
+            table, family = tables.get(finding["subject"], ("", ""))
+            data.rows.append(_row(finding, table, family, kind, day))
+    data.rows.sort(key=lambda r: (r["kind"], r["table"], r["subject"], r["finding_id"]))
+    return data
+
+
+def _row(finding: dict[str, Any], table: str, family: str, source: str, day: date) -> dict:
+    return {**finding, "table": table, "family": family, "source": source, "day": day.isoformat()}
+
+
+def write_report(store_url: str, day: date, out_dir: Path) -> ReportPaths:
+    """Write the day's report and exports (see the module docstring); their paths."""
+    store = AuditStore(store_url)
+    try:
+        data = load_day(store, day)
+    finally:
+        store.close()
+    folder = Path(out_dir) / day.isoformat()
+    folder.mkdir(parents=True, exist_ok=True)
+    paths = ReportPaths(folder / "report.html", folder / "findings.csv", folder / "findings.jsonl")
+    with paths.csv.open("w", newline="") as out:
+        write_findings(data.rows, "csv", out)
+    with paths.jsonl.open("w") as out:
+        write_findings(data.rows, "jsonl", out)
+    paths.plots = _plots(data, folder / "plots")
+    docs = sorted((folder / "data-docs").glob("*/index.html"))
+    paths.html.write_text(render(data, paths, docs))
+    return paths
+
+
+def _plots(data: DayData, folder: Path) -> list[Path]:
+    collusion = data.detector_figures.get("collusion", {})
+    machines = data.detector_figures.get("meters", {}).get("machines", {})
+    drawn = [
+        report_plots.rake_vs_cap(data.rake_by_table, folder / "rake-vs-cap.png"),
+        report_plots.collusion_graph(
+            collusion.get("flows", []), collusion.get("suspects", []), folder / "collusion.png"
+        ),
+        report_plots.meter_variance(machines, folder / "meter-variance.png"),
+    ]
+    return [p for p in drawn if p is not None]
+
+
+# -- HTML ---------------------------------------------------------------------------
+
+_STYLE = """
+body{font:14px/1.45 system-ui,sans-serif;margin:2em auto;max-width:1200px;color:#222;padding:0 1em}
+h1{font-size:1.6em;margin-bottom:.2em} h2{margin-top:1.8em;border-bottom:1px solid #ddd}
+table{border-collapse:collapse;margin:.6em 0;font-size:13px}
+th,td{border:1px solid #ddd;padding:3px 8px;text-align:left;vertical-align:top}
+th{background:#f4f6f7} td.n{text-align:right;font-variant-numeric:tabular-nums}
+.tiles{display:flex;gap:1em;flex-wrap:wrap}
+.tile{border:1px solid #ddd;border-radius:6px;padding:.6em 1em;min-width:9em}
+.tile b{display:block;font-size:1.6em} .bad{color:#c0392b} .ok{color:#1e8449}
+code{background:#f4f6f7;padding:0 3px;border-radius:3px;font-size:12px}
+img{max-width:100%;border:1px solid #eee;margin:.5em 0} .muted{color:#777}
+"""
+
+
+def _e(value: Any) -> str:
+    if value is None:
+        return ""
+    text = value if isinstance(value, str) else json.dumps(value, sort_keys=True)
+    return html.escape(text if len(text) <= 160 else text[:157] + "...")
+
+
+def _tile(label: str, value: Any, bad: bool = False) -> str:
+    cls = " class='bad'" if bad else ""
+    return f"<div class='tile'><b{cls}>{_e(str(value))}</b>{_e(label)}</div>"
+
+
+def _counts_table(title: str, groups: dict[str, Counter[str]], kinds: list[str]) -> str:
+    if not groups:
+        return ""
+    ranked = sorted(groups.items(), key=lambda g: (-sum(g[1].values()), g[0]))[:MAX_GROUPS]
+    head = "".join(f"<th>{_e(k)}</th>" for k in kinds)
+    body = "".join(
+        f"<tr><td>{_e(name)}</td><td class='n'>{sum(c.values())}</td>"
+        + "".join(f"<td class='n'>{c.get(k, '') or ''}</td>" for k in kinds)
+        + "</tr>"
+        for name, c in ranked
+    )
+    more = len(groups) - len(ranked)
+    note = f"<p class='muted'>{more} more in findings.csv</p>" if more > 0 else ""
+    return f"<h3>{_e(title)}</h3><table><tr><th></th><th>all</th>{head}</tr>{body}</table>" + note
+
+
+def _image(path: Path) -> str:
+    encoded = base64.b64encode(path.read_bytes()).decode()
+    return f"<img alt='{_e(path.stem)}' src='data:image/png;base64,{encoded}'>"
+
+
+def _command(row: dict[str, Any]) -> str:
+    if row["family"] in ("poker", "banked"):
+        return f"<code>casino-audit hand {html.escape(row['subject'])}</code>"
+    return f"<code>casino-audit findings --kind {html.escape(row['kind'])}</code>"
+
+
+def render(data: DayData, paths: ReportPaths, docs: list[Path]) -> str:
+    """The report page (self-contained: plots embedded)."""
+    kinds_count = agg.by_kind(data.rows)
+    kinds = sorted(kinds_count)
+    failed = [c for c in data.checks if not c["success"]]
+    parts = [
+        "<!doctype html><html lang='en'><head><meta charset='utf-8'>",
+        f"<title>casino-audit nightly {data.day}</title><style>{_STYLE}</style></head><body>",
+        f"<h1>Nightly reconciliation: {data.day}</h1>",
+        "<p class='muted'>Every finding cites the rule it applies; replay one with the "
+        "command beside it. Exports: <a href='findings.csv'>findings.csv</a>, "
+        "<a href='findings.jsonl'>findings.jsonl</a>.</p>",
+        "<div class='tiles'>",
+        _tile("events checked", data.events),
+        *(_tile(f"{family} subjects judged", n) for family, n in sorted(data.subjects.items())),
+        _tile("findings", len(data.rows), bad=bool(data.rows)),
+        _tile("failed data-quality checks", len(failed), bad=bool(failed)),
+        "</div>",
+        "<h2>Findings by kind</h2>",
+    ]
+    if kinds_count:
+        parts.append("<table><tr><th>kind</th><th>findings</th><th>found by</th></tr>")
+        for kind in kinds:
+            sources = sorted({r["source"] for r in data.rows if r["kind"] == kind})
+            parts.append(
+                f"<tr><td>{_e(kind)}</td><td class='n'>{kinds_count[kind]}</td>"
+                f"<td>{_e(', '.join(sources))}</td></tr>"
+            )
+        parts.append("</table>")
+    else:
+        parts.append("<p class='ok'>No findings.</p>")
+    if paths.plots:
+        parts.append("<h2>Plots</h2>")
+        parts.extend(_image(p) for p in paths.plots)
+    parts.append("<h2>Where</h2>")
+    parts.append(_counts_table("By table", agg.by_table(data.rows), kinds))
+    parts.append(_counts_table("By machine", agg.by_machine(data.rows), kinds))
+    parts.append(_counts_table("By operator", agg.by_operator(data.rows), kinds))
+    parts.append(_quality(data, failed, docs, paths.html.parent))
+    parts.append(_listing(data.rows))
+    parts.append("</body></html>\n")
+    return "\n".join(p for p in parts if p)
+
+
+def _quality(data: DayData, failed: list[dict[str, Any]], docs: list[Path], base: Path) -> str:
+    lines = ["<h2>Data quality (Great Expectations, before replay)</h2>"]
+    lines.append(f"<p>{len(data.checks)} checks run, {len(failed)} failed.</p>")
+    if failed:
+        lines.append(
+            "<table><tr><th>shard</th><th>check</th><th>expectation</th><th>rows</th></tr>"
+        )
+        lines.extend(
+            f"<tr><td>{_e(c['shard'])}</td><td>{_e(c['name'])}</td>"
+            f"<td>{_e(c['expectation'])}</td><td class='n'>{c['unexpected']}</td></tr>"
+            for c in failed
+        )
+        lines.append("</table>")
+    if docs:
+        links = ", ".join(
+            f"<a href='{html.escape(d.relative_to(base).as_posix())}'>{_e(d.parent.name)}</a>"
+            for d in docs
+        )
+        lines.append(f"<p>Data Docs: {links}</p>")
+    return "\n".join(lines)
+
+
+def _listing(rows: list[dict[str, Any]]) -> str:
+    if not rows:
+        return ""
+    shown = rows[:MAX_LISTED]
+    lines = [
+        "<h2>Findings</h2>",
+        f"<p class='muted'>{len(shown)} of {len(rows)} shown; all in the exports.</p>",
+        "<table><tr><th>kind</th><th>subject</th><th>table / machine</th><th>citation</th>"
+        "<th>reason</th><th>expected</th><th>recorded</th><th>difference</th>"
+        "<th>look it up</th></tr>",
+    ]
+    lines.extend(
+        f"<tr><td>{_e(r['kind'])}</td><td>{_e(r['subject'])}</td><td>{_e(r['table'])}</td>"
+        f"<td>{_e(r['citation'])}</td><td>{_e(r['reason'])}</td><td>{_e(r.get('expected'))}</td>"
+        f"<td>{_e(r.get('recorded'))}</td><td>{_e(r.get('difference'))}</td>"
+        f"<td>{_command(r)}</td></tr>"
+        for r in shown
+    )
+    lines.append("</table>")
+    return "\n".join(lines)

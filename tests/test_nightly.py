@@ -1,0 +1,205 @@
+"""The nightly reconciliation over a small hand-made day (pipelines.nightly).
+
+Two poker shards of a day: clean hands, a mispaid pot, a hand that never ends, a hand
+whose chips do not add up, a duplicated event id and an invalid card; the nightly must
+find each, store the findings, write the report, and store nothing new when rerun.
+"""
+
+from __future__ import annotations
+
+import json
+from datetime import UTC, date, datetime, timedelta
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from audit.adjudicate import current_findings
+from audit.families import family_named
+from audit.ingest.avro_files import write_events
+from audit.store import AuditStore
+
+DAY = date(2025, 3, 1)
+
+
+def poker_hand(
+    table: str,
+    number: int,
+    *,
+    award: int = 150,
+    ended: bool = True,
+    cards: tuple[str, ...] = ("As", "Kd", "7c", "2h", "Qs", "Qh"),
+    duplicate_id: bool = False,
+) -> list[dict[str, Any]]:
+    """A three-handed hold'em hand: both blinds posted, two folds, the big blind wins."""
+    hand_id = f"{table}/{number}"
+    at = datetime(DAY.year, DAY.month, DAY.day, 12, tzinfo=UTC) + timedelta(minutes=number)
+    events: list[dict[str, Any]] = []
+
+    def event(type_: str, **body: Any) -> None:
+        n = len(events)
+        event_id = f"{hand_id}#{n - 1 if duplicate_id and n == 2 else n}"
+        events.append(
+            {
+                "event_id": event_id,
+                "hand_id": hand_id,
+                "sequence": n,
+                "occurred_at": at + timedelta(seconds=n),
+                "type": type_,
+                **body,
+            }
+        )
+
+    seats = [{"seat": s, "player_id": f"p{s}", "stack": 10_000} for s in (1, 2, 3)]
+    event(
+        "HandStarted",
+        rulebook="gg-2022-cash-holdem",
+        table_id=table,
+        variant="NT",
+        currency="EUR",
+        smallest_chip=1,
+        small_blind=50,
+        big_blind=100,
+        ante=0,
+        min_bet=100,
+        button=3,
+        seats=seats,
+        shuffle_commitment=None,
+        source=None,
+    )
+    event("BlindPosted", seat=1, kind="small_blind", amount=50)
+    event("BlindPosted", seat=2, kind="big_blind", amount=100)
+    for seat in (1, 2, 3):
+        event("CardsDealt", target="hole", seat=seat, cards=list(cards[2 * seat - 2 : 2 * seat]))
+    event("ActionTaken", seat=3, action="fold", amount=0)
+    event("ActionTaken", seat=1, action="fold", amount=0)
+    event("PotAwarded", seat=2, amount=award, pot_index=None)
+    if ended:
+        event("HandEnded", finishing_stacks=[])
+    return events
+
+
+def write_day(root: Path, day: date = DAY) -> Path:
+    """Two shards under ``root/<day>/poker/``; returns ``root``."""
+    folder = root / day.isoformat() / "poker"
+    folder.mkdir(parents=True, exist_ok=True)
+    poker = family_named("poker")
+    first = [e for n in range(1, 4) for e in poker_hand("casino-a/t1", n)]
+    first += poker_hand("casino-a/t1", 4, award=120)  # mispaid, and chips not conserved
+    first += poker_hand("casino-a/t1", 5, ended=False)  # never ends
+    second = [e for n in range(1, 3) for e in poker_hand("casino-b/t2", n)]
+    second += poker_hand("casino-b/t2", 3, duplicate_id=True)
+    second += poker_hand("casino-b/t2", 4, cards=("As", "Kd", "7c", "2h", "Qs", "Zz"))
+    write_events(folder / "0001.avro", poker, first)
+    write_events(folder / "0002.avro", poker, second)
+    return root
+
+
+@pytest.fixture(scope="module")
+def night(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Any]:
+    """The nightly run twice over the same day and store (GX imported once per module)."""
+    from pipelines.nightly import run_nightly
+
+    base = tmp_path_factory.mktemp("night")
+    url = f"sqlite:///{base / 'store.db'}"
+    inputs = write_day(base / "in")
+    first = run_nightly(url, inputs, DAY, base / "out")
+    store = AuditStore(url)
+    events_after_first = store.count_events()
+    findings_first = sorted(f["finding_id"] for f in current_findings(store))
+    store.close()
+    second = run_nightly(url, inputs, DAY, base / "out")
+    store = AuditStore(url)
+    result = {
+        "url": url,
+        "base": base,
+        "first": first,
+        "second": second,
+        "events_after_first": events_after_first,
+        "events_after_second": store.count_events(),
+        "findings_first": findings_first,
+        "findings": list(current_findings(store)),
+        "chain_ok": store.verify().ok,
+    }
+    store.close()
+    return result
+
+
+def _quality(night: dict[str, Any]) -> dict[str, set[str]]:
+    by_check: dict[str, set[str]] = {}
+    for finding in night["findings"]:
+        if finding["kind"] == "data_quality":
+            check = finding["citation"].rpartition(": ")[2]
+            by_check.setdefault(check, set()).add(finding["subject"])
+    return by_check
+
+
+def test_the_replayer_finds_the_mispaid_pot(night: dict[str, Any]) -> None:
+    mispaid = {f["subject"] for f in night["findings"] if f["kind"] == "mispaid_pot"}
+    assert mispaid == {"casino-a/t1/4"}
+    assert night["first"].findings["mispaid_pot"] == 1
+
+
+def test_each_planted_data_fault_is_a_data_quality_finding_about_its_hand(
+    night: dict[str, Any],
+) -> None:
+    quality = _quality(night)
+    assert quality["hand.completeness"] == {"casino-a/t1/5"}
+    assert quality["hand.chips_conserved"] == {"casino-a/t1/4"}
+    assert quality["event_id.unique"] == {"casino-b/t2/3"}
+    assert quality["cards.valid"] == {"casino-b/t2/4"}
+    clean = {"casino-a/t1/1", "casino-a/t1/2", "casino-b/t2/1"}
+    assert not clean & set().union(*quality.values())
+
+
+def test_a_rerun_stores_nothing_and_finds_the_same(night: dict[str, Any]) -> None:
+    assert night["events_after_second"] == night["events_after_first"]
+    assert sorted(f["finding_id"] for f in night["findings"]) == night["findings_first"]
+    assert night["second"].units_stored == 0
+    assert night["first"].findings == night["second"].findings
+    assert night["chain_ok"]
+
+
+def test_the_report_lists_findings_with_citations_and_commands(night: dict[str, Any]) -> None:
+    report = night["first"].report
+    page = report.html.read_text()
+    assert "casino-audit hand casino-a/t1/4" in page
+    assert "casino-audit data quality: hand.completeness" in page
+    assert report.plots == []  # no table declares a cap, no suspects, no slot machines
+    assert "Data Docs" in page
+    rows = [json.loads(line) for line in report.jsonl.read_text().splitlines()]
+    assert {r["kind"] for r in rows} == {"mispaid_pot", "data_quality"}
+    assert {r["table"] for r in rows if r["subject"] == "casino-a/t1/4"} == {"casino-a/t1"}
+    assert report.csv.read_text().count("\n") == len(rows) + 1
+    docs = sorted((night["base"] / "out" / DAY.isoformat() / "data-docs").glob("*/index.html"))
+    assert len(docs) == 2
+
+
+def test_the_rerun_rewrites_the_same_report(night: dict[str, Any]) -> None:
+    assert night["first"].report.jsonl.read_bytes() == night["second"].report.jsonl.read_bytes()
+
+
+def test_a_day_without_a_folder_has_no_shards(tmp_path: Path) -> None:
+    from pipelines.nightly import discover_shards
+
+    write_day(tmp_path)
+    assert discover_shards(tmp_path, date(2025, 3, 2)) == []
+    assert [p.name for p in discover_shards(tmp_path, DAY)] == ["0001.avro", "0002.avro"]
+
+
+def test_the_command_exits_1_on_data_problems_and_2_when_it_cannot_run(
+    night: dict[str, Any], tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    from argparse import Namespace
+
+    from audit.nightly_cli import cmd_nightly
+
+    inputs, out = night["base"] / "in", night["base"] / "out"
+    args = Namespace(store=night["url"], date=DAY.isoformat(), input=str(inputs), out=str(out))
+    assert cmd_nightly(args) == 1
+    printed = capsys.readouterr().out
+    assert "mispaid_pot" in printed
+    assert str(out / DAY.isoformat() / "report.html") in printed
+    assert cmd_nightly(Namespace(**{**vars(args), "date": "2025-03-02"})) == 2
+    assert cmd_nightly(Namespace(**{**vars(args), "date": "yesterday"})) == 2
+    assert cmd_nightly(Namespace(**{**vars(args), "store": "mysql://x"})) == 2
