@@ -33,6 +33,9 @@ from audit.store.subjects import (
 from audit.store.transcoder import OrjsonTranscoder
 
 APP_NAME = "CasinoAudit"
+# Stored state is plain JSON (no compression, no cipher) whatever the environment says:
+# the hash chain covers exactly these bytes and bulk reads decode them directly.
+_PLAIN_STATE = {"COMPRESSOR_TOPIC": "", "CIPHER_TOPIC": ""}
 SQLITE_RECORDER = "audit.store.sqlite_recorder:ChainedSQLiteApplicationRecorder"
 POSTGRES_RECORDER = "audit.store.postgres_recorder:ChainedPostgresApplicationRecorder"
 
@@ -44,6 +47,7 @@ def _env_for(url: StoreURL) -> dict[str, str]:
             "PERSISTENCE_MODULE": "eventsourcing.sqlite",
             "SQLITE_DBNAME": url.sqlite_path,
             "SQLITE_LOCK_TIMEOUT": "30",
+            **_PLAIN_STATE,
             "APPLICATION_RECORDER_TOPIC": SQLITE_RECORDER,
         }
     schema = {"POSTGRES_SCHEMA": url.schema} if url.schema else {}
@@ -55,6 +59,7 @@ def _env_for(url: StoreURL) -> dict[str, str]:
         "POSTGRES_USER": url.user,
         "POSTGRES_PASSWORD": url.password,
         "POSTGRES_LOCK_TIMEOUT": "30",
+        **_PLAIN_STATE,
         "POSTGRES_ENABLE_DB_FUNCTIONS": "n",
         "APPLICATION_RECORDER_TOPIC": POSTGRES_RECORDER,
     }
@@ -121,6 +126,7 @@ class AuditStore(Application):
     def construct_transcoder(self) -> OrjsonTranscoder:
         transcoder = OrjsonTranscoder()
         self.register_transcodings(transcoder)
+        self.transcoder = transcoder
         return transcoder
 
     def __init__(self, url: str):
@@ -227,11 +233,11 @@ class AuditStore(Application):
 
     def records_of(self, kind: str, subject_id: str) -> list[dict[str, Any]]:
         """The subject's records in sequence order ([] when unknown)."""
-        aggregate_id = subject_uuid(kind, subject_id)
+        decode = self.transcoder.decode_record
         return [
-            e.record
-            for e in self._decoded_events(aggregate_id)
-            if e.originator_version >= FIRST_RECORD_VERSION
+            decode(stored.state)
+            for stored in self.recorder.select_events(subject_uuid(kind, subject_id))
+            if stored.originator_version >= FIRST_RECORD_VERSION
         ]
 
     def iter_subject_ids(self, kind: str, batch: int = 2000) -> Iterator[str]:
