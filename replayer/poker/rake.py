@@ -1,0 +1,93 @@
+"""The house's commission: what may be taken from each pot, and what was.
+
+Bounds (``RakeTerms``): per pot, ``pot * min_bps / 10000`` and ``pot * max_bps / 10000``,
+each rounded down to the smallest chip; the hand's cap (absolute, or a multiple of the
+big blind: MO-97/2010 art.16 "at most five times the big blind") bounds the total and
+is taken from the main pot first. Without terms (the source leaves them to the table,
+PT-217/2007 n.º 7; GG-2022 game pages) any rake up to the pots is accepted.
+
+The expected rake is the recorded one when it lies within the bounds, else the nearest
+bound. Above the cap: ``rake_cap_breach``; otherwise outside the band:
+``rake_rate_out_of_band``.
+"""
+
+from __future__ import annotations
+
+from replayer.findings import FindingKind
+from replayer.poker.betting import Issue
+from replayer.rulebooks.poker import PokerRulebook, RakeTerms
+
+
+def rake_bounds(
+    pots: list[int], terms: RakeTerms | None, chip: int, big_blind: int, board_dealt: bool
+) -> tuple[list[int], list[int], int | None]:
+    """(lowest per pot, highest per pot, cap per hand or None)."""
+    if terms is None:
+        return [0] * len(pots), list(pots), None
+    if terms.only_if_board and not board_dealt:
+        return [0] * len(pots), [0] * len(pots), 0
+    low = [pot * terms.min_bps // 10_000 // chip * chip for pot in pots]
+    high = [pot * terms.max_bps // 10_000 // chip * chip for pot in pots]
+    caps = [
+        cap
+        for cap in (
+            terms.cap,
+            None if terms.cap_big_blinds is None else terms.cap_big_blinds * big_blind,
+        )
+        if cap is not None
+    ]
+    return low, high, min(caps) if caps else None
+
+
+def expected_rake(
+    book: PokerRulebook,
+    terms: RakeTerms | None,
+    pots: list[int],
+    recorded: int,
+    chip: int,
+    big_blind: int,
+    board_dealt: bool,
+    issues: list[Issue],
+) -> list[int]:
+    """Expected rake per pot (main pot first), appending a finding when ``recorded`` is
+    outside what the terms allow."""
+    low, high, cap = rake_bounds(pots, terms, chip, big_blind, board_dealt)
+    lowest = sum(low)
+    highest = sum(high)
+    if cap is not None:
+        lowest = min(lowest, cap)
+        highest = min(highest, cap)
+    total = min(max(recorded, lowest), highest)
+    cite = book.cite
+    if cap is not None and recorded > cap:
+        issues.append(
+            Issue(
+                FindingKind.RAKE_CAP_BREACH,
+                cite.rake_cap,
+                f"rake of {recorded} above the cap of {cap}",
+                {"at_most": cap},
+                recorded,
+            )
+        )
+    elif recorded != total:
+        issues.append(
+            Issue(
+                FindingKind.RAKE_RATE_OUT_OF_BAND,
+                cite.rake_rate,
+                f"rake of {recorded} outside the allowed {lowest}..{highest}",
+                {"at_least": lowest, "at_most": highest},
+                recorded,
+            )
+        )
+    # Allocate: each pot's lowest first, then the rest from the main pot up.
+    per_pot = []
+    remaining = total
+    for bound in low:
+        take = min(bound, remaining)
+        per_pot.append(take)
+        remaining -= take
+    for index, bound in enumerate(high):
+        take = min(bound - per_pot[index], remaining)
+        per_pot[index] += take
+        remaining -= take
+    return per_pot

@@ -1,0 +1,86 @@
+"""What ``adjudicate_hand`` returns: the verdict, its pots and its step-by-step replay."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import NamedTuple
+
+from replayer.findings import Finding
+
+
+class Step(NamedTuple):
+    """One recorded event and the state right after it (``casino-audit hand ID``).
+
+    A named tuple: one per event, so it must be cheap to build."""
+
+    sequence: int
+    event_type: str
+    seat: int | None
+    text: str
+    street: str
+    pot: int
+    stacks: tuple[tuple[int, int], ...]
+    """(seat, chips behind) for every seat, in seat order."""
+    to_act: int | None
+    """Seat whose action is due next, None when no action is due."""
+    findings: tuple[Finding, ...]
+
+
+class PotResult(NamedTuple):
+    """One pot as the rulebook settles it; seats, not positions."""
+
+    index: int
+    amount: int
+    eligible: tuple[int, ...]
+    winners: tuple[int, ...] | None
+    """None when the pot cannot be judged (undisclosed cards, incomplete board)."""
+    rake: int
+    shares: tuple[tuple[int, int], ...]
+    """(seat, chips) paid from this pot, in seat order."""
+    retained: int
+    """Chips of this pot the house keeps under the odd-chip rule (GG-2022)."""
+
+
+@dataclass(frozen=True, slots=True)
+class HandVerdict:
+    """The rulebook's outcome of one hand and every departure from it."""
+
+    hand_id: str
+    rulebook_id: str | None
+    findings: tuple[Finding, ...]
+    expected_payouts: dict[int, int]
+    """Seat -> chips the hand should pay back to the player (pot shares, uncalled bets,
+    refunds of a void hand), minor units."""
+    recorded_payouts: dict[int, int]
+    """Seat -> chips the operator paid back (PotAwarded summed, or derived from
+    HandEnded.finishing_stacks)."""
+    contributions: dict[int, int]
+    """Seat -> chips the player put in during the hand, as recorded."""
+    expected_rake: int
+    recorded_rake: int
+    house_retained: int
+    pots: tuple[PotResult, ...]
+    steps: tuple[Step, ...]
+    conserved: bool
+    """The operator's books balance: recorded payouts + recorded rake == contributions."""
+    determined: bool
+    """Every chip's destination could be judged (False: see the data_quality finding)."""
+
+
+def render_steps(verdict: HandVerdict) -> list[str]:
+    """Plain-text lines of the step-by-step replay, findings under their step."""
+    lines = [f"hand {verdict.hand_id} under {verdict.rulebook_id or 'no rulebook'}"]
+    for step in verdict.steps:
+        stacks = " ".join(f"{seat}:{chips}" for seat, chips in step.stacks)
+        due = "-" if step.to_act is None else f"seat {step.to_act}"
+        lines.append(
+            f"#{step.sequence:<3} {step.street:<8} {step.text:<40} pot {step.pot:<8} "
+            f"next {due:<8} stacks {stacks}"
+        )
+        for finding in step.findings:
+            lines.append(f"     ! {finding.kind}: {finding.reason} [{finding.citation}]")
+    expected = " ".join(f"{s}:{v}" for s, v in sorted(verdict.expected_payouts.items()))
+    recorded = " ".join(f"{s}:{v}" for s, v in sorted(verdict.recorded_payouts.items()))
+    lines.append(f"expected payouts {expected}; rake {verdict.expected_rake}")
+    lines.append(f"recorded payouts {recorded}; rake {verdict.recorded_rake}")
+    return lines

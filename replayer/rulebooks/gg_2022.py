@@ -1,0 +1,105 @@
+"""GGPoker operational rules ("house rules"), updated 2022-09-28: online cash games.
+
+Source: ``regulations/ggpoker-house-rules-2022.pt.txt``. In force from 2022-09-28 00:00
+UTC (the copy gives a date only; no time zone). The house rules leave the game rules
+themselves to the game pages; what they do say:
+
+* tied hands: kickers decide, exact ties split the pot equally (Política de mãos atadas);
+* fractions of a cent are never paid: "4.096 -> 4.09" (Política de concessão de prémios).
+  Read with the equal split, the indivisible remainder of a split pot is dropped (kept by
+  the house) rather than given to a player (``OddChip.DROPPED``). The sentence sits in the
+  tournament-prize section; applying it to cash pots is our reading;
+* rake per pot, rate and cap on each game's page (Política de taxas e de ancinho), not in
+  the copy: no default terms, declare them per table;
+* missed blinds: dead small blind, live big blind + dead small blind (Apostas perdidas);
+* server failure: cash hands are reverted, stacks reset to the start (Política de reembolso).
+
+Silent (standard online rules applied): first to act after the flop is the first active
+player left of the button, minimum raise = previous bet or raise, pot-limit maximum = pot
+after calling, no raise cap, heads-up the button posts the small blind.
+"""
+
+from __future__ import annotations
+
+from dataclasses import replace
+from datetime import UTC, datetime
+
+from replayer.poker.evaluator import STANDARD
+from replayer.rulebooks.poker import (
+    Citations,
+    FirstToAct,
+    MinRaise,
+    OddChip,
+    PokerRulebook,
+    RaiseMax,
+    SplitUnit,
+)
+
+_K = "GG-2022"
+_SILENT = f"{_K} (silent: standard online rules)"
+
+_CITE = Citations(
+    rulebook=_K,
+    deck=_SILENT,
+    hole_cards=_SILENT,
+    board=_SILENT,
+    burns=_SILENT,
+    deal_order=_SILENT,
+    blinds=f"{_K} Apostas perdidas Blind",
+    first_round_order=_SILENT,
+    later_round_order=_SILENT,
+    call_amount=_SILENT,
+    min_bet=_SILENT,
+    min_raise=_SILENT,
+    max_raise=_SILENT,
+    raise_cap=_SILENT,
+    min_players=_SILENT,
+    max_seats=_SILENT,
+    side_pots=_SILENT,
+    uncontested=_SILENT,
+    ranking=f"{_K} Política de mãos atadas",
+    split=f"{_K} Política de mãos atadas",
+    odd_chip=f"{_K} Política de mãos atadas; concessão de prémios (frações de centavo)",
+    rake_rate=f"{_K} Política de taxas e de ancinho",
+    rake_cap=f"{_K} Política de taxas e de ancinho",
+    void_refund=f"{_K} Política de reembolso",
+)
+
+CASH_HOLDEM = PokerRulebook(
+    id="gg-2022-cash-holdem",
+    title="GGPoker house rules 2022-09-28, cash game hold'em",
+    valid_from=datetime(2022, 9, 28, tzinfo=UTC),
+    valid_until=None,
+    variants=("NT",),
+    cite=_CITE,
+    deck_size=52,
+    hole_cards=2,
+    board_schedule=(0, 3, 1, 1),
+    burns=True,
+    board_from_bottom=False,
+    hole_round_robin=True,
+    ranking=STANDARD,  # mãos atadas: kickers decide
+    heads_up_button_small_blind=True,
+    later_rounds_first=FirstToAct.LEFT_OF_BUTTON,
+    min_raise=MinRaise.LAST_BET_OR_RAISE,
+    max_raise_no_limit=RaiseMax.UNLIMITED,
+    max_raise_pot_limit=RaiseMax.POT,
+    raise_cap_no_limit=None,
+    raise_cap_pot_limit=None,
+    raise_cap_lifted_heads_up=True,
+    min_players=2,
+    max_seats=None,
+    split_unit=SplitUnit.SMALLEST_CHIP,  # mãos atadas: split equally
+    odd_chip=OddChip.DROPPED,  # fractions of a cent are not paid
+    rake=None,  # per game page: declare per table
+)
+
+CASH_OMAHA = replace(
+    CASH_HOLDEM,
+    id="gg-2022-cash-omaha",
+    title="GGPoker house rules 2022-09-28, cash game omaha",
+    variants=("PO", "NO"),
+    hole_cards=4,
+)
+
+RULEBOOKS = (CASH_HOLDEM, CASH_OMAHA)

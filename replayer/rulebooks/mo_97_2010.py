@@ -1,0 +1,98 @@
+"""Macau: Despacho do Secretário para a Economia e Finanças n.º 97/2010, Omaha Poker.
+
+Source: ``regulations/mo-despacho-97-2010-omaha.zh.txt`` (Boletim Oficial 32/2010,
+published 2010-08-09). Point 3 of the despacho: in force from the day after publication,
+2010-08-10 00:00 Macau time (UTC+8), i.e. 2010-08-09 16:00 UTC.
+
+Choices the text leaves open, each beside its value below:
+
+* art.12(2) caps raises at three per round "in games with betting limits"
+  (設有限額的牌局); art.11(2) uses the same words for the pot-limit game, so the cap
+  applies to pot-limit omaha (PO) and not to no-limit (NO, art.12(3)). Art.12(4) lifts
+  it heads-up (the Chinese says the raise "amount" is unlimited; we read it, with the
+  digest, as the number of raises).
+* art.5 names the 1st and 2nd player left of the button for the blinds; heads-up this
+  would make the button the big blind. We follow the universal heads-up convention
+  (button posts the small blind) that operators record.
+* art.10(5): the indivisible remainder goes to the first player still in the hand to the
+  croupier's left. Seats are numbered from the croupier's left (art.1(2), art.2), so it
+  is the first tied winner in seat-number order from seat 1; a chip never goes to a
+  player who did not win that pot.
+* art.16: 3%-5% "of each hand's pot" (每局彩池), at most 5x the big blind: computed per
+  pot, bounds rounded down to the smallest chip, cap per hand.
+* art.15(3): four of a kind ignores its kicker (``evaluator.MO_97_2010``).
+"""
+
+from __future__ import annotations
+
+from datetime import UTC, datetime
+
+from replayer.poker.evaluator import MO_97_2010
+from replayer.rulebooks.poker import (
+    Citations,
+    FirstToAct,
+    MinRaise,
+    OddChip,
+    PokerRulebook,
+    RaiseMax,
+    RakeTerms,
+    SplitUnit,
+)
+
+_K = "MO-97/2010"
+
+OMAHA = PokerRulebook(
+    id="mo-97-2010-omaha",
+    title="Macau Despacho n.º 97/2010, Omaha Poker statutory rules",
+    valid_from=datetime(2010, 8, 9, 16, 0, tzinfo=UTC),  # 2010-08-10 00:00 UTC+8
+    valid_until=None,
+    variants=("PO", "NO"),
+    cite=Citations(
+        rulebook=_K,
+        deck=f"{_K} art.1(1)(3)",
+        hole_cards=f"{_K} art.6(1)",
+        board=f"{_K} art.7(1), 8(1), 8(3)",
+        burns=f"{_K} art.7(1), 8(1), 8(3)",
+        deal_order=f"{_K} art.3(2), 6(1)",
+        blinds=f"{_K} art.5",
+        first_round_order=f"{_K} art.6(3)-(4)",
+        later_round_order=f"{_K} art.7(2), 8(2)",
+        call_amount=f"{_K} art.11(2)(2)",
+        min_bet=f"{_K} art.11(3)",
+        min_raise=f"{_K} art.12(1)",
+        max_raise=f"{_K} art.11(2)",
+        raise_cap=f"{_K} art.12(2)-(4)",
+        min_players=f"{_K} art.2(3)",
+        max_seats=f"{_K} art.2(1)-(2)",
+        side_pots=f"{_K} art.10(2), 13(3)",
+        uncontested=f"{_K} art.10(2), 13(3)",
+        ranking=f"{_K} art.10(1), 14, 15",
+        split=f"{_K} art.10(4)",
+        odd_chip=f"{_K} art.10(5)",
+        rake_rate=f"{_K} art.16",
+        rake_cap=f"{_K} art.16",
+        void_refund=f"{_K} art.9(2)",
+    ),
+    deck_size=52,  # art.1(1)(3)
+    hole_cards=4,  # art.6(1)
+    board_schedule=(0, 3, 1, 1),  # art.7(1), 8(1), 8(3)
+    burns=True,  # art.7(1), 8(1), 8(3)
+    board_from_bottom=False,
+    hole_round_robin=True,  # art.6(1): one card at a time from the left of the button
+    ranking=MO_97_2010,  # art.14-15
+    heads_up_button_small_blind=True,  # art.5 silent heads-up: convention
+    later_rounds_first=FirstToAct.LEFT_OF_BUTTON,  # art.7(2), 8(2)
+    min_raise=MinRaise.LAST_BET_OR_RAISE,  # art.12(1)
+    max_raise_no_limit=RaiseMax.UNLIMITED,  # art.11(3), 12(3)
+    max_raise_pot_limit=RaiseMax.POT,  # art.11(2)
+    raise_cap_no_limit=None,  # art.12(3)
+    raise_cap_pot_limit=3,  # art.12(2)
+    raise_cap_lifted_heads_up=True,  # art.12(4)
+    min_players=2,  # art.2(3)
+    max_seats=None,  # art.2(2): more than ten seats allowed
+    split_unit=SplitUnit.SMALLEST_CHIP,  # art.10(4)
+    odd_chip=OddChip.FIRST_WINNER_FROM_SEAT_ONE,  # art.10(5)
+    rake=RakeTerms(min_bps=300, max_bps=500, cap_big_blinds=5),  # art.16
+)
+
+RULEBOOKS = (OMAHA,)

@@ -1,0 +1,228 @@
+"""The shape of a poker rulebook: every rule the replayer applies, as a named parameter.
+
+A rulebook is jurisdiction x game x effective period (ARCHITECTURE.md). The instances live
+beside this module, one per source (``mo_97_2010``, ``pt_217_2007``, ``gg_2022``); each
+gives every field a value and a citation. Where a source is silent, or its copy is cut,
+the field still exists and the instance says, next to its value, which choice it makes
+and why (RULES.md: "never a silent default").
+
+Variant codes are PHH's (``NT`` no-limit Texas hold'em, ``PO`` pot-limit omaha, ...),
+plus ``NO`` no-limit omaha and ``NS``/``PS`` no/pot-limit "póquer sintético" as in
+``schemas/poker_hand.avsc``. The first letter is the betting structure.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from datetime import datetime
+from enum import StrEnum
+
+from replayer.poker.evaluator import Ranking
+
+
+class Game(StrEnum):
+    """Which cards make a hand and how many hole cards are dealt."""
+
+    HOLDEM = "holdem"  # any 5 of 2 hole + 5 board (PT-217/2007 n.º 93-94)
+    OMAHA = "omaha"  # exactly 2 of 4 hole + 3 of 5 board (MO-97/2010 art.10(1); PT n.º 73)
+    SYNTHETIC = "synthetic"  # exactly 2 of 2 hole + 3 of 5 board, 28 cards (PT n.º 96-97)
+
+
+class Structure(StrEnum):
+    """Betting structure, the first letter of the PHH variant code."""
+
+    NO_LIMIT = "N"
+    POT_LIMIT = "P"
+
+
+#: Variant code -> (structure, game). Fixed-limit and stud codes are deliberately absent:
+#: no rulebook in force covers them, so such a hand yields a ``no_rulebook`` finding.
+VARIANTS: dict[str, tuple[Structure, Game]] = {
+    "NT": (Structure.NO_LIMIT, Game.HOLDEM),
+    "PO": (Structure.POT_LIMIT, Game.OMAHA),
+    "NO": (Structure.NO_LIMIT, Game.OMAHA),
+    "NS": (Structure.NO_LIMIT, Game.SYNTHETIC),
+    "PS": (Structure.POT_LIMIT, Game.SYNTHETIC),
+}
+
+
+class RaiseMax(StrEnum):
+    """Largest bet or raise allowed."""
+
+    UNLIMITED = "unlimited"  # no-limit: whole stack (MO-97/2010 art.11(3), 12(3))
+    POT = "pot"  # raise by at most the pot after calling (MO-97/2010 art.11(2))
+    BETS_SO_FAR = "bets_so_far"  # raise by at most the total bet so far (PT n.º 86 literal)
+
+
+class MinRaise(StrEnum):
+    """Smallest raise increment allowed (an all-in for less is always allowed)."""
+
+    LAST_BET_OR_RAISE = "last_bet_or_raise"  # MO-97/2010 art.12(1)
+    TABLE_MINIMUM = "table_minimum"  # PT-217/2007 n.º 86: at least the table minimum
+
+
+class FirstToAct(StrEnum):
+    """Who opens the betting rounds after the first one."""
+
+    LEFT_OF_BUTTON = "left_of_button"  # MO-97/2010 art.7(2), 8(2)
+    BUTTON = "button"  # the player holding the "mão" (PT-217/2007 n.º 42, 44, 46, 85)
+    LAST_HIGHEST_BETTOR = "last_highest_bettor"  # PT-217/2007 n.º 108 (sintético)
+
+
+class SplitUnit(StrEnum):
+    """The indivisible unit when a pot is shared."""
+
+    SMALLEST_CHIP = "smallest_chip"  # HandStarted.smallest_chip (MO-97/2010 art.10(4))
+    TABLE_MINIMUM = "table_minimum"  # HandStarted.big_blind (PT-217/2007 n.º 67)
+
+
+class OddChip(StrEnum):
+    """Who gets what cannot be split equally."""
+
+    FIRST_WINNER_FROM_SEAT_ONE = "first_winner_from_seat_one"  # MO-97/2010 art.10(5)
+    ONE_UNIT_EACH_FROM_BUTTON = "one_unit_each_from_button"  # PT-217/2007 n.º 67
+    DROPPED = "dropped"  # kept by the house (GG-2022 prize-fraction rule)
+
+
+@dataclass(frozen=True, slots=True)
+class RakeTerms:
+    """The house's commission on one hand, declared per rulebook or per table.
+
+    Rake is computed per pot (main and side pots, never on an uncalled bet that is
+    returned), each pot's bounds rounded down to the smallest chip; the cap applies to
+    the whole hand and is taken from the main pot first. A recorded rake is accepted
+    anywhere in ``[min_bps, max_bps]`` of the pots (after the cap); a fixed rate is
+    ``min_bps == max_bps``.
+    """
+
+    min_bps: int
+    """Lowest rate, basis points of each pot."""
+    max_bps: int
+    """Highest rate, basis points of each pot."""
+    cap: int | None = None
+    """Absolute cap per hand, minor units (None: no absolute cap)."""
+    cap_big_blinds: int | None = None
+    """Cap per hand as a multiple of HandStarted.big_blind (None: no such cap)."""
+    only_if_board: bool = False
+    """"No flop, no drop": no rake unless a board card was dealt."""
+
+    def __post_init__(self) -> None:
+        if not 0 <= self.min_bps <= self.max_bps <= 10_000:
+            raise ValueError(f"rake band must satisfy 0 <= min <= max <= 10000 bps: {self}")
+
+
+@dataclass(frozen=True, slots=True)
+class Citations:
+    """The article each rule cites in a finding, e.g. ``"MO-97/2010 art.12(1)"``."""
+
+    rulebook: str
+    deck: str
+    hole_cards: str
+    board: str
+    burns: str
+    deal_order: str
+    blinds: str
+    first_round_order: str
+    later_round_order: str
+    call_amount: str
+    min_bet: str
+    min_raise: str
+    max_raise: str
+    raise_cap: str
+    min_players: str
+    max_seats: str
+    side_pots: str
+    uncontested: str
+    ranking: str
+    split: str
+    odd_chip: str
+    rake_rate: str
+    rake_cap: str
+    void_refund: str
+
+
+@dataclass(frozen=True, slots=True)
+class PokerRulebook:
+    """Every parameter of a non-banked poker game under one source and period."""
+
+    id: str
+    """Registry key, e.g. ``"mo-97-2010-omaha"`` (HandStarted.rulebook)."""
+    title: str
+    """Human title naming the source."""
+    valid_from: datetime
+    """First instant in force (tz-aware UTC), inclusive."""
+    valid_until: datetime | None
+    """First instant no longer in force, exclusive; None while in force."""
+    variants: tuple[str, ...]
+    """PHH variant codes covered (keys of ``VARIANTS``)."""
+    cite: Citations
+    """The article behind each rule below."""
+    deck_size: int
+    """52 (MO-97/2010 art.1(1)(3); PT n.º 72) or 28 (PT n.º 95)."""
+    hole_cards: int
+    """Hole cards per player: 4 omaha (MO art.6(1); PT n.º 77), 2 hold'em/sintético."""
+    board_schedule: tuple[int, ...]
+    """Board cards turned before each betting round, e.g. (0, 3, 1, 1) hold'em/omaha
+    (MO art.7-8; PT n.º 41-46) or (1, 1, 1, 1, 1) sintético (PT n.º 107-108)."""
+    burns: bool
+    """A card is burnt before each board dealing (MO art.7(1), 8(1), 8(3); PT n.º 41-45);
+    none in sintético (PT n.º 100). Burns are checked only when the record has them."""
+    board_from_bottom: bool
+    """Board cards come from the bottom of the deck (PT n.º 107), for the commitment check."""
+    hole_round_robin: bool
+    """Hole cards dealt one at a time round the table from the first player left of the
+    button (MO art.6(1); PT n.º 35) rather than all of a player's cards at once. Only
+    matters when a shuffle commitment is verified against the revealed deck order."""
+    ranking: Ranking
+    """Hand ranking (evaluator): MO art.14-15, PT n.º 17/72 standard, PT n.º 95/103/105."""
+    heads_up_button_small_blind: bool
+    """Heads-up, the button posts the small blind and acts first pre-flop (universal
+    convention) instead of the literal "first left of the button posts the small blind"."""
+    later_rounds_first: FirstToAct
+    """Who opens the rounds after the first (first round: left of the largest live forced
+    bet, MO art.6(3); PT n.º 84; or left of the button without blinds, PT n.º 107)."""
+    min_raise: MinRaise
+    """Smallest raise increment."""
+    max_raise_no_limit: RaiseMax
+    """Largest raise in variants whose code starts with N."""
+    max_raise_pot_limit: RaiseMax
+    """Largest raise in variants whose code starts with P."""
+    raise_cap_no_limit: int | None
+    """Raises per betting round in N variants (None: unlimited)."""
+    raise_cap_pot_limit: int | None
+    """Raises per betting round in P variants (None: unlimited)."""
+    raise_cap_lifted_heads_up: bool
+    """No raise cap while only two players remain in the hand."""
+    min_players: int
+    """Fewest players a hand may be dealt to."""
+    max_seats: int | None
+    """Most players a hand may be dealt to (None: no limit)."""
+    split_unit: SplitUnit
+    """Indivisible unit of a split pot."""
+    odd_chip: OddChip
+    """Who receives what cannot be divided equally."""
+    rake: RakeTerms | None
+    """The commission; None when the source leaves it to a per-table declaration (then
+    the recorded rake is accepted, bounded by the pots, unless terms are passed in)."""
+
+    def covers(self, variant: str, at: datetime) -> bool:
+        """In force at ``at`` for ``variant``."""
+        return (
+            variant in self.variants
+            and self.valid_from <= at
+            and (self.valid_until is None or at < self.valid_until)
+        )
+
+    def raise_cap(self, structure: Structure) -> int | None:
+        return (
+            self.raise_cap_pot_limit
+            if structure is Structure.POT_LIMIT
+            else (self.raise_cap_no_limit)
+        )
+
+    def max_raise(self, structure: Structure) -> RaiseMax:
+        return (
+            self.max_raise_pot_limit
+            if structure is Structure.POT_LIMIT
+            else (self.max_raise_no_limit)
+        )

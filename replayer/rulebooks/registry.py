@@ -1,0 +1,134 @@
+"""The rulebook registry: which rulebook judges a hand or round.
+
+A rulebook is jurisdiction x game x effective period (ARCHITECTURE.md). Every module of
+this package that defines ``RULEBOOKS`` (a tuple of objects satisfying ``Rulebook``) is
+registered, in module-name order, the first time the registry is used; casino rulebooks
+join by adding a ``replayer/rulebooks/casino*.py`` module with its own ``RULEBOOKS``.
+
+Choosing (``choose_rulebook``):
+
+* an explicit id (``HandStarted.rulebook``, or an override) must exist, cover the variant
+  and be in force at the start time;
+* without an id, exactly one registered rulebook may cover the variant at that time. None,
+  or several (e.g. a PO hand after 2022-09-28 is covered by Macau, Portugal and GGPoker
+  alike), is a ``no_rulebook`` finding naming the variant, the time and the candidates:
+  the replayer never guesses a jurisdiction.
+"""
+
+from __future__ import annotations
+
+import importlib
+import pkgutil
+from datetime import datetime
+from typing import Protocol, runtime_checkable
+
+from replayer.findings import Finding, FindingKind
+
+CITATION = "ARCHITECTURE.md rulebook = jurisdiction x game x period"
+
+
+@runtime_checkable
+class Rulebook(Protocol):
+    """What the registry needs of any rulebook (poker, casino, ...)."""
+
+    @property
+    def id(self) -> str: ...
+
+    @property
+    def valid_from(self) -> datetime: ...
+
+    @property
+    def valid_until(self) -> datetime | None: ...
+
+    @property
+    def variants(self) -> tuple[str, ...]: ...
+
+    def covers(self, variant: str, at: datetime) -> bool: ...
+
+
+_BOOKS: dict[str, Rulebook] = {}
+
+
+def _load() -> dict[str, Rulebook]:
+    if not _BOOKS:
+        package = importlib.import_module("replayer.rulebooks")
+        names = sorted(info.name for info in pkgutil.iter_modules(package.__path__))
+        for name in names:
+            module = importlib.import_module(f"replayer.rulebooks.{name}")
+            for book in getattr(module, "RULEBOOKS", ()):
+                register(book)
+    return _BOOKS
+
+
+def register(book: Rulebook) -> None:
+    """Add a rulebook; a second, different rulebook under the same id is an error."""
+    if not isinstance(book.valid_from, datetime) or book.valid_from.tzinfo is None:
+        raise ValueError(f"rulebook {book.id!r}: valid_from must be tz-aware")
+    existing = _BOOKS.get(book.id)
+    if existing is not None and existing != book:
+        raise ValueError(f"rulebook id {book.id!r} registered twice")
+    _BOOKS[book.id] = book
+
+
+def all_rulebooks() -> tuple[Rulebook, ...]:
+    """Every registered rulebook, sorted by id."""
+    books = _load()
+    return tuple(books[key] for key in sorted(books))
+
+
+def get_rulebook(rulebook_id: str) -> Rulebook:
+    """The rulebook with this id; ``KeyError`` naming the known ids otherwise."""
+    books = _load()
+    try:
+        return books[rulebook_id]
+    except KeyError:
+        raise KeyError(f"unknown rulebook {rulebook_id!r}; known: {sorted(books)}") from None
+
+
+def choose_rulebook(
+    rulebook_id: str | None, variant: str, started_at: datetime, *, subject: str = ""
+) -> Rulebook | Finding:
+    """The rulebook that judges a hand started at ``started_at``, or a ``no_rulebook``
+    finding that says why none does (see the module docstring)."""
+    books = _load()
+    when = started_at.isoformat()
+    if started_at.tzinfo is None:
+        return _none(subject, f"start time {when} has no time zone", variant, when, rulebook_id)
+    if rulebook_id is not None:
+        book = books.get(rulebook_id)
+        if book is None:
+            reason = f"unknown rulebook {rulebook_id!r}"
+        elif variant not in book.variants:
+            reason = f"rulebook {rulebook_id!r} does not cover variant {variant!r}"
+        elif not book.covers(variant, started_at):
+            reason = f"rulebook {rulebook_id!r} is not in force at {when}"
+        else:
+            return book
+        return _none(subject, reason, variant, when, rulebook_id)
+    candidates = [key for key in sorted(books) if books[key].covers(variant, started_at)]
+    if len(candidates) == 1:
+        return books[candidates[0]]
+    if candidates:
+        reason = f"several rulebooks cover variant {variant!r} at {when}: {candidates}"
+    else:
+        reason = f"no rulebook covers variant {variant!r} at {when}"
+    return _none(subject, reason, variant, when, None, candidates)
+
+
+def _none(
+    subject: str,
+    reason: str,
+    variant: str,
+    when: str,
+    rulebook_id: str | None,
+    candidates: list[str] | None = None,
+) -> Finding:
+    return Finding(
+        kind=FindingKind.NO_RULEBOOK,
+        subject=subject,
+        citation=CITATION,
+        reason=reason,
+        expected="exactly one rulebook in force for the variant and start time",
+        recorded={"rulebook": rulebook_id, "variant": variant, "started_at": when},
+        detail={"candidates": candidates or []},
+    )
