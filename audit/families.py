@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import json
 from dataclasses import dataclass
-from functools import cache
+from functools import cache, cached_property
 from pathlib import Path
 from typing import Any
 
@@ -47,7 +47,7 @@ class Family:
     def parsed_schema(self) -> dict[str, Any]:
         return _parse(self.schema_path)
 
-    @property
+    @cached_property
     def envelope_keys(self) -> tuple[str, ...]:
         """The envelope's field names (everything but ``body``)."""
         return tuple(f["name"] for f in self.raw_schema["fields"] if f["name"] != "body")
@@ -56,8 +56,12 @@ class Family:
         """The Avro shape of a flat event of this family (body in fastavro tuple notation)."""
         envelope = {key: flat[key] for key in self.envelope_keys}
         body = {k: v for k, v in flat.items() if k not in envelope and k != "type"}
-        envelope["body"] = (f"{self.raw_schema['namespace']}.{flat['type']}", body)
+        envelope["body"] = (f"{self.namespace}.{flat['type']}", body)
         return envelope
+
+    @cached_property
+    def namespace(self) -> str:
+        return str(self.raw_schema["namespace"])
 
     @property
     def record_names(self) -> tuple[str, ...]:

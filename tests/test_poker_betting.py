@@ -218,7 +218,7 @@ def test_acting_after_folding_is_illegal():
 
 
 def test_synthetic_opens_left_of_mao_then_with_the_highest_bettor_pt_n107_108():
-    syn = {"variant": "NS", "rulebook": "pt-217-2007-synthetic"}
+    syn = {"variant": "NSY", "rulebook": "pt-217-2007-synthetic"}
     hand = HandBuilder(**syn, stacks=FOUR, blinds=(0, 0), ante=1)
     for seat in (1, 2, 3, 4):
         hand.post(seat, "ante", 1)

@@ -86,7 +86,7 @@ def test_flop_of_four_cards_is_an_invalid_deal_mo_art_7_1():
 
 
 def test_synthetic_deck_and_no_burn_pt_n95_n100():
-    syn = {"variant": "NS", "rulebook": "pt-217-2007-synthetic"}
+    syn = {"variant": "NSY", "rulebook": "pt-217-2007-synthetic"}
     hand = HandBuilder(**syn, stacks={1: 50, 2: 50, 3: 50, 4: 50}, blinds=(0, 0), ante=1)
     for seat in (1, 2, 3, 4):
         hand.post(seat, "ante", 1)
@@ -100,7 +100,7 @@ def test_synthetic_deck_and_no_burn_pt_n95_n100():
 
 
 def test_synthetic_flush_beats_full_house_pt_n103_105():
-    syn = {"variant": "NS", "rulebook": "pt-217-2007-synthetic"}
+    syn = {"variant": "NSY", "rulebook": "pt-217-2007-synthetic"}
     hand = HandBuilder(**syn, stacks={1: 50, 2: 50, 3: 50, 4: 50}, blinds=(0, 0), ante=1)
     for seat in (1, 2, 3, 4):
         hand.post(seat, "ante", 1)

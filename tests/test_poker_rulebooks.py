@@ -67,7 +67,8 @@ def test_mo_in_force_from_2010_08_10_macau_time():
 def test_choose_by_variant_and_time():
     at = datetime(2015, 6, 1, tzinfo=UTC)
     assert choose_rulebook(None, "NT", at).id == "pt-217-2007-holdem"
-    assert choose_rulebook(None, "NS", at).id == "pt-217-2007-synthetic"
+    assert choose_rulebook(None, "NSY", at).id == "pt-217-2007-synthetic"
+    assert not hasattr(choose_rulebook(None, "NS", at), "id")  # PHH NS: 36-card short deck
     assert choose_rulebook("gg-2022-cash-omaha", "PO", datetime(2023, 1, 1, tzinfo=UTC)).id == (
         "gg-2022-cash-omaha"
     )

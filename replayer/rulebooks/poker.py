@@ -35,14 +35,17 @@ class Structure(StrEnum):
     POT_LIMIT = "P"
 
 
-#: Variant code -> (structure, game). Fixed-limit and stud codes are deliberately absent:
-#: no rulebook in force covers them, so such a hand yields a ``no_rulebook`` finding.
+#: Variant code -> (structure, game). PHH codes where PHH has one (NT, PO, NO); the
+#: Portuguese "póquer sintético" (28 cards, PT-217/2007 n.º 95-108) has no PHH code, so it
+#: is ``NSY``/``PSY`` here: PHH's ``NS``/``PS`` is the 36-card short deck, a different
+#: game no rulebook covers. Fixed-limit, stud, draw and short-deck codes are deliberately
+#: absent: such a hand yields a ``no_rulebook`` finding.
 VARIANTS: dict[str, tuple[Structure, Game]] = {
     "NT": (Structure.NO_LIMIT, Game.HOLDEM),
     "PO": (Structure.POT_LIMIT, Game.OMAHA),
     "NO": (Structure.NO_LIMIT, Game.OMAHA),
-    "NS": (Structure.NO_LIMIT, Game.SYNTHETIC),
-    "PS": (Structure.POT_LIMIT, Game.SYNTHETIC),
+    "NSY": (Structure.NO_LIMIT, Game.SYNTHETIC),
+    "PSY": (Structure.POT_LIMIT, Game.SYNTHETIC),
 }
 
 

@@ -122,7 +122,7 @@ SYNTHETIC = replace(
     OMAHA,
     id="pt-217-2007-synthetic",
     title="Portaria n.º 217/2007, Secção II, póquer não bancado, póquer sintético",
-    variants=("NS", "PS"),
+    variants=("NSY", "PSY"),
     cite=replace(
         _CITE,
         deck=f"{_K} n.º 95",

@@ -1,0 +1,563 @@
+"""Collusion detection over poker hands: per pair of players, then rings.
+
+Method. Colluders share information or play as a team; it shows as departures of a pair's
+behaviour towards each other from how each of them plays against everyone else. Following
+Mazrooei, Archibald and Bowling, "Automating Collusion Detection in Sequential Games"
+(AAAI 2013), what a pair actually gains from each other is compared with a baseline
+expectation, per hand, and the departures are summed over the hands they played
+together; the behavioural features are the standard industry heuristics (security teams
+of online rooms: chip dumping, soft play, whipsaw/collusive raising, team win rate).
+Each feature is a one-sided z-score (approximately N(0,1) for an honest pair) over the
+hands both players were dealt in, within a rolling window (``window_days``, 30 by
+default) ending on ``as_of``:
+
+``flow`` chip flow between them against expectation
+    Per shared hand, the chips a lost to b minus the chips b lost to a (net results
+    shared pro rata among the hand's winners), in big blinds. The baseline expectation
+    of a pair is each player's mean flow with everyone else (skill: a good player wins
+    from everybody, Mazrooei et al.'s expected gain); the feature is the sum of
+    departures ``|Σ(flow - baseline)|`` over its standard deviation, from the two
+    players' mean squared flow with everybody (a pair-specific variance would make a
+    steady trickle of small pots between a nit and a bluffer look significant). Chip
+    dumping shows here.
+``fold`` folding to each other's bets
+    How often a folds facing b's bet or raise, against a's fold rate facing everyone
+    else's bets, corrected by how often b's bets make others fold, relative to the fold
+    rate at their venue (binomial z). Chip dumping and soft play ("fold rather than
+    confront") show here.
+``soft`` avoiding confrontation
+    After the first betting round, with only a and b left in the hand: how often they bet
+    or raise against each other; and how often they raise each other's bets; against
+    their rates against others (z of the shortfall). Soft play (checking it down, never
+    raising a partner) shows here.
+``whipsaw`` raise-reraise trapping a third player
+    How often a re-raises b's bet or raise while a third player is still in the hand,
+    against a's rate of raising over anyone else's bet with a third player in.
+``team`` win rate together vs apart
+    The pair's combined result in hands together against their results apart, over the
+    standard deviation from their mean squared results in all their hands.
+
+Each z tests the departure beyond a small tolerated margin (``MARGINS``: e.g. 8
+points of fold rate), an effect size below which honest style interactions (a nit facing
+a bluffer) are not evidence however many hands are shared. The pair's score is
+``sqrt(Σ max(z, 0)²)`` over the five features; a pair with at least
+``min_hands`` shared hands and a score at or above ``THRESHOLD`` is suspected. The
+threshold is calibrated on honest pairs of seeded synthetic populations
+(``benchmarks/collusion_curve.py``) for a false-positive rate under 1% over honest pairs.
+Rings: suspected pairs are joined into connected components; a component of three or
+more players is reported as a ring (its score: the mean of its suspected pairs' scores).
+
+Evidence: per pair, the ``evidence`` hands that weigh most (largest departures: chips
+lost folding to the partner, re-raises over the partner, checked-down heads-up pots),
+by hand id, for ``casino-audit hand ID``.
+
+Streaming: ``CollusionDetector.observe`` takes one hand's flat events at a time; memory
+is per pair and per player (counts and sums, a few evidence hand ids), never per hand.
+Deterministic: no randomness; ties are broken by ids.
+
+Citations (the rule a finding protects): GG-2022 "Política sobre mãos em jogo"
+(influencing a hand in play is prohibited) and its collusion policy ("política de
+conluio", referred to under "Política de desconexões"); PT-217/2007 II n.º 56 ("É
+especialmente vedado o entendimento entre os jogadores"); MO-97/2010 has no article on
+collusion, the finding then cites the operator's house rules.
+"""
+
+from __future__ import annotations
+
+import heapq
+import math
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass, field
+from datetime import date, datetime, timedelta
+
+from replayer.events import FlatEvent
+from replayer.findings import Finding, FindingKind
+
+#: Score at or above which a pair is suspected. Calibrated with
+#: ``benchmarks/collusion_curve.py`` (seeds 1-4, 10 days x 3,000 hands each): the honest
+#: pairs' 99th percentile is 3.8 / 4.2 / 5.1 after 100 / 300 / 1,000 shared hands; at 5.5
+#: the false-positive rate is 0.0% / 0.2% / 0.4% and the recall of planted groups
+#: 17% / 46% / 92% (100% after 3,000).
+THRESHOLD = 5.5
+#: Fewest shared hands before a pair is scored.
+MIN_HANDS = 100
+WINDOW_DAYS = 30
+#: Tolerated departure per opportunity before a feature counts (rates; big blinds per
+#: shared hand for flow and team): the baselines are models, and with thousands of
+#: shared hands a small misfit between two honest styles would otherwise grow into a
+#: large z. Colluders depart by far more (see the module docstring).
+MARGINS = {"flow": 0.25, "fold": 0.08, "soft": 0.08, "whipsaw": 0.04, "team": 0.5}
+FEATURES = ("flow", "fold", "soft", "whipsaw", "team")
+
+CITATIONS = {
+    "gg": "GG-2022 Política sobre mãos em jogo; política de conluio (Política de desconexões)",
+    "pt": "PT-217/2007 II n.º 56 (entendimento entre os jogadores vedado)",
+    "mo": "MO-97/2010 (silent on collusion: operator's house rules)",
+}
+_VOID = frozenset({"HandVoided", "HandReverted"})
+
+
+class _Player:
+    """One player's behaviour against everyone (the baselines)."""
+
+    __slots__ = (
+        "faced",
+        "faced_by",
+        "flow_in",
+        "flow_sq",
+        "folded",
+        "folds_induced",
+        "hands",
+        "hu",
+        "hu_aggr",
+        "net",
+        "net_sq",
+        "pair_hands",
+        "raised",
+        "third",
+        "third_raised",
+    )
+
+    def __init__(self) -> None:
+        self.faced = self.folded = self.faced_by = self.folds_induced = self.raised = 0
+        self.hu = self.hu_aggr = self.third = self.third_raised = 0
+        self.hands = 0
+        self.net = 0.0
+        self.net_sq = 0.0
+        self.flow_in = 0.0
+        self.flow_sq = 0.0
+        self.pair_hands = 0
+
+
+class _Pair:
+    """Two players (``a`` < ``b``) in the hands they shared. Index 0: a acting against b;
+    index 1: b acting against a."""
+
+    __slots__ = (
+        "a",
+        "b",
+        "evidence",
+        "faced",
+        "flow",
+        "flow_sq",
+        "folded",
+        "hu",
+        "hu_aggr",
+        "n",
+        "net_a",
+        "net_b",
+        "raised",
+        "third",
+        "third_raised",
+        "venues",
+    )
+
+    def __init__(self, a: str, b: str) -> None:
+        self.a, self.b = a, b
+        self.n = 0
+        self.flow = self.flow_sq = 0.0
+        self.net_a = self.net_b = 0.0
+        self.faced = [0, 0]
+        self.folded = [0, 0]
+        self.raised = [0, 0]
+        self.hu = [0, 0]
+        self.hu_aggr = [0, 0]
+        self.third = [0, 0]
+        self.third_raised = [0, 0]
+        self.evidence: list[tuple[float, str]] = []
+        self.venues: set[str] = set()
+
+
+@dataclass(frozen=True, slots=True)
+class Suspicion:
+    """A pair or ring whose score reached the threshold."""
+
+    subject: str
+    """``pair:a|b`` or ``ring:a|b|c`` (sorted player ids)."""
+    players: tuple[str, ...]
+    score: float
+    shared_hands: int
+    features: dict[str, float]
+    evidence: tuple[str, ...]
+    """Hand ids that weigh most, heaviest first."""
+    citation: str
+
+
+@dataclass(frozen=True, slots=True)
+class PairScore:
+    players: tuple[str, str]
+    shared_hands: int
+    score: float
+    features: dict[str, float]
+
+
+@dataclass(slots=True)
+class CollusionReport:
+    as_of: str
+    window_days: int
+    threshold: float
+    pairs_scored: int
+    suspicions: list[Suspicion] = field(default_factory=list)
+
+
+def _z_excess(observed: float, expected: float, variance: float) -> float:
+    """One-sided z of ``observed`` above ``expected``."""
+    if variance <= 0:
+        return 0.0
+    return (observed - expected) / math.sqrt(variance)
+
+
+class CollusionDetector:
+    """Accumulates hands (``observe``) and scores pairs (``scores``, ``report``)."""
+
+    def __init__(
+        self,
+        *,
+        as_of: date,
+        window_days: int = WINDOW_DAYS,
+        min_hands: int = MIN_HANDS,
+        evidence: int = 5,
+    ) -> None:
+        self.as_of = as_of
+        self.window_days = window_days
+        self.first_day = as_of - timedelta(days=window_days - 1)
+        self.min_hands = min_hands
+        self.evidence = evidence
+        self.players: dict[str, _Player] = {}
+        self.pairs: dict[tuple[str, str], _Pair] = {}
+        self.venues: dict[str, list[int]] = {}
+        """Venue (rulebook prefix) -> [bets faced, folds]: the population's fold rate."""
+
+    # ----------------------------------------------------------------- one hand
+
+    def observe(self, events: Sequence[FlatEvent]) -> None:
+        """Add one hand (its flat events, any order); hands outside the window, void
+        hands and hands without a HandStarted are ignored."""
+        ordered = sorted(events, key=lambda e: e["sequence"])
+        if not ordered or ordered[0]["type"] != "HandStarted":
+            return
+        start = ordered[0]
+        started: datetime = start["occurred_at"]
+        if not self.first_day <= started.date() <= self.as_of:
+            return
+        if any(e["type"] in _VOID for e in ordered):
+            return
+        unit = start["big_blind"] or start["min_bet"] or 1
+        player_of = {s["seat"]: s["player_id"] for s in start["seats"]}
+        venue = str(start.get("rulebook") or "")[:2]
+        stats = self.players
+        for pid in player_of.values():
+            if pid not in stats:
+                stats[pid] = _Player()
+        put = dict.fromkeys(player_of, 0)
+        paid = dict.fromkeys(player_of, 0)
+        live = set(player_of)
+        aggressor: int | None = None
+        later = False
+        touches: dict[tuple[int, int], float] = {}
+        facing: list[tuple[int, int, bool, bool, bool]] = []
+        heads_up: list[tuple[int, int, bool]] = []
+        for event in ordered:
+            kind = event["type"]
+            if kind == "ActionTaken":
+                seat = event["seat"]
+                action = event["action"]
+                put[seat] += event["amount"]
+                if aggressor is not None and aggressor != seat and aggressor in live:
+                    third = len(live) > 2
+                    raised = action == "raise"
+                    facing.append((seat, aggressor, action == "fold", third, raised))
+                    if third and raised:
+                        touches[(seat, aggressor)] = touches.get((seat, aggressor), 0.0) + 3.0
+                if later and len(live) == 2 and seat in live:
+                    other = next(s for s in live if s != seat)
+                    aggressive = action in ("bet", "raise")
+                    heads_up.append((seat, other, aggressive))
+                    if not aggressive:
+                        touches[(seat, other)] = touches.get((seat, other), 0.0) + 0.5
+                if action == "fold":
+                    live.discard(seat)
+                elif action in ("bet", "raise"):
+                    aggressor = seat
+            elif kind == "BlindPosted":
+                put[event["seat"]] += event["amount"]
+            elif kind == "PotAwarded":
+                paid[event["seat"]] += event["amount"]
+            elif kind == "CardsDealt" and event["target"] == "board":
+                later = True
+                aggressor = None
+        self._record(start["hand_id"], venue, unit, player_of, put, paid, facing, heads_up, touches)
+
+    def _record(
+        self,
+        hand_id: str,
+        venue: str,
+        unit: int,
+        player_of: dict[int, str],
+        put: dict[int, int],
+        paid: dict[int, int],
+        facing: list[tuple[int, int, bool, bool, bool]],
+        heads_up: list[tuple[int, int, bool]],
+        touches: dict[tuple[int, int], float],
+    ) -> None:
+        stats = self.players
+        net = {seat: (paid[seat] - put[seat]) / unit for seat in player_of}
+        gain = sum(v for v in net.values() if v > 0)
+        seats = sorted(player_of, key=player_of.__getitem__)
+        for seat in seats:
+            record = stats[player_of[seat]]
+            record.hands += 1
+            record.net += net[seat]
+            record.net_sq += net[seat] ** 2
+        pairs = self.pairs
+        for i, sa in enumerate(seats):
+            a = player_of[sa]
+            net_a = net[sa]
+            loss_a, gain_a = max(-net_a, 0.0), max(net_a, 0.0)
+            for sb in seats[i + 1 :]:
+                b = player_of[sb]
+                net_b = net[sb]
+                pair = pairs.get((a, b))
+                if pair is None:
+                    pair = pairs[(a, b)] = _Pair(a, b)
+                flow = 0.0
+                if gain > 0:
+                    flow = (loss_a * max(net_b, 0.0) - max(-net_b, 0.0) * gain_a) / gain
+                pair.n += 1
+                pair.flow += flow
+                pair.flow_sq += flow * flow
+                pair.net_a += net_a
+                pair.net_b += net_b
+                pair.venues.add(venue)
+                stats[b].flow_in += flow
+                stats[a].flow_in -= flow
+                stats[a].pair_hands += 1
+                stats[b].pair_hands += 1
+                stats[a].flow_sq += flow * flow
+                stats[b].flow_sq += flow * flow
+                weight = touches.get((sa, sb), 0.0) + touches.get((sb, sa), 0.0) + abs(flow)
+                if weight:
+                    entry = (weight, hand_id)
+                    if len(pair.evidence) < self.evidence:
+                        heapq.heappush(pair.evidence, entry)
+                    elif entry > pair.evidence[0]:
+                        heapq.heapreplace(pair.evidence, entry)
+        for seat, bettor, folded, third, raised in facing:
+            a, b = player_of[seat], player_of[bettor]
+            me, them = stats[a], stats[b]
+            me.faced += 1
+            me.folded += folded
+            them.faced_by += 1
+            them.folds_induced += folded
+            venue_counts = self.venues.setdefault(venue, [0, 0])
+            venue_counts[0] += 1
+            venue_counts[1] += folded
+            me.raised += raised
+            me.third += third
+            me.third_raised += third and raised
+            pair = pairs[(a, b) if a < b else (b, a)]
+            side = 0 if a < b else 1
+            pair.faced[side] += 1
+            pair.folded[side] += folded
+            pair.raised[side] += raised
+            pair.third[side] += third
+            pair.third_raised[side] += third and raised
+        for seat, other, aggressive in heads_up:
+            a, b = player_of[seat], player_of[other]
+            me = stats[a]
+            me.hu += 1
+            me.hu_aggr += aggressive
+            pair = pairs[(a, b) if a < b else (b, a)]
+            side = 0 if a < b else 1
+            pair.hu[side] += 1
+            pair.hu_aggr[side] += aggressive
+
+    # ------------------------------------------------------------------ scoring
+
+    def score(self, pair: tuple[str, str]) -> PairScore:
+        """The pair's features and score (ids in either order)."""
+        a, b = sorted(pair)
+        record = self.pairs[(a, b)]
+        features = self._features(record)
+        value = math.sqrt(sum(max(z, 0.0) ** 2 for z in features.values()))
+        return PairScore((a, b), record.n, value, features)
+
+    def scores(self) -> list[PairScore]:
+        """Every pair with at least ``min_hands`` shared hands, sorted by ids."""
+        return [
+            self.score(key) for key in sorted(self.pairs) if self.pairs[key].n >= self.min_hands
+        ]
+
+    def _features(self, pair: _Pair) -> dict[str, float]:
+        pa, pb = self.players[pair.a], self.players[pair.b]
+        n = pair.n
+        # flow: a -> b against each one's mean flow with everybody else.
+        mean_a = _ratio(pa.flow_in + pair.flow, pa.pair_hands - n)
+        mean_b = _ratio(pb.flow_in - pair.flow, pb.pair_hands - n)
+        mu = mean_b - mean_a
+        pooled = _ratio(pa.flow_sq + pb.flow_sq, pa.pair_hands + pb.pair_hands)
+        excess = abs(pair.flow - n * mu) - MARGINS["flow"] * n
+        flow = excess / math.sqrt(n * pooled) if pooled > 0 else 0.0
+        # fold: folding to each other's bets.
+        counts = [self.venues.get(v, [0, 0]) for v in sorted(pair.venues)]
+        overall = _ratio(sum(c[1] for c in counts), sum(c[0] for c in counts), 0.5)
+        observed = expected = variance = 0.0
+        for side, (me, them) in enumerate(((pa, pb), (pb, pa))):
+            faced, folded = pair.faced[side], pair.folded[side]
+            own = _ratio(me.folded - folded, me.faced - faced, overall)
+            induced = _ratio(them.folds_induced - folded, them.faced_by - faced, overall)
+            p = min(max(own + induced - overall, 0.02), 0.98)
+            observed += folded
+            expected += faced * p
+            variance += faced * p * (1 - p)
+        fold = _z_excess(observed, expected + MARGINS["fold"] * sum(pair.faced), variance + 1)
+        # soft: betting or raising heads-up against each other after the first round, and
+        # raising each other's bets, against the same with everybody else.
+        observed = expected = variance = 0.0
+        for side, me in enumerate((pa, pb)):
+            for spots, done, all_spots, all_done in (
+                (pair.hu[side], pair.hu_aggr[side], me.hu, me.hu_aggr),
+                (pair.faced[side], pair.raised[side], me.faced, me.raised),
+            ):
+                p = _ratio(all_done - done, all_spots - spots, 0.2)
+                observed += done
+                expected += spots * p
+                variance += spots * p * (1 - p)
+        spots = sum(pair.hu) + sum(pair.faced)
+        soft = _z_excess(expected, observed + MARGINS["soft"] * spots, variance + 1)
+        # whipsaw: re-raising each other with a third player in the hand.
+        observed = expected = variance = 0.0
+        for side, me in enumerate((pa, pb)):
+            spots, raised = pair.third[side], pair.third_raised[side]
+            p = _ratio(me.third_raised - raised, me.third - spots, 0.05)
+            observed += raised
+            expected += spots * p
+            variance += spots * p * (1 - p)
+        whipsaw = _z_excess(observed, expected + MARGINS["whipsaw"] * sum(pair.third), variance + 1)
+        # team: together vs apart.
+        apart = _ratio(pa.net - pair.net_a, pa.hands - n) + _ratio(
+            pb.net - pair.net_b, pb.hands - n
+        )
+        together = pair.net_a + pair.net_b
+        spread = n * (_ratio(pa.net_sq, pa.hands) + _ratio(pb.net_sq, pb.hands))
+        excess = together - n * apart - MARGINS["team"] * n
+        team = excess / math.sqrt(spread) if spread > 0 else 0.0
+        return {
+            "flow": round(flow, 4),
+            "fold": round(fold, 4),
+            "soft": round(soft, 4),
+            "whipsaw": round(whipsaw, 4),
+            "team": round(team, 4),
+        }
+
+    def report(self, threshold: float = THRESHOLD) -> CollusionReport:
+        """Suspected pairs and rings (see the module docstring)."""
+        scored = self.scores()
+        suspected = [s for s in scored if s.score >= threshold]
+        out = CollusionReport(self.as_of.isoformat(), self.window_days, threshold, len(scored))
+        for item in suspected:
+            record = self.pairs[item.players]
+            out.suspicions.append(
+                Suspicion(
+                    subject=f"pair:{item.players[0]}|{item.players[1]}",
+                    players=item.players,
+                    score=round(item.score, 4),
+                    shared_hands=item.shared_hands,
+                    features=item.features,
+                    evidence=tuple(h for _, h in sorted(record.evidence, reverse=True)),
+                    citation=_citation(record.venues),
+                )
+            )
+        out.suspicions.extend(self._rings(suspected))
+        out.suspicions.sort(key=lambda s: (-s.score, s.subject))
+        return out
+
+    def _rings(self, suspected: list[PairScore]) -> list[Suspicion]:
+        """Connected components of three or more players among suspected pairs."""
+        neighbours: dict[str, set[str]] = {}
+        for item in suspected:
+            a, b = item.players
+            neighbours.setdefault(a, set()).add(b)
+            neighbours.setdefault(b, set()).add(a)
+        seen: set[str] = set()
+        rings = []
+        for root in sorted(neighbours):
+            if root in seen:
+                continue
+            component, todo = set(), [root]
+            while todo:
+                node = todo.pop()
+                if node not in component:
+                    component.add(node)
+                    todo.extend(neighbours[node] - component)
+            seen |= component
+            if len(component) < 3:
+                continue
+            members = tuple(sorted(component))
+            edges = [s for s in suspected if set(s.players) <= component]
+            records = [self.pairs[s.players] for s in edges]
+            evidence = sorted((e for r in records for e in r.evidence), reverse=True)
+            rings.append(
+                Suspicion(
+                    subject=f"ring:{'|'.join(members)}",
+                    players=members,
+                    score=round(sum(s.score for s in edges) / len(edges), 4),
+                    shared_hands=min(s.shared_hands for s in edges),
+                    features={f: round(max(s.features[f] for s in edges), 4) for f in FEATURES},
+                    evidence=tuple(dict.fromkeys(h for _, h in evidence))[: self.evidence],
+                    citation=_citation(set().union(*(r.venues for r in records))),
+                )
+            )
+        return rings
+
+
+def _ratio(numerator: float, denominator: float, default: float = 0.0) -> float:
+    return numerator / denominator if denominator > 0 else default
+
+
+def _citation(venues: set[str]) -> str:
+    return "; ".join(CITATIONS[v] for v in sorted(venues) if v in CITATIONS) or CITATIONS["gg"]
+
+
+def detect_collusion(
+    hands: Iterable[Sequence[FlatEvent]],
+    *,
+    as_of: date,
+    window_days: int = WINDOW_DAYS,
+    min_hands: int = MIN_HANDS,
+    threshold: float = THRESHOLD,
+) -> CollusionReport:
+    """Score every pair over the hands of the window ending on ``as_of``."""
+    detector = CollusionDetector(as_of=as_of, window_days=window_days, min_hands=min_hands)
+    for events in hands:
+        detector.observe(events)
+    return detector.report(threshold)
+
+
+def collusion_findings(report: CollusionReport) -> list[Finding]:
+    """One ``collusion_suspected`` finding per suspected pair or ring."""
+    findings = []
+    for item in report.suspicions:
+        strongest = max(FEATURES, key=lambda f: (item.features[f], f))
+        findings.append(
+            Finding(
+                kind=FindingKind.COLLUSION_SUSPECTED,
+                subject=item.subject,
+                citation=item.citation,
+                reason=(
+                    f"collusion score {item.score:.2f} over {item.shared_hands} shared hands "
+                    f"(strongest: {strongest} z={item.features[strongest]:.2f})"
+                ),
+                expected={"score_below": report.threshold},
+                recorded=item.score,
+                difference=round(item.score - report.threshold, 4),
+                detail={
+                    "players": list(item.players),
+                    "features": item.features,
+                    "shared_hands": item.shared_hands,
+                    "evidence_hands": list(item.evidence),
+                    "window": {"as_of": report.as_of, "days": report.window_days},
+                },
+            )
+        )
+    return findings
