@@ -40,6 +40,7 @@ def _open_store(args: argparse.Namespace):
 
 def cmd_ingest(args: argparse.Namespace) -> int:
     from audit.ingest.pipeline import ingest
+    from audit.ingest.rulebook_choice import UnknownRulebook
     from audit.ingest.sources import MissingInput
     from audit.progress import file_progress
 
@@ -47,9 +48,12 @@ def cmd_ingest(args: argparse.Namespace) -> int:
     try:
         with file_progress("ingest") as advance:
             summary = ingest(
-                store, [Path(p) for p in args.paths], rulebook=args.rulebook, on_file=advance
+                store,
+                [Path(p) for p in args.paths],
+                rulebooks=args.rulebook or (),
+                on_file=advance,
             )
-    except MissingInput as error:
+    except (MissingInput, UnknownRulebook) as error:
         raise CannotRun(str(error)) from None
     print(f"files read:            {summary.files}")
     print(f"subjects stored:       {summary.subjects_stored}")
@@ -207,7 +211,13 @@ def build_parser() -> argparse.ArgumentParser:
     sub = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
 
     p = sub.add_parser("ingest", help="store Avro (.avro) and PHH (.phh/.phhs) files or folders")
-    p.add_argument("--rulebook", help="rulebook id for hands that do not name one")
+    p.add_argument(
+        "--rulebook",
+        action="append",
+        metavar="ID",
+        help="rulebook for hands and rounds that name none; repeat it: each "
+        "record gets the first that covers its variant or game",
+    )
     p.add_argument("paths", nargs="+", metavar="PATH")
     p.set_defaults(run=cmd_ingest)
 

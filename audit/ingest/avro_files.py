@@ -12,7 +12,7 @@ everything read before the damage and rejects the rest of the file as one record
 from __future__ import annotations
 
 import base64
-from collections.abc import Iterable, Iterator
+from collections.abc import Iterable, Iterator, Sequence
 from pathlib import Path
 from typing import Any, BinaryIO
 
@@ -22,6 +22,7 @@ from audit.families import Family, family_of_schema
 from audit.ingest.avro_shape import from_avro
 from audit.ingest.errors import FieldError, RecordRejected
 from audit.ingest.invariants import UnitChecker, check_record
+from audit.ingest.rulebook_choice import rulebook_for
 from audit.store.application import SubjectRecords, canonical
 
 RAW_FILE_LIMIT = 1 << 20  # a damaged file up to 1 MiB is kept whole in quarantine
@@ -72,7 +73,7 @@ def _open_reader(path: Path, stream: BinaryIO) -> tuple[Family, Any]:
 
 
 def iter_avro_units(
-    path: Path, *, default_rulebook: str | None = None
+    path: Path, *, rulebooks: Sequence[str] = ()
 ) -> Iterator[SubjectRecords | RecordRejected]:
     """Runs of one subject's valid records, and a RecordRejected for each bad record."""
     with path.open("rb") as stream:
@@ -119,8 +120,8 @@ def iter_avro_units(
                     canonical(flat),
                 )
                 continue
-            if default_rulebook and flat.get("rulebook", "") is None:
-                flat["rulebook"] = default_rulebook
+            if rulebooks and flat.get("rulebook", "") is None:
+                flat["rulebook"] = rulebook_for(rulebooks, flat.get("variant") or flat.get("game"))
             unit.records.append(flat)
         if unit is not None and unit.records:
             yield unit

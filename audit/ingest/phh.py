@@ -298,6 +298,7 @@ def _hand_started(
                 zip(_players(fields, count), stacks, strict=True)
             )
         ],
+        "start_time_known": "time unknown" not in notes,
         "shuffle_commitment": None,
         "source": "; ".join([source, *notes]),
     }

@@ -14,6 +14,7 @@ from pathlib import Path
 from audit.ingest.avro_files import iter_avro_units
 from audit.ingest.errors import RecordRejected
 from audit.ingest.phh import hand_events, iter_phh_records
+from audit.ingest.rulebook_choice import check_rulebook_ids, rulebook_for
 from audit.ingest.sources import AVRO_SUFFIXES, PHH_SUFFIXES, discover
 from audit.quarantine import as_subject
 from audit.store.application import AppendResult, AuditStore, SubjectRecords, canonical
@@ -41,13 +42,14 @@ class IngestSummary:
         self.events_stored += result.events_stored
 
 
-def _phh_units(path: Path, rulebook: str | None) -> Iterator[SubjectRecords | RecordRejected]:
+def _phh_units(path: Path, rulebooks: Sequence[str]) -> Iterator[SubjectRecords | RecordRejected]:
     for item in iter_phh_records(path):
         if isinstance(item, RecordRejected):
             yield item
             continue
         try:
-            events = hand_events(item, default_rulebook=rulebook)
+            default = rulebook_for(rulebooks, str(item.fields.get("variant")))
+            events = hand_events(item, default_rulebook=default)
         except RecordRejected as rejected:
             yield rejected
             continue
@@ -56,12 +58,14 @@ def _phh_units(path: Path, rulebook: str | None) -> Iterator[SubjectRecords | Re
         )
 
 
-def units_of(path: Path, rulebook: str | None) -> Iterator[SubjectRecords | RecordRejected]:
+def units_of(
+    path: Path, rulebooks: Sequence[str] = ()
+) -> Iterator[SubjectRecords | RecordRejected]:
     """Every unit or rejection one file yields."""
     if path.suffix in PHH_SUFFIXES:
-        yield from _phh_units(path, rulebook)
+        yield from _phh_units(path, rulebooks)
     elif path.suffix in AVRO_SUFFIXES:
-        yield from iter_avro_units(path, default_rulebook=rulebook)
+        yield from iter_avro_units(path, rulebooks=rulebooks)
     else:
         yield RecordRejected(
             path,
@@ -76,14 +80,17 @@ def ingest(
     store: AuditStore,
     paths: Sequence[Path],
     *,
-    rulebook: str | None = None,
+    rulebooks: Sequence[str] = (),
     batch_events: int = DEFAULT_BATCH_EVENTS,
     on_file: Callable[[Path], None] | None = None,
 ) -> IngestSummary:
     """Ingest files and folders into the store; return what happened.
 
-    Raises audit.ingest.sources.MissingInput before reading anything if a path is absent.
+    ``rulebooks`` are given to hands and rounds that name none
+    (``audit.ingest.rulebook_choice``). Raises audit.ingest.sources.MissingInput or
+    UnknownRulebook before reading anything.
     """
+    check_rulebook_ids(rulebooks)
     files = list(discover(paths))
     summary = IngestSummary(files=len(files))
     pending: list[SubjectRecords] = []
@@ -109,7 +116,7 @@ def ingest(
         quarantine.clear()
 
     for path in files:
-        for item in units_of(path, rulebook):
+        for item in units_of(path, rulebooks):
             if isinstance(item, RecordRejected):
                 summary.rejected.append(item)
                 quarantine.append(as_subject(item))

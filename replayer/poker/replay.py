@@ -91,7 +91,11 @@ def adjudicate_hand(
             Finding(FindingKind.DATA_QUALITY, hand_id, SCHEMA, f"HandStarted unreadable: {error}"),
         )
     chosen = choose_rulebook(
-        rulebook_override or start.get("rulebook"), variant, started_at, subject=hand_id
+        rulebook_override or start.get("rulebook"),
+        variant,
+        started_at,
+        subject=hand_id,
+        time_known=bool(start.get("start_time_known", True)),
     )
     if isinstance(chosen, Finding):
         return _empty(hand_id, None, chosen)
@@ -702,9 +706,9 @@ class _Replay:
     def _payout_cite(self, results: list[PotResult]) -> str:
         cite = self.book.cite
         if any(r.winners is not None and len(r.winners) > 1 for r in results):
-            return f"{cite.split}; {cite.odd_chip}"
+            return _joined(cite.split, cite.odd_chip)
         if len(results) > 1:
-            return f"{cite.side_pots}; {cite.ranking}"
+            return _joined(cite.side_pots, cite.ranking)
         if results and len(results[0].eligible) == 1:
             return cite.uncontested
         return cite.ranking
@@ -795,3 +799,11 @@ def _describe(event: FlatEvent) -> str:
     if kind == "HandStarted":
         return f"hand started ({len(event.get('seats') or ())} players)"
     return {"HandEnded": "hand ended", "DeckRevealed": "deck revealed"}.get(str(kind), str(kind))
+
+
+def _joined(*citations: str) -> str:
+    """Citations joined with '; ', each part once (rulebooks may cite one text twice)."""
+    parts: list[str] = []
+    for citation in citations:
+        parts.extend(p for p in citation.split("; ") if p not in parts)
+    return "; ".join(parts)

@@ -86,12 +86,32 @@ def get_rulebook(rulebook_id: str) -> Rulebook:
 
 
 def choose_rulebook(
-    rulebook_id: str | None, variant: str, started_at: datetime, *, subject: str = ""
+    rulebook_id: str | None,
+    variant: str,
+    started_at: datetime,
+    *,
+    subject: str = "",
+    time_known: bool = True,
 ) -> Rulebook | Finding:
     """The rulebook that judges a hand started at ``started_at``, or a ``no_rulebook``
-    finding that says why none does (see the module docstring)."""
+    finding that says why none does (see the module docstring).
+
+    ``time_known=False`` (the source gave no date): a rulebook named for the hand judges
+    it without the period check, which cannot be made; without a name there is nothing
+    to choose by, so it is a ``no_rulebook`` finding.
+    """
     books = _load()
-    when = started_at.isoformat()
+    when = started_at.isoformat() if time_known else "an unknown time"
+    if not time_known:
+        book = books.get(rulebook_id) if rulebook_id is not None else None
+        if book is not None and variant in book.variants:
+            return book
+        reason = (
+            "the hand's start time is unknown and it names no rulebook"
+            if rulebook_id is None
+            else f"rulebook {rulebook_id!r} is unknown or does not cover variant {variant!r}"
+        )
+        return _none(subject, reason, variant, when, rulebook_id)
     if started_at.tzinfo is None:
         return _none(subject, f"start time {when} has no time zone", variant, when, rulebook_id)
     if rulebook_id is not None:

@@ -1,0 +1,33 @@
+"""Which rulebook a record that names none is given at ingest (``ingest --rulebook``).
+
+The operator may name several rulebooks (``--rulebook gg-2022-cash-holdem --rulebook
+gg-2022-cash-omaha``): a hand or round that names none gets the first one covering its
+variant (poker) or game (banked). When none covers it, it gets the first one named, and
+the replayer reports that the rulebook does not cover it: never a silent guess.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from replayer.rulebooks.registry import all_rulebooks, get_rulebook
+
+
+class UnknownRulebook(ValueError):
+    """A rulebook id given on the command line does not exist."""
+
+
+def check_rulebook_ids(ids: Sequence[str]) -> None:
+    """Raise UnknownRulebook naming the known ids if any given id is unknown."""
+    known = {book.id for book in all_rulebooks()}
+    unknown = [i for i in ids if i not in known]
+    if unknown:
+        raise UnknownRulebook(f"unknown rulebook {unknown[0]!r}; known: {', '.join(sorted(known))}")
+
+
+def rulebook_for(ids: Sequence[str], variant: str | None) -> str | None:
+    """The first of ``ids`` covering ``variant``, else the first of ``ids``, else None."""
+    for rulebook_id in ids:
+        if variant is not None and variant in get_rulebook(rulebook_id).variants:
+            return rulebook_id
+    return ids[0] if ids else None
