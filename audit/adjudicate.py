@@ -38,6 +38,25 @@ def adjudicator(kind: str) -> Callable[[Sequence[dict[str, Any]]], Any]:
     return getattr(importlib.import_module(module), function)
 
 
+def adjudication_options(
+    store: AuditStore, kind: str, records: Sequence[dict[str, Any]]
+) -> dict[str, Any]:
+    """Keyword arguments for the adjudicator of one subject.
+
+    Batch replay skips the poker step-by-step view (``casino-audit hand`` rebuilds it).
+    A satellite's extra seats are judged against its target tournament (GG-2022: an
+    extra seat for an event already entered is paid as T$ = buy-in minus fee), named by
+    ``TournamentAnnounced.satellite_for``.
+    """
+    if kind == "poker":
+        return {"with_steps": False}
+    if kind != "tournament":
+        return {}
+    announced = next((r for r in records if r.get("type") == "TournamentAnnounced"), None)
+    target = announced.get("satellite_for") if announced else None
+    return {"target_events": store.records_of("tournament", target)} if target else {}
+
+
 def findings_json(verdict: Any) -> list[dict[str, Any]]:
     """The verdict's findings in their canonical, byte-stable JSON form."""
     return [json.loads(json.dumps(f.to_record(), sort_keys=True)) for f in verdict.findings]
@@ -101,7 +120,7 @@ def replay(
             day = _started_on(records)
             if (since and (day is None or day < since)) or (until and (day is None or day > until)):
                 continue
-            verdict = judge(records)
+            verdict = judge(records, **adjudication_options(store, kind, records))
             summary.subjects[kind] = summary.subjects.get(kind, 0) + 1
             if verdict.findings:
                 summary.with_findings += 1

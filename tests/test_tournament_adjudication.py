@@ -130,3 +130,37 @@ def test_extra_satellite_seat_is_paid_as_tournament_money_buy_in_minus_fee():
         for e in satellite.events
     ]
     assert _kinds(adjudicate_tournament(fixed, target_events=target.events)) == []
+
+
+def test_replay_judges_a_satellite_against_the_target_it_names(tmp_path):
+    """``satellite_for`` links the two tournaments in the store; replay joins them."""
+    from audit.adjudicate import current_findings, replay
+    from audit.store import AuditStore, SubjectRecords
+
+    def as_subject(t: Tournament, tournament_id: str, **announced) -> SubjectRecords:
+        events = [
+            {
+                **e,
+                "tournament_id": tournament_id,
+                "event_id": f"{tournament_id}#{e['sequence']}",
+                **(announced if e["type"] == "TournamentAnnounced" else {}),
+            }
+            for e in t.events
+        ]
+        return SubjectRecords("tournament", tournament_id, events)
+
+    target = Tournament(buy_in=9_000, fee=1_000).register("ana", "e1")
+    satellite = Tournament(buy_in=1_000, fee=100).register("ana", "s1")
+    satellite.add("TournamentStarted", late_registration_until=None)
+    satellite.add("PrizePaid", player_id="ana", place=1, amount=10_000, kind="satellite_seat")
+    store = AuditStore(f"sqlite:///{tmp_path / 's.db'}")
+    store.append(
+        [
+            as_subject(target, "main-event"),
+            as_subject(satellite, "sat-1", satellite_for="main-event"),
+        ]
+    )
+    replay(store, kinds=["tournament"])
+    [finding] = current_findings(store)
+    assert (finding["kind"], finding["subject"]) == ("mispaid_prize", "sat-1")
+    assert finding["expected"] == {"kind": "tournament_money", "amount": 9_000}
