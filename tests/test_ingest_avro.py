@@ -17,6 +17,7 @@ from audit.quarantine import entries
 from audit.store import AuditStore
 
 POKER = family_named("poker")
+HAND_STARTED_DEFAULTS = {"start_time_known": True, "shuffle_commitment": None}
 T0 = datetime(2025, 6, 1, 20, 0, tzinfo=UTC)
 
 
@@ -64,7 +65,7 @@ def test_round_trip_keeps_every_field(tmp_path: Path) -> None:
     events = hand_events("t1/1")
     write_events(tmp_path / "a.avro", POKER, events)
     assert read_events(tmp_path / "a.avro") == [
-        {**e, **({"shuffle_commitment": None} if e["type"] == "HandStarted" else {})}
+        {**e, **(HAND_STARTED_DEFAULTS if e["type"] == "HandStarted" else {})}
         for e in events
     ]
 

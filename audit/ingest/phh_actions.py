@@ -72,9 +72,10 @@ def post_forced_bets(
     that no other player matched; the ante we record is the trimmed one.
     """
     count = len(antes)
-    posted = [min(ante, stack) for ante, stack in zip(_owed(antes), chips.stacks, strict=True)]
-    if ante_trimming:
-        posted = _trim_overbet(posted)
+    effective = [min(ante, stack) for ante, stack in zip(_owed(antes), chips.stacks, strict=True)]
+    # A blind is capped at the stack less the *untrimmed* ante (PokerKit's effective blind).
+    room = [stack - ante for stack, ante in zip(chips.stacks, effective, strict=True)]
+    posted = _trim_overbet(effective) if ante_trimming else effective
     bodies = []
     for index, amount in enumerate(posted):
         if amount:
@@ -85,7 +86,7 @@ def post_forced_bets(
     nonzero = [position for position, blind in enumerate(blinds) if blind]
     for position, kind in zip(nonzero, blind_kinds(len(nonzero)), strict=True):
         index = 1 - position if count == 2 else position
-        amount = min(blinds[position], chips.stacks[index])
+        amount = min(blinds[position], room[index])
         if amount:
             chips.put(index, amount)
             bodies.append(_blind(index, kind, amount))
