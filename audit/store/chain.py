@@ -124,82 +124,63 @@ class ChainReport:
         return self.broken_at is None and not self.problem
 
 
+def _link_problem(row: ChainRow, prev: bytes) -> str:
+    """Why a row does not extend the chain ending in ``prev`` ('' when it does)."""
+    where = f"event at notification {row.notification_id} ({row.originator_id} v"
+    where += f"{row.originator_version})"
+    if row.chain_prev != prev:
+        return (
+            f"{where} does not link to its predecessor: an event before it was "
+            "deleted, inserted or reordered"
+        )
+    if (
+        link_hash(prev, row.originator_id, row.originator_version, row.topic, row.state)
+        != row.chain_hash
+    ):
+        return f"{where} was altered: its content no longer matches its hash"
+    return ""
+
+
 def verify_rows(rows: Iterable[ChainRow], checkpoints: Iterable[Checkpoint]) -> ChainReport:
     """Recompute the chain over rows in notification order and check every checkpoint.
 
     Streams: memory does not grow with the store. Stops at the first broken link.
     """
-    wanted = sorted(checkpoints, key=lambda c: c.notification_id)
-    pending: Iterator[Checkpoint] = iter(wanted)
-    next_checkpoint = next(pending, None)
-    checked_checkpoints = 0
-    prev = GENESIS
-    count = 0
+    pending: Iterator[Checkpoint] = iter(sorted(checkpoints, key=lambda c: c.notification_id))
+    checkpoint = next(pending, None)
+    checked, prev, count = 0, GENESIS, 0
+
+    def broken(at: int, problem: str) -> ChainReport:
+        return ChainReport(count, prev, checked, broken_at=at, problem=problem)
+
     for row in rows:
-        if next_checkpoint and next_checkpoint.notification_id < row.notification_id:
-            return ChainReport(
-                count,
-                prev,
-                checked_checkpoints,
-                broken_at=next_checkpoint.notification_id,
-                problem=(
-                    f"checkpoint at notification {next_checkpoint.notification_id} names an "
-                    "event that is no longer in the store (deleted)"
-                ),
+        if checkpoint and checkpoint.notification_id < row.notification_id:
+            return broken(
+                checkpoint.notification_id,
+                f"checkpoint at notification {checkpoint.notification_id} names an "
+                "event that is no longer in the store (deleted)",
             )
-        if row.chain_prev != prev:
-            return ChainReport(
-                count,
-                prev,
-                checked_checkpoints,
-                broken_at=row.notification_id,
-                problem=(
-                    f"event at notification {row.notification_id} "
-                    f"({row.originator_id} v{row.originator_version}) does not link to its "
-                    "predecessor: an event before it was deleted, inserted or reordered"
-                ),
-            )
-        expected = link_hash(prev, row.originator_id, row.originator_version, row.topic, row.state)
-        if expected != row.chain_hash:
-            return ChainReport(
-                count,
-                prev,
-                checked_checkpoints,
-                broken_at=row.notification_id,
-                problem=(
-                    f"event at notification {row.notification_id} "
-                    f"({row.originator_id} v{row.originator_version}) was altered: its "
-                    "content no longer matches its hash"
-                ),
-            )
-        prev = row.chain_hash
-        count += 1
-        if next_checkpoint and next_checkpoint.notification_id == row.notification_id:
-            if next_checkpoint.chain_hash != prev or next_checkpoint.event_count != count:
-                return ChainReport(
-                    count,
-                    prev,
-                    checked_checkpoints,
-                    broken_at=row.notification_id,
-                    problem=(
-                        f"checkpoint at notification {row.notification_id} does not match "
-                        "the chain: events before it were changed, removed or added"
-                    ),
+        problem = _link_problem(row, prev)
+        if problem:
+            return broken(row.notification_id, problem)
+        prev, count = row.chain_hash, count + 1
+        if checkpoint and checkpoint.notification_id == row.notification_id:
+            if checkpoint.chain_hash != prev or checkpoint.event_count != count:
+                return broken(
+                    row.notification_id,
+                    f"checkpoint at notification {row.notification_id} does not "
+                    "match the chain: events before it were changed, removed or "
+                    "added",
                 )
-            checked_checkpoints += 1
-            next_checkpoint = next(pending, None)
-    if next_checkpoint is not None:
-        return ChainReport(
-            count,
-            prev,
-            checked_checkpoints,
-            broken_at=next_checkpoint.notification_id,
-            problem=(
-                f"checkpoint at notification {next_checkpoint.notification_id} is past the "
-                "last stored event: events at the end were deleted"
-            ),
+            checked += 1
+            checkpoint = next(pending, None)
+    if checkpoint is not None:
+        return broken(
+            checkpoint.notification_id,
+            f"checkpoint at notification {checkpoint.notification_id} is past the "
+            "last stored event: events at the end were deleted",
         )
-    return ChainReport(count, prev, checked_checkpoints)
+    return ChainReport(count, prev, checked)
 
 
 def chain_links(
