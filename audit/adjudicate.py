@@ -18,8 +18,10 @@ from typing import Any
 
 from audit.store.application import AuditStore, SubjectRecords, canonical, record_digest
 from replayer import REPLAYER_VERSION
+from replayer.casino.garage import check_banker_runs
 
 KIND = "adjudication"
+BANKER_RUN = "banker_run"  # chemin de fer: the garage rule spans a banker's coups
 
 # kind -> (module, function): the replayer's pure entry point for one subject's events.
 ADJUDICATORS: dict[str, tuple[str, str]] = {
@@ -114,21 +116,37 @@ def replay(
             summary.adjudications_stored += store.append(pending).stored
             pending.clear()
 
+    def record(kind: str, subject_id: str, records: Sequence[dict[str, Any]], verdict: Any) -> None:
+        summary.subjects[kind] = summary.subjects.get(kind, 0) + 1
+        summary.with_findings += bool(verdict.findings)
+        for finding in verdict.findings:
+            summary.findings[str(finding.kind)] = summary.findings.get(str(finding.kind), 0) + 1
+        pending.append(adjudication_unit(kind, subject_id, records, verdict))
+        if len(pending) >= batch:
+            flush()
+
+    runs: dict[str, list[list[dict[str, Any]]]] = {}
     for kind in kinds:
         judge = adjudicator(kind)
         for subject_id, records in store.iter_subjects(kind):
             day = _started_on(records)
             if (since and (day is None or day < since)) or (until and (day is None or day > until)):
                 continue
-            verdict = judge(records, **adjudication_options(store, kind, records))
-            summary.subjects[kind] = summary.subjects.get(kind, 0) + 1
-            if verdict.findings:
-                summary.with_findings += 1
-            for finding in verdict.findings:
-                summary.findings[str(finding.kind)] = summary.findings.get(str(finding.kind), 0) + 1
-            pending.append(adjudication_unit(kind, subject_id, records, verdict))
-            if len(pending) >= batch:
-                flush()
+            record(
+                kind,
+                subject_id,
+                records,
+                judge(records, **adjudication_options(store, kind, records)),
+            )
+            if kind == "banked" and records and records[0].get("game") == "chemin_de_fer":
+                runs.setdefault(str(records[0].get("table_id")), []).append(list(records))
+    for table_id, rounds in sorted(runs.items()):  # PT-217/2007 I.34, I.46 across coups
+        record(
+            BANKER_RUN,
+            f"table:{table_id}",
+            [r for coup in rounds for r in coup],
+            check_banker_runs(rounds),
+        )
     flush()
     store.checkpoint()
     return summary

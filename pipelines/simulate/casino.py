@@ -144,7 +144,7 @@ def chemin_de_fer_round(rng: random.Random, round_id: str, start: datetime) -> l
         cagnotte_bps=500,
     )
     bank = writer.emit(
-        "BetPlaced", bet_id="bank", player_id="banker", bet_type="bank", amount=20_000
+        "BetPlaced", bet_id="bank", player_id=f"banker-{round_id}", bet_type="bank", amount=20_000
     )
     pontos = []
     left = bank["amount"]

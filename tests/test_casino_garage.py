@@ -1,0 +1,92 @@
+"""Chemin de fer garage (PT-217/2007 I.34, I.46): what a banker may take out of the bank."""
+
+from __future__ import annotations
+
+from datetime import UTC, datetime, timedelta
+
+from pipelines.simulate.casino import RoundWriter
+from replayer.casino.garage import check_banker_runs
+
+START = datetime(2024, 5, 2, 22, 0, tzinfo=UTC)
+BANKER_WINS = [("player", "2c"), ("banker", "9h"), ("player", "3d"), ("banker", "Kd")]
+PONTO_WINS = [("player", "9c"), ("banker", "2h"), ("player", "Kc"), ("banker", "3s")]
+
+
+def coup(
+    n: int, bank: int, *, banker: str = "ana", stake: int = 10_000, banker_wins: bool = True
+) -> list[dict]:
+    """One coup: a bank, one ponto stake, naturals decide, correct settlement."""
+    writer = RoundWriter(f"chemmy-1/{n}", START + timedelta(minutes=n))
+    writer.emit(
+        "RoundOpened",
+        rulebook="pt-217-2007-chemin-de-fer",
+        table_id="chemmy-1",
+        game="chemin_de_fer",
+        currency="EUR",
+        min_bet=100,
+        cagnotte_bps=500,
+    )
+    writer.emit("BetPlaced", bet_id="bank", player_id=banker, bet_type="bank", amount=bank)
+    writer.emit("BetPlaced", bet_id="s0", player_id="rui", bet_type="ponto", amount=stake)
+    for to, card in BANKER_WINS if banker_wins else PONTO_WINS:
+        writer.emit("CardDealt", to=to, card=card)
+    if banker_wins:
+        cagnotte = stake * 500 // 10_000
+        writer.emit("CagnotteTaken", amount=cagnotte)
+        writer.emit("PayoutMade", bet_id="bank", player_id=banker, amount=bank + stake - cagnotte)
+    else:
+        writer.emit("PayoutMade", bet_id="bank", player_id=banker, amount=bank - stake)
+        writer.emit("PayoutMade", bet_id="s0", player_id="rui", amount=2 * stake)
+    return writer.events
+
+
+def kinds(rounds: list[list[dict]]) -> list[tuple[str, str, int]]:
+    return [(f.kind, f.subject, f.recorded) for f in check_banker_runs(rounds).findings]
+
+
+def test_a_bank_kept_in_play_whole_is_never_flagged() -> None:
+    # 100,000 + 10,000 won - 500 cagnotte = 109,500, and so on.
+    rounds = [
+        coup(1, 100_000),
+        coup(2, 109_500),
+        coup(3, 119_000, banker_wins=False),
+        coup(4, 109_000),
+    ]
+    assert kinds(rounds) == []
+
+
+def test_half_the_bank_may_go_to_garage_after_the_third_won_coup_i34() -> None:
+    wins = [coup(1, 100_000), coup(2, 109_500), coup(3, 119_000)]
+    assert kinds([*wins, coup(4, 64_250)]) == []  # 128,500 halved, the larger half kept
+    assert kinds([*wins[:2], coup(3, 59_500)]) == [("illegal_action", "chemmy-1/3", 59_500)]
+
+
+def test_after_the_fifth_won_coup_but_not_the_fourth_i34() -> None:
+    wins = [coup(1, 100_000), coup(2, 109_500), coup(3, 119_000), coup(4, 128_500)]
+    assert kinds([*wins, coup(5, 68_750)]) == [("illegal_action", "chemmy-1/5", 68_750)]
+    assert kinds([*wins, coup(5, 138_000), coup(6, 73_750)]) == []
+
+
+def test_reduce_to_twice_the_stakes_won_when_the_stakes_did_not_match_the_bank_i46() -> None:
+    assert kinds([coup(1, 100_000), coup(2, 20_000)]) == []
+    assert kinds([coup(1, 100_000), coup(2, 50_000)]) == [("illegal_action", "chemmy-1/2", 50_000)]
+
+
+def test_no_garage_after_a_lost_coup_and_a_new_banker_starts_afresh() -> None:
+    lost = [coup(1, 100_000), coup(2, 109_500), coup(3, 119_000, banker_wins=False)]
+    assert kinds([*lost, coup(4, 20_000)]) == [("illegal_action", "chemmy-1/4", 20_000)]
+    assert kinds([*lost, coup(4, 20_000, banker="bo")]) == []
+
+
+def test_replay_judges_each_table_s_banker_runs(tmp_path) -> None:
+    from audit.adjudicate import current_findings, replay
+    from audit.store import AuditStore, SubjectRecords
+
+    store = AuditStore(f"sqlite:///{tmp_path / 's.db'}")
+    rounds = [coup(1, 100_000), coup(2, 50_000)]
+    store.append([SubjectRecords("banked", r[0]["round_id"], r) for r in rounds])
+    summary = replay(store, kinds=["banked"])
+    assert summary.subjects == {"banked": 2, "banker_run": 1}
+    assert [(f["kind"], f["subject"], f["citation"]) for f in current_findings(store)] == [
+        ("illegal_action", "chemmy-1/2", "PT-217/2007 I.34, I.46")
+    ]
