@@ -29,6 +29,9 @@ long: $(STAMP)
 
 bench: $(STAMP)
 	.ci/with-postgres $(PY) benchmarks/ingest.py
+	$(PY) benchmarks/pluribus.py
+	$(PY) benchmarks/evaluator.py
+	$(PY) benchmarks/replay.py
 
 clean:
 	rm -rf $(VENV) casino-audit.db .pytest_cache .ruff_cache
