@@ -48,18 +48,6 @@ class Family:
         return _parse(self.schema_path)
 
     @cached_property
-    def envelope_keys(self) -> tuple[str, ...]:
-        """The envelope's field names (everything but ``body``)."""
-        return tuple(f["name"] for f in self.raw_schema["fields"] if f["name"] != "body")
-
-    def to_avro(self, flat: dict[str, Any]) -> dict[str, Any]:
-        """The Avro shape of a flat event of this family (body in fastavro tuple notation)."""
-        envelope = {key: flat[key] for key in self.envelope_keys}
-        body = {k: v for k, v in flat.items() if k not in envelope and k != "type"}
-        envelope["body"] = (f"{self.namespace}.{flat['type']}", body)
-        return envelope
-
-    @cached_property
     def namespace(self) -> str:
         return str(self.raw_schema["namespace"])
 

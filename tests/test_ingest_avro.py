@@ -11,6 +11,7 @@ import pytest
 
 from audit.families import SCHEMA_DIR, family_named
 from audit.ingest.avro_files import iter_avro_units, read_events, write_events
+from audit.ingest.avro_shape import to_avro
 from audit.ingest.errors import RecordRejected
 from audit.ingest.pipeline import ingest
 from audit.quarantine import entries
@@ -65,8 +66,7 @@ def test_round_trip_keeps_every_field(tmp_path: Path) -> None:
     events = hand_events("t1/1")
     write_events(tmp_path / "a.avro", POKER, events)
     assert read_events(tmp_path / "a.avro") == [
-        {**e, **(HAND_STARTED_DEFAULTS if e["type"] == "HandStarted" else {})}
-        for e in events
+        {**e, **(HAND_STARTED_DEFAULTS if e["type"] == "HandStarted" else {})} for e in events
     ]
 
 
@@ -77,7 +77,9 @@ def test_a_file_written_with_schema_v1_reads_with_v2(tmp_path: Path, store_url: 
     events[0] = {k: v for k, v in events[0].items() if k != "shuffle_commitment"}
     path = tmp_path / "old.avro"
     with path.open("wb") as out:
-        fastavro.writer(out, fastavro.parse_schema(v1), [POKER.to_avro(e) for e in events])
+        fastavro.writer(
+            out, fastavro.parse_schema(v1), [to_avro(e, namespace=POKER.namespace) for e in events]
+        )
     summary = ingest(AuditStore(store_url), [path])
     assert (summary.subjects_stored, summary.quarantined) == (1, 0)
     stored = AuditStore(store_url).records_of("poker", "old/1")
@@ -129,7 +131,7 @@ def test_a_truncated_file_keeps_what_was_read(tmp_path: Path, store_url: str) ->
         fastavro.writer(
             out,
             POKER.parsed_schema,
-            [POKER.to_avro(e) for e in events],
+            [to_avro(e, namespace=POKER.namespace) for e in events],
             codec="deflate",
             sync_interval=2000,
         )

@@ -19,7 +19,7 @@ from typing import Any, BinaryIO
 import fastavro
 
 from audit.families import Family, family_of_schema
-from audit.ingest.avro_shape import from_avro
+from audit.ingest.avro_shape import from_avro, to_avro
 from audit.ingest.errors import FieldError, RecordRejected
 from audit.ingest.invariants import UnitChecker, check_record
 from audit.ingest.rulebook_choice import rulebook_for
@@ -33,7 +33,12 @@ def write_events(
 ) -> None:
     """Write flat events as one Avro container file of ``family``."""
     with path.open("wb") as out:
-        fastavro.writer(out, family.parsed_schema, (family.to_avro(e) for e in events), codec=codec)
+        fastavro.writer(
+            out,
+            family.parsed_schema,
+            (to_avro(e, namespace=family.namespace) for e in events),
+            codec=codec,
+        )
 
 
 def _raw_file(path: Path) -> str:

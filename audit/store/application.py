@@ -22,7 +22,7 @@ from eventsourcing.persistence import StoredEvent
 from eventsourcing.utils import get_topic
 
 from audit.config import StoreURL, parse_store_url
-from audit.store.chain import ChainReport, Checkpoint, originator_hex, verify_rows
+from audit.store.chain import ChainReport, Checkpoint, verify_rows
 from audit.store.signing import sign, signature_valid, signing_key_from_env
 from audit.store.subjects import (
     FIRST_RECORD_VERSION,
@@ -299,7 +299,3 @@ def record_digest(parts: Iterable[str]) -> str:
         digest.update(part.encode())
         digest.update(b"\x00")
     return digest.hexdigest()[:32]
-
-
-def originator_key(aggregate_id: UUID) -> str:
-    return originator_hex(aggregate_id)
