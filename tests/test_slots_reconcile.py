@@ -10,7 +10,7 @@ import pytest
 
 from pipelines.simulate.slots import PAYTABLE_59, machine_month
 from replayer.slots import reconcile_machine
-from replayer.slots.returns import beyond_standard_errors
+from replayer.slots.returns import beyond_standard_errors, overpays_beyond_bound
 
 START = datetime(2024, 6, 1, tzinfo=UTC)
 
@@ -158,3 +158,28 @@ def test_a_machine_paying_below_the_floor_is_found_statistically() -> None:
 def test_k_standard_errors_is_exact(actual: Fraction, games: int, flagged: bool) -> None:
     # Target 93%, sd 10 per unit: SE = 10 / sqrt(n). At n = 10 000, 3 SE = 0.30.
     assert beyond_standard_errors(actual, Fraction(93, 100), games, Fraction(10), 3) is flagged
+
+
+@pytest.mark.parametrize(
+    ("won", "flagged"),
+    [
+        (930_000, False),  # exactly the target
+        (1_100_000, False),  # one top award in a short window is chance
+        (4_000_000, True),
+    ],
+)
+def test_overpayment_needs_bernsteins_bound(won: int, flagged: bool) -> None:
+    # coin_in 1,000,000 at target 93%, each win at most 100,000: the bound at k = 3 is an
+    # excess x with x^2 > 9 (100,000 * 930,000 + 100,000 x / 3), about 1.0e6.
+    assert overpays_beyond_bound(won, 1_000_000, Fraction(93, 100), 100_000, 3) is flagged
+
+
+def test_one_day_of_a_clean_fleet_raises_no_return_finding() -> None:
+    """400 games a day: a top award is 1 in 10,000 games, so ~4% of honest machines win one
+    in a day; that lifts R far past 3 normal standard errors, but it is not a finding."""
+    flagged = [
+        m
+        for m in range(200)
+        if reconcile_machine(machine_month(random.Random(m), f"s{m}", START, days=1)).findings
+    ]
+    assert flagged == []

@@ -181,10 +181,12 @@ class SlotRules(InForce):
     # III.9: at least wager, prize and collection (drop) meters.
     required_meters: frozenset[str] = frozenset({"coin_in", "coin_out", "drop"})
     meter_widths: range = range(8, 19)  # SAS: 4-byte BCD (8 digits) to 18-digit meters
-    # choice: a statistical test, not a bare threshold. The metered return R over n games is
-    # flagged against a target t only when (R - t)^2 * n > k^2 * sd^2, i.e. |R - t| exceeds
-    # k standard errors, assuming independent games of equal stake whose win per unit
-    # wagered has the paytable's standard deviation sd.
+    # choice: a statistical test, not a bare threshold (replayer/slots/returns.py). A metered
+    # return R below its target t is flagged when t - R exceeds k standard errors (normal
+    # approximation: independent games of equal stake, win per unit wagered with the
+    # paytable's sd); above t, when the excess passes Bernstein's bound at exp(-k^2/2) with
+    # each win in [0, max_single_win], since one top award breaks the normal approximation
+    # over a short window.
     standard_errors: int = 3
     # choice: sd assumed when the machine does not declare one: 15 per unit wagered, a
     # high-volatility paytable, so the test errs towards fewer false alarms.

@@ -16,7 +16,8 @@ Walking the machine's events in order:
   increment;
 * over every span whose deltas are known, the metered return (coin_out + jackpot) /
   coin_in is tested against the paytable's theoretical return and against the 80% floor of
-  III.2 (``returns.beyond_standard_errors``); a paytable below 80% is itself illegal.
+  III.2: below by the normal approximation, above by Bernstein's bound (``returns``); a
+  paytable below 80% is itself illegal.
 """
 
 from __future__ import annotations
@@ -31,7 +32,7 @@ from replayer.events import FlatEvent
 from replayer.findings import Finding, FindingKind
 from replayer.rulebooks.casino import SlotRules, casino_rulebook_for
 from replayer.slots.meters import COMPOSITES, contributions
-from replayer.slots.returns import beyond_standard_errors
+from replayer.slots.returns import beyond_standard_errors, overpays_beyond_bound
 from replayer.slots.verdict import MachineStep, MachineVerdict, Window
 
 METERS_RULE = "PT-217/2007 III.9"
@@ -297,30 +298,46 @@ def _return_findings(
         checks.append(("minimum_return", rules.minimum_return, RETURN_RULE))
     findings = []
     for check, target, citation in checks:
-        if beyond_standard_errors(actual, target, games, sd, k):
-            findings.append(
-                Finding(
-                    FindingKind.RETURN_OUT_OF_BAND,
-                    machine.machine_id,
-                    citation,
-                    f"metered return {_percent(actual)} over {games} games departs from "
-                    f"{_percent(target)} by more than {k} standard errors (sd {sd} per unit)",
-                    expected=round(target * 10_000),
-                    recorded=round(actual * 10_000),
-                    difference=round(actual * 10_000) - round(target * 10_000),
-                    detail={
-                        "sequence": last,
-                        "check": check,
-                        "meter": "(coin_out + jackpot) / coin_in, bps",
-                        "games": games,
-                        "coin_in": machine.coin_in,
-                        "won": machine.won,
-                        "sd": str(sd),
-                        "standard_errors": k,
-                    },
-                )
+        departure = _departure(machine, actual, target, sd)
+        if departure is None:
+            continue
+        findings.append(
+            Finding(
+                FindingKind.RETURN_OUT_OF_BAND,
+                machine.machine_id,
+                citation,
+                f"metered return {_percent(actual)} over {games} games is "
+                f"{'below' if actual < target else 'above'} {_percent(target)} {departure}",
+                expected=round(target * 10_000),
+                recorded=round(actual * 10_000),
+                difference=round(actual * 10_000) - round(target * 10_000),
+                detail={
+                    "sequence": last,
+                    "check": check,
+                    "meter": "(coin_out + jackpot) / coin_in, bps",
+                    "games": games,
+                    "coin_in": machine.coin_in,
+                    "won": machine.won,
+                    "sd": str(sd),
+                    "standard_errors": k,
+                    "test": "normal_lower" if actual < target else "bernstein_upper",
+                },
             )
+        )
     return findings
+
+
+def _departure(machine: _Machine, actual: Fraction, target: Fraction, sd: Fraction) -> str | None:
+    """Why ``actual`` departs from ``target`` beyond chance (``returns``), or None."""
+    k = machine.rules.standard_errors
+    if actual < target:
+        if beyond_standard_errors(actual, target, machine.games, sd, k):
+            return f"by more than {k} standard errors (sd {sd} per unit)"
+        return None
+    limit = machine.config["max_single_win"]
+    if overpays_beyond_bound(machine.won, machine.coin_in, target, limit, k):
+        return f"beyond Bernstein's bound at {k} (each win at most {limit})"
+    return None
 
 
 def _percent(ratio: Fraction) -> str:
