@@ -264,6 +264,11 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument(
         "--out", help="report root (default $CASINO_AUDIT_OUT or ./casino-audit-reports)"
     )
+    p.add_argument(
+        "--workers",
+        type=int,
+        help="processes validating, ingesting and replaying shards (default: one per CPU)",
+    )
     p.set_defaults(run=_lazy("audit.nightly_cli", "cmd_nightly"))
 
     from audit.incident_cli import add_incident_parser

@@ -21,7 +21,10 @@ Rerunning a date gives the same findings and stores nothing new.
 
 from __future__ import annotations
 
+import multiprocessing
+import os
 from collections.abc import Callable, Iterator, Sequence
+from concurrent.futures import ProcessPoolExecutor
 from contextlib import contextmanager
 from dataclasses import asdict, dataclass, field
 from datetime import date
@@ -48,10 +51,13 @@ BATCH = 2000
 __all__ = [
     "NightlySummary",
     "ShardIngest",
+    "ShardNight",
     "ShardReplay",
     "append_findings",
+    "default_workers",
     "discover_shards",
     "ingest_shard",
+    "process_shard",
     "replay_day",
     "run_detectors",
     "run_nightly",
@@ -142,21 +148,9 @@ def replay_day(store_url: str, day: date, path: Path) -> ShardReplay:
     ledger: dict[str, dict[str, str]] = {}
     pending: list[SubjectRecords] = []
     with open_store(store_url) as store:
-        for subject in subject_ids(shard):
-            records = store.records_of(shard.family, subject)
-            if not records:
-                continue
-            verdict = judge(records)
-            verdict_unit = adjudication_unit(shard.family, subject, records, verdict)
-            ledger[subject] = {
-                "verdict": verdict_unit.subject_id,
-                "table": str(records[0].get("table_id") or subject),
-            }
-            result.subjects += 1
-            result.with_findings += bool(verdict.findings)
-            for finding in verdict.findings:
-                result.findings[str(finding.kind)] = result.findings.get(str(finding.kind), 0) + 1
-            pending.append(verdict_unit)
+        for subject, records in store.iter_records(shard.family, subject_ids(shard), BATCH):
+            if records:
+                pending.append(_verdict_unit(result, ledger, subject, records, judge))
             if len(pending) >= BATCH:
                 result.verdicts_stored += store.append(pending).stored
                 pending.clear()
@@ -165,6 +159,28 @@ def replay_day(store_url: str, day: date, path: Path) -> ShardReplay:
         store.append([unit(LEDGER, scope, [], family=shard.family, ledger=ledger)])
         store.checkpoint()
     return result
+
+
+def _verdict_unit(
+    result: ShardReplay,
+    ledger: dict[str, dict[str, str]],
+    subject: str,
+    records: Sequence[dict[str, Any]],
+    judge: Callable[[Sequence[dict[str, Any]]], Any],
+) -> SubjectRecords:
+    """Judge one subject; count its findings and enter it in the shard's ledger."""
+    assert result.kind is not None
+    verdict = judge(records)
+    verdict_unit = adjudication_unit(result.kind, subject, records, verdict)
+    ledger[subject] = {
+        "verdict": verdict_unit.subject_id,
+        "table": str(records[0].get("table_id") or subject),
+    }
+    result.subjects += 1
+    result.with_findings += bool(verdict.findings)
+    for finding in verdict.findings:
+        result.findings[str(finding.kind)] = result.findings.get(str(finding.kind), 0) + 1
+    return verdict_unit
 
 
 def run_detectors(store_url: str, day: date) -> list[Detection]:
@@ -231,18 +247,46 @@ class NightlySummary:
         return dict(sorted(totals.items()))
 
 
-def run_nightly(store_url: str, input_dir: Path, day: date, out_dir: Path) -> NightlySummary:
-    """The whole night in one process: every step above, in order."""
+@dataclass
+class ShardNight:
+    """What one shard's part of the night did: validated, ingested, replayed."""
+
+    quality: QualityResult
+    ingested: ShardIngest
+    replayed: ShardReplay
+
+
+def process_shard(store_url: str, day: date, path: Path, docs_dir: Path) -> ShardNight:
+    """Validate one shard, then ingest it, then replay its subjects (steps 2-4)."""
+    quality = validate_shard(path, docs_dir)
+    return ShardNight(quality, ingest_shard(store_url, path), replay_day(store_url, day, path))
+
+
+def default_workers() -> int:
+    """Worker processes for ``run_nightly``: one per CPU this process may use."""
+    return len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else os.cpu_count() or 1
+
+
+def run_nightly(
+    store_url: str, input_dir: Path, day: date, out_dir: Path, *, workers: int = 1
+) -> NightlySummary:
+    """The whole night without a scheduler: every step above, in order.
+
+    Steps 2-4 run per shard in ``workers`` processes (1: in this process), as the DAG's
+    mapped tasks would on several workers; the store serialises their writes (SQLite's
+    write lock, PostgreSQL's table lock) and every result is content-addressed, so the
+    findings, the report and the summary do not depend on ``workers``.
+    """
     summary = NightlySummary(day)
-    day_out = Path(out_dir) / day.isoformat()
+    docs_dir = Path(out_dir) / day.isoformat() / "data-docs"
     shards = discover_shards(Path(input_dir), day)
     summary.shards = len(shards)
-    quality = [validate_shard(path, day_out / "data-docs") for path in shards]
+    nights = _per_shard(store_url, day, shards, docs_dir, min(workers, len(shards)))
+    quality = [night.quality for night in nights]
     summary.events = sum(q.events for q in quality)
     summary.quality_findings = sum(len(q.findings) for q in quality)
-    for path in shards:
-        summary.ingested.append(ingest_shard(store_url, path))
-        summary.replayed.append(replay_day(store_url, day, path))
+    summary.ingested = [night.ingested for night in nights]
+    summary.replayed = [night.replayed for night in nights]
     detections = run_detectors(store_url, day)
     for detection in detections:
         for finding in detection.findings:
@@ -251,3 +295,16 @@ def run_nightly(store_url: str, input_dir: Path, day: date, out_dir: Path) -> Ni
     summary.units_stored = append_findings(store_url, day, quality, detections)
     summary.report = write_report(store_url, day, Path(out_dir))
     return summary
+
+
+def _per_shard(
+    store_url: str, day: date, shards: Sequence[Path], docs_dir: Path, workers: int
+) -> list[ShardNight]:
+    """``process_shard`` over every shard, in shard order, in ``workers`` processes."""
+    if workers <= 1:
+        return [process_shard(store_url, day, path, docs_dir) for path in shards]
+    # spawn: a clean interpreter per worker, no inherited store connections or locks.
+    context = multiprocessing.get_context("spawn")
+    with ProcessPoolExecutor(workers, mp_context=context) as pool:
+        jobs = [pool.submit(process_shard, store_url, day, path, docs_dir) for path in shards]
+        return [job.result() for job in jobs]

@@ -71,7 +71,9 @@ def days_units(
     for unit_id in store.iter_subject_ids(ADJUDICATION):
         if unit_id.startswith(prefixes):
             latest[verdict_key(unit_id)] = unit_id
-    return {key: store.records_of(ADJUDICATION, uid)[0] for key, uid in sorted(latest.items())}
+    ordered = sorted(latest.items())
+    units = store.iter_records(ADJUDICATION, [uid for _, uid in ordered])
+    return {key: records[0] for (key, _), (_, records) in zip(ordered, units, strict=True)}
 
 
 def finding_of(record: dict[str, Any]) -> Finding:

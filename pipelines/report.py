@@ -71,11 +71,13 @@ def load_day(store: AuditStore, day: date) -> DayData:
             continue
         family = record["family"]
         data.subjects[family] += len(record["ledger"])
-        for subject, entry in record["ledger"].items():
+        ledger = record["ledger"]
+        for subject, entry in ledger.items():
             tables[subject] = (entry["table"], family)
-            verdict = store.records_of(ADJUDICATION, entry["verdict"])[0]
+        verdicts = store.iter_records(ADJUDICATION, (e["verdict"] for e in ledger.values()))
+        for entry, (_, verdict) in zip(ledger.values(), verdicts, strict=True):
             data.rows.extend(
-                _row(f, entry["table"], family, "replay", day) for f in verdict["findings"]
+                _row(f, entry["table"], family, "replay", day) for f in verdict[0]["findings"]
             )
     for (kind, scope), record in units.items():
         if kind == QUALITY:

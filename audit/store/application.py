@@ -9,13 +9,13 @@ is a new event.
 from __future__ import annotations
 
 import hashlib
-import json
 from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass, field, replace
 from datetime import UTC, datetime
 from typing import Any
 from uuid import UUID
 
+import orjson
 from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PublicKey
 from eventsourcing.application import Application
 from eventsourcing.persistence import StoredEvent
@@ -82,8 +82,9 @@ def _create_schema(url: StoreURL) -> None:
 
 
 def canonical(record: dict[str, Any]) -> str:
-    """Byte-stable JSON of a flat record (datetimes as ISO 8601), for comparisons."""
-    return json.dumps(record, sort_keys=True, separators=(",", ":"), default=_json_default)
+    """Byte-stable JSON of a flat record (keys sorted at every level, no spaces, UTF-8,
+    datetimes as ISO 8601, bytes as hex), for comparisons and content digests."""
+    return orjson.dumps(record, option=orjson.OPT_SORT_KEYS, default=_json_default).decode()
 
 
 def _json_default(value: Any) -> Any:
@@ -240,6 +241,17 @@ class AuditStore(Application):
             if stored.originator_version >= FIRST_RECORD_VERSION
         ]
 
+    def records_of_many(self, kind: str, subject_ids: Sequence[str]) -> dict[str, list[dict]]:
+        """``records_of`` for many subjects in a few queries: subject id -> records (only the
+        subjects that are stored)."""
+        by_hex = {subject_uuid(kind, subject).hex: subject for subject in subject_ids}
+        rows = self.recorder.states_of(list(by_hex), FIRST_RECORD_VERSION)  # type: ignore[attr-defined]
+        decode = self.transcoder.decode_record
+        found: dict[str, list[dict[str, Any]]] = {}
+        for originator, _, state in rows:
+            found.setdefault(by_hex[originator], []).append(decode(state))
+        return found
+
     def iter_subject_ids(self, kind: str, batch: int = 2000) -> Iterator[str]:
         """Every subject of a kind, in the order first stored."""
         topic = get_topic(SUBJECT_CLASSES[kind].Opened)
@@ -252,10 +264,30 @@ class AuditStore(Application):
                 yield self.mapper.to_domain_event(notification).subject_id
             start = page[-1].id + 1
 
+    def iter_records(
+        self, kind: str, subject_ids: Iterable[str], batch: int = 2000
+    ) -> Iterator[tuple[str, list[dict[str, Any]]]]:
+        """(subject id, records) for each stored subject of ``subject_ids``, in their order,
+        read ``batch`` subjects per query (unknown subjects are skipped)."""
+        chunk: list[str] = []
+        for subject_id in subject_ids:
+            chunk.append(subject_id)
+            if len(chunk) == batch:
+                yield from self._stored_in_order(kind, chunk)
+                chunk = []
+        yield from self._stored_in_order(kind, chunk)
+
+    def _stored_in_order(
+        self, kind: str, subject_ids: list[str]
+    ) -> Iterator[tuple[str, list[dict[str, Any]]]]:
+        found = self.records_of_many(kind, subject_ids) if subject_ids else {}
+        for subject_id in subject_ids:
+            if subject_id in found:
+                yield subject_id, found[subject_id]
+
     def iter_subjects(self, kind: str) -> Iterator[tuple[str, list[dict[str, Any]]]]:
         """(subject id, records) for every subject of a kind, streamed."""
-        for subject_id in self.iter_subject_ids(kind):
-            yield subject_id, self.records_of(kind, subject_id)
+        yield from self.iter_records(kind, self.iter_subject_ids(kind))
 
     def count_events(self) -> int:
         return self.recorder.chain_head()[2]  # type: ignore[attr-defined]

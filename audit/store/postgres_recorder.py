@@ -185,6 +185,25 @@ class ChainedPostgresApplicationRecorder(PostgresApplicationRecorder):
                 for r in curs.fetchall()
             ]
 
+    def states_of(self, originator_ids: Sequence[str], first_version: int) -> list[Any]:
+        """(originator hex, version, state) of these originators' events from
+        ``first_version`` on, in (originator, version) order: many subjects, one query."""
+        if not originator_ids:
+            return []
+        with self.datastore.transaction(commit=False) as curs:
+            curs.execute(
+                SQL(
+                    "SELECT originator_id, originator_version, state FROM {t} "
+                    "WHERE originator_id = ANY(%s::uuid[]) AND originator_version >= %s "
+                    "ORDER BY originator_id, originator_version"
+                ).format(t=self._table),
+                (list(originator_ids), first_version),
+            )
+            return [
+                (originator_hex(r["originator_id"]), r["originator_version"], r["state"])
+                for r in curs.fetchall()
+            ]
+
     def existing_versions(self, originator_ids: Sequence[str]) -> set[tuple[str, int]]:
         """Which (originator hex, version) pairs of these originators are already stored."""
         if not originator_ids:

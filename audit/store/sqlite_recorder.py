@@ -3,6 +3,9 @@
 The events table gains ``chain_prev`` and ``chain_hash``; triggers refuse UPDATE and
 DELETE (append-only); a checkpoints table records the chain head after each ingest.
 Batches are inserted in one transaction (``executemany``), never one commit per event.
+That transaction starts with ``BEGIN IMMEDIATE``: it holds the write lock before it reads
+the chain head, so writers in other processes (parallel nightly shards, mapped DAG tasks)
+wait their turn instead of linking two batches to the same head.
 """
 
 from __future__ import annotations
@@ -11,7 +14,7 @@ from collections.abc import Iterator, Sequence
 from typing import Any
 
 from eventsourcing.persistence import StoredEvent
-from eventsourcing.sqlite import SQLiteApplicationRecorder, SQLiteCursor
+from eventsourcing.sqlite import SQLiteApplicationRecorder, SQLiteCursor, SQLiteTransaction
 
 from audit.store.chain import (
     GENESIS,
@@ -23,6 +26,16 @@ from audit.store.chain import (
 )
 
 READ_BATCH = 5000
+
+
+class _ImmediateTransaction(SQLiteTransaction):
+    """A transaction that takes SQLite's write lock at BEGIN (waiting up to the lock
+    timeout), so nothing can commit between its reads and its writes."""
+
+    def __enter__(self) -> SQLiteCursor:
+        cursor = self.connection.cursor()
+        cursor.execute("BEGIN IMMEDIATE")
+        return cursor
 
 
 class ChainedSQLiteApplicationRecorder(SQLiteApplicationRecorder):
@@ -48,6 +61,16 @@ class ChainedSQLiteApplicationRecorder(SQLiteApplicationRecorder):
             "CREATE TRIGGER IF NOT EXISTS chain_checkpoints_no_delete BEFORE DELETE ON "
             "chain_checkpoints BEGIN SELECT RAISE(ABORT, 'checkpoints are append-only'); END",
         ]
+
+    def insert_events(
+        self, stored_events: Sequence[StoredEvent], **kwargs: Any
+    ) -> Sequence[int] | None:
+        with (
+            self.datastore.get_connection(commit=True) as connection,
+            _ImmediateTransaction(connection, commit=True) as transaction,
+            transaction as c,
+        ):
+            return self._insert_events(c, stored_events, **kwargs)
 
     def _insert_events(
         self, c: SQLiteCursor, stored_events: Sequence[StoredEvent], **_: Any
@@ -121,6 +144,23 @@ class ChainedSQLiteApplicationRecorder(SQLiteApplicationRecorder):
                 "FROM chain_checkpoints"
             )
             return [Checkpoint(r[0], bytes(r[1]), r[2], bytes(r[3]), r[4]) for r in c.fetchall()]
+
+    def states_of(self, originator_ids: Sequence[str], first_version: int) -> list[Any]:
+        """(originator hex, version, state) of these originators' events from
+        ``first_version`` on, in (originator, version) order: many subjects, few queries."""
+        rows: list[Any] = []
+        table = self.events_table_name
+        with self.datastore.transaction(commit=False) as c:
+            for start in range(0, len(originator_ids), 500):
+                chunk = originator_ids[start : start + 500]
+                c.execute(
+                    f"SELECT originator_id, originator_version, state FROM {table} "
+                    f"WHERE originator_id IN ({','.join('?' * len(chunk))}) "
+                    "AND originator_version >= ? ORDER BY originator_id, originator_version",
+                    [*chunk, first_version],
+                )
+                rows.extend(c.fetchall())
+        return rows
 
     def existing_versions(self, originator_ids: Sequence[str]) -> set[tuple[str, int]]:
         """Which (originator hex, version) pairs of these originators are already stored."""

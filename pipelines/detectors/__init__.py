@@ -64,8 +64,8 @@ def _collusion(store: AuditStore, day: date) -> Detection:
 
     window = [day - timedelta(days=n) for n in range(collusion.WINDOW_DAYS)]
     detector = collusion.CollusionDetector(as_of=day)
-    for hand in day_subjects(store, window).get("poker", []):
-        detector.observe(store.records_of("poker", hand))
+    for _, records in store.iter_records("poker", day_subjects(store, window).get("poker", [])):
+        detector.observe(records)
     report = detector.report()
     suspects = sorted({p for s in report.suspicions for p in s.players})
     return Detection(

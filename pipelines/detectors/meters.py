@@ -80,4 +80,5 @@ def _variance(reads: list[tuple[dict[str, int], dict[str, int]]], width: int) ->
 
 def fleet(store: AuditStore, machines: Sequence[str], day: date) -> dict[str, Any]:
     """machine -> the day's figures, for every machine judged that day."""
-    return {m: machine_figures(store.records_of("slots", m), day) for m in machines}
+    stored = store.iter_records("slots", machines)
+    return {machine: machine_figures(records, day) for machine, records in stored}
