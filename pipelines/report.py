@@ -33,7 +33,7 @@ from pipelines import report_plots
 from pipelines.detectors import findings as agg
 from pipelines.records import LEDGER, QUALITY, day_units
 
-DETECTORS = ("collusion", "meters")
+DETECTORS = ("banker_runs", "collusion", "meters")
 MAX_LISTED = 1000
 MAX_GROUPS = 60
 

@@ -90,3 +90,26 @@ def test_replay_judges_each_table_s_banker_runs(tmp_path) -> None:
     assert [(f["kind"], f["subject"], f["citation"]) for f in current_findings(store)] == [
         ("illegal_action", "chemmy-1/2", "PT-217/2007 I.34, I.46")
     ]
+
+
+def test_the_night_judges_each_tables_coups_together(store_url: str) -> None:
+    """The nightly detector reads a day's chemin de fer coups from the store, table by table
+    (the ledgers name each round's table), and finds the illegal reduction."""
+    from audit.store import AuditStore, SubjectRecords
+    from pipelines.detectors.banker_runs import banker_run_findings
+
+    rounds = [coup(1, 100_000), coup(2, 50_000), coup(3, 59_500)]
+    store = AuditStore(store_url)
+    try:
+        store.append([SubjectRecords("banked", r[0]["round_id"], r) for r in rounds])
+        # two shards' ledgers, the second listing its coup before the first's: order is time's
+        ledgers = [
+            {"chemmy-1/3": {"table": "chemmy-1"}},
+            {"chemmy-1/2": {"table": "chemmy-1"}, "chemmy-1/1": {"table": "chemmy-1"}},
+        ]
+        findings = banker_run_findings(store, ledgers)
+    finally:
+        store.close()
+    assert [(f.kind, f.subject, f.recorded) for f in findings] == [
+        ("illegal_action", "chemmy-1/2", 50_000)
+    ]

@@ -3,7 +3,8 @@
 ``detect(store, day)`` runs every installed detector over the subjects the night's
 replay judged (the ledgers of ``pipelines.records``) and returns one ``Detection`` each:
 its findings (stored by ``pipelines.nightly.append_findings``) and the figures the
-report plots. ``meters`` is the fleet view of slot machines; ``collusion`` scores pairs
+report plots. ``meters`` is the fleet view of slot machines; ``banker_runs`` judges the
+garage rule over each table's chemin de fer coups of the day; ``collusion`` scores pairs
 and rings of players over the hands judged in its window (``WINDOW_DAYS`` nights ending
 on the day) and keeps the chip flows around the suspects for the report's graph.
 """
@@ -44,8 +45,12 @@ class Detection:
 
 def day_subjects(store: AuditStore, days: Iterable[date]) -> dict[str, list[str]]:
     """family -> subjects the replay of ``days`` judged, in day, shard and ledger order."""
+    return _subjects(days_units(store, days, [LEDGER]).values())
+
+
+def _subjects(ledgers: Iterable[dict[str, Any]]) -> dict[str, list[str]]:
     subjects: dict[str, list[str]] = {}
-    for record in days_units(store, days, [LEDGER]).values():
+    for record in ledgers:
         subjects.setdefault(record["family"], []).extend(record["ledger"])
     return {family: list(dict.fromkeys(ids)) for family, ids in subjects.items()}
 
@@ -53,9 +58,16 @@ def day_subjects(store: AuditStore, days: Iterable[date]) -> dict[str, list[str]
 def detect(store: AuditStore, day: date) -> list[Detection]:
     """Every installed detector's Detection for the day, in a fixed order."""
     from pipelines.detectors import meters
+    from pipelines.detectors.banker_runs import banker_run_findings
 
-    machines = meters.fleet(store, day_subjects(store, [day]).get("slots", []), day)
-    return [Detection("meters", [], {"machines": machines}), _collusion(store, day)]
+    ledgers = list(days_units(store, [day], [LEDGER]).values())
+    banked = [record["ledger"] for record in ledgers if record["family"] == "banked"]
+    machines = meters.fleet(store, _subjects(ledgers).get("slots", []), day)
+    return [
+        Detection("meters", [], {"machines": machines}),
+        Detection("banker_runs", banker_run_findings(store, banked), {}),
+        _collusion(store, day),
+    ]
 
 
 def _collusion(store: AuditStore, day: date) -> Detection:

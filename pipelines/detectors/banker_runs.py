@@ -1,0 +1,39 @@
+"""Chemin de fer banker runs over a day's coups, table by table (PT-217/2007 I.34, I.46).
+
+A banker may take money out of his bank only as the garage rule allows, judged across the
+consecutive coups of his run (``replayer.casino.garage``); no single round shows it, so
+the night judges each table's chemin de fer coups of the day together. One table's coups
+are in memory at a time. A run that crosses midnight starts afresh on the new day: its
+first coup there has no predecessor to compare with, so a reduction at that coup is not
+judged (never a false finding).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Mapping
+
+from audit.store.application import AuditStore
+from replayer.casino.garage import check_banker_runs
+from replayer.findings import Finding
+
+GAME = "chemin_de_fer"
+
+
+def banker_run_findings(
+    store: AuditStore, ledgers: Iterable[Mapping[str, Mapping[str, str]]]
+) -> list[Finding]:
+    """Garage findings over the banked rounds the ledgers list, per table in table order."""
+    tables: dict[str, list[str]] = {}
+    for ledger in ledgers:
+        for subject, entry in ledger.items():
+            tables.setdefault(entry["table"], []).append(subject)
+    findings: list[Finding] = []
+    for _, rounds in sorted(tables.items()):
+        coups = [
+            records
+            for _, records in store.iter_records("banked", rounds)
+            if records[0].get("game") == GAME
+        ]
+        if coups:
+            findings.extend(check_banker_runs(coups).findings)
+    return findings
