@@ -20,11 +20,15 @@ from audit.config import StoreURLError, parse_store_url, store_url_from_env
 
 if TYPE_CHECKING:
     from pipelines.nightly import NightlySummary
+    from pipelines.simulate.manifest import DayManifest
 
 EXIT_OK, EXIT_DATA_PROBLEMS, EXIT_CANNOT_RUN = 0, 1, 2
 INPUT_ENV, OUT_ENV = "CASINO_AUDIT_INPUT", "CASINO_AUDIT_OUT"
 DEFAULT_INPUT, DEFAULT_OUT = "casino-audit-input", "casino-audit-reports"
 DEMO_DIR, DEMO_DAY, DEMO_SEED, DEMO_HANDS = Path("casino-audit-demo"), date(2025, 3, 1), 7, 3_000
+#: Banked rounds and slot machines beside the hands; faults in 1% of the rounds and, so
+#: that a small fleet shows some, 10% of the machines.
+DEMO_ROUNDS, DEMO_MACHINES = 2_000, 20
 
 
 def _fail(command: str, message: str) -> int:
@@ -39,18 +43,19 @@ def _store_url(args: argparse.Namespace) -> str:
 
 
 def _run(
-    command: str, url: str, input_dir: Path, day: date, out_dir: Path
+    command: str, url: str, input_dir: Path, day: date, out_dir: Path, workers: int | None = None
 ) -> NightlySummary | None:
-    """run_nightly, or None after saying why it could not run."""
+    """run_nightly in ``workers`` processes (default: one per CPU), or None after saying why
+    it could not run."""
     from eventsourcing.persistence import PersistenceError
 
-    from pipelines.nightly import discover_shards, run_nightly
+    from pipelines.nightly import default_workers, discover_shards, run_nightly
 
     if not discover_shards(input_dir, day):
         _fail(command, f"no Avro shards for {day} under {input_dir / day.isoformat()}/")
         return None
     try:
-        return run_nightly(url, input_dir, day, out_dir)
+        return run_nightly(url, input_dir, day, out_dir, workers=workers or default_workers())
     except (PersistenceError, OSError) as error:
         _fail(command, f"cannot use the store {parse_store_url(url).redacted()}: {error}")
         return None
@@ -85,7 +90,7 @@ def _exit_code(summary: NightlySummary) -> int:
 
 
 def cmd_nightly(args: argparse.Namespace) -> int:
-    """``casino-audit [--store URL] nightly --date D [--input DIR] [--out DIR]``."""
+    """``casino-audit [--store URL] nightly --date D [--input DIR] [--out DIR] [--workers N]``."""
     try:
         day = date.fromisoformat(args.date)
     except (TypeError, ValueError):
@@ -96,7 +101,7 @@ def cmd_nightly(args: argparse.Namespace) -> int:
         return _fail("nightly", str(error))
     input_dir = Path(getattr(args, "input", None) or os.environ.get(INPUT_ENV, DEFAULT_INPUT))
     out_dir = Path(getattr(args, "out", None) or os.environ.get(OUT_ENV, DEFAULT_OUT))
-    summary = _run("nightly", url, input_dir, day, out_dir)
+    summary = _run("nightly", url, input_dir, day, out_dir, getattr(args, "workers", None))
     if summary is None:
         return EXIT_CANNOT_RUN
     _print_summary(summary)
@@ -107,6 +112,8 @@ def cmd_demo(args: argparse.Namespace) -> int:
     """``casino-audit demo``: a seeded synthetic day with planted faults, end to end."""
     try:
         from pipelines.simulate.day import generate_day
+        from pipelines.simulate.fleet import slot_fleet
+        from pipelines.simulate.floor import banked_rounds
     except ImportError as error:
         return _fail("demo", f"the synthetic-day generator is not available ({error})")
     try:
@@ -114,20 +121,45 @@ def cmd_demo(args: argparse.Namespace) -> int:
     except StoreURLError as error:
         return _fail("demo", str(error))
     folder = DEMO_DIR / DEMO_DAY.isoformat()
-    print(f"generating {DEMO_HANDS} hands of {DEMO_DAY} (seed {DEMO_SEED}) into {folder}/ ...")
+    print(
+        f"generating {DEMO_HANDS} hands, {DEMO_ROUNDS} banked rounds and {DEMO_MACHINES} slot"
+        f" machines of {DEMO_DAY} (seed {DEMO_SEED}) into {folder}/ ..."
+    )
     manifest = generate_day(
-        DEMO_SEED, DEMO_DAY, hands=DEMO_HANDS, out=folder, colluders=2, fault_rate=0.01
+        DEMO_SEED,
+        DEMO_DAY,
+        hands=DEMO_HANDS,
+        out=folder,
+        colluders=2,
+        fault_rate=0.01,
+        extra=[
+            banked_rounds(DEMO_ROUNDS, fault_rate=0.01),
+            slot_fleet(DEMO_MACHINES, fault_rate=0.1),
+        ],
     )
     summary = _run("demo", url, DEMO_DIR, DEMO_DAY, DEMO_DIR / "reports")
     if summary is None:
         return EXIT_CANNOT_RUN
     _print_summary(summary)
-    planted: Counter[str] = Counter()
-    for fault in manifest.faults:
-        planted.update(fault.findings)
-    planted["collusion_suspected"] += len(manifest.collusion)
-    print("found vs planted (planted: manifest.json):")
-    for kind in sorted(set(planted) | set(summary.findings)):
-        print(f"  {kind:<24}{summary.findings.get(kind, 0):>6} found {planted[kind]:>6} planted")
+    _print_found_vs_planted(url, manifest)
     print(f"look up one: casino-audit --store {parse_store_url(url).redacted()} hand <subject>")
     return _exit_code(summary)
+
+
+def _print_found_vs_planted(url: str, manifest: DayManifest) -> None:
+    """Subjects found and planted per finding kind, then the deterministic faults' score."""
+    from audit.adjudicate import current_findings
+    from pipelines.nightly import open_store
+    from pipelines.simulate.score import finding_pairs, score
+
+    with open_store(url) as store:
+        found = set(finding_pairs(current_findings(store)))
+    planted = Counter(kind for fault in manifest.faults for kind in set(fault.findings))
+    planted["collusion_suspected"] += len(manifest.collusion)
+    subjects = Counter(kind for _, kind in found)
+    print("found vs planted, in subjects (planted: manifest.json):")
+    for kind in sorted(set(planted) | set(subjects)):
+        print(f"  {kind:<24}{subjects[kind]:>6} found {planted[kind]:>6} planted")
+    print("hands, rounds and machines (collusion and data quality aside):")
+    for line in score(manifest, found).lines():
+        print(f"  {line}")

@@ -3,13 +3,16 @@
     .ci/with-postgres .venv/bin/python benchmarks/nightly.py [--hands 100000]
         [--rounds 100000] [--machines 500] [--backends sqlite,postgresql]
 
-1. Generates one synthetic day (``pipelines.simulate.day.generate_day``, seeded, 1%
-   planted faults, two colluding groups) with banked rounds (punto banco and roulette,
-   alternating) and slot machines (one day's stream each) beside the poker hands.
+1. Generates one synthetic day (``pipelines.simulate.day.generate_day``, seeded, two
+   colluding groups) with banked rounds of the four games (``floor.banked_rounds``) and
+   slot machines with hourly readings (``fleet.slot_fleet``) beside the poker hands, 1%
+   of hands, rounds and machines with a planted fault.
 2. Runs ``pipelines.nightly.run_nightly`` over it into a fresh store on each backend, in
    a child process so its peak RSS (ru_maxrss) is its own; PostgreSQL needs
    ``CASINO_AUDIT_TEST_PG_URL`` (``.ci/with-postgres`` sets it), each run a new schema.
-3. Prints seconds, events/s and peak MiB per backend. No assertion: a benchmark.
+3. Prints seconds, events/s and peak MiB per backend, then the precision and recall of
+   the planted faults against the store's findings (``pipelines.simulate.score``). No
+   assertion: a benchmark.
 """
 
 from __future__ import annotations
@@ -17,51 +20,22 @@ from __future__ import annotations
 import argparse
 import json
 import os
-import random
 import resource
 import subprocess
 import sys
 import tempfile
 import time
 import uuid
-from datetime import UTC, date, datetime, timedelta
+from datetime import date
 from pathlib import Path
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from pipelines.simulate.manifest import DayManifest
+    from pipelines.simulate.score import Score
 
 DAY = date(2025, 3, 1)
 SHARD = 10_000
-
-
-def banked_and_slots(rounds: int, machines: int):
-    """An ``extra`` generator for generate_day: banked and slot shards, no faults."""
-
-    def extra(seed: int, day: date, out: Path) -> tuple[list[str], list]:
-        from audit.families import family_named
-        from audit.ingest.avro_files import write_events
-        from pipelines.simulate.casino import punto_banco_round, roulette_round
-        from pipelines.simulate.slots import machine_month
-
-        rng = random.Random(f"{seed}:{day}:bench")
-        start = datetime(day.year, day.month, day.day, tzinfo=UTC)
-        files = []
-        for first in range(0, rounds, SHARD):
-            events = []
-            for n in range(first, min(rounds, first + SHARD)):
-                game = punto_banco_round if n % 2 else roulette_round
-                at = start + timedelta(seconds=n * 80_000 // max(rounds, 1))
-                events += game(rng, f"bench-{'pb' if n % 2 else 'rl'}/{n:06d}", at)
-            name = f"banked-{first // SHARD:03d}.avro"
-            write_events(out / name, family_named("banked"), events)
-            files.append(name)
-        for first in range(0, machines, 100):
-            events = []
-            for m in range(first, min(machines, first + 100)):
-                events += machine_month(rng, f"slot-{m:04d}", start, days=1, games_per_day=400)
-            name = f"slots-{first // 100:03d}.avro"
-            write_events(out / name, family_named("slots"), events)
-            files.append(name)
-        return files, []
-
-    return extra
 
 
 def child(url: str, input_dir: str, out_dir: str) -> None:
@@ -106,6 +80,8 @@ def main() -> None:
         child(*args.child)
         return
     from pipelines.simulate.day import generate_day
+    from pipelines.simulate.fleet import slot_fleet
+    from pipelines.simulate.floor import banked_rounds
 
     work = Path(tempfile.mkdtemp(prefix="nightly-bench-"))
     began = time.perf_counter()
@@ -117,7 +93,10 @@ def main() -> None:
         colluders=2,
         fault_rate=0.01,
         hands_per_shard=SHARD,
-        extra=[banked_and_slots(args.rounds, args.machines)],
+        extra=[
+            banked_rounds(args.rounds, fault_rate=0.01, per_shard=SHARD),
+            slot_fleet(args.machines, fault_rate=0.01),
+        ],
     )
     print(
         f"generated {manifest.hands} hands, {args.rounds} rounds, {args.machines} machines "
@@ -140,6 +119,18 @@ def main() -> None:
             f"{result['events'] / result['seconds']:8.0f} events/s  "
             f"peak {result['peak_mib']:6.0f} MiB  findings {result['findings']}"
         )
+        for line in scored(url, manifest).lines():
+            print(f"{'':<12}{line}")
+
+
+def scored(url: str, manifest: DayManifest) -> Score:
+    """The planted faults against the store's current findings."""
+    from audit.adjudicate import current_findings
+    from pipelines.nightly import open_store
+    from pipelines.simulate.score import finding_pairs, score
+
+    with open_store(url) as store:
+        return score(manifest, finding_pairs(current_findings(store)))
 
 
 if __name__ == "__main__":

@@ -128,8 +128,18 @@ def _settle(writer: RoundWriter, bet: FlatEvent, paid: int, commission: int = 0)
         writer.emit("PayoutMade", bet_id=bet["bet_id"], player_id=bet["player_id"], amount=paid)
 
 
-def chemin_de_fer_round(rng: random.Random, round_id: str, start: datetime) -> list[FlatEvent]:
-    """A clean chemin de fer coup: a bank, one to three covered punter stakes, 5% cagnotte."""
+def chemin_de_fer_round(
+    rng: random.Random,
+    round_id: str,
+    start: datetime,
+    *,
+    banker: str | None = None,
+    bank: int = 20_000,
+) -> list[FlatEvent]:
+    """A clean chemin de fer coup: a bank, one to three covered punter stakes, 5% cagnotte.
+
+    ``banker`` holds the bank (default: a banker of this coup alone) with ``bank`` in it;
+    a banker's run of coups passes what each coup left in the bank to the next."""
     rules = CASINO_RULEBOOKS["pt-217-2007-chemin-de-fer"]
     assert isinstance(rules, CheminDeFerRules)
     writer = RoundWriter(round_id, start)
@@ -144,12 +154,16 @@ def chemin_de_fer_round(rng: random.Random, round_id: str, start: datetime) -> l
         cagnotte_bps=500,
     )
     bank = writer.emit(
-        "BetPlaced", bet_id="bank", player_id=f"banker-{round_id}", bet_type="bank", amount=20_000
+        "BetPlaced",
+        bet_id="bank",
+        player_id=banker or f"banker-{round_id}",
+        bet_type="bank",
+        amount=bank,
     )
     pontos = []
     left = bank["amount"]
     for index in range(rng.randint(1, 3)):
-        amount = min(500 * rng.randint(1, 20), left)
+        amount = min(500 * rng.randint(1, 20), left - left % 500)  # I.36: in 500s
         if amount:
             left -= amount
             pontos.append(
@@ -411,19 +425,35 @@ SIMULATORS: dict[str, Callable[[random.Random, str, datetime], list[FlatEvent]]]
     "blackjack": lambda rng, round_id, start: blackjack_round(rng, round_id, start)[0],
 }
 
-#: The faults ``plant`` knows.
+#: The faults ``plant`` knows in every game's rounds (where the round offers a place).
 FAULTS = ("overpaid", "unpaid_winner", "malfunction_not_refunded", "late_bet_refunded")
+#: ``FAULTS`` and the commission fault, which only the baccarat games offer.
+BANKED_FAULTS = (*FAULTS, "wrong_commission")
 
 
 def plant(events: list[FlatEvent], fault: str) -> tuple[list[FlatEvent], list[str]] | None:
     """The round with ``fault`` planted, and the finding kinds it must raise; None when the
-    round offers no place for that fault (e.g. no winning bet to leave unpaid)."""
+    round offers no place for that fault (e.g. no winning bet to leave unpaid).
+
+    ``wrong_commission`` withholds a fifth more than due, 6% for 5% (the punto banco
+    commission of GG-2022 live II 2.2; the chemin de fer cagnotte of PT-217/2007 I.47),
+    and pays the bet that much less: the commission (or cagnotte) and the payout are each
+    a ``mispaid_bet``."""
     events = [dict(event) for event in events]
     payouts = [event for event in events if event["type"] == "PayoutMade"]
     bets = [event for event in events if event["type"] == "BetPlaced"]
     if fault == "overpaid" and payouts:
         payouts[0]["amount"] += 1
         return events, ["mispaid_bet"]
+    if fault == "wrong_commission":
+        taken = next((e for e in events if e["type"] in ("CommissionTaken", "CagnotteTaken")), None)
+        if taken is None or taken["amount"] < 5:
+            return None
+        payer = taken.get("bet_id") or next(b["bet_id"] for b in bets if b["bet_type"] == "bank")
+        extra = taken["amount"] // 5
+        taken["amount"] += extra
+        next(p for p in payouts if p["bet_id"] == payer)["amount"] -= extra
+        return events, ["mispaid_bet", "mispaid_bet"]
     if fault == "unpaid_winner":
         stakes = {bet["bet_id"]: bet["amount"] for bet in bets}
         winners = [p for p in payouts if p["amount"] > stakes[p["bet_id"]]]

@@ -8,29 +8,28 @@ people and the seating unchanged.
 
 Output (``out``): ``poker-<table>-<k>.avro`` shards, at most ``hands_per_shard`` hands
 each, and ``manifest.json`` (``manifest.DayManifest``). Shards are the Avro container
-files of the ``poker`` family, the same bytes ``audit.ingest.avro_files.write_events``
-writes; records are shaped by ``audit.ingest.avro_shape.to_avro``, which is several times
-faster than ``Family.to_avro`` on a day of 100,000 hands.
+files of the ``poker`` family, the same records ``audit.ingest.avro_files.write_events``
+writes, with a derived sync marker (``avro_out.write_shard``); records are shaped by
+``audit.ingest.avro_shape.to_avro``, which is several times faster than
+``Family.to_avro`` on a day of 100,000 hands.
 
 Banked rounds and slot machines are not generated here: their round/machine simulators
 live in ``pipelines/simulate/casino.py`` and ``slots.py``; a day adds them through
-``extra`` generators, each called as ``extra(seed, day, out)`` and returning the shards
-it wrote and the faults it planted, which join the manifest.
+``extra`` generators (``floor.banked_rounds``, ``fleet.slot_fleet``), each called as
+``extra(seed, day, out)`` and returning the shards it wrote and the faults it planted,
+which join the manifest.
 """
 
 from __future__ import annotations
 
-import hashlib
 import random
 from collections.abc import Callable, Sequence
 from datetime import UTC, date, datetime, timedelta
 from pathlib import Path
 from typing import Any
 
-import fastavro
-
 from audit.families import family_named
-from audit.ingest.avro_shape import to_avro
+from pipelines.simulate.avro_out import write_shard
 from pipelines.simulate.faults import FAULT_FINDINGS, FAULT_KINDS, PLANTERS
 from pipelines.simulate.manifest import CollusionGroup, DayManifest, PlantedFault
 from pipelines.simulate.players import VENUES, Player, player_pool
@@ -43,8 +42,6 @@ from replayer.rulebooks.registry import get_rulebook
 
 ExtraGenerator = Callable[[int, date, Path], tuple[list[str], list[PlantedFault]]]
 MISDEAL_RATE = 0.004
-#: Avro namespace of the poker family's records (``schemas/poker_hand.avsc``).
-_NAMESPACE = "casino_audit.poker"
 
 
 def population(
@@ -174,7 +171,7 @@ def _play_table(
     pending: list[str] = []
     shards: list[str] = []
     buffer: list[dict[str, Any]] = []
-    schema = family_named("poker").parsed_schema
+    family = family_named("poker")
     present = {pid for p in candidates for pid in [p.player_id]}
     table_groups = [g for g in groups if sum(pid in present for pid in g.players) >= 2]
     for number in range(count):
@@ -207,11 +204,7 @@ def _play_table(
         _count(hand, stats)
         if (number + 1) % hands_per_shard == 0 or number + 1 == count:
             name = f"poker-{table.table_id}-{len(shards) + 1:02d}.avro"
-            with (out / name).open("wb") as stream:
-                records = (to_avro(event, namespace=_NAMESPACE) for event in buffer)
-                # Avro's sync marker is random unless given: derive it, for identical bytes.
-                marker = hashlib.sha256(f"{stream_id}:{name}".encode()).digest()[:16]
-                fastavro.writer(stream, schema, records, codec="deflate", sync_marker=marker)
+            write_shard(out / name, family, buffer, stream_id=stream_id)
             buffer = []
             shards.append(name)
             manifest.shards.append(name)

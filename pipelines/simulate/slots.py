@@ -2,10 +2,11 @@
 
 ``machine_month`` plays a machine for some days: players insert bills or tickets, play
 games on an integer-weighted paytable, cash out to tickets (or by hand above a limit), win
-jackpots paid by hand; the machine's meters (modulo 10^width) are read every day. Options
-start the meters near their rollover, clear the RAM on a given day (with its MachineReset
-and readings), or pay on a different paytable than the one configured. Pure: a function of
-its ``random.Random``.
+jackpots paid by hand; the machine's meters (modulo 10^width) are read at the end of every
+day, or every hour (``readings_per_day=24``: the day's games spread over its hours, each
+hour's events stamped within it). Options start the meters near their rollover, clear the
+RAM on a given day (with its MachineReset and readings), or pay on a different paytable
+than the one configured. Pure: a function of its ``random.Random``.
 """
 
 from __future__ import annotations
@@ -26,6 +27,7 @@ PAYTABLE_93 = ((1, 1500), (2, 1000), (5, 400), (10, 120), (50, 20), (200, 3), (1
 #: A machine paying 59%, far below the legal floor.
 PAYTABLE_59 = ((1, 1500), (2, 1000), (5, 200), (10, 50), (50, 10), (200, 2))
 WEIGHTS = 10_000
+WAGERS, _HANDPAY_LIMIT = (20, 50, 100), 100_000
 
 
 def paytable_return(paytable: tuple[tuple[int, int], ...]) -> Fraction:
@@ -41,11 +43,19 @@ def paytable_sd_bps(paytable: tuple[tuple[int, int], ...]) -> int:
 
 @dataclass
 class _Machine:
+    """Emits events 10 s apart from ``start`` (counted from the event at ``base``)."""
+
     machine_id: str
     start: datetime
     width: int
     meters: dict[str, int]
     events: list[FlatEvent] = field(default_factory=list)
+    base: int = 0
+    tickets: int = 0
+
+    def resume(self, moment: datetime) -> None:
+        """The next event happens at ``moment``, later ones 10 s apart."""
+        self.start, self.base = moment, len(self.events)
 
     def emit(self, body_type: str, **fields: Any) -> FlatEvent:
         sequence = len(self.events)
@@ -53,7 +63,7 @@ class _Machine:
             "event_id": f"{self.machine_id}/{sequence}",
             "machine_id": self.machine_id,
             "sequence": sequence,
-            "occurred_at": self.start + timedelta(seconds=10 * sequence),
+            "occurred_at": self.start + timedelta(seconds=10 * (sequence - self.base)),
             "type": body_type,
             **fields,
         }
@@ -77,15 +87,27 @@ def machine_month(
     near_rollover: bool = False,
     ram_clear_day: int | None = None,
     paid_on: tuple[tuple[int, int], ...] = PAYTABLE_93,
+    readings_per_day: int = 1,
+    rollover_margin: int = 400_000,
 ) -> list[FlatEvent]:
-    """A machine's stream over ``days`` days, with a reading at the end of each."""
+    """A machine's stream over ``days`` days, with a reading at the end of each day, or at
+    the end of each of ``readings_per_day`` equal periods of it (24: hourly). With
+    ``near_rollover`` the money meters start at most ``rollover_margin`` below 10^width
+    and the other meters at a long-serving machine's counts."""
     meters = dict.fromkeys((*METERS, *COMPOSITES), 0)
     if near_rollover:
         for meter in ("coin_in", "coin_out", "total_won", "drop", "bills_in"):
-            meters[meter] = 10**width - rng.randint(1, 400_000)
+            meters[meter] = 10**width - rng.randint(1, rollover_margin)
+        # So far into its meters, the machine has long been in service: every other meter
+        # counts too (else the rolling money meters would be all its nonzero meters, and
+        # their falling together would read as a RAM clear).
+        games, drop = meters["coin_in"] // 50, meters["drop"]
+        meters |= {"games_played": games, "games_won": games // 3, "jackpot": games // 4}
+        meters |= {"ticket_in": drop // 4, "ticket_out": drop // 2}
+        meters |= {"handpaid_cancelled_credits": drop // 50, "cancelled_credits": drop // 2}
         meters["total_won"] = (meters["coin_out"] + meters["jackpot"]) % 10**width
+        meters["total_handpaid"] = meters["handpaid_cancelled_credits"] + meters["jackpot"]
     machine = _Machine(machine_id, start, width, meters)
-    wagers, handpay_limit = (20, 50, 100), 100_000
     machine.emit(
         "MachineConfigured",
         rulebook="pt-217-2007-slots",
@@ -94,38 +116,23 @@ def machine_month(
         meter_width_digits=width,
         theoretical_return_bps=round(paytable_return(PAYTABLE_93) * 10_000),
         return_sd_bps=paytable_sd_bps(PAYTABLE_93),
-        max_single_win=1000 * max(wagers),
+        max_single_win=1000 * max(WAGERS),
         paytable_id="pt-93",
         source=None,
     )
     machine.read("power_up")
-    tickets = 0
+    period = timedelta(days=1) / readings_per_day
     for day in range(days):
-        played = 0
-        while played < games_per_day:
-            credits = rng.choice([2000, 5000, 10_000])
-            if rng.random() < 0.3:
-                machine.emit(
-                    "TicketRedeemed", ticket_id=f"{machine_id}-in-{tickets}", amount=credits
-                )
-            else:
-                machine.emit("BillInserted", amount=credits)
-            tickets += 1
-            while credits >= min(wagers) and played < games_per_day and rng.random() > 0.01:
-                wager = rng.choice([w for w in wagers if w <= credits])
-                win = wager * _multiplier(rng, paid_on)
-                handpaid = win >= handpay_limit
-                machine.emit("GamePlayed", wager=wager, win=win, handpaid=handpaid)
-                if handpaid:
-                    machine.emit("HandpayMade", amount=win, kind="jackpot")
-                credits += (0 if handpaid else win) - wager
-                played += 1
-            if credits >= handpay_limit:
-                machine.emit("HandpayMade", amount=credits, kind="cancelled_credit")
-            elif credits:
-                machine.emit(
-                    "TicketPrinted", ticket_id=f"{machine_id}-out-{tickets}", amount=credits
-                )
+        for part in range(readings_per_day):
+            games = games_per_day // readings_per_day + (part < games_per_day % readings_per_day)
+            if readings_per_day > 1:
+                machine.resume(start + timedelta(days=day) + part * period + timedelta(seconds=20))
+            _play(rng, machine, games, paid_on)
+            if part + 1 < readings_per_day:
+                machine.resume(start + timedelta(days=day) + (part + 1) * period)
+                machine.read()
+        if readings_per_day > 1:
+            machine.resume(start + timedelta(days=day + 1) - timedelta(seconds=60))
         if day == ram_clear_day:
             machine.read("before_ram_clear")
             machine.emit("MachineReset", kind="ram_clear", reason="memory fault")
@@ -133,6 +140,41 @@ def machine_month(
             machine.read("after_ram_clear")
         machine.read()
     return machine.events
+
+
+def _play(
+    rng: random.Random, machine: _Machine, games: int, paid_on: tuple[tuple[int, int], ...]
+) -> None:
+    """Sessions until ``games`` games are played: credits in, games, credits out."""
+    played = 0
+    while played < games:
+        credits = rng.choice([2000, 5000, 10_000])
+        if rng.random() < 0.3:
+            machine.emit(
+                "TicketRedeemed",
+                ticket_id=f"{machine.machine_id}-in-{machine.tickets}",
+                amount=credits,
+            )
+        else:
+            machine.emit("BillInserted", amount=credits)
+        machine.tickets += 1
+        while credits >= min(WAGERS) and played < games and rng.random() > 0.01:
+            wager = rng.choice([w for w in WAGERS if w <= credits])
+            win = wager * _multiplier(rng, paid_on)
+            handpaid = win >= _HANDPAY_LIMIT
+            machine.emit("GamePlayed", wager=wager, win=win, handpaid=handpaid)
+            if handpaid:
+                machine.emit("HandpayMade", amount=win, kind="jackpot")
+            credits += (0 if handpaid else win) - wager
+            played += 1
+        if credits >= _HANDPAY_LIMIT:
+            machine.emit("HandpayMade", amount=credits, kind="cancelled_credit")
+        elif credits:
+            machine.emit(
+                "TicketPrinted",
+                ticket_id=f"{machine.machine_id}-out-{machine.tickets}",
+                amount=credits,
+            )
 
 
 def _multiplier(rng: random.Random, paytable: tuple[tuple[int, int], ...]) -> int:

@@ -1,0 +1,188 @@
+"""``slot_fleet``: a day of slot machines for ``generate_day(extra=...)``.
+
+Each machine plays one day (``slots.machine_month(days=1, readings_per_day=24)``: its
+meters read every hour) from its own named streams ``"<seed>:<day>:<machine>"`` (play)
+and ``"...:faults"`` (faults); no global random state, no clock; the same seed and day
+give byte-identical shards. Machine ids are the same every day and each day's stream
+opens with its MachineConfigured: one store holds one generated day of a fleet.
+
+Clean edge cases, which must reconcile without a finding: about one machine in eight has
+its money meters start less than a day's coin in below 10^width, so they roll over
+during the day (the wrapped delta reconciles, SAS practice); one in twenty has a recorded
+RAM clear (MachineReset between the readings before and after it).
+
+Faults (``METER_FAULTS``), each a ``meter_discrepancy`` on the machine (PT-217/2007 III.9:
+between two readings each meter must advance by what the events in between add):
+
+* ``missing_game``: a GamePlayed left out of the stream: its wager, game and win are on
+  the meters but in no event;
+* ``missing_bill``: a BillInserted left out: bills_in and drop advance without it;
+* ``skimmed_drop``: from one hourly reading on, the drop meter reads a bill less than the
+  bills and tickets inserted;
+* ``misread_meter``: one hourly reading misreads one meter: the windows on both sides
+  of it disagree with the events;
+* ``unrecorded_ram_clear``: a RAM clear without its MachineReset: the meters fall to zero
+  unexplained (III.9; the span cannot be reconciled).
+
+``fault_rate`` is the share of machines that get one fault.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Callable
+from datetime import UTC, date, datetime
+from itertools import pairwise
+from pathlib import Path
+from typing import Any
+
+from audit.families import family_named
+from pipelines.simulate.avro_out import write_shard
+from pipelines.simulate.day import ExtraGenerator
+from pipelines.simulate.manifest import PlantedFault
+from pipelines.simulate.slots import WAGERS, FlatEvent, machine_month
+
+MISSING_GAME = "missing_game"
+MISSING_BILL = "missing_bill"
+SKIMMED_DROP = "skimmed_drop"
+MISREAD_METER = "misread_meter"
+UNRECORDED_RAM_CLEAR = "unrecorded_ram_clear"
+#: Fault kind -> the finding kinds the replayer raises for it.
+METER_FAULTS: dict[str, tuple[str, ...]] = dict.fromkeys(
+    (MISSING_GAME, MISSING_BILL, SKIMMED_DROP, MISREAD_METER, UNRECORDED_RAM_CLEAR),
+    ("meter_discrepancy",),
+)
+GAMES_PER_DAY = 400
+
+Planted = tuple[list[FlatEvent], dict[str, Any]]
+
+
+def slot_fleet(
+    machines: int,
+    *,
+    fault_rate: float = 0.0,
+    per_shard: int = 100,
+    games_per_day: int = GAMES_PER_DAY,
+) -> ExtraGenerator:
+    """An ``extra`` generator: ``machines`` slot machines in ``slots-<k>.avro`` shards of
+    at most ``per_shard`` machines, a meter fault in about ``fault_rate`` of them."""
+
+    def extra(seed: int, day: date, out: Path) -> tuple[list[str], list[PlantedFault]]:
+        faults: list[PlantedFault] = []
+        files: list[str] = []
+        buffer: list[FlatEvent] = []
+        family = family_named("slots")
+        out.mkdir(parents=True, exist_ok=True)
+        for number in range(machines):
+            events, fault = machine_day(
+                seed, day, f"slot-{number + 1:04d}", fault_rate=fault_rate, games=games_per_day
+            )
+            buffer += events
+            faults += [fault] if fault is not None else []
+            if (number + 1) % per_shard == 0 or number + 1 == machines:
+                files.append(f"slots-{len(files) + 1:03d}.avro")
+                write_shard(
+                    out / files[-1], family, buffer, stream_id=f"{seed}:{day.isoformat()}:slots"
+                )
+                buffer = []
+        return files, faults
+
+    return extra
+
+
+def machine_day(
+    seed: int, day: date, machine_id: str, *, fault_rate: float = 0.0, games: int = GAMES_PER_DAY
+) -> tuple[list[FlatEvent], PlantedFault | None]:
+    """One machine's day with hourly readings, and the fault planted in it (if any)."""
+    stream_id = f"{seed}:{day.isoformat()}:{machine_id}"
+    rng, fault_rng = random.Random(stream_id), random.Random(f"{stream_id}:faults")
+    near_rollover, ram_clear = rng.random() < 1 / 8, rng.random() < 1 / 20
+    kind = fault_rng.choice(sorted(METER_FAULTS)) if fault_rng.random() < fault_rate else None
+    events = machine_month(
+        rng,
+        machine_id,
+        datetime(day.year, day.month, day.day, tzinfo=UTC),
+        days=1,
+        games_per_day=games,
+        near_rollover=near_rollover,
+        ram_clear_day=0 if ram_clear or kind == UNRECORDED_RAM_CLEAR else None,
+        readings_per_day=24,
+        rollover_margin=min(WAGERS) * games,  # below the day's coin in: it rolls over
+    )
+    if kind is None:
+        return events, None
+    events, detail = PLANTERS[kind](events, fault_rng)
+    return events, PlantedFault(kind, machine_id, METER_FAULTS[kind], detail)
+
+
+def _renumber(events: list[FlatEvent]) -> list[FlatEvent]:
+    return [
+        {**event, "sequence": index, "event_id": f"{event['machine_id']}/{index}"}
+        for index, event in enumerate(events)
+    ]
+
+
+def _leave_out(body_type: str) -> Callable[[list[FlatEvent], random.Random], Planted]:
+    def planter(events: list[FlatEvent], rng: random.Random) -> Planted:
+        gone = rng.choice([e for e in events if e["type"] == body_type])
+        detail = {"left_out": body_type, "sequence": gone["sequence"]}
+        return _renumber([e for e in events if e is not gone]), detail
+
+    return planter
+
+
+def _reads(events: list[FlatEvent]) -> list[int]:
+    return [i for i, e in enumerate(events) if e["type"] == "MeterRead"]
+
+
+def _skim(events: list[FlatEvent], rng: random.Random) -> Planted:
+    """A bill's worth off the drop meter from the first reading after that bill on (until
+    a RAM clear zeroes the meters), so that reading's window is short by exactly it."""
+    bill = rng.choice([e for e in events if e["type"] == "BillInserted"])
+    modulus = 10 ** events[0]["meter_width_digits"]
+    events = list(events)
+    first = next(i for i in _reads(events) if i > bill["sequence"])
+    for index in range(first, len(events)):
+        if events[index]["type"] == "MachineReset":
+            break
+        if events[index]["type"] == "MeterRead":
+            meters = {**events[index]["meters"]}
+            meters["drop"] = (meters["drop"] - bill["amount"]) % modulus
+            events[index] = {**events[index], "meters": meters}
+    return events, {"meter": "drop", "short": bill["amount"], "from_sequence": first}
+
+
+def _misread(events: list[FlatEvent], rng: random.Random) -> Planted:
+    """One hourly reading (not the day's last) reads one meter high, by no more than the
+    meter advances over the next hour, so neither window seems to run backwards (which
+    would read as a rollover)."""
+    modulus = 10 ** events[0]["meter_width_digits"]
+    reads = _reads(events)
+    candidates = [
+        (index, meter, (events[after]["meters"][meter] - events[index]["meters"][meter]) % modulus)
+        for index, after in pairwise(reads)
+        if events[index]["reason"] == "scheduled"
+        for meter in ("coin_in", "coin_out", "drop", "games_played", "bills_in")
+    ]
+    index, meter, advance = rng.choice([c for c in candidates if c[2] > 0])
+    misread = rng.randint(1, advance)
+    meters = {**events[index]["meters"]}
+    meters[meter] = (meters[meter] + misread) % modulus
+    events = list(events)
+    events[index] = {**events[index], "meters": meters}
+    return events, {"meter": meter, "misread_by": misread, "sequence": index}
+
+
+def _hide_ram_clear(events: list[FlatEvent], rng: random.Random) -> Planted:
+    reset = next(e for e in events if e["type"] == "MachineReset")
+    return _renumber([e for e in events if e is not reset]), {"sequence": reset["sequence"]}
+
+
+#: Fault kind -> planter(events, rng) -> (faulty events, detail).
+PLANTERS: dict[str, Callable[[list[FlatEvent], random.Random], Planted]] = {
+    MISSING_GAME: _leave_out("GamePlayed"),
+    MISSING_BILL: _leave_out("BillInserted"),
+    SKIMMED_DROP: _skim,
+    MISREAD_METER: _misread,
+    UNRECORDED_RAM_CLEAR: _hide_ram_clear,
+}

@@ -1,0 +1,199 @@
+"""``banked_rounds``: a day of banked table games for ``generate_day(extra=...)``.
+
+A floor of punto banco, roulette, blackjack and chemin de fer tables (about 35/30/25/10%
+of the rounds, at least two tables a game, at most ``ROUNDS_PER_TABLE`` rounds a table),
+each table's rounds spread evenly through the day. Each table plays from its own named
+streams ``"<seed>:<day>:<table>"`` (the rounds) and ``"...:faults"`` (the faults): no
+global random state, no clock; the same seed and day give byte-identical shards.
+
+Faults (``casino.plant``; the finding kinds come from running the replayer on each):
+
+* ``overpaid``: one payout a unit too much: ``mispaid_bet`` (GG-2022 live II 2.2, III,
+  IV; PT-217/2007 I.47 for a bank);
+* ``unpaid_winner``: a winning bet's payout missing: ``mispaid_bet``;
+* ``wrong_commission``: 6% withheld for 5% (punto banco commission, chemin de fer
+  cagnotte, PT-217/2007 I.47), the bet paid that much less: ``mispaid_bet`` (twice);
+* ``malfunction_not_refunded``: a malfunction voids the round and one stake is not given
+  back: ``void_hand_not_refunded`` (GG-2022 live; PT-217/2007 I.75);
+* ``late_bet_refunded``: a bet accepted after "no more bets" (then refunded):
+  ``illegal_action`` (GG-2022 live II 2.1.6, IV).
+
+``fault_rate`` is the share of rounds that get one; a drawn kind waits at its table for a
+round that offers a place for it (a payout to leave unpaid, a commission to overcharge).
+
+Chemin de fer is judged across coups as well: the garage rule (PT-217/2007 I.34, I.46,
+``replayer.casino.garage``) compares each coup's bank with what the banker's previous
+coup left in it. So a chemin de fer table plays banker runs: the bank stays with its
+banker while he wins or ties, carrying the *due* settlement of each coup (a planted
+fault changes what was paid, never what the rules left in the bank; a voided coup leaves
+it as it was), passes to the next seat when he loses or gives it up, and after his 3rd
+and later odd won coups he sometimes sets half aside (a lawful garage, I.34). Bankers
+are named per day, so runs never span two days.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Iterator
+from dataclasses import dataclass
+from datetime import UTC, date, datetime, timedelta
+from pathlib import Path
+
+from audit.families import family_named
+from pipelines.simulate.avro_out import write_shard
+from pipelines.simulate.casino import (
+    BANKED_FAULTS,
+    SIMULATORS,
+    FlatEvent,
+    chemin_de_fer_round,
+    plant,
+)
+from pipelines.simulate.day import ExtraGenerator
+from pipelines.simulate.manifest import PlantedFault
+
+#: Game -> (table id prefix, share of the rounds in percent).
+GAMES: dict[str, tuple[str, int]] = {
+    "punto_banco": ("bac", 35),
+    "roulette": ("rou", 30),
+    "blackjack": ("bj", 25),
+    "chemin_de_fer": ("chemmy", 10),
+}
+ROUNDS_PER_TABLE = 1_200
+#: Faults a game's rounds can offer a place for (``casino.plant``): only the baccarat
+#: games withhold a commission, and a late bet is planted on even-chance and baccarat bets.
+OFFERED: dict[str, tuple[str, ...]] = {
+    "punto_banco": BANKED_FAULTS,
+    "roulette": tuple(f for f in BANKED_FAULTS if f != "wrong_commission"),
+    "blackjack": tuple(
+        f for f in BANKED_FAULTS if f not in ("wrong_commission", "late_bet_refunded")
+    ),
+    "chemin_de_fer": tuple(f for f in BANKED_FAULTS if f != "late_bet_refunded"),
+}
+MALFUNCTION = "malfunction_not_refunded"
+_BANKS = (10_000, 20_000, 50_000, 100_000)
+_SEATS = 8
+
+
+@dataclass(frozen=True, slots=True)
+class Table:
+    table_id: str
+    game: str
+    rounds: int
+
+
+def floor_tables(rounds: int) -> list[Table]:
+    """The tables playing ``rounds`` rounds, in game order, rounds shared evenly."""
+    tables = []
+    left = rounds
+    for index, (game, (prefix, share)) in enumerate(GAMES.items()):
+        count = left if index == len(GAMES) - 1 else rounds * share // 100
+        left -= count
+        n = max(min(count, 2), -(-count // ROUNDS_PER_TABLE))
+        tables += [
+            Table(f"{prefix}-{k + 1:02d}", game, count // n + (k < count % n)) for k in range(n)
+        ]
+    return tables
+
+
+@dataclass(slots=True)
+class _BankerRun:
+    """A chemin de fer table's bank: the seat holding it, what is in it, coups won."""
+
+    prefix: str
+    seat: int = -1
+    bank: int = 0
+    wins: int = 0
+
+    @property
+    def banker(self) -> str:
+        return f"{self.prefix}-seat{self.seat + 1}"
+
+    def open(self, rng: random.Random) -> None:
+        """A new banker when the bank is empty: the next seat, a fresh bank."""
+        if self.bank == 0:
+            self.seat, self.bank, self.wins = (self.seat + 1) % _SEATS, rng.choice(_BANKS), 0
+
+    def settle(self, rng: random.Random, events: list[FlatEvent], void: bool) -> None:
+        """Carry what the rules left in the bank (the clean coup's bank payout)."""
+        if void:
+            return
+        after = sum(
+            e["amount"] for e in events if e["type"] == "PayoutMade" and e["bet_id"] == "bank"
+        )
+        if after < self.bank or rng.random() < 0.1:  # lost: the hand passes, or given up
+            self.bank = 0
+        elif after > self.bank:
+            self.wins += 1
+            self.bank = after
+            if self.wins >= 3 and self.wins % 2 and rng.random() < 0.5:
+                self.bank -= self.bank // 2  # I.34 garage: the banker keeps the larger half
+
+
+def banked_rounds(
+    rounds: int, *, fault_rate: float = 0.0, per_shard: int = 10_000
+) -> ExtraGenerator:
+    """An ``extra`` generator: ``rounds`` banked rounds in ``banked-<k>.avro`` shards of at
+    most ``per_shard`` rounds, with faults planted in about ``fault_rate`` of them."""
+
+    def extra(seed: int, day: date, out: Path) -> tuple[list[str], list[PlantedFault]]:
+        faults: list[PlantedFault] = []
+        files: list[str] = []
+        buffer: list[FlatEvent] = []
+        family = family_named("banked")
+        stream_id = f"{seed}:{day.isoformat()}:banked"
+        out.mkdir(parents=True, exist_ok=True)
+        for count, events in enumerate(_floor_day(seed, day, rounds, fault_rate, faults), 1):
+            buffer += events
+            if count % per_shard == 0 or count == rounds:
+                files.append(f"banked-{len(files) + 1:03d}.avro")
+                write_shard(out / files[-1], family, buffer, stream_id=stream_id)
+                buffer = []
+        return files, faults
+
+    return extra
+
+
+def _floor_day(
+    seed: int, day: date, rounds: int, fault_rate: float, faults: list[PlantedFault]
+) -> Iterator[list[FlatEvent]]:
+    """Every table's rounds in turn, appending the faults planted to ``faults``."""
+    start = datetime(day.year, day.month, day.day, tzinfo=UTC)
+    for table in floor_tables(rounds):
+        stream_id = f"{seed}:{day.isoformat()}:{table.table_id}"
+        rng, fault_rng = random.Random(stream_id), random.Random(f"{stream_id}:faults")
+        run = _BankerRun(f"{table.table_id}/{day:%Y%m%d}")
+        interval = 86_400 / max(table.rounds, 1)
+        offset = rng.uniform(0, interval / 2)
+        pending: list[str] = []
+        for number in range(table.rounds):
+            round_id = f"{table.table_id}/{day:%Y%m%d}-{number + 1:05d}"
+            at = start + timedelta(seconds=offset + number * interval)
+            if table.game == "chemin_de_fer":
+                run.open(rng)
+                clean = chemin_de_fer_round(rng, round_id, at, banker=run.banker, bank=run.bank)
+            else:
+                clean = SIMULATORS[table.game](rng, round_id, at)
+            clean[0]["table_id"] = table.table_id
+            if fault_rng.random() < fault_rate:
+                pending.append(fault_rng.choice(OFFERED[table.game]))
+            events, planted = _plant_pending(clean, pending)
+            if planted is not None:
+                kind, kinds = planted
+                detail = {"game": table.game, "table_id": table.table_id}
+                faults.append(PlantedFault(kind, round_id, tuple(sorted(set(kinds))), detail))
+            if table.game == "chemin_de_fer":
+                run.settle(rng, clean, void=planted is not None and planted[0] == MALFUNCTION)
+            yield events
+
+
+def _plant_pending(
+    clean: list[FlatEvent], pending: list[str]
+) -> tuple[list[FlatEvent], tuple[str, list[str]] | None]:
+    """The round with the first pending fault it offers a place for (removed from
+    ``pending``), and that fault's kind and finding kinds; else the clean round."""
+    for kind in pending:
+        result = plant(clean, kind)
+        if result is not None:
+            pending.remove(kind)
+            return result[0], (kind, result[1])
+    return clean, None

@@ -1,0 +1,77 @@
+"""Precision and recall of a synthetic day's deterministic faults.
+
+The planted faults (poker hands, banked rounds, slot machines: ``DayManifest.faults``)
+are pairs (subject, finding kind), one per kind the replayer must raise for the subject;
+the findings are the (subject, kind) pairs of the store's current findings. A subject
+raising several findings of one kind counts once. ``collusion_suspected`` and
+``data_quality`` are left out on both sides: collusion is a statistical detection,
+scored against the manifest's groups, and data-quality findings come from the shards'
+expectations, not from the replayer.
+
+precision = found and planted / found; recall = found and planted / planted (each 1.0
+when its denominator is empty: nothing found is nothing wrongly found).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Iterator, Mapping
+from dataclasses import dataclass
+from typing import Any
+
+from pipelines.simulate.manifest import DayManifest
+
+SCORED_SEPARATELY = frozenset({"collusion_suspected", "data_quality"})
+
+Pair = tuple[str, str]
+
+
+@dataclass(frozen=True, slots=True)
+class Score:
+    """Planted and found (subject, kind) pairs, and how they compare."""
+
+    planted: frozenset[Pair]
+    found: frozenset[Pair]
+
+    @property
+    def missed(self) -> list[Pair]:
+        return sorted(self.planted - self.found)
+
+    @property
+    def unexpected(self) -> list[Pair]:
+        return sorted(self.found - self.planted)
+
+    @property
+    def precision(self) -> float:
+        return len(self.found & self.planted) / len(self.found) if self.found else 1.0
+
+    @property
+    def recall(self) -> float:
+        return len(self.found & self.planted) / len(self.planted) if self.planted else 1.0
+
+    def lines(self, limit: int = 10) -> list[str]:
+        """A summary and up to ``limit`` missed and unexpected pairs each."""
+        lines = [
+            f"precision {self.precision:.1%} ({len(self.found & self.planted)} of "
+            f"{len(self.found)} found were planted), recall {self.recall:.1%} "
+            f"({len(self.planted)} planted)"
+        ]
+        for label, pairs in (("missed", self.missed), ("unexpected", self.unexpected)):
+            lines += [f"  {label}: {subject} {kind}" for subject, kind in pairs[:limit]]
+            if len(pairs) > limit:
+                lines.append(f"  ... {len(pairs) - limit} more {label}")
+        return lines
+
+
+def finding_pairs(findings: Iterable[Mapping[str, Any]]) -> Iterator[Pair]:
+    """(subject, kind) of stored findings (``audit.adjudicate.current_findings``)."""
+    for finding in findings:
+        yield str(finding["subject"]), str(finding["kind"])
+
+
+def score(manifest: DayManifest, found: Iterable[Pair]) -> Score:
+    """Score the findings ``found`` against the faults ``manifest`` planted."""
+    planted = {(f.subject, kind) for f in manifest.faults for kind in f.findings}
+    return Score(
+        frozenset(p for p in planted if p[1] not in SCORED_SEPARATELY),
+        frozenset(p for p in found if p[1] not in SCORED_SEPARATELY),
+    )
