@@ -9,7 +9,8 @@ one task each by the Airflow DAG (``pipelines/dags/nightly_reconciliation.py``):
    (``pipelines.quality``); data-quality findings, Data Docs;
 3. ``ingest_shard(store_url, path)``: the shard into the store (quarantines bad records);
 4. ``replay_day(store_url, day, path)``: the replayer's verdict on every subject of the
-   shard, stored as adjudications, and the shard's ledger of verdicts;
+   shard, stored as adjudications, and the shard's ledger of verdicts (for poker, also
+   the collusion detector's state over the shard's hands);
 5. ``run_detectors(store_url, day)``: fleet-wide detectors over the day's subjects;
 6. ``append_findings(store_url, day, quality, detections)``: those findings into the store;
 7. ``write_report(store_url, day, out_dir)``: HTML report, plots, CSV and JSONL exports.
@@ -35,10 +36,12 @@ from audit.adjudicate import adjudication_unit, adjudicator
 from audit.ingest.pipeline import ingest
 from audit.store.application import AuditStore, SubjectRecords
 from pipelines.detectors import Detection, detect
+from pipelines.detectors.collusion import CollusionDetector
 from pipelines.quality import QualityResult, validate_shard
-from pipelines.records import LEDGER, QUALITY, unit
+from pipelines.records import COLLUSION_STATE, LEDGER, QUALITY, unit
 from pipelines.report import ReportPaths, write_report
 from pipelines.shards import (
+    ShardEvents,
     declared_rake_terms,
     discover_shards,
     read_shard,
@@ -128,14 +131,17 @@ def _judge(kind: str, path: Path) -> Callable[[Sequence[dict[str, Any]]], Any]:
     return judge_hand
 
 
-def replay_day(store_url: str, day: date, path: Path) -> ShardReplay:
+def replay_day(
+    store_url: str, day: date, path: Path, shard: ShardEvents | None = None
+) -> ShardReplay:
     """Judge every stored subject of one of the day's shards; store verdicts and ledger.
 
     Subjects are those the shard names (what ingest kept of them is judged); poker hands
     are judged with their table's declared rake terms (``declared_rake_terms``); a family
-    whose replayer is not installed is skipped, saying so.
+    whose replayer is not installed is skipped, saying so. ``shard``: its events when the
+    caller has read them already.
     """
-    shard = read_shard(Path(path))
+    shard = shard if shard is not None else read_shard(Path(path))
     result = ShardReplay(shard_name(path), shard.family)
     if shard.family is None:
         result.skipped = shard.error or "unknown family"
@@ -147,16 +153,22 @@ def replay_day(store_url: str, day: date, path: Path) -> ShardReplay:
         return result
     ledger: dict[str, dict[str, str]] = {}
     pending: list[SubjectRecords] = []
+    watcher = CollusionDetector(as_of=day) if shard.family == "poker" else None
     with open_store(store_url) as store:
         for subject, records in store.iter_records(shard.family, subject_ids(shard), BATCH):
             if records:
                 pending.append(_verdict_unit(result, ledger, subject, records, judge))
+                if watcher is not None:
+                    watcher.observe(records)
             if len(pending) >= BATCH:
                 result.verdicts_stored += store.append(pending).stored
                 pending.clear()
         result.verdicts_stored += store.append(pending).stored if pending else 0
         scope = f"{day.isoformat()}/{result.shard}"
-        store.append([unit(LEDGER, scope, [], family=shard.family, ledger=ledger)])
+        facts = [unit(LEDGER, scope, [], family=shard.family, ledger=ledger)]
+        if watcher is not None:
+            facts.append(unit(COLLUSION_STATE, scope, [], state=watcher.state()))
+        store.append(facts)
         store.checkpoint()
     return result
 
@@ -257,9 +269,13 @@ class ShardNight:
 
 
 def process_shard(store_url: str, day: date, path: Path, docs_dir: Path) -> ShardNight:
-    """Validate one shard, then ingest it, then replay its subjects (steps 2-4)."""
-    quality = validate_shard(path, docs_dir)
-    return ShardNight(quality, ingest_shard(store_url, path), replay_day(store_url, day, path))
+    """Validate one shard, then ingest it, then replay its subjects (steps 2-4), reading
+    its events once for validation and replay (ingest reads it record by record, keeping
+    what fails in quarantine)."""
+    shard = read_shard(Path(path))
+    quality = validate_shard(path, docs_dir, shard)
+    ingested = ingest_shard(store_url, path)
+    return ShardNight(quality, ingested, replay_day(store_url, day, path, shard))
 
 
 def default_workers() -> int:

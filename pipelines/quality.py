@@ -26,7 +26,13 @@ from pipelines.expectations.frames import FRAME_BUILDERS
 from pipelines.expectations.profile import rake_by_table
 from pipelines.expectations.suites import CITATION_PREFIX, SUITES, Check
 from pipelines.records import finding_of
-from pipelines.shards import declared_rake_terms, read_shard, shard_name, subject_ids
+from pipelines.shards import (
+    ShardEvents,
+    declared_rake_terms,
+    read_shard,
+    shard_name,
+    subject_ids,
+)
 from replayer.findings import Finding, FindingKind
 
 MAX_VALUES_PER_FINDING = 10
@@ -73,9 +79,12 @@ class QualityResult:
         return cls(**{**data, "findings": findings, "checks": checks})
 
 
-def validate_shard(path: Path, docs_dir: Path | None = None) -> QualityResult:
-    """Run the family's suites over one shard (see the module docstring)."""
-    shard = read_shard(path)
+def validate_shard(
+    path: Path, docs_dir: Path | None = None, shard: ShardEvents | None = None
+) -> QualityResult:
+    """Run the family's suites over one shard (see the module docstring); ``shard``: its
+    events when the caller has read them already (``shards.read_shard``)."""
+    shard = shard if shard is not None else read_shard(path)
     name = shard_name(path)
     result = QualityResult(name, shard.family, len(shard.events), len(subject_ids(shard)))
     if shard.error:

@@ -8,6 +8,8 @@ Everything the job concludes is an ``adjudication`` subject holding one
   its check outcomes and the report's figures (``profile``);
 - ``nightly`` over ``<day>/<shard>``: which verdicts the night's replay of the shard
   relied on (no findings of its own);
+- ``collusion_state`` over ``<day>/<shard>``: the collusion detector's counts and sums over
+  the shard's hands (``CollusionDetector.state``), merged over the window by the detector;
 - one per detector (``collusion``, ``meters``) over ``<day>``: the detector's findings.
 
 A unit's id is ``<kind>:<scope>|<replayer version>|<digest of its content>``: rerunning
@@ -27,7 +29,7 @@ from audit.store.application import AuditStore, SubjectRecords, canonical, recor
 from replayer import REPLAYER_VERSION
 from replayer.findings import Finding, FindingKind
 
-QUALITY, LEDGER = "data_quality", "nightly"
+QUALITY, LEDGER, COLLUSION_STATE = "data_quality", "nightly", "collusion_state"
 
 
 def unit(kind: str, scope: str, findings: Iterable[Finding], **content: Any) -> SubjectRecords:

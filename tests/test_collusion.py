@@ -115,3 +115,35 @@ def detector_over(hands: list[list[dict]]) -> CollusionDetector:
     for events in hands:
         detector.observe(events)
     return detector
+
+
+def test_merged_shard_states_give_the_single_pass_report(
+    population: tuple[list[list[dict]], DayManifest], report: CollusionReport
+) -> None:
+    """The night stores one state per shard and the window merges them (through JSON, as
+    the store keeps them): the same pairs, counts, evidence and suspicions as one pass."""
+    import orjson
+
+    hands, _ = population
+    merged = CollusionDetector(as_of=START + timedelta(days=DAYS - 1))
+    for first in range(0, len(hands), 700):  # shards of 700 hands
+        part = detector_over(hands[first : first + 700])
+        merged.merge(orjson.loads(orjson.dumps(part.state())))
+    single = detector_over(hands)
+    assert sorted(merged.pairs) == sorted(single.pairs)
+    for key, pair in single.pairs.items():
+        other = merged.pairs[key]
+        assert (other.n, other.faced, other.hu, other.venues) == (
+            pair.n,
+            pair.faced,
+            pair.hu,
+            pair.venues,
+        )
+        assert sorted(other.evidence) == sorted(pair.evidence)
+        assert other.flow == pytest.approx(pair.flow, abs=1e-9)
+    for first, second in zip(merged.scores(), single.scores(), strict=True):
+        assert first.players == second.players
+        assert first.score == pytest.approx(second.score, abs=1e-6)
+    suspicions = merged.report().suspicions
+    assert [s.subject for s in suspicions] == [s.subject for s in report.suspicions]
+    assert [s.evidence for s in suspicions] == [s.evidence for s in report.suspicions]

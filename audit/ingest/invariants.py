@@ -30,8 +30,18 @@ UNIQUE_CARD_FAMILIES = frozenset({"poker"})
 
 
 def _check_mapping(mapping: Mapping[str, Any], prefix: str) -> None:
+    # Hot path (every ingested record): the common values (non-negative ints, plain text,
+    # None, timestamps) are judged inline; a field's path is built only for an error.
     for key, value in mapping.items():
-        _check_value(key, value, f"{prefix}{key}")
+        kind = type(value)
+        if kind is int:
+            if value < 0:
+                raise FieldError(f"{prefix}{key}", f"must not be negative, got {value}")
+        elif kind is str:
+            if key in CARD_FIELDS or key == "currency":
+                _check_value(key, value, f"{prefix}{key}")
+        elif kind is dict or kind is list or kind is tuple:
+            _check_value(key, value, f"{prefix}{key}")
 
 
 def _check_value(key: str, value: Any, path: str) -> None:

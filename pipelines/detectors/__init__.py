@@ -17,7 +17,7 @@ from datetime import date, timedelta
 from typing import Any
 
 from audit.store.application import AuditStore
-from pipelines.records import LEDGER, days_units, finding_of
+from pipelines.records import COLLUSION_STATE, LEDGER, days_units, finding_of
 from replayer.findings import Finding
 
 MAX_FLOWS = 40
@@ -71,13 +71,14 @@ def detect(store: AuditStore, day: date) -> list[Detection]:
 
 
 def _collusion(store: AuditStore, day: date) -> Detection:
-    """Pairs and rings over the hands judged in the window ending on ``day``."""
+    """Pairs and rings over the window ending on ``day``: the collusion states its nights
+    stored (one per poker shard), merged in (day, shard) order."""
     from pipelines.detectors import collusion
 
     window = [day - timedelta(days=n) for n in range(collusion.WINDOW_DAYS)]
     detector = collusion.CollusionDetector(as_of=day)
-    for _, records in store.iter_records("poker", day_subjects(store, window).get("poker", [])):
-        detector.observe(records)
+    for record in days_units(store, window, [COLLUSION_STATE]).values():
+        detector.merge(record["state"])
     report = detector.report()
     suspects = sorted({p for s in report.suspicions for p in s.players})
     return Detection(

@@ -69,6 +69,7 @@ import math
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from datetime import date, datetime, timedelta
+from typing import Any
 
 from replayer.events import FlatEvent
 from replayer.findings import Finding, FindingKind
@@ -132,6 +133,9 @@ class _Player:
 class _Pair:
     """Two players (``a`` < ``b``) in the hands they shared. Index 0: a acting against b;
     index 1: b acting against a."""
+
+    SUMS = ("n", "flow", "flow_sq", "net_a", "net_b")
+    SIDES = ("faced", "folded", "raised", "hu", "hu_aggr", "third", "third_raised")
 
     __slots__ = (
         "a",
@@ -337,11 +341,7 @@ class CollusionDetector:
                 stats[b].flow_sq += flow * flow
                 weight = touches.get((sa, sb), 0.0) + touches.get((sb, sa), 0.0) + abs(flow)
                 if weight:
-                    entry = (weight, hand_id)
-                    if len(pair.evidence) < self.evidence:
-                        heapq.heappush(pair.evidence, entry)
-                    elif entry > pair.evidence[0]:
-                        heapq.heapreplace(pair.evidence, entry)
+                    self._keep_evidence(pair, (weight, hand_id))
         for seat, bettor, folded, third, raised in facing:
             a, b = player_of[seat], player_of[bettor]
             me, them = stats[a], stats[b]
@@ -371,6 +371,62 @@ class CollusionDetector:
             side = 0 if a < b else 1
             pair.hu[side] += 1
             pair.hu_aggr[side] += aggressive
+
+    # ----------------------------------------------------------- partial states
+
+    def state(self) -> dict[str, Any]:
+        """Everything accumulated, JSON-able: the night stores one shard's state
+        (``pipelines.nightly.replay_day``) and the window's detector ``merge``s them, so
+        no night re-reads a month of hands."""
+        return {
+            "players": {
+                pid: [getattr(player, f) for f in _Player.__slots__]
+                for pid, player in sorted(self.players.items())
+            },
+            "pairs": [
+                [
+                    a,
+                    b,
+                    [getattr(pair, f) for f in _Pair.SUMS],
+                    [getattr(pair, f) for f in _Pair.SIDES],
+                    sorted(pair.venues),
+                    sorted(pair.evidence, reverse=True),
+                ]
+                for (a, b), pair in sorted(self.pairs.items())
+            ],
+            "venues": {venue: list(counts) for venue, counts in sorted(self.venues.items())},
+        }
+
+    def merge(self, state: dict[str, Any]) -> None:
+        """Add a ``state`` (of hands in this window, observed by another detector): counts
+        and sums add, evidence keeps the heaviest hands of both. Merging states in a fixed
+        order gives the same figures on every run."""
+        for pid, values in state["players"].items():
+            player = self.players.get(pid) or self.players.setdefault(pid, _Player())
+            for name, value in zip(_Player.__slots__, values, strict=True):
+                setattr(player, name, getattr(player, name) + value)
+        for a, b, sums, sides, venues, evidence in state["pairs"]:
+            pair = self.pairs.get((a, b)) or self.pairs.setdefault((a, b), _Pair(a, b))
+            for name, value in zip(_Pair.SUMS, sums, strict=True):
+                setattr(pair, name, getattr(pair, name) + value)
+            for name, (first, second) in zip(_Pair.SIDES, sides, strict=True):
+                mine = getattr(pair, name)
+                mine[0] += first
+                mine[1] += second
+            pair.venues.update(venues)
+            for weight, hand_id in evidence:
+                self._keep_evidence(pair, (weight, hand_id))
+        for venue, (faced, folds) in state["venues"].items():
+            counts = self.venues.setdefault(venue, [0, 0])
+            counts[0] += faced
+            counts[1] += folds
+
+    def _keep_evidence(self, pair: _Pair, entry: tuple[float, str]) -> None:
+        """Keep the ``evidence`` heaviest (weight, hand id) entries of the pair."""
+        if len(pair.evidence) < self.evidence:
+            heapq.heappush(pair.evidence, entry)
+        elif entry > pair.evidence[0]:
+            heapq.heapreplace(pair.evidence, entry)
 
     # ------------------------------------------------------------------ scoring
 
