@@ -1,7 +1,7 @@
 """Nightly benchmark: wall time and peak memory of a whole night, SQLite and PostgreSQL.
 
     .ci/with-postgres .venv/bin/python benchmarks/nightly.py [--hands 100000]
-        [--rounds 100000] [--machines 500] [--backends sqlite,postgresql]
+        [--rounds 100000] [--machines 500] [--backends sqlite,postgresql] [--workers N]
 
 1. Generates one synthetic day (``pipelines.simulate.day.generate_day``, seeded, two
    colluding groups) with banked rounds of the four games (``floor.banked_rounds``) and
@@ -10,9 +10,10 @@
 2. Runs ``pipelines.nightly.run_nightly`` over it into a fresh store on each backend, in
    a child process so its peak RSS (ru_maxrss) is its own; PostgreSQL needs
    ``CASINO_AUDIT_TEST_PG_URL`` (``.ci/with-postgres`` sets it), each run a new schema.
-3. Prints seconds, events/s and peak MiB per backend, then the precision and recall of
-   the planted faults against the store's findings (``pipelines.simulate.score``). No
-   assertion: a benchmark.
+3. Prints seconds, events/s and peak MiB per backend (the main process's and the largest
+   worker's: ``run_nightly`` spreads shards over ``--workers`` processes, default one
+   per CPU), then the precision and recall of the planted faults against the store's
+   findings (``pipelines.simulate.score``). No assertion: a benchmark.
 """
 
 from __future__ import annotations
@@ -38,12 +39,13 @@ DAY = date(2025, 3, 1)
 SHARD = 10_000
 
 
-def child(url: str, input_dir: str, out_dir: str) -> None:
-    """In a child process: the whole night; seconds, events and peak RSS as JSON."""
+def child(url: str, input_dir: str, out_dir: str, workers: int) -> None:
+    """In a child process: the whole night; seconds, events and peak RSS as JSON (this
+    process's, and the largest of its worker processes')."""
     from pipelines.nightly import run_nightly
 
     began = time.perf_counter()
-    summary = run_nightly(url, Path(input_dir), DAY, Path(out_dir))
+    summary = run_nightly(url, Path(input_dir), DAY, Path(out_dir), workers=workers)
     print(
         json.dumps(
             {
@@ -51,6 +53,7 @@ def child(url: str, input_dir: str, out_dir: str) -> None:
                 "events": summary.events,
                 "findings": summary.findings,
                 "peak_mib": resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024,
+                "worker_peak_mib": resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss / 1024,
             }
         )
     )
@@ -74,10 +77,14 @@ def main() -> None:
     parser.add_argument("--rounds", type=int, default=100_000)
     parser.add_argument("--machines", type=int, default=500)
     parser.add_argument("--backends", default="sqlite,postgresql")
+    parser.add_argument("--workers", type=int, default=0, help="default: one per CPU")
     parser.add_argument("--child", nargs=3, metavar=("URL", "INPUT", "OUT"))
     args = parser.parse_args()
+    from pipelines.nightly import default_workers
+
+    workers = args.workers or default_workers()
     if args.child:
-        child(*args.child)
+        child(*args.child, workers)
         return
     from pipelines.simulate.day import generate_day
     from pipelines.simulate.fleet import slot_fleet
@@ -108,16 +115,22 @@ def main() -> None:
             print(f"{backend}: skipped (CASINO_AUDIT_TEST_PG_URL not set)")
             continue
         out = subprocess.run(
-            [sys.executable, __file__, "--child", url, str(work / "in"), str(work / backend)],
+            [
+                *(sys.executable, __file__, "--workers", str(workers)),
+                *("--child", url, str(work / "in"), str(work / backend)),
+            ],
             check=True,
             capture_output=True,
             text=True,
         )
         result = json.loads(out.stdout.strip().splitlines()[-1])
+        # Workers run side by side: parent + workers x the largest worker bounds the total.
+        bound = result["peak_mib"] + workers * result["worker_peak_mib"]
         print(
             f"{backend:<11} {result['seconds']:8.0f} s  "
-            f"{result['events'] / result['seconds']:8.0f} events/s  "
-            f"peak {result['peak_mib']:6.0f} MiB  findings {result['findings']}"
+            f"{result['events'] / result['seconds']:8.0f} events/s  {workers} workers  "
+            f"peak {result['peak_mib']:.0f} MiB + {workers} x {result['worker_peak_mib']:.0f} "
+            f"MiB <= {bound:.0f} MiB  findings {result['findings']}"
         )
         for line in scored(url, manifest).lines():
             print(f"{'':<12}{line}")

@@ -60,6 +60,7 @@ __all__ = [
     "default_workers",
     "discover_shards",
     "ingest_shard",
+    "prepare_store",
     "process_shard",
     "replay_day",
     "run_detectors",
@@ -77,6 +78,14 @@ def open_store(store_url: str) -> Iterator[AuditStore]:
         yield store
     finally:
         store.close()
+
+
+def prepare_store(store_url: str) -> None:
+    """Create the store's schema and tables once, before shards are processed side by
+    side: concurrent ``CREATE ... IF NOT EXISTS`` of the same objects can fail on
+    PostgreSQL."""
+    with open_store(store_url):
+        pass
 
 
 @dataclass
@@ -297,6 +306,7 @@ def run_nightly(
     docs_dir = Path(out_dir) / day.isoformat() / "data-docs"
     shards = discover_shards(Path(input_dir), day)
     summary.shards = len(shards)
+    prepare_store(store_url)
     nights = _per_shard(store_url, day, shards, docs_dir, min(workers, len(shards)))
     quality = [night.quality for night in nights]
     summary.events = sum(q.events for q in quality)

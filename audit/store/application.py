@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import hashlib
 from collections.abc import Iterable, Iterator, Sequence
+from contextlib import contextmanager
 from dataclasses import dataclass, field, replace
 from datetime import UTC, datetime
 from typing import Any
@@ -65,8 +66,16 @@ def _env_for(url: StoreURL) -> dict[str, str]:
     }
 
 
-def _create_schema(url: StoreURL) -> None:
-    """PostgreSQL schemas named in the URL are created on first use."""
+@contextmanager
+def _setting_up(url: StoreURL) -> Iterator[None]:
+    """While a store is being opened on PostgreSQL: the URL's schema exists (created on
+    first use), and no other process sets up the same tables at the same moment
+    (eventsourcing's CREATE TYPE and CREATE OR REPLACE are not safe side by side, and
+    parallel shards open stores together): a session advisory lock per schema, released
+    when its connection closes."""
+    if url.kind != "postgresql":
+        yield
+        return
     import psycopg
     from psycopg import sql
 
@@ -78,7 +87,11 @@ def _create_schema(url: StoreURL) -> None:
         dbname=url.dbname,
         autocommit=True,
     ) as conn:
-        conn.execute(sql.SQL("CREATE SCHEMA IF NOT EXISTS {}").format(sql.Identifier(url.schema)))
+        conn.execute("SELECT pg_advisory_lock(hashtext(%s))", (f"casino-audit {url.schema}",))
+        if url.schema:
+            schema = sql.Identifier(url.schema)
+            conn.execute(sql.SQL("CREATE SCHEMA IF NOT EXISTS {}").format(schema))
+        yield
 
 
 def canonical(record: dict[str, Any]) -> str:
@@ -132,10 +145,9 @@ class AuditStore(Application):
 
     def __init__(self, url: str):
         self.url = parse_store_url(url)
-        if self.url.kind == "postgresql" and self.url.schema:
-            _create_schema(self.url)
         self.signing_key = signing_key_from_env()
-        super().__init__(env=_env_for(self.url))
+        with _setting_up(self.url):
+            super().__init__(env=_env_for(self.url))
 
     # -- writing ------------------------------------------------------------------------
 

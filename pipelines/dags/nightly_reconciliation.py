@@ -74,9 +74,10 @@ def nightly_reconciliation() -> None:
     def discover() -> list[str]:
         from pathlib import Path
 
-        from pipelines.nightly import discover_shards
+        from pipelines.nightly import discover_shards, prepare_store
 
         settings = _settings()
+        prepare_store(settings["store_url"])
         return [str(p) for p in discover_shards(Path(settings["input_dir"]), settings["day"])]
 
     @task
