@@ -213,8 +213,19 @@ def test_concurrent_writers_keep_one_unbroken_chain(store_url: str) -> None:
         assert store.verify().ok
         assert store.count_events() == 400 * 5
         batch = [f"w1/7/{n}" for n in range(5)] + ["unknown"]
-        assert dict(store.iter_records("poker", batch)) == {
-            s: hand(s).records for s in batch[:-1]
-        }
+        assert dict(store.iter_records("poker", batch)) == {s: hand(s).records for s in batch[:-1]}
     finally:
         store.close()
+
+
+def test_recorded_events_are_stored_as_eventsourcing_maps_them(store: AuditStore) -> None:
+    """``append`` writes a record's stored event directly; it must be the very bytes the
+    eventsourcing mapper makes of the domain event (the chain hashes these bytes)."""
+    record = hand("t/9").records[1]
+    aggregate_id = subject_uuid("poker", "t/9")
+    event = PokerHand.event_class(record["type"])(
+        originator_id=aggregate_id, originator_version=3, timestamp=T0, record=record
+    )
+    direct = store._recorded(PokerHand, aggregate_id, 3, record, T0)
+    assert direct == store.mapper.to_stored_event(event)
+    assert store.mapper.to_domain_event(direct).record == record
