@@ -176,9 +176,11 @@ def test_the_score_compares_subject_kind_pairs() -> None:
         ("r1", "mispaid_bet"),
         ("m2", "meter_discrepancy"),
         ("pair:a|b", "collusion_suspected"),  # scored separately, on both sides
-        ("day/shard", "data_quality"),
+        ("day/shard", "data_quality"),  # no fault planted there: listed
+        ("h1", "data_quality"),  # on a faulty hand (chips not conserved): expected
     ]
     result = score(manifest, found)
+    assert result.quality_elsewhere == frozenset({"day/shard"})
     assert result.missed == [("h1", "rake_cap_breach"), ("m1", "meter_discrepancy")]
     assert result.unexpected == [("m2", "meter_discrepancy")]
     assert (result.precision, result.recall) == (2 / 3, 2 / 4)

@@ -6,7 +6,9 @@ the findings are the (subject, kind) pairs of the store's current findings. A su
 raising several findings of one kind counts once. ``collusion_suspected`` and
 ``data_quality`` are left out on both sides: collusion is a statistical detection,
 scored against the manifest's groups, and data-quality findings come from the shards'
-expectations, not from the replayer.
+expectations, not from the replayer. A data-quality finding is expected only on a
+subject with a planted fault (a mispaid pot breaks the per-hand chip conservation
+expectation); any other is listed as ``quality_elsewhere``.
 
 precision = found and planted / found; recall = found and planted / planted (each 1.0
 when its denominator is empty: nothing found is nothing wrongly found).
@@ -31,6 +33,8 @@ class Score:
 
     planted: frozenset[Pair]
     found: frozenset[Pair]
+    quality_elsewhere: frozenset[str] = frozenset()
+    """Subjects of data-quality findings where no fault was planted."""
 
     @property
     def missed(self) -> list[Pair]:
@@ -55,6 +59,11 @@ class Score:
             f"{len(self.found)} found were planted), recall {self.recall:.1%} "
             f"({len(self.planted)} planted)"
         ]
+        if self.quality_elsewhere:
+            lines.append(
+                f"data_quality on {len(self.quality_elsewhere)} subject(s) without a planted "
+                f"fault: {', '.join(sorted(self.quality_elsewhere)[:limit])}"
+            )
         for label, pairs in (("missed", self.missed), ("unexpected", self.unexpected)):
             lines += [f"  {label}: {subject} {kind}" for subject, kind in pairs[:limit]]
             if len(pairs) > limit:
@@ -71,7 +80,10 @@ def finding_pairs(findings: Iterable[Mapping[str, Any]]) -> Iterator[Pair]:
 def score(manifest: DayManifest, found: Iterable[Pair]) -> Score:
     """Score the findings ``found`` against the faults ``manifest`` planted."""
     planted = {(f.subject, kind) for f in manifest.faults for kind in f.findings}
+    found = set(found)
+    faulty = {f.subject for f in manifest.faults}
     return Score(
         frozenset(p for p in planted if p[1] not in SCORED_SEPARATELY),
         frozenset(p for p in found if p[1] not in SCORED_SEPARATELY),
+        frozenset(s for s, kind in found if kind == "data_quality" and s not in faulty),
     )
