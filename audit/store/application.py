@@ -77,16 +77,21 @@ def _setting_up(url: StoreURL) -> Iterator[None]:
         yield
         return
     import psycopg
+    from eventsourcing.persistence import OperationalError
     from psycopg import sql
 
-    with psycopg.connect(
-        host=url.host,
-        port=url.port,
-        user=url.user,
-        password=url.password,
-        dbname=url.dbname,
-        autocommit=True,
-    ) as conn:
+    try:
+        conn = psycopg.connect(
+            host=url.host,
+            port=url.port,
+            user=url.user,
+            password=url.password,
+            dbname=url.dbname,
+            autocommit=True,
+        )
+    except psycopg.OperationalError as error:  # as eventsourcing reports an unusable store
+        raise OperationalError(error) from error
+    with conn:
         conn.execute("SELECT pg_advisory_lock(hashtext(%s))", (f"casino-audit {url.schema}",))
         if url.schema:
             schema = sql.Identifier(url.schema)
