@@ -26,9 +26,10 @@ EXIT_OK, EXIT_DATA_PROBLEMS, EXIT_CANNOT_RUN = 0, 1, 2
 INPUT_ENV, OUT_ENV = "CASINO_AUDIT_INPUT", "CASINO_AUDIT_OUT"
 DEFAULT_INPUT, DEFAULT_OUT = "casino-audit-input", "casino-audit-reports"
 DEMO_DIR, DEMO_DAY, DEMO_SEED, DEMO_HANDS = Path("casino-audit-demo"), date(2025, 3, 1), 7, 3_000
-#: Banked rounds and slot machines beside the hands; faults in 1% of the rounds and, so
-#: that a small fleet shows some, 10% of the machines.
-DEMO_ROUNDS, DEMO_MACHINES = 2_000, 20
+#: Banked rounds, slot machines and tournaments beside the hands; faults in 1% of the
+#: rounds and, so that a small fleet and a handful of tournaments show some, 10% of the
+#: machines and a third of the tournaments.
+DEMO_ROUNDS, DEMO_MACHINES, DEMO_TOURNAMENTS = 2_000, 20, 6
 
 
 def _fail(command: str, message: str) -> int:
@@ -114,6 +115,7 @@ def cmd_demo(args: argparse.Namespace) -> int:
         from pipelines.simulate.day import generate_day
         from pipelines.simulate.fleet import slot_fleet
         from pipelines.simulate.floor import banked_rounds
+        from pipelines.simulate.tournaments import tournament_day
     except ImportError as error:
         return _fail("demo", f"the synthetic-day generator is not available ({error})")
     try:
@@ -122,8 +124,9 @@ def cmd_demo(args: argparse.Namespace) -> int:
         return _fail("demo", str(error))
     folder = DEMO_DIR / DEMO_DAY.isoformat()
     print(
-        f"generating {DEMO_HANDS} hands, {DEMO_ROUNDS} banked rounds and {DEMO_MACHINES} slot"
-        f" machines of {DEMO_DAY} (seed {DEMO_SEED}) into {folder}/ ..."
+        f"generating {DEMO_HANDS} hands, {DEMO_ROUNDS} banked rounds, {DEMO_MACHINES} slot"
+        f" machines and {DEMO_TOURNAMENTS} tournaments of {DEMO_DAY} (seed {DEMO_SEED})"
+        f" into {folder}/ ..."
     )
     manifest = generate_day(
         DEMO_SEED,
@@ -135,6 +138,7 @@ def cmd_demo(args: argparse.Namespace) -> int:
         extra=[
             banked_rounds(DEMO_ROUNDS, fault_rate=0.01),
             slot_fleet(DEMO_MACHINES, fault_rate=0.1),
+            tournament_day(DEMO_TOURNAMENTS, fault_rate=0.3),
         ],
     )
     summary = _run("demo", url, DEMO_DIR, DEMO_DAY, DEMO_DIR / "reports")
@@ -160,6 +164,6 @@ def _print_found_vs_planted(url: str, manifest: DayManifest) -> None:
     print("found vs planted, in subjects (planted: manifest.json):")
     for kind in sorted(set(planted) | set(subjects)):
         print(f"  {kind:<24}{subjects[kind]:>6} found {planted[kind]:>6} planted")
-    print("hands, rounds and machines (collusion and data quality aside):")
+    print("hands, rounds, machines and tournaments (collusion and data quality aside):")
     for line in score(manifest, found).lines():
         print(f"  {line}")

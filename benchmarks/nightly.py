@@ -1,12 +1,14 @@
 """Nightly benchmark: wall time and peak memory of a whole night, SQLite and PostgreSQL.
 
     .ci/with-postgres .venv/bin/python benchmarks/nightly.py [--hands 100000]
-        [--rounds 100000] [--machines 500] [--backends sqlite,postgresql] [--workers N]
+        [--rounds 100000] [--machines 500] [--tournaments 50] [--backends sqlite,postgresql]
+        [--workers N]
 
 1. Generates one synthetic day (``pipelines.simulate.day.generate_day``, seeded, two
    colluding groups) with banked rounds of the four games (``floor.banked_rounds``) and
-   slot machines with hourly readings (``fleet.slot_fleet``) beside the poker hands, 1%
-   of hands, rounds and machines with a planted fault.
+   slot machines with hourly readings (``fleet.slot_fleet``) and tournaments
+   (``tournaments.tournament_day``) beside the poker hands, 1% of hands, rounds and
+   machines and 10% of the tournaments (so that some are planted) with a fault.
 2. Runs ``pipelines.nightly.run_nightly`` over it into a fresh store on each backend, in
    a child process so its peak RSS (ru_maxrss) is its own; PostgreSQL needs
    ``CASINO_AUDIT_TEST_PG_URL`` (``.ci/with-postgres`` sets it), each run a new schema.
@@ -76,6 +78,7 @@ def main() -> None:
     parser.add_argument("--hands", type=int, default=100_000)
     parser.add_argument("--rounds", type=int, default=100_000)
     parser.add_argument("--machines", type=int, default=500)
+    parser.add_argument("--tournaments", type=int, default=50)
     parser.add_argument("--backends", default="sqlite,postgresql")
     parser.add_argument("--workers", type=int, default=0, help="default: one per CPU")
     parser.add_argument("--child", nargs=3, metavar=("URL", "INPUT", "OUT"))
@@ -89,6 +92,7 @@ def main() -> None:
     from pipelines.simulate.day import generate_day
     from pipelines.simulate.fleet import slot_fleet
     from pipelines.simulate.floor import banked_rounds
+    from pipelines.simulate.tournaments import tournament_day
 
     work = Path(tempfile.mkdtemp(prefix="nightly-bench-"))
     began = time.perf_counter()
@@ -103,11 +107,12 @@ def main() -> None:
         extra=[
             banked_rounds(args.rounds, fault_rate=0.01, per_shard=SHARD),
             slot_fleet(args.machines, fault_rate=0.01),
+            tournament_day(args.tournaments, fault_rate=0.1),
         ],
     )
     print(
-        f"generated {manifest.hands} hands, {args.rounds} rounds, {args.machines} machines "
-        f"in {time.perf_counter() - began:.0f} s ({work})"
+        f"generated {manifest.hands} hands, {args.rounds} rounds, {args.machines} machines, "
+        f"{args.tournaments} tournaments in {time.perf_counter() - began:.0f} s ({work})"
     )
     for backend in args.backends.split(","):
         url = f"sqlite:///{work / 'store.db'}" if backend == "sqlite" else fresh_pg_url()

@@ -32,7 +32,7 @@ from datetime import date
 from pathlib import Path
 from typing import Any
 
-from audit.adjudicate import adjudication_unit, adjudicator
+from audit.adjudicate import adjudication_options, adjudication_unit, adjudicator
 from audit.ingest.pipeline import ingest
 from audit.store.application import AuditStore, SubjectRecords
 from pipelines.detectors import Detection, detect
@@ -126,9 +126,12 @@ class ShardReplay:
     """Why the shard was not judged ('' when it was)."""
 
 
-def _judge(kind: str, path: Path) -> Callable[[Sequence[dict[str, Any]]], Any]:
-    """The replayer for the shard's kind; poker hands get their table's declared rake."""
+def _judge(kind: str, path: Path, store: AuditStore) -> Callable[[Sequence[dict[str, Any]]], Any]:
+    """The replayer for the shard's kind; poker hands get their table's declared rake, a
+    satellite its target's events when the store has them (``adjudication_options``)."""
     judge = adjudicator(kind)
+    if kind == "tournament":
+        return lambda records: judge(records, **adjudication_options(store, kind, records))
     if kind != "poker":
         return judge
     declared = declared_rake_terms(path)
@@ -146,8 +149,10 @@ def replay_day(
     """Judge every stored subject of one of the day's shards; store verdicts and ledger.
 
     Subjects are those the shard names (what ingest kept of them is judged); poker hands
-    are judged with their table's declared rake terms (``declared_rake_terms``); a family
-    whose replayer is not installed is skipped, saying so. ``shard``: its events when the
+    are judged with their table's declared rake terms (``declared_rake_terms``), a
+    satellite against its target tournament as stored (ingested with this shard or
+    before it: ``simulate.tournaments`` writes the two to one shard); a family whose
+    replayer is not installed is skipped, saying so. ``shard``: its events when the
     caller has read them already.
     """
     shard = shard if shard is not None else read_shard(Path(path))
@@ -155,15 +160,15 @@ def replay_day(
     if shard.family is None:
         result.skipped = shard.error or "unknown family"
         return result
-    try:
-        judge = _judge(shard.family, Path(path))
-    except ImportError as error:
-        result.skipped = f"no replayer for {shard.family}: {error}"
-        return result
     ledger: dict[str, dict[str, str]] = {}
     pending: list[SubjectRecords] = []
     watcher = CollusionDetector(as_of=day) if shard.family == "poker" else None
     with open_store(store_url) as store:
+        try:
+            judge = _judge(shard.family, Path(path), store)
+        except ImportError as error:
+            result.skipped = f"no replayer for {shard.family}: {error}"
+            return result
         for subject, records in store.iter_records(shard.family, subject_ids(shard), BATCH):
             if records:
                 pending.append(_verdict_unit(result, ledger, subject, records, judge))

@@ -194,8 +194,37 @@ def slots_frames(events: Sequence[dict[str, Any]]) -> Frames:
     }
 
 
+def _named_players(event: dict[str, Any]) -> list[str]:
+    """Players an event says played in the tournament (a RefundPaid may name a backer)."""
+    if event.get("type") == "ChipCountRecorded":
+        return [str(count["player_id"]) for count in event.get("counts") or ()]
+    if event.get("type") in ("PlayerEliminated", "BountyAwarded", "PrizePaid"):
+        named = (event.get("player_id"), event.get("eliminated_player_id"))
+        return [str(player) for player in named if player is not None]
+    return []
+
+
+def tournament_frames(events: Sequence[dict[str, Any]]) -> Frames:
+    """``events`` frame of tournament events: ``start_known`` (announced) and
+    ``player_known`` (every player it names registered in the tournament)."""
+    announced = {e["tournament_id"] for e in events if e.get("type") == "TournamentAnnounced"}
+    registered = {
+        (e["tournament_id"], str(e["player_id"]))
+        for e in events
+        if e.get("type") == "PlayerRegistered"
+    }
+    rows = _event_rows(events, "tournament_id")
+    for row, event in zip(rows, events, strict=True):
+        row["start_known"] = row["subject"] in announced
+        row["player_known"] = all(
+            (row["subject"], player) in registered for player in _named_players(event)
+        )
+    return {"events": pd.DataFrame(rows, columns=[*EVENT_COLUMNS, "start_known", "player_known"])}
+
+
 FRAME_BUILDERS: dict[str, Callable[[Sequence[dict[str, Any]]], Frames]] = {
     "poker": poker_frames,
     "banked": banked_frames,
     "slots": slots_frames,
+    "tournament": tournament_frames,
 }

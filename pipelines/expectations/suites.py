@@ -146,4 +146,21 @@ SUITES: dict[str, dict[str, tuple[Check, ...]]] = {
         ),
         "meters": (_non_negative("value", "meter.non_negative", "a meter reading is negative"),),
     },
+    "tournament": {
+        "events": (
+            _UNIQUE_EVENT_IDS,
+            _UNIQUE_SEQUENCE,
+            _non_negative("amount", "amount.non_negative", "amount is negative"),
+            _known(
+                "start_known",
+                "tournament.announced",
+                "event of a tournament with no TournamentAnnounced",
+            ),
+            _known(
+                "player_known",
+                "player.registered",
+                "names a player never registered in the tournament",
+            ),
+        ),
+    },
 }

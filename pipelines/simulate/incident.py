@@ -41,6 +41,7 @@ from pipelines.simulate.casino import RoundWriter, punto_banco_round, roulette_r
 from pipelines.simulate.players import player_pool
 from pipelines.simulate.poker import HandPlan, PlayedHand, play_hand
 from pipelines.simulate.tables import TableSpec, make_tables
+from pipelines.simulate.tournaments import Price, TournamentWriter
 from replayer.rulebooks.poker import PokerRulebook
 from replayer.rulebooks.registry import get_rulebook
 
@@ -91,7 +92,7 @@ class IncidentManifest:
 def _event(
     family: str, subject: str, seq: int, at: datetime, record_type: str, /, **body: Any
 ) -> dict:
-    key = {"poker": "hand_id", "tournament": "tournament_id", "incident": "incident_id"}[family]
+    key = {"poker": "hand_id", "incident": "incident_id"}[family]
     return {
         "event_id": f"{subject}#{seq}",
         key: subject,
@@ -344,11 +345,11 @@ def _tournament(
 ) -> tuple[list[dict], str, list[PlantedMistake]]:
     tid = f"t-{day:%Y%m%d}-bounty"
     base = failure - timedelta(hours=2)
-    events: list[dict] = []
+    writer = TournamentWriter(tid)
+    events = writer.events
 
     def emit(minutes: float, kind: str, **body: Any) -> None:
-        at = base + timedelta(minutes=minutes)
-        events.append(_event("tournament", tid, len(events), at, kind, **body))
+        writer.emit(base + timedelta(minutes=minutes), kind, **body)
 
     emit(
         0,
@@ -367,18 +368,9 @@ def _tournament(
     players = [f"t{n:02d}" for n in range(1, 13)]
 
     def register(minutes: float, player: str, entry: str) -> None:
-        stakes = [{"backer_id": b, "share_bps": s} for b, s in STAKES] if player == "t04" else []
-        emit(
-            minutes,
-            "PlayerRegistered",
-            player_id=player,
-            entry_id=entry,
-            buy_in=BUY_IN,
-            fee=FEE,
-            bounty=BOUNTY,
-            paid_with="cash",
-            stakes=stakes,
-        )
+        stakes = STAKES if player == "t04" else ()
+        at = base + timedelta(minutes=minutes)
+        writer.register(at, player, entry, Price(BUY_IN, FEE, BOUNTY), stakes=stakes)
 
     for index, player in enumerate(players):
         register(30 + index, player, f"e{index + 1:02d}")
