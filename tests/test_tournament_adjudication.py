@@ -164,3 +164,47 @@ def test_replay_judges_a_satellite_against_the_target_it_names(tmp_path):
     [finding] = current_findings(store)
     assert (finding["kind"], finding["subject"]) == ("mispaid_prize", "sat-1")
     assert finding["expected"] == {"kind": "tournament_money", "amount": 9_000}
+
+
+def _finished(prizes: dict[str, int], places: tuple[int, int] = (2, 3)) -> Tournament:
+    """A, B, C for payouts 1,800 / 900 / 300: A (900 chips) and B (400) bust in one hand
+    with the recorded ``places``; C wins; cash ``prizes`` as recorded."""
+    t = Tournament(payouts=(1_800, 900, 300))
+    for player in "ABC":
+        t.register(player, f"e-{player}")
+    t.add("TournamentStarted", late_registration_until=None)
+    for player, place, chips in (("A", places[0], 900), ("B", places[1], 400)):
+        t.add(
+            "PlayerEliminated",
+            player_id=player,
+            place=place,
+            hand_id="h9",
+            chips_at_hand_start=chips,
+            seat_from_button=1,
+        )
+    for player, amount in prizes.items():
+        t.add("PrizePaid", player_id=player, place=None, amount=amount, kind="cash")
+    return t.add("TournamentCompleted")
+
+
+def test_each_place_is_paid_the_announced_prize_pt_n115_n118():
+    assert _kinds(adjudicate_tournament(_finished({"C": 1_800, "A": 900, "B": 300}).events)) == []
+    short = adjudicate_tournament(_finished({"C": 1_700, "A": 900, "B": 300}).events)
+    assert _kinds(short) == [("mispaid_prize", "C", 1_800, 1_700)]
+    assert short.findings[0].citation == "PT-217/2007 II n.º 115, n.º 118"
+
+
+def test_a_place_recorded_against_the_same_hand_rule_is_also_a_wrong_prize():
+    swapped = _finished({"C": 1_800, "A": 300, "B": 900}, places=(3, 2))
+    assert _kinds(adjudicate_tournament(swapped.events)) == [
+        ("wrong_place", "A", 2, 3),
+        ("wrong_place", "B", 3, 2),
+        ("mispaid_prize", "A", 900, 300),
+        ("mispaid_prize", "B", 300, 900),
+    ]
+
+
+def test_prizes_are_not_judged_before_the_tournament_is_completed():
+    unfinished = _finished({"C": 0})
+    unfinished.events.pop()
+    assert _kinds(adjudicate_tournament(unfinished.events)) == []

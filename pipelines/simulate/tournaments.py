@@ -602,9 +602,12 @@ BOUNTY_NOT_SPLIT = "bounty_not_split"
 BOUNTY_PAID_TO_EACH = "bounty_paid_to_each"
 EXTRA_SEAT_NOT_CONVERTED = "extra_seat_not_converted"
 EXTRA_SEAT_FEE_INCLUDED = "extra_seat_fee_included"
-#: Fault kind -> the finding kinds the replayer raises for it.
+WRONG_CASH_PRIZE = "wrong_cash_prize"
+#: Fault kind -> the finding kinds the replayer always raises for it (a planter may add
+#: more: ``ALSO``).
 TOURNAMENT_FAULTS: dict[str, tuple[str, ...]] = {
     SAME_HAND_PLACES_SWAPPED: ("wrong_place",),
+    WRONG_CASH_PRIZE: ("mispaid_prize",),
     BOUNTY_NOT_SPLIT: ("mispaid_bounty",),
     BOUNTY_PAID_TO_EACH: ("mispaid_bounty",),
     EXTRA_SEAT_NOT_CONVERTED: ("mispaid_prize",),
@@ -612,8 +615,8 @@ TOURNAMENT_FAULTS: dict[str, tuple[str, ...]] = {
 }
 #: Format -> the faults its tournaments can offer a place for.
 OFFERED: dict[str, tuple[str, ...]] = {
-    "freezeout": (SAME_HAND_PLACES_SWAPPED,),
-    "bounty": (SAME_HAND_PLACES_SWAPPED, BOUNTY_NOT_SPLIT, BOUNTY_PAID_TO_EACH),
+    "freezeout": (SAME_HAND_PLACES_SWAPPED, WRONG_CASH_PRIZE),
+    "bounty": (SAME_HAND_PLACES_SWAPPED, BOUNTY_NOT_SPLIT, BOUNTY_PAID_TO_EACH, WRONG_CASH_PRIZE),
     "satellite": (SAME_HAND_PLACES_SWAPPED, EXTRA_SEAT_NOT_CONVERTED, EXTRA_SEAT_FEE_INCLUDED),
 }
 
@@ -631,8 +634,9 @@ def _plant_pending(
             pending.remove(kind)
             events, detail = result
             subject = str(clean[0]["tournament_id"])
+            findings = tuple(sorted({*TOURNAMENT_FAULTS[kind], *detail.pop(ALSO, ())}))
             detail = {"format": fmt, **detail}
-            return events, PlantedFault(kind, subject, TOURNAMENT_FAULTS[kind], detail)
+            return events, PlantedFault(kind, subject, findings, detail)
     return clean, None
 
 
@@ -645,9 +649,14 @@ def _of_type(events: list[FlatEvent], body_type: str) -> list[FlatEvent]:
     return [event for event in events if event["type"] == body_type]
 
 
+#: A planted detail's key for finding kinds the fault raises beyond its kind's own.
+ALSO = "also"
+
+
 def _swap_places(events: list[FlatEvent], rng: random.Random) -> Planted | None:
     """The best and worst placed of one same-hand elimination swap places; the prizes
-    follow the recorded places."""
+    follow the recorded places, so when the two places pay differently (announced
+    ``payouts``, not a satellite) each is also a mispaid prize (PT-217/2007 II n.º 115)."""
     by_hand: dict[str, list[FlatEvent]] = {}
     for event in _of_type(events, "PlayerEliminated"):
         by_hand.setdefault(str(event["hand_id"]), []).append(event)
@@ -664,12 +673,27 @@ def _swap_places(events: list[FlatEvent], rng: random.Random) -> Planted | None:
     for prize in _of_type(events, "PrizePaid"):
         if prize["place"] in (best["place"], worst["place"]):
             changes[prize["sequence"]] = {"player_id": other[prize["player_id"]]}
-    detail = {
+    detail: dict[str, Any] = {
         "hand_id": best["hand_id"],
         "players": [best["player_id"], worst["player_id"]],
         "places": [best["place"], worst["place"]],
     }
+    payouts = [] if events[0].get("satellite_for") else list(events[0]["payouts"])
+    prize = [payouts[p - 1] if p <= len(payouts) else 0 for p in detail["places"]]
+    if prize[0] != prize[1]:
+        detail[ALSO] = ["mispaid_prize"]
     return _changed(events, changes), detail
+
+
+def _wrong_cash_prize(events: list[FlatEvent], rng: random.Random) -> Planted | None:
+    """One place's cash prize paid short by a few dollars (PT-217/2007 II n.º 115)."""
+    cash = [p for p in _of_type(events, "PrizePaid") if p["kind"] == "cash"]
+    if not cash:
+        return None
+    prize = rng.choice(cash)
+    short = min(int(prize["amount"]), 100 * rng.randint(1, 5))
+    detail = {"player_id": prize["player_id"], "place": prize["place"], "short": short}
+    return _changed(events, {prize["sequence"]: {"amount": prize["amount"] - short}}), detail
 
 
 def _split_bounty(paid: Callable[[int, int], int]) -> Planter:
@@ -715,6 +739,7 @@ def _extra_seat(kind: str) -> Planter:
 #: tournament offers no place for it.
 PLANTERS: dict[str, Planter] = {
     SAME_HAND_PLACES_SWAPPED: _swap_places,
+    WRONG_CASH_PRIZE: _wrong_cash_prize,
     BOUNTY_NOT_SPLIT: _split_bounty(lambda bounty, n: 0 if n else bounty),
     BOUNTY_PAID_TO_EACH: _split_bounty(lambda bounty, n: bounty),
     EXTRA_SEAT_NOT_CONVERTED: _extra_seat("satellite_seat"),

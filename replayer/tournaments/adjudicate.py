@@ -1,4 +1,5 @@
-"""``adjudicate_tournament``: judge a tournament's places, bounties and satellite prizes."""
+"""``adjudicate_tournament``: judge a tournament's places, bounties, prizes and satellite
+seats."""
 
 from __future__ import annotations
 
@@ -10,6 +11,7 @@ from replayer.findings import Finding
 from replayer.tournaments.bounties import bounty_findings
 from replayer.tournaments.eliminations import place_findings
 from replayer.tournaments.money import Remainder
+from replayer.tournaments.prizes import prize_findings
 from replayer.tournaments.satellites import satellite_findings
 
 
@@ -26,10 +28,12 @@ def adjudicate_tournament(
     target_events: Sequence[FlatEvent] | None = None,
     bounty_remainder: Remainder = Remainder.DROP,
 ) -> TournamentVerdict:
-    """Same-hand places, bounty splits and, given the target's events, satellite seats."""
+    """Same-hand places, bounty splits, cash prizes by place and, given the target's
+    events, satellite seats."""
     tournament_id = str(events[0]["tournament_id"]) if events else ""
     findings = place_findings(tournament_id, events)
     findings += bounty_findings(tournament_id, events, bounty_remainder)
+    findings += prize_findings(tournament_id, events)
     if target_events:
         findings += satellite_findings(tournament_id, events, target_events)
     announced = next((e for e in events if e["type"] == "TournamentAnnounced"), None)

@@ -38,8 +38,10 @@ def finishing_order(busted: Sequence[Busted]) -> list[Busted]:
     return sorted(busted, key=lambda b: (-(b.chips_at_hand_start or 0), b.seat_from_button or 0))
 
 
-def place_findings(tournament_id: str, events: Sequence[FlatEvent]) -> list[Finding]:
-    """``wrong_place`` for every same-hand elimination ranked against the rule."""
+def _same_hands(events: Sequence[FlatEvent]) -> list[tuple[str, list[Busted]]]:
+    """(hand id, the players it eliminated) for every hand that eliminated two or more,
+    with chips and seat at the start of the hand from PlayerEliminated, else from that
+    hand's ChipCountRecorded."""
     counts: dict[tuple[str, str], tuple[int, int | None]] = {}
     by_hand: dict[str, list[FlatEvent]] = {}
     for event in sorted(events, key=lambda e: e["sequence"]):
@@ -49,7 +51,7 @@ def place_findings(tournament_id: str, events: Sequence[FlatEvent]) -> list[Find
                 counts[key] = (int(count["chips"]), count.get("seat_from_button"))
         elif event["type"] == "PlayerEliminated" and event.get("hand_id"):
             by_hand.setdefault(str(event["hand_id"]), []).append(event)
-    findings = []
+    hands = []
     for hand_id, eliminated in by_hand.items():
         if len(eliminated) < 2:
             continue
@@ -67,6 +69,39 @@ def place_findings(tournament_id: str, events: Sequence[FlatEvent]) -> list[Find
                     seat if start_seat is None else int(start_seat),
                 )
             )
+        hands.append((hand_id, busted))
+    return hands
+
+
+def _ranked(busted: Sequence[Busted]) -> list[tuple[Busted, int]]:
+    """Each player of one hand with the place the rule gives him: the hand's recorded
+    places handed out in ``finishing_order``."""
+    places = sorted(b.place for b in busted)
+    return list(zip(finishing_order(busted), places, strict=True))
+
+
+def rule_places(events: Sequence[FlatEvent]) -> dict[str, list[int]]:
+    """Every eliminated player's finishing places under the rule (one per elimination:
+    re-entries): as recorded, but reordered within a hand that eliminated several; a hand
+    whose chips at the start are unknown keeps its recorded places."""
+    places: dict[str, list[int]] = {}
+    corrected: dict[tuple[str, str], int] = {}
+    for hand_id, busted in _same_hands(events):
+        if all(b.chips_at_hand_start is not None for b in busted):
+            for player, place in _ranked(busted):
+                corrected[(hand_id, player.player_id)] = place
+    for event in sorted(events, key=lambda e: e["sequence"]):
+        if event["type"] == "PlayerEliminated":
+            player = str(event["player_id"])
+            key = (str(event.get("hand_id")), player)
+            places.setdefault(player, []).append(corrected.get(key, int(event["place"])))
+    return places
+
+
+def place_findings(tournament_id: str, events: Sequence[FlatEvent]) -> list[Finding]:
+    """``wrong_place`` for every same-hand elimination ranked against the rule."""
+    findings = []
+    for hand_id, busted in _same_hands(events):
         missing = [b.player_id for b in busted if b.chips_at_hand_start is None]
         if missing:
             findings.append(
@@ -79,8 +114,7 @@ def place_findings(tournament_id: str, events: Sequence[FlatEvent]) -> list[Find
                 )
             )
             continue
-        places = sorted(b.place for b in busted)
-        for busted_player, place in zip(finishing_order(busted), places, strict=True):
+        for busted_player, place in _ranked(busted):
             if busted_player.place != place:
                 findings.append(
                     Finding(
