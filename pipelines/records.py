@@ -20,7 +20,7 @@ verdicts, ``audit.adjudicate.current_adjudications``).
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Iterable, Iterator
 from datetime import date
 from typing import Any
 
@@ -62,7 +62,16 @@ def day_units(store: AuditStore, day: date, kinds: Iterable[str]) -> dict[tuple[
 def days_units(
     store: AuditStore, days: Iterable[date], kinds: Iterable[str]
 ) -> dict[tuple[str, str], dict]:
-    """``day_units`` over several days at once, in (kind, scope) order.
+    """``day_units`` over several days at once, in (kind, scope) order."""
+    return dict(iter_days_units(store, days, kinds))
+
+
+def iter_days_units(
+    store: AuditStore, days: Iterable[date], kinds: Iterable[str]
+) -> Iterator[tuple[tuple[str, str], dict]]:
+    """((kind, scope), current record) of the units of ``kinds`` whose scope is one of
+    ``days``, in (kind, scope) order, read one at a time (a day's ledgers and detector
+    states are never all in memory).
 
     Scans adjudication subject ids (batched reads of the store's index of subjects) and
     reads only the matching units.
@@ -74,8 +83,9 @@ def days_units(
         if unit_id.startswith(prefixes):
             latest[verdict_key(unit_id)] = unit_id
     ordered = sorted(latest.items())
-    units = store.iter_records(ADJUDICATION, [uid for _, uid in ordered])
-    return {key: records[0] for (key, _), (_, records) in zip(ordered, units, strict=True)}
+    units = store.iter_records(ADJUDICATION, [uid for _, uid in ordered], batch=1)
+    for (key, _), (_, records) in zip(ordered, units, strict=True):
+        yield key, records[0]
 
 
 def finding_of(record: dict[str, Any]) -> Finding:

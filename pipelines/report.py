@@ -31,7 +31,7 @@ from audit.reports import write_findings
 from audit.store.application import AuditStore
 from pipelines import report_plots
 from pipelines.detectors import findings as agg
-from pipelines.records import LEDGER, QUALITY, day_units
+from pipelines.records import LEDGER, QUALITY, iter_days_units
 
 DETECTORS = ("banker_runs", "collusion", "meters")
 MAX_LISTED = 1000
@@ -62,36 +62,34 @@ class DayData:
 
 
 def load_day(store: AuditStore, day: date) -> DayData:
-    """Everything the report shows for ``day``, read from the store."""
+    """Everything the report shows for ``day``, read from the store one unit at a time:
+    the data-quality and detector units first, then the shards' ledgers, whose verdicts
+    give the replayer's findings and name the table of every subject found."""
     data = DayData(day)
-    units = day_units(store, day, (LEDGER, QUALITY, *DETECTORS))
-    tables: dict[str, tuple[str, str]] = {}
-    for (kind, _), record in units.items():
-        if kind != LEDGER:
-            continue
-        family = record["family"]
-        data.subjects[family] += len(record["ledger"])
-        ledger = record["ledger"]
-        for subject, entry in ledger.items():
-            tables[subject] = (entry["table"], family)
-        verdicts = store.iter_records(ADJUDICATION, (e["verdict"] for e in ledger.values()))
-        for entry, (_, verdict) in zip(ledger.values(), verdicts, strict=True):
-            data.rows.extend(
-                _row(f, entry["table"], family, "replay", day) for f in verdict[0]["findings"]
-            )
-    for (kind, scope), record in units.items():
+    found: list[tuple[dict[str, Any], str]] = []
+    for (kind, scope), record in iter_days_units(store, [day], (QUALITY, *DETECTORS)):
         if kind == QUALITY:
             data.events += record.get("events_judged", 0)
             shard = scope.partition("/")[2]
             data.checks.extend({"shard": shard, **c} for c in record.get("checks", []))
             data.rake_by_table |= record.get("profile", {}).get("rake_by_table", {})
-        elif kind in DETECTORS:
+        else:
             data.detector_figures[kind] = record.get("figures", {})
-        if kind == LEDGER:
-            continue
-        for finding in record["findings"]:
-            table, family = tables.get(finding["subject"], ("", ""))
-            data.rows.append(_row(finding, table, family, kind, day))
+        found.extend((finding, kind) for finding in record["findings"])
+    wanted = {finding["subject"] for finding, _ in found}
+    tables: dict[str, tuple[str, str]] = {}
+    for _, record in iter_days_units(store, [day], [LEDGER]):
+        family, ledger = record["family"], record["ledger"]
+        data.subjects[family] += len(ledger)
+        tables |= {s: (e["table"], family) for s, e in ledger.items() if s in wanted}
+        verdicts = store.iter_records(ADJUDICATION, (e["verdict"] for e in ledger.values()))
+        for entry, (_, verdict) in zip(ledger.values(), verdicts, strict=True):
+            data.rows.extend(
+                _row(f, entry["table"], family, "replay", day) for f in verdict[0]["findings"]
+            )
+    for finding, source in found:
+        table, family = tables.get(finding["subject"], ("", ""))
+        data.rows.append(_row(finding, table, family, source, day))
     data.rows.sort(key=lambda r: (r["kind"], r["table"], r["subject"], r["finding_id"]))
     return data
 

@@ -99,15 +99,12 @@ def test_the_night_judges_each_tables_coups_together(store_url: str) -> None:
     from pipelines.detectors.banker_runs import banker_run_findings
 
     rounds = [coup(1, 100_000), coup(2, 50_000), coup(3, 59_500)]
+    rounds[0] = [{**event, "round_id": "c/1"} for event in rounds[0]]
     store = AuditStore(store_url)
     try:
         store.append([SubjectRecords("banked", r[0]["round_id"], r) for r in rounds])
-        # two shards' ledgers, the second listing its coup before the first's: order is time's
-        ledgers = [
-            {"chemmy-1/3": {"table": "chemmy-1"}},
-            {"chemmy-1/2": {"table": "chemmy-1"}, "chemmy-1/1": {"table": "chemmy-1"}},
-        ]
-        findings = banker_run_findings(store, ledgers)
+        # as two shards' ledgers list them, out of order: the order judged is time's
+        findings = banker_run_findings(store, {"chemmy-1": ["chemmy-1/3", "chemmy-1/2", "c/1"]})
     finally:
         store.close()
     assert [(f.kind, f.subject, f.recorded) for f in findings] == [

@@ -17,7 +17,7 @@ from datetime import date, timedelta
 from typing import Any
 
 from audit.store.application import AuditStore
-from pipelines.records import COLLUSION_STATE, LEDGER, days_units, finding_of
+from pipelines.records import COLLUSION_STATE, LEDGER, days_units, finding_of, iter_days_units
 from replayer.findings import Finding
 
 MAX_FLOWS = 40
@@ -60,11 +60,16 @@ def detect(store: AuditStore, day: date) -> list[Detection]:
     from pipelines.detectors import meters
     from pipelines.detectors.banker_runs import banker_run_findings
 
-    ledgers = list(days_units(store, [day], [LEDGER]).values())
-    banked = [record["ledger"] for record in ledgers if record["family"] == "banked"]
-    machines = meters.fleet(store, _subjects(ledgers).get("slots", []), day)
+    banked: dict[str, list[str]] = {}
+    machines: list[str] = []
+    for _, record in iter_days_units(store, [day], [LEDGER]):
+        if record["family"] == "banked":
+            for subject, entry in record["ledger"].items():
+                banked.setdefault(entry["table"], []).append(subject)
+        elif record["family"] == "slots":
+            machines.extend(record["ledger"])
     return [
-        Detection("meters", [], {"machines": machines}),
+        Detection("meters", [], {"machines": meters.fleet(store, machines, day)}),
         Detection("banker_runs", banker_run_findings(store, banked), {}),
         _collusion(store, day),
     ]
@@ -77,7 +82,7 @@ def _collusion(store: AuditStore, day: date) -> Detection:
 
     window = [day - timedelta(days=n) for n in range(collusion.WINDOW_DAYS)]
     detector = collusion.CollusionDetector(as_of=day)
-    for record in days_units(store, window, [COLLUSION_STATE]).values():
+    for _, record in iter_days_units(store, window, [COLLUSION_STATE]):
         detector.merge(record["state"])
     report = detector.report()
     suspects = sorted({p for s in report.suspicions for p in s.players})

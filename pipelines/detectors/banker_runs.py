@@ -10,7 +10,7 @@ judged (never a false finding).
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping
+from collections.abc import Mapping, Sequence
 
 from audit.store.application import AuditStore
 from replayer.casino.garage import check_banker_runs
@@ -19,14 +19,9 @@ from replayer.findings import Finding
 GAME = "chemin_de_fer"
 
 
-def banker_run_findings(
-    store: AuditStore, ledgers: Iterable[Mapping[str, Mapping[str, str]]]
-) -> list[Finding]:
-    """Garage findings over the banked rounds the ledgers list, per table in table order."""
-    tables: dict[str, list[str]] = {}
-    for ledger in ledgers:
-        for subject, entry in ledger.items():
-            tables.setdefault(entry["table"], []).append(subject)
+def banker_run_findings(store: AuditStore, tables: Mapping[str, Sequence[str]]) -> list[Finding]:
+    """Garage findings over each table's banked rounds (table -> round ids, from the
+    night's ledgers), per table in table order."""
     findings: list[Finding] = []
     for _, rounds in sorted(tables.items()):
         coups = [

@@ -30,7 +30,7 @@ from pipelines.simulate.strength import strength
 from pipelines.simulate.tables import TableSpec
 from replayer.poker.betting import Betting, Issue
 from replayer.poker.cards import full_deck, synthetic_deck
-from replayer.poker.pots import build_pots, split
+from replayer.poker.pots import build_pots, split_pots
 from replayer.poker.rake import expected_rake, rake_bounds
 from replayer.poker.showdown import hand_values, winners
 from replayer.rulebooks.poker import VARIANTS, PokerRulebook, RaiseMax, SplitUnit, Structure
@@ -456,13 +456,20 @@ def _settle(hand: _Hand, rng: random.Random, deck: list[str], salt: str) -> Play
     awards: list[Award] = []
     won_by: list[tuple[int, ...]] = []
     retained: list[int] = []
-    for index, (amount, eligible) in enumerate(pots):
+    for index, (_, eligible) in enumerate(pots):
         won = winners(eligible, live, values)
         if won is None:
             raise AssertionError(f"{hand.plan.hand_id}: pot {index} has no winner")
-        shares, kept = split(amount - per_pot[index], won, unit, book.odd_chip, seat_of)
-        awards.extend((p, chips, index) for p, chips in sorted(shares.items()) if chips)
         won_by.append(tuple(sorted(won)))
+    nets = [amount - chips for (amount, _), chips in zip(pots, per_pot, strict=True)]
+    settled = split_pots(
+        [(net, list(won)) for net, won in zip(nets, won_by, strict=True)],
+        unit,
+        book.odd_chip,
+        seat_of,
+    )
+    for index, (shares, kept) in enumerate(settled):
+        awards.extend((p, chips, index) for p, chips in sorted(shares.items()) if chips)
         retained.append(kept)
     awards.extend((p, chips, None) for p, chips in enumerate(returned) if chips)
     shown: list[int] = []
