@@ -10,7 +10,7 @@ from hypothesis import strategies as st
 
 from replayer.findings import FindingKind
 from replayer.poker import adjudicate_hand
-from replayer.poker.pots import build_pots, split
+from replayer.poker.pots import build_pots, split, split_pots
 from replayer.rulebooks.poker import OddChip, RakeTerms
 from tests.poker_sim import HandBuilder, simulate
 
@@ -94,6 +94,46 @@ def test_gg_odd_chip_is_dropped_not_paid():
     assert verdict.findings == () and verdict.house_retained == 1
     paid = adjudicate_hand(_tie(gg).award(1, 3).award(3, 2).end().events)
     assert kinds(paid) == ["mispaid_pot"]
+
+
+def _gg_tie_in_two_pots() -> HandBuilder:
+    """Seats 1-5, button 5: seat 3 all-in for 2; seats 4 and 5 tie (broadway) for the main
+    pot of 9 and the side pot of 9 (seat 2 loses, seat 1 folded its small blind)."""
+    hand = HandBuilder(**GG, stacks={1: 50, 2: 50, 3: 2, 4: 50, 5: 50})
+    hand.post(1, "small_blind", 1).post(2, "big_blind", 2)
+    hand.hole(1, "9h 9d").hole(2, "5c 6c").hole(3, "7d 8d").hole(4, "Th 3c").hole(5, "Tc 4d")
+    hand.act(3, "call", 2).act(4, "raise", 5).act(5, "call", 5).act(1, "fold").act(2, "call", 3)
+    for street in ("As Ks Qd", "Jc", "2h"):
+        hand.board(street).act(2, "check").act(4, "check").act(5, "check")
+    return hand.show(2, "5c 6c").show(3, "7d 8d").show(4, "Th 3c").show(5, "Tc 4d")
+
+
+def test_gg_fraction_dropped_from_a_players_winnings_not_from_each_pot():
+    # 9/2 + 9/2 = 9 each: no fraction of a chip in either player's winnings (GG-2022
+    # concessão de prémios), so nothing is kept; rounding each pot would keep 2.
+    verdict = adjudicate_hand(_gg_tie_in_two_pots().award(4, 9).award(5, 9).end().events)
+    assert [(p.amount, p.winners) for p in verdict.pots] == [(9, (4, 5)), (9, (4, 5))]
+    assert verdict.findings == () and verdict.house_retained == 0
+    assert verdict.expected_payouts == {1: 0, 2: 0, 3: 0, 4: 9, 5: 9}
+    for pot in verdict.pots:  # each recovered chip is paid out of a pot its winner won
+        assert sum(chips for _, chips in pot.shares) + pot.retained == pot.amount
+    per_pot = adjudicate_hand(_gg_tie_in_two_pots().award(4, 8).award(5, 8).end().events)
+    assert kinds(per_pot) == ["mispaid_pot"]
+
+
+def test_split_pots_gg_rounds_each_winners_total():
+    seat_of = (1, 2, 3)
+    # seat 1 wins half of two odd pots: a whole chip; seats 2 and 3 each lose half a chip
+    settled = split_pots([(5, [0, 1]), (5, [0, 2])], 1, OddChip.DROPPED, seat_of)
+    assert settled == [({0: 3, 1: 2}, 0), ({0: 2, 2: 2}, 1)]
+    # three pots of 4 among three winners: 4 each, one recovered chip from each pot
+    settled = split_pots([(4, [0, 1, 2])] * 3, 1, OddChip.DROPPED, seat_of)
+    assert [sum(shares.values()) + kept for shares, kept in settled] == [4, 4, 4]
+    assert [kept for _, kept in settled] == [0, 0, 0]
+    assert {p: sum(s.get(p, 0) for s, _ in settled) for p in range(3)} == {0: 4, 1: 4, 2: 4}
+    # other rules settle each pot on its own; a pot that cannot be judged gets nothing
+    mo = split_pots([(5, [0, 1]), (7, None)], 1, OddChip.FIRST_WINNER_FROM_SEAT_ONE, seat_of)
+    assert mo == [({0: 3, 1: 2}, 0), ({}, 0)]
 
 
 def test_uncontested_pot_won_without_showing_pt_n51():

@@ -182,7 +182,8 @@ def test_findings_are_ordered_and_deterministic():
 #: Every systematic difference from PokerKit, with the regulation choice behind it.
 EXPLAINED = {
     "odd chip": "rulebook odd-chip rule (MO art.10(5) seat one side; PT n.º 67 mão first; "
-    "GG fractions dropped) vs PokerKit: remainder to the first winner left of the button",
+    "GG concessão de prémios: the fraction in a player's winnings from the hand dropped) vs "
+    "PokerKit: each re-formed pot's remainder to its first winner left of the button",
     "short all-in reopens in PokerKit": "MO art.12(1)/convention: an all-in raise smaller "
     "than the big blind does not reopen the betting; PokerKit's first pre-flop raise "
     "threshold starts at 0 and lets the players who acted re-raise",
@@ -194,15 +195,25 @@ EXPLAINED = {
 
 
 def _pokerkit_split(verdict, hand) -> dict[int, int]:
-    """Our pots and winners, shared with PokerKit's odd-chip rule (first winner by
-    position), plus uncalled bets: what PokerKit pays if only the odd-chip rule differs."""
+    """What PokerKit pays on our pots and winners if only the odd-chip rule differs, plus
+    uncalled bets. After the showdown PokerKit kills the hands that win nothing, re-forms
+    the pots (``State.pots``: consecutive pots left to the same players are one pot) and
+    gives each pot's remainder to its first winner by position (``State.push_chips``)."""
     position = {seat: p for p, seat in enumerate(hand.seats)}
     paid = dict.fromkeys(verdict.expected_payouts, 0)
     for seat, returned in _returned(verdict).items():
         paid[seat] += returned
+    alive = {seat for pot in verdict.pots for seat in pot.winners or ()}
+    merged: list[list] = []  # [amount, players left in it, winners]
     for pot in verdict.pots:
-        winners = sorted(pot.winners, key=position.__getitem__)
-        share, rest = divmod(pot.amount - pot.rake, len(winners))
+        players = tuple(seat for seat in pot.eligible if seat in alive)
+        if merged and merged[-1][1] == players:
+            merged[-1][0] += pot.amount - pot.rake
+        else:
+            merged.append([pot.amount - pot.rake, players, pot.winners or ()])
+    for amount, _, won in merged:
+        winners = sorted(won, key=position.__getitem__)
+        share, rest = divmod(amount, len(winners))
         for seat in winners:
             paid[seat] += share
         paid[winners[0]] += rest

@@ -14,9 +14,13 @@ Sharing (``split``): the pot is divided in equal shares that are whole multiples
 split unit; the rest goes by the rulebook's odd-chip rule (MO-97/2010 art.10(4)-(5);
 PT-217/2007 n.º 66-67; GG-2022 Política de mãos atadas). Within a layered pot every
 winner put in the same amount, so PT n.º 66 "in proportion to the bets" is equal shares.
+Under GG-2022 the fraction dropped is the one in a player's winnings from the hand, not
+in each pot (``split_pots``).
 """
 
 from __future__ import annotations
+
+from fractions import Fraction
 
 from replayer.rulebooks.poker import OddChip
 
@@ -92,3 +96,65 @@ def split(
         shares[p] += unit
     shares[ordered[0]] += leftover
     return shares, 0
+
+
+def split_pots(
+    pots: list[tuple[int, list[int] | None]],
+    unit: int,
+    rule: OddChip,
+    seat_of: tuple[int, ...],
+) -> list[tuple[dict[int, int], int]]:
+    """(share per winning position, chips kept by the house) of each pot, in order.
+
+    ``pots`` is (amount to share, winning positions or None when the pot cannot be
+    judged; such a pot gets no shares). Every odd-chip rule but ``DROPPED`` settles each
+    pot on its own (``split``). ``DROPPED`` (GG-2022 Política de concessão de prémios:
+    "os ganhos de um jogador" with a fraction of a cent are rounded down, 4.096 -> 4.09;
+    Política de mãos atadas: each pot "dividido igualmente"): a winner is owed the exact
+    sum of his equal shares of every pot he wins, rounded down to the unit, so two pots
+    of 117 and 27 shared by the same two players pay 72 each and the house keeps nothing,
+    where rounding each pot would keep 2. The whole units a winner recovers from several
+    pots' remainders are paid out of those remainders, a pot's chips only to its winners.
+    """
+    settled = [split(amount, won, unit, rule, seat_of) if won else ({}, 0) for amount, won in pots]
+    if rule is not OddChip.DROPPED:
+        return settled
+    credit: dict[int, Fraction] = {}
+    # One slot per whole unit of a pot's remainder: (pot index, that pot's winners).
+    slots: list[tuple[int, tuple[int, ...]]] = []
+    for index, ((_, won), (_, rest)) in enumerate(zip(pots, settled, strict=True)):
+        units = rest // unit
+        if not units or not won:
+            continue
+        slots.extend([(index, tuple(won))] * units)
+        for p in won:
+            credit[p] = credit.get(p, Fraction(0)) + Fraction(units, len(won))
+    owed = {p: int(c) for p, c in sorted(credit.items()) if c >= 1}
+    if not owed:
+        return settled
+    owner: list[int | None] = [None] * len(slots)
+
+    def place(p: int, seen: set[int]) -> bool:
+        """Give ``p`` a remainder unit of a pot he won, moving other units (Kuhn)."""
+        for s, (_, won) in enumerate(slots):
+            if p in won and s not in seen:
+                seen.add(s)
+                holder = owner[s]
+                if holder is None or place(holder, seen):
+                    owner[s] = p
+                    return True
+        return False
+
+    for p, units in owed.items():
+        for _ in range(units):
+            # Always possible: sharing each remainder unit equally among its pot's winners
+            # already gives p his credit, so a whole assignment exists (Hall's theorem).
+            placed = place(p, set())
+            assert placed, "a recovered unit has no pot remainder left"
+    for s, p in enumerate(owner):
+        if p is not None:
+            index = slots[s][0]
+            shares, kept = settled[index]
+            shares[p] += unit
+            settled[index] = (shares, kept - unit)
+    return settled

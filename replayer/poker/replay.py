@@ -13,7 +13,7 @@ It never raises on bad input; what it cannot judge it reports (``data_quality``,
    (board cards per betting round, ``board_schedule``) and card bookkeeping; the state
    after it is kept as a ``Step`` with the findings it raised.
 3. At the end: deal and commitment checks (``deal``); pots (``pots``); winners
-   (``showdown``); rake (``rake``); shares (``pots.split``). A voided or reverted hand
+   (``showdown``); rake (``rake``); shares (``pots.split_pots``). A voided or reverted hand
    instead returns every chip put in (MO-97/2010 art.9(2); PT-217/2007 n.º 69; GG-2022
    Política de reembolso) and takes no rake.
 4. Expected payout per seat vs recorded (HandEnded.finishing_stacks when present, else
@@ -34,7 +34,7 @@ from replayer.events import FlatEvent
 from replayer.findings import Finding, FindingKind
 from replayer.poker.betting import QUALITY, Betting, Issue
 from replayer.poker.deal import INVALID, check_cards, check_commitment
-from replayer.poker.pots import build_pots, split
+from replayer.poker.pots import build_pots, split_pots
 from replayer.poker.rake import expected_rake
 from replayer.poker.showdown import hand_values, winners
 from replayer.poker.verdict import HandVerdict, PotResult, Step
@@ -668,11 +668,12 @@ class _Replay:
         expected = list(returned)
         determined = True
         retained_total = 0
+        won_by = [winners(eligible, live, values) if eligible else None for _, eligible in pots]
+        nets = [amount - chips for (amount, _), chips in zip(pots, rake, strict=True)]
+        settled = split_pots(list(zip(nets, won_by, strict=True)), unit, book.odd_chip, seat_of)
         for index, (amount, eligible) in enumerate(pots):
-            net = amount - rake[index]
-            won = winners(eligible, live, values) if eligible else None
-            shares: dict[int, int] = {}
-            retained = 0
+            won = won_by[index]
+            shares, retained = settled[index]
             if won is None:
                 determined = False
                 self.issues.append(
@@ -686,7 +687,6 @@ class _Replay:
                     )
                 )
             else:
-                shares, retained = split(net, won, unit, book.odd_chip, seat_of)
                 for p, chips in shares.items():
                     expected[p] += chips
             retained_total += retained

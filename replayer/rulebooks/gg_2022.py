@@ -6,8 +6,10 @@ themselves to the game pages; what they do say:
 
 * tied hands: kickers decide, exact ties split the pot equally (Política de mãos atadas);
 * fractions of a cent are never paid: "4.096 -> 4.09" (Política de concessão de prémios).
-  Read with the equal split, the indivisible remainder of a split pot is dropped (kept by
-  the house) rather than given to a player (``OddChip.DROPPED``). The sentence sits in the
+  Read with the equal split, the fraction of a chip in a player's winnings from the hand
+  (his exact equal shares of every pot he wins, summed) is dropped (kept by the house)
+  rather than given to a player (``OddChip.DROPPED``, ``pots.split_pots``): the rule
+  rounds "os ganhos de um jogador", not each pot. The sentence sits in the
   tournament-prize section; applying it to cash pots is our reading;
 * rake per pot, rate and cap on each game's page (Política de taxas e de ancinho), not in
   the copy: no default terms, declare them per table;
