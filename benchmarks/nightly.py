@@ -124,10 +124,12 @@ def main() -> None:
                 *(sys.executable, __file__, "--workers", str(workers)),
                 *("--child", url, str(work / "in"), str(work / backend)),
             ],
-            check=True,
             capture_output=True,
             text=True,
         )
+        if out.returncode:
+            print(f"{backend}: the night failed (exit {out.returncode}):\n{out.stderr}")
+            continue
         result = json.loads(out.stdout.strip().splitlines()[-1])
         # Workers run side by side: parent + workers x the largest worker bounds the total.
         bound = result["peak_mib"] + workers * result["worker_peak_mib"]
