@@ -146,8 +146,22 @@ class ChainedPostgresApplicationRecorder(PostgresApplicationRecorder):
                 ).format(t=self._table)
             )
             head = curs.fetchone()
-            curs.execute(SQL("SELECT COUNT(*) AS n FROM {t}").format(t=self._table))
-            count = curs.fetchone()["n"]
+            # Counted from the last checkpoint on (notification ids follow commit order
+            # under the table lock), not over the whole table every time.
+            curs.execute(
+                SQL(
+                    "SELECT notification_id, event_count FROM {cp} "
+                    "ORDER BY notification_id DESC LIMIT 1"
+                ).format(cp=self._checkpoints)
+            )
+            last = curs.fetchone() or {"notification_id": 0, "event_count": 0}
+            curs.execute(
+                SQL("SELECT COUNT(*) AS n FROM {t} WHERE notification_id > %s").format(
+                    t=self._table
+                ),
+                (last["notification_id"],),
+            )
+            count = last["event_count"] + curs.fetchone()["n"]
         if not head:
             return 0, GENESIS, 0
         return head["notification_id"], bytes(head["chain_hash"]), count
@@ -187,15 +201,19 @@ class ChainedPostgresApplicationRecorder(PostgresApplicationRecorder):
 
     def states_of(self, originator_ids: Sequence[str], first_version: int) -> list[Any]:
         """(originator hex, version, state) of these originators' events from
-        ``first_version`` on, in (originator, version) order: many subjects, one query."""
+        ``first_version`` on, in (originator, version) order: many subjects, one query
+        (a join on the unnested ids, so the planner walks the primary key per id instead
+        of scanning the table for ``= ANY(...)``)."""
         if not originator_ids:
             return []
         with self.datastore.transaction(commit=False) as curs:
             curs.execute(
                 SQL(
-                    "SELECT originator_id, originator_version, state FROM {t} "
-                    "WHERE originator_id = ANY(%s::uuid[]) AND originator_version >= %s "
-                    "ORDER BY originator_id, originator_version"
+                    "SELECT e.originator_id, e.originator_version, e.state "
+                    "FROM unnest(%s::uuid[]) AS wanted(id) "
+                    "JOIN {t} e ON e.originator_id = wanted.id "
+                    "WHERE e.originator_version >= %s "
+                    "ORDER BY e.originator_id, e.originator_version"
                 ).format(t=self._table),
                 (list(originator_ids), first_version),
             )
@@ -211,8 +229,9 @@ class ChainedPostgresApplicationRecorder(PostgresApplicationRecorder):
         with self.datastore.transaction(commit=False) as curs:
             curs.execute(
                 SQL(
-                    "SELECT originator_id, originator_version FROM {t} "
-                    "WHERE originator_id = ANY(%s::uuid[])"
+                    "SELECT e.originator_id, e.originator_version "
+                    "FROM unnest(%s::uuid[]) AS wanted(id) "
+                    "JOIN {t} e ON e.originator_id = wanted.id"
                 ).format(t=self._table),
                 (list(originator_ids),),
             )
