@@ -25,6 +25,7 @@ from pipelines.simulate.slots import machine_month
 from replayer.casino import adjudicate_round
 from replayer.casino.garage import check_banker_runs
 from replayer.slots import reconcile_machine
+from tests.determinism import assert_same_seed_same_bytes
 
 DAY = date(2025, 3, 1)
 Day = tuple[Path, list[str], list[PlantedFault]]
@@ -65,12 +66,7 @@ def planted_kinds(faults: list[PlantedFault]) -> dict[str, set[str]]:
 
 def test_same_seed_gives_byte_identical_shards(day: Day, tmp_path: Path) -> None:
     folder, files, faults = day
-    again, again_faults = generate(tmp_path / "again")
-    assert again == files and again_faults == faults
-    for name in files:
-        assert (tmp_path / "again" / name).read_bytes() == (folder / name).read_bytes()
-    other, _ = generate(tmp_path / "other", seed=13)
-    assert (tmp_path / "other" / other[0]).read_bytes() != (folder / files[0]).read_bytes()
+    assert_same_seed_same_bytes(generate, folder, files, faults, tmp_path, seed=13)
 
 
 def test_shard_headers_spell_the_schema_as_its_file(day: Day) -> None:

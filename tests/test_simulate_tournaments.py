@@ -23,6 +23,7 @@ from pipelines.simulate import PlantedFault, generate_day
 from pipelines.simulate.score import finding_pairs, score
 from pipelines.simulate.tournaments import TOURNAMENT_FAULTS, payout_table, tournament_day
 from replayer.tournaments import adjudicate_tournament
+from tests.determinism import assert_same_seed_same_bytes
 
 DAY = date(2025, 3, 1)
 SEED, COUNT, RATE = 2, 50, 0.5  # seed 2: every fault kind among the 50 tournaments
@@ -67,12 +68,7 @@ def verdicts(events: Events) -> dict[str, list]:
 
 def test_same_seed_gives_byte_identical_shards(day: Day, tmp_path: Path) -> None:
     folder, files, faults = day
-    again, again_faults = generate(tmp_path / "again")
-    assert again == files and again_faults == faults
-    for name in files:
-        assert (tmp_path / "again" / name).read_bytes() == (folder / name).read_bytes()
-    other, _ = generate(tmp_path / "other", seed=SEED + 1)
-    assert (tmp_path / "other" / other[0]).read_bytes() != (folder / files[0]).read_bytes()
+    assert_same_seed_same_bytes(generate, folder, files, faults, tmp_path, seed=SEED + 1)
 
 
 def test_a_satellite_is_written_with_its_target(day: Day) -> None:

@@ -18,9 +18,11 @@ def _kinds(verdict) -> list[tuple[str, str, object, object]]:
     ]
 
 
-def _double_bust(a: tuple[int, int, int], b: tuple[int, int, int]) -> Tournament:
+def _double_bust(
+    a: tuple[int, int, int], b: tuple[int, int, int], payouts: tuple[int, ...] = ()
+) -> Tournament:
     """A and B busted in hand h9: (place recorded, chips at the start, seat from button)."""
-    t = Tournament()
+    t = Tournament(payouts=payouts)
     for player in "ABC":
         t.register(player, f"e-{player}")
     t.add("TournamentStarted", late_registration_until=None)
@@ -169,19 +171,7 @@ def test_replay_judges_a_satellite_against_the_target_it_names(tmp_path):
 def _finished(prizes: dict[str, int], places: tuple[int, int] = (2, 3)) -> Tournament:
     """A, B, C for payouts 1,800 / 900 / 300: A (900 chips) and B (400) bust in one hand
     with the recorded ``places``; C wins; cash ``prizes`` as recorded."""
-    t = Tournament(payouts=(1_800, 900, 300))
-    for player in "ABC":
-        t.register(player, f"e-{player}")
-    t.add("TournamentStarted", late_registration_until=None)
-    for player, place, chips in (("A", places[0], 900), ("B", places[1], 400)):
-        t.add(
-            "PlayerEliminated",
-            player_id=player,
-            place=place,
-            hand_id="h9",
-            chips_at_hand_start=chips,
-            seat_from_button=1,
-        )
+    t = _double_bust((places[0], 900, 1), (places[1], 400, 1), payouts=(1_800, 900, 300))
     for player, amount in prizes.items():
         t.add("PrizePaid", player_id=player, place=None, amount=amount, kind="cash")
     return t.add("TournamentCompleted")

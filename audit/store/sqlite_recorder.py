@@ -148,31 +148,31 @@ class ChainedSQLiteApplicationRecorder(SQLiteApplicationRecorder):
     def states_of(self, originator_ids: Sequence[str], first_version: int) -> list[Any]:
         """(originator hex, version, state) of these originators' events from
         ``first_version`` on, in (originator, version) order: many subjects, few queries."""
+        return self._of_originators(
+            "originator_id, originator_version, state",
+            originator_ids,
+            "AND originator_version >= ? ORDER BY originator_id, originator_version",
+            [first_version],
+        )
+
+    def existing_versions(self, originator_ids: Sequence[str]) -> set[tuple[str, int]]:
+        """Which (originator hex, version) pairs of these originators are already stored."""
+        rows = self._of_originators("originator_id, originator_version", originator_ids, "", [])
+        return {(r[0], r[1]) for r in rows}
+
+    def _of_originators(
+        self, columns: str, originator_ids: Sequence[str], rest: str, params: list[Any]
+    ) -> list[Any]:
+        """``SELECT columns`` of the rows of these originators (500 per query) ``rest``."""
         rows: list[Any] = []
         table = self.events_table_name
         with self.datastore.transaction(commit=False) as c:
             for start in range(0, len(originator_ids), 500):
-                chunk = originator_ids[start : start + 500]
+                chunk = list(originator_ids[start : start + 500])
+                marks = ",".join("?" * len(chunk))
                 c.execute(
-                    f"SELECT originator_id, originator_version, state FROM {table} "
-                    f"WHERE originator_id IN ({','.join('?' * len(chunk))}) "
-                    "AND originator_version >= ? ORDER BY originator_id, originator_version",
-                    [*chunk, first_version],
+                    f"SELECT {columns} FROM {table} WHERE originator_id IN ({marks}) {rest}",
+                    [*chunk, *params],
                 )
                 rows.extend(c.fetchall())
         return rows
-
-    def existing_versions(self, originator_ids: Sequence[str]) -> set[tuple[str, int]]:
-        """Which (originator hex, version) pairs of these originators are already stored."""
-        found: set[tuple[str, int]] = set()
-        table = self.events_table_name
-        with self.datastore.transaction(commit=False) as c:
-            for start in range(0, len(originator_ids), 500):
-                chunk = originator_ids[start : start + 500]
-                c.execute(
-                    f"SELECT originator_id, originator_version FROM {table} "
-                    f"WHERE originator_id IN ({','.join('?' * len(chunk))})",
-                    chunk,
-                )
-                found.update((r[0], r[1]) for r in c.fetchall())
-        return found
