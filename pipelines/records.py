@@ -54,18 +54,6 @@ def verdict_key(unit_id: str) -> tuple[str, str]:
     return kind, rest.rsplit("|", 2)[0]
 
 
-def day_units(store: AuditStore, day: date, kinds: Iterable[str]) -> dict[tuple[str, str], dict]:
-    """The current record of every (kind, scope) of ``kinds`` whose scope is ``day``'s."""
-    return days_units(store, [day], kinds)
-
-
-def days_units(
-    store: AuditStore, days: Iterable[date], kinds: Iterable[str]
-) -> dict[tuple[str, str], dict]:
-    """``day_units`` over several days at once, in (kind, scope) order."""
-    return dict(iter_days_units(store, days, kinds))
-
-
 def iter_days_units(
     store: AuditStore, days: Iterable[date], kinds: Iterable[str]
 ) -> Iterator[tuple[tuple[str, str], dict]]:

@@ -11,13 +11,12 @@ on the day) and keeps the chip flows around the suspects for the report's graph.
 
 from __future__ import annotations
 
-from collections.abc import Iterable
 from dataclasses import dataclass, field
 from datetime import date, timedelta
 from typing import Any
 
 from audit.store.application import AuditStore
-from pipelines.records import COLLUSION_STATE, LEDGER, days_units, finding_of, iter_days_units
+from pipelines.records import COLLUSION_STATE, LEDGER, finding_of, iter_days_units
 from replayer.findings import Finding
 
 MAX_FLOWS = 40
@@ -41,18 +40,6 @@ class Detection:
     @classmethod
     def from_json(cls, data: dict[str, Any]) -> Detection:
         return cls(data["name"], [finding_of(f) for f in data["findings"]], data["figures"])
-
-
-def day_subjects(store: AuditStore, days: Iterable[date]) -> dict[str, list[str]]:
-    """family -> subjects the replay of ``days`` judged, in day, shard and ledger order."""
-    return _subjects(days_units(store, days, [LEDGER]).values())
-
-
-def _subjects(ledgers: Iterable[dict[str, Any]]) -> dict[str, list[str]]:
-    subjects: dict[str, list[str]] = {}
-    for record in ledgers:
-        subjects.setdefault(record["family"], []).extend(record["ledger"])
-    return {family: list(dict.fromkeys(ids)) for family, ids in subjects.items()}
 
 
 def detect(store: AuditStore, day: date) -> list[Detection]:

@@ -21,6 +21,7 @@ prizes), satellites (their places win seats: ``satellites``).
 
 from __future__ import annotations
 
+from collections import Counter
 from collections.abc import Sequence
 
 from replayer.events import FlatEvent
@@ -44,8 +45,9 @@ def prize_findings(tournament_id: str, events: Sequence[FlatEvent]) -> list[Find
     ):
         return []
     places = rule_places(events)
-    registered = sorted({str(e["player_id"]) for e in events if e["type"] == "PlayerRegistered"})
-    standing = [p for p in registered if not _out(p, events)]
+    entries = Counter(str(e["player_id"]) for e in events if e["type"] == "PlayerRegistered")
+    # Standing: a player with an entry never eliminated (re-entries: one place each).
+    standing = sorted(p for p, n in entries.items() if len(places.get(p, ())) < n)
     if len(standing) != 1:
         reason = f"completed with {len(standing)} players never eliminated: no winner"
         return [Finding(FindingKind.DATA_QUALITY, tournament_id, PRIZES, reason)]
@@ -74,13 +76,6 @@ def prize_findings(tournament_id: str, events: Sequence[FlatEvent]) -> list[Find
                 )
             )
     return findings
-
-
-def _out(player: str, events: Sequence[FlatEvent]) -> bool:
-    """True when every entry of ``player`` was eliminated (so he is not the winner)."""
-    entries = sum(1 for e in events if e["type"] == "PlayerRegistered" and e["player_id"] == player)
-    busted = sum(1 for e in events if e["type"] == "PlayerEliminated" and e["player_id"] == player)
-    return busted >= entries
 
 
 def _ordinals(places: Sequence[int]) -> str:
