@@ -23,19 +23,27 @@ class CannotRun(Exception):
     """The command cannot run; the message says why (no traceback for the user)."""
 
 
-def _open_store(args: argparse.Namespace):
+def _open_store(args: argparse.Namespace, *, create: bool = True):
+    """The store of ``--store``; a read command (``create=False``) never creates one."""
     from eventsourcing.persistence import PersistenceError
 
+    from audit.config import parse_store_url
     from audit.store import AuditStore
+    from audit.store.existing import StoreMissing, require_existing
     from audit.store.signing import KeyError_
 
     url = store_url_from_env(args.store)
     try:
+        if not create:
+            require_existing(parse_store_url(url))
         return AuditStore(url)
+    except StoreMissing as error:
+        raise CannotRun(str(error)) from None
     except (StoreURLError, KeyError_) as error:
         raise CannotRun(str(error)) from None
     except (PersistenceError, OSError) as error:
-        raise CannotRun(f"cannot open the store {url.split('@')[-1]}: {error}") from None
+        where = parse_store_url(url).redacted()
+        raise CannotRun(f"cannot open the store {where}: {error}") from None
 
 
 def cmd_ingest(args: argparse.Namespace) -> int:
@@ -72,7 +80,7 @@ def cmd_verify(args: argparse.Namespace) -> int:
         public_key = load_public_key(Path(args.public_key)) if args.public_key else None
     except KeyError_ as error:
         raise CannotRun(str(error)) from None
-    store = _open_store(args)
+    store = _open_store(args, create=False)
     report = store.verify(public_key)
     if not report.ok:
         print(f"CHAIN BROKEN at notification {report.broken_at}: {report.problem}")
@@ -123,7 +131,7 @@ def cmd_checkpoint(args: argparse.Namespace) -> int:
 def cmd_quarantine(args: argparse.Namespace) -> int:
     from audit.quarantine import entries
 
-    store = _open_store(args)
+    store = _open_store(args, create=False)
     count = 0
     for entry in entries(store):
         count += 1
@@ -161,28 +169,35 @@ def cmd_replay(args: argparse.Namespace) -> int:
 
 def cmd_findings(args: argparse.Namespace) -> int:
     from audit.adjudicate import current_findings
-    from audit.reports import write_findings
+    from audit.reports import write_findings, write_owed_summary
+    from replayer.findings import FindingKind
 
-    store = _open_store(args)
-    count = write_findings(current_findings(store, args.kind), args.format, sys.stdout)
-    if args.format == "table":
-        print(f"{count} finding(s)")
+    known = sorted(str(kind) for kind in FindingKind)
+    if args.kind is not None and args.kind not in known:
+        raise CannotRun(f"unknown finding kind {args.kind!r}; known: {', '.join(known)}")
+    store = _open_store(args, create=False)
+    if args.summary:
+        rows = list(current_findings(store, args.kind))
+        write_owed_summary(rows, sys.stdout)
+        count = len(rows)
+    else:
+        count = write_findings(current_findings(store, args.kind), args.format, sys.stdout)
+        if args.format == "table":
+            print(f"{count} finding(s)")
     return EXIT_DATA_PROBLEMS if count and args.fail_on_findings else EXIT_OK
 
 
-def cmd_hand(args: argparse.Namespace) -> int:
-    from audit.adjudicate import adjudicator
-    from audit.reports import render_verdict
+def cmd_show(args: argparse.Namespace) -> int:
+    from audit.show import show_lines
 
-    store = _open_store(args)
-    for kind in ("poker", "banked"):
-        records = store.records_of(kind, args.id)
-        if records:
-            verdict = adjudicator(kind)(records)
-            for line in render_verdict(kind, verdict):
-                print(line)
-            return EXIT_OK
-    raise CannotRun(f"no hand or round {args.id!r} in the store")
+    store = _open_store(args, create=False)
+    lines = show_lines(store, args.id)
+    if lines is None:
+        raise CannotRun(f"no subject {args.id!r} in the store (hand, round, machine, "
+                        "tournament, table, collusion pair, banker run or incident)")
+    for line in lines:
+        print(line)
+    return EXIT_OK
 
 
 def _lazy(module: str, function: str) -> Callable[[argparse.Namespace], int]:
@@ -248,11 +263,20 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument(
         "--fail-on-findings", action="store_true", help="exit 1 when there is any finding"
     )
+    p.add_argument(
+        "--summary",
+        action="store_true",
+        help="print what is owed, per player, table and operator, by currency",
+    )
     p.set_defaults(run=cmd_findings)
 
-    p = sub.add_parser("hand", help="replay one hand or round step by step, expected vs recorded")
-    p.add_argument("id")
-    p.set_defaults(run=cmd_hand)
+    p = sub.add_parser(
+        "show",
+        aliases=["hand"],
+        help="explain one subject step by step: where expected and recorded part ways",
+    )
+    p.add_argument("id", help="hand, round, machine, tournament, table, pair:A|B, table:T, ...")
+    p.set_defaults(run=cmd_show)
 
     p = sub.add_parser("nightly", help="the nightly reconciliation without a scheduler")
     p.add_argument("--date", required=True, help="the day, YYYY-MM-DD (UTC)")
@@ -289,6 +313,12 @@ def main(argv: Sequence[str] | None = None) -> int:
         return EXIT_CANNOT_RUN
     except KeyboardInterrupt:
         return 130
+    except BrokenPipeError:  # output piped to ``head``: stop quietly
+        import os
+
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(devnull, sys.stdout.fileno())
+        return EXIT_OK
 
 
 if __name__ == "__main__":

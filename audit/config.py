@@ -9,6 +9,7 @@ PostgreSQL schema, default ``public``).
 from __future__ import annotations
 
 import os
+import re
 from dataclasses import dataclass
 from urllib.parse import parse_qs, unquote, urlsplit
 
@@ -46,8 +47,25 @@ def store_url_from_env(explicit: str | None = None) -> str:
     return explicit or os.environ.get(STORE_ENV) or DEFAULT_STORE_URL
 
 
+def _without_password(url: str) -> str:
+    """``url`` with any password replaced by ``***``, for messages."""
+    return re.sub(r"(://[^/@:]*):[^/@]*@", r"\1:***@", url)
+
+
 def parse_store_url(url: str) -> StoreURL:
-    """Parse ``sqlite:///…`` or ``postgresql://…``; raise StoreURLError otherwise."""
+    """Parse ``sqlite:///…`` or ``postgresql://…``; raise StoreURLError otherwise (the
+    message never shows the URL's password)."""
+    try:
+        return _parse(url)
+    except ValueError as error:  # urlsplit: a port that is not a number, bad IPv6, ...
+        if isinstance(error, StoreURLError):
+            raise
+        raise StoreURLError(
+            f"store URL {_without_password(url)!r} cannot be read: {error}"
+        ) from None
+
+
+def _parse(url: str) -> StoreURL:
     if url.startswith("sqlite:///"):
         path = url[len("sqlite:///") :]
         if not path:
@@ -57,7 +75,9 @@ def parse_store_url(url: str) -> StoreURL:
     if parts.scheme in ("postgresql", "postgres", "postgresql+psycopg"):
         dbname = parts.path.lstrip("/")
         if not (parts.hostname and dbname):
-            raise StoreURLError(f"store URL {url!r} needs a host and a database name")
+            raise StoreURLError(
+                f"store URL {_without_password(url)!r} needs a host and a database name"
+            )
         return StoreURL(
             kind="postgresql",
             host=parts.hostname,
@@ -68,5 +88,6 @@ def parse_store_url(url: str) -> StoreURL:
             schema=parse_qs(parts.query).get("schema", [""])[0],
         )
     raise StoreURLError(
-        f"store URL {url!r} is not sqlite:///PATH or postgresql://USER:PASS@HOST:PORT/DB"
+        f"store URL {_without_password(url)!r} is not sqlite:///PATH or "
+        "postgresql://USER:PASS@HOST:PORT/DB"
     )

@@ -66,6 +66,7 @@ FAMILIES: dict[str, Family] = {
         Family("slots", "slot_machine.avsc", "machine_id"),
         Family("tournament", "tournament.avsc", "tournament_id"),
         Family("incident", "incident.avsc", "incident_id"),
+        Family("table", "table_terms.avsc", "table_id"),
     )
 }
 

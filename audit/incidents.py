@@ -19,13 +19,11 @@ from __future__ import annotations
 from dataclasses import dataclass
 from datetime import datetime, timedelta
 
-from audit.adjudicate import KIND as ADJUDICATION
-from audit.adjudicate import findings_json
 from audit.incident_compare import SubjectResult, judge_hand, judge_round, judge_tournament
 from audit.incident_inflight import find_in_flight
 from audit.incident_record import KIND, Incident, load_incident
-from audit.store.application import AuditStore, SubjectRecords, canonical, record_digest
-from replayer import REPLAYER_VERSION
+from audit.judging import findings_json, verdict_record
+from audit.store.application import AuditStore, canonical, record_digest
 from replayer.findings import Finding
 from replayer.refunds import PENDING_BET_HOLD
 from replayer.tournaments import DEFAULT_POLICY, CancellationPolicy
@@ -79,22 +77,15 @@ def investigate(
 
 
 def append_findings(store: AuditStore, investigation: Investigation) -> int:
-    """Store the findings as an adjudication of kind ``incident`` (the same shape as
-    ``audit.adjudicate.adjudication_unit``); 1 if new, 0 if this investigation of the
-    same events and ``as_of`` is already stored."""
-    incident_id = investigation.incident.incident_id
-    record = {
-        "type": "HandAdjudicated",
-        "sequence": 0,
-        "kind": KIND,
-        "subject": incident_id,
-        "rulebook": None,
-        "replayer_version": REPLAYER_VERSION,
-        "input_digest": investigation.input_digest,
-        "events_judged": investigation.events_judged,
-        "as_of": investigation.as_of.isoformat(),
-        "findings": findings_json(investigation),
-    }
-    unit_id = f"{KIND}:{incident_id}|{REPLAYER_VERSION}|{investigation.input_digest}"
-    unit = SubjectRecords(ADJUDICATION, unit_id, [record], source="incident investigation")
+    """Store the findings as an adjudication of kind ``incident`` (the verdict unit of
+    ``audit.judging.verdict_record``); 1 if new, 0 if this investigation of the same
+    events and ``as_of`` is already stored."""
+    unit = verdict_record(
+        KIND,
+        investigation.incident.incident_id,
+        digest=investigation.input_digest,
+        events_judged=investigation.events_judged,
+        findings=findings_json(investigation),
+        as_of=investigation.as_of.isoformat(),
+    )
     return store.append([unit]).stored

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import argparse
 import os
+import shlex
 import sys
 from collections import Counter
 from datetime import date
@@ -50,13 +51,13 @@ def _run(
     it could not run."""
     from eventsourcing.persistence import PersistenceError
 
-    from pipelines.nightly import default_workers, discover_shards, run_nightly
+    from pipelines.nightly import NoInput, default_workers, run_nightly
 
-    if not discover_shards(input_dir, day):
-        _fail(command, f"no Avro shards for {day} under {input_dir / day.isoformat()}/")
-        return None
     try:
         return run_nightly(url, input_dir, day, out_dir, workers=workers or default_workers())
+    except NoInput as error:
+        _fail(command, str(error))
+        return None
     except (PersistenceError, OSError) as error:
         _fail(command, f"cannot use the store {parse_store_url(url).redacted()}: {error}")
         return None
@@ -146,7 +147,8 @@ def cmd_demo(args: argparse.Namespace) -> int:
         return EXIT_CANNOT_RUN
     _print_summary(summary)
     _print_found_vs_planted(url, manifest)
-    print(f"look up one: casino-audit --store {parse_store_url(url).redacted()} hand <subject>")
+    store = shlex.quote(parse_store_url(url).redacted())
+    print(f"look up one: casino-audit --store {store} show <subject>")
     return _exit_code(summary)
 
 

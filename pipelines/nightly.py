@@ -3,8 +3,9 @@
 Plain functions, called in order by ``run_nightly`` (one process: the CLI, tests) or
 one task each by the Airflow DAG (``pipelines/dags/nightly_reconciliation.py``):
 
-1. ``discover_shards(input_dir, day)``: the day's Avro files (layout in
-   ``pipelines.shards``: ``<input_dir>/<YYYY-MM-DD>/**/*.avro``);
+1. ``prepare_night(store_url, input_dir, day)``: the day's Avro files (layout in
+   ``pipelines.shards``: ``<input_dir>/<YYYY-MM-DD>/**/*.avro``; none is ``NoInput``),
+   the day's table declarations stored first (3a);
 2. ``validate_shard(path, docs_dir)``: Great Expectations suites, before replay
    (``pipelines.quality``); data-quality findings, Data Docs;
 3. ``ingest_shard(store_url, path)``: the shard into the store (quarantines bad records);
@@ -24,16 +25,15 @@ from __future__ import annotations
 
 import multiprocessing
 import os
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Iterator, Sequence
 from concurrent.futures import ProcessPoolExecutor
 from contextlib import contextmanager
 from dataclasses import asdict, dataclass, field
 from datetime import date
 from pathlib import Path
-from typing import Any
 
-from audit.adjudicate import adjudication_options, adjudication_unit, adjudicator
 from audit.ingest.pipeline import ingest
+from audit.judging import Inputs, TermsBook, gather, judge, verdict_unit
 from audit.store.application import AuditStore, SubjectRecords
 from pipelines.detectors import Detection, detect
 from pipelines.detectors.collusion import CollusionDetector
@@ -42,7 +42,7 @@ from pipelines.records import COLLUSION_STATE, LEDGER, QUALITY, unit
 from pipelines.report import ReportPaths, write_report
 from pipelines.shards import (
     ShardEvents,
-    declared_rake_terms,
+    declaration_shards,
     discover_shards,
     read_shard,
     shard_name,
@@ -53,6 +53,7 @@ BATCH = 2000
 
 __all__ = [
     "NightlySummary",
+    "NoInput",
     "ShardIngest",
     "ShardNight",
     "ShardReplay",
@@ -60,6 +61,7 @@ __all__ = [
     "default_workers",
     "discover_shards",
     "ingest_shard",
+    "prepare_night",
     "prepare_store",
     "process_shard",
     "replay_day",
@@ -78,6 +80,26 @@ def open_store(store_url: str) -> Iterator[AuditStore]:
         yield store
     finally:
         store.close()
+
+
+class NoInput(Exception):
+    """The day has no shards: nothing to reconcile (the CLI and the DAG both fail)."""
+
+
+def prepare_night(store_url: str, input_dir: Path, day: date) -> list[Path]:
+    """Steps 1 and 3a: the day's shards, after the store is set up and the day's table
+    declarations (``TableTermsDeclared`` shards) are stored, so that every hand of the
+    night is judged under the terms in force (ingesting them again later stores nothing).
+
+    Raises ``NoInput`` when the day has no shards.
+    """
+    shards = discover_shards(Path(input_dir), day)
+    if not shards:
+        raise NoInput(f"no Avro shards for {day} under {Path(input_dir) / day.isoformat()}/")
+    prepare_store(store_url)
+    for path in declaration_shards(shards):
+        ingest_shard(store_url, path)
+    return shards
 
 
 def prepare_store(store_url: str) -> None:
@@ -126,34 +148,15 @@ class ShardReplay:
     """Why the shard was not judged ('' when it was)."""
 
 
-def _judge(kind: str, path: Path, store: AuditStore) -> Callable[[Sequence[dict[str, Any]]], Any]:
-    """The replayer for the shard's kind; poker hands get their table's declared rake, a
-    satellite its target's events when the store has them (``adjudication_options``)."""
-    judge = adjudicator(kind)
-    if kind == "tournament":
-        return lambda records: judge(records, **adjudication_options(store, kind, records))
-    if kind != "poker":
-        return judge
-    declared = declared_rake_terms(path)
-
-    def judge_hand(records: Sequence[dict[str, Any]]) -> Any:
-        terms = declared.get(str(records[0].get("table_id")))
-        return judge(records, with_steps=False, rake_terms=terms)
-
-    return judge_hand
-
-
 def replay_day(
     store_url: str, day: date, path: Path, shard: ShardEvents | None = None
 ) -> ShardReplay:
     """Judge every stored subject of one of the day's shards; store verdicts and ledger.
 
-    Subjects are those the shard names (what ingest kept of them is judged); poker hands
-    are judged with their table's declared rake terms (``declared_rake_terms``), a
-    satellite against its target tournament as stored (ingested with this shard or
-    before it: ``simulate.tournaments`` writes the two to one shard); a family whose
-    replayer is not installed is skipped, saying so. ``shard``: its events when the
-    caller has read them already.
+    Subjects are those the shard names (what ingest kept of them is judged), each through
+    the one judging path (``audit.judging``: its stored events, the table terms in force
+    at its start, a satellite's stored target), so the night's verdict is the one
+    ``replay`` and ``show`` give. ``shard``: its events when the caller has read them.
     """
     shard = shard if shard is not None else read_shard(Path(path))
     result = ShardReplay(shard_name(path), shard.family)
@@ -164,16 +167,14 @@ def replay_day(
     pending: list[SubjectRecords] = []
     watcher = CollusionDetector(as_of=day) if shard.family == "poker" else None
     with open_store(store_url) as store:
-        try:
-            judge = _judge(shard.family, Path(path), store)
-        except ImportError as error:
-            result.skipped = f"no replayer for {shard.family}: {error}"
-            return result
+        terms_book = TermsBook(store)
         for subject, records in store.iter_records(shard.family, subject_ids(shard), BATCH):
-            if records:
-                pending.append(_verdict_unit(result, ledger, subject, records, judge))
-                if watcher is not None:
-                    watcher.observe(records)
+            if not records:
+                continue
+            inputs = gather(store, shard.family, subject, records, terms_book)
+            pending.append(_judged(result, ledger, inputs))
+            if watcher is not None:
+                watcher.observe(records)
             if len(pending) >= BATCH:
                 result.verdicts_stored += store.append(pending).stored
                 pending.clear()
@@ -187,26 +188,21 @@ def replay_day(
     return result
 
 
-def _verdict_unit(
-    result: ShardReplay,
-    ledger: dict[str, dict[str, str]],
-    subject: str,
-    records: Sequence[dict[str, Any]],
-    judge: Callable[[Sequence[dict[str, Any]]], Any],
+def _judged(
+    result: ShardReplay, ledger: dict[str, dict[str, str]], inputs: Inputs
 ) -> SubjectRecords:
     """Judge one subject; count its findings and enter it in the shard's ledger."""
-    assert result.kind is not None
-    verdict = judge(records)
-    verdict_unit = adjudication_unit(result.kind, subject, records, verdict)
-    ledger[subject] = {
-        "verdict": verdict_unit.subject_id,
-        "table": str(records[0].get("table_id") or subject),
+    verdict = judge(inputs)
+    stored = verdict_unit(inputs, verdict)
+    ledger[inputs.subject] = {
+        "verdict": stored.subject_id,
+        "table": str(inputs.events[0].get("table_id") or inputs.subject),
     }
     result.subjects += 1
     result.with_findings += bool(verdict.findings)
     for finding in verdict.findings:
         result.findings[str(finding.kind)] = result.findings.get(str(finding.kind), 0) + 1
-    return verdict_unit
+    return stored
 
 
 def run_detectors(store_url: str, day: date) -> list[Detection]:
@@ -309,9 +305,8 @@ def run_nightly(
     """
     summary = NightlySummary(day)
     docs_dir = Path(out_dir) / day.isoformat() / "data-docs"
-    shards = discover_shards(Path(input_dir), day)
+    shards = prepare_night(store_url, input_dir, day)
     summary.shards = len(shards)
-    prepare_store(store_url)
     nights = _per_shard(store_url, day, shards, docs_dir, min(workers, len(shards)))
     quality = [night.quality for night in nights]
     summary.events = sum(q.events for q in quality)

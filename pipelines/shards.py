@@ -3,8 +3,9 @@
 Folder layout read by the nightly job::
 
     <input_dir>/<YYYY-MM-DD>/            one folder per UTC day
-        manifest.json                   optional: table declarations (rake terms), and
-                                        for synthetic days what was planted
+        manifest.json                   optional: for synthetic days what was planted
+        tables.avro                     table declarations (``TableTermsDeclared``),
+                                        stored before any other shard is judged
         **/*.avro                       shards, any depth (e.g. poker/0001.avro)
 
 A shard is one Avro container file of one event family (``schemas/*.avsc``); its name
@@ -14,22 +15,16 @@ reruns and machines and so names the shard in stored findings.
 
 from __future__ import annotations
 
-import json
 from collections.abc import Iterator
 from dataclasses import dataclass, field
 from datetime import date
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 import fastavro
 
 from audit.families import family_named, family_of_schema
 from audit.ingest.avro_shape import from_avro
-
-if TYPE_CHECKING:
-    from replayer.rulebooks.poker import RakeTerms
-
-MANIFEST = "manifest.json"
 
 
 def day_folder(input_dir: Path, day: date) -> Path:
@@ -62,22 +57,44 @@ def shard_name(path: Path) -> str:
     return Path(path).relative_to(folder).as_posix() if folder else Path(path).name
 
 
-def declared_rake_terms(path: Path) -> dict[str, RakeTerms]:
-    """table -> rake terms the operator declared, from the day's ``manifest.json``.
+def shard_family(path: Path) -> str | None:
+    """The event family a shard's header names (None: not a readable Avro file)."""
+    try:
+        with Path(path).open("rb") as stream:
+            schema = fastavro.reader(stream).writer_schema
+    except Exception:  # fastavro raises several types for a bad header
+        return None
+    family = family_of_schema(str(schema.get("name", ""))) if isinstance(schema, dict) else None
+    return family.name if family else None
 
-    Rulebooks that leave the rake to a per-table declaration (GG-2022, PT-217/2007) are
-    judged with these terms; a manifest lists them as ``tables[].rake_terms`` (the
-    synthetic generator writes them so). Without a manifest: no declarations.
-    """
-    from replayer.poker import replay  # noqa: F401  (loads the rulebooks in a working order)
-    from replayer.rulebooks.poker import RakeTerms
+
+def declared_rake_terms(path: Path) -> dict[str, Any]:
+    """table -> the rake terms its latest declaration in the shard's day folder states
+    (``replayer.terms.declared_rake``), for the data-quality profile of a shard (verdicts
+    read declarations from the store, never from files)."""
+    from replayer.terms import declared_rake
 
     folder = day_folder_of(path)
-    manifest = folder / MANIFEST if folder else None
-    if manifest is None or not manifest.is_file():
+    if folder is None:
         return {}
-    tables = json.loads(manifest.read_text()).get("tables", [])
-    return {str(t["table_id"]): RakeTerms(**t["rake_terms"]) for t in tables if t.get("rake_terms")}
+    latest: dict[str, dict[str, Any]] = {}
+    for shard in declaration_shards(sorted(folder.rglob("*.avro"))):
+        for event in read_shard(shard).events:
+            latest[str(event["table_id"])] = event
+    found = {}
+    for table, event in latest.items():
+        try:
+            terms = declared_rake(event)
+        except ValueError:
+            continue
+        if terms is not None:
+            found[table] = terms
+    return found
+
+
+def declaration_shards(shards: list[Path]) -> list[Path]:
+    """The shards of table declarations (family ``table``), in name order."""
+    return [path for path in shards if shard_family(path) == "table"]
 
 
 @dataclass

@@ -4,4 +4,4 @@ Imports nothing from ``audit`` or ``pipelines``. ``REPLAYER_VERSION`` is part of
 stored verdict: same events + same replayer version -> byte-identical findings.
 """
 
-REPLAYER_VERSION = "1"
+REPLAYER_VERSION = "2"

@@ -1,6 +1,6 @@
 """Findings: what the replayer reports when a hand, round or machine departs from its rules.
 
-Every finding names its kind (the shared vocabulary of ARCHITECTURE.md), its subject,
+Every finding names its kind (``FindingKind``, one meaning each), its subject,
 the rule it cites, what was expected, what was recorded, the difference and a one-line
 reason. Its id is derived from its content, so replaying the same events twice gives
 byte-identical findings (no clocks, no randomness).
@@ -40,6 +40,15 @@ class FindingKind(StrEnum):
     """A prize paid in the wrong form or amount (e.g. a satellite seat instead of T$)."""
     RETURN_OUT_OF_BAND = "return_out_of_band"
     """A slot machine's return (theoretical or metered) outside what the rules allow."""
+    PAST_POSTED_BET = "past_posted_bet"
+    """A bet recorded after the point where the rules close betting (first card dealt,
+    ball launched), judged by its place in the event sequence whatever flag it carries."""
+    TERMS_MISSING = "terms_missing"
+    """A subject whose judgement needs the table's declared terms (e.g. the rake where the
+    rulebook leaves it to the table), and none were declared in force at its start."""
+    TERMS_OUTSIDE_RULEBOOK = "terms_outside_rulebook"
+    """Terms a table or machine declares that the rulebook does not allow (e.g. a rake
+    rate outside MO-97/2010 art.16's 3-5%, a banker commission above the rule's rate)."""
 
 
 @dataclass(frozen=True, slots=True)

@@ -72,6 +72,12 @@ class Incident(Subject):
     KIND = "incident"
 
 
+class TableTerms(Subject):
+    """A table's declared terms over time (``TableTermsDeclared``)."""
+
+    KIND = "table"
+
+
 class QuarantinedRecord(Subject):
     """A rejected input record, kept whole with where it came from and why."""
 
@@ -92,6 +98,7 @@ SUBJECT_CLASSES: dict[str, type[Subject]] = {
         SlotMachine,
         Tournament,
         Incident,
+        TableTerms,
         QuarantinedRecord,
         Adjudication,
     )

@@ -5,7 +5,8 @@ and the tests call too, and every task is idempotent, so any task or the whole r
 be retried or rerun for a date without duplicating anything.
 
     discover ─▶ validate[shard] ─▶ ingest_and_replay[shard] ─▶ detectors ─▶ append ─▶ report
-                (dynamic task mapping: one task instance per shard)
+                (dynamic task mapping: one task instance per shard; discover
+                 stores the day's table declarations first, and fails on no input)
 
 Params (trigger with ``--conf`` or the UI; empty means the default):
     date       YYYY-MM-DD; default the run's data interval start (UTC day)
@@ -74,11 +75,11 @@ def nightly_reconciliation() -> None:
     def discover() -> list[str]:
         from pathlib import Path
 
-        from pipelines.nightly import discover_shards, prepare_store
+        from pipelines.nightly import prepare_night
 
         settings = _settings()
-        prepare_store(settings["store_url"])
-        return [str(p) for p in discover_shards(Path(settings["input_dir"]), settings["day"])]
+        shards = prepare_night(settings["store_url"], Path(settings["input_dir"]), settings["day"])
+        return [str(p) for p in shards]
 
     @task
     def validate(shard: str) -> dict[str, Any]:

@@ -6,7 +6,8 @@ table's faults); no global random state, no clock. The same seed, day and argume
 byte-identical Avro shards and manifest. Changing ``fault_rate`` leaves the tables, the
 people and the seating unchanged.
 
-Output (``out``): ``poker-<table>-<k>.avro`` shards, at most ``hands_per_shard`` hands
+Output (``out``): ``tables.avro`` (each table's declared terms, ``tables.terms_declarations``),
+``poker-<table>-<k>.avro`` shards, at most ``hands_per_shard`` hands
 each, and ``manifest.json`` (``manifest.DayManifest``). Shards are the Avro container
 files of the ``poker`` family, the same records ``audit.ingest.avro_files.write_events``
 writes, with a derived sync marker (``avro_out.write_shard``); records are shaped by
@@ -36,12 +37,19 @@ from pipelines.simulate.players import VENUES, Player, player_pool
 from pipelines.simulate.poker import HandPlan, PlayedHand, play_hand
 from pipelines.simulate.seating import GroupSpec, TableSession, assign_tables, group_specs
 from pipelines.simulate.seating import plan_groups as _plan_groups
-from pipelines.simulate.tables import TableSpec, make_tables, rake_terms_dict
+from pipelines.simulate.tables import (
+    TableSpec,
+    make_tables,
+    rake_terms_dict,
+    terms_declarations,
+)
 from replayer.rulebooks.poker import PokerRulebook
 from replayer.rulebooks.registry import get_rulebook
 
 ExtraGenerator = Callable[[int, date, Path], tuple[list[str], list[PlantedFault]]]
 MISDEAL_RATE = 0.004
+TERMS_SHARD = "tables.avro"
+"""The day's table declarations (``TableTermsDeclared``), ingested before any hand."""
 
 
 def population(
@@ -97,6 +105,13 @@ def generate_day(
     stats: dict[str, int] = dict.fromkeys(
         ("hands", "misdeals", "showdowns", "side_pots", "split_pots", "all_ins"), 0
     )
+    write_shard(
+        out / TERMS_SHARD,
+        family_named("table"),
+        terms_declarations(specs),
+        stream_id=f"{seed}:tables",
+    )
+    manifest.shards.append(TERMS_SHARD)
     for table, table_hands in zip(specs, per_table, strict=True):
         book = get_rulebook(table.rulebook)
         assert isinstance(book, PokerRulebook)

@@ -21,7 +21,10 @@ The declared terms are written to the manifest so that a replay passes them as
 from __future__ import annotations
 
 import random
+from collections.abc import Sequence
 from dataclasses import dataclass
+from datetime import UTC, datetime
+from typing import Any
 
 from replayer.rulebooks.poker import RakeTerms
 
@@ -119,6 +122,49 @@ def make_tables(seed: int, count: int) -> list[TableSpec]:
             )
         )
     return tables
+
+
+OPERATORS = {"gg": "GGPoker", "mo": "Casino Lisboa Macau", "pt": "Casino Estoril"}
+"""Who runs each venue's tables (synthetic names)."""
+DECLARED_FROM = datetime(2024, 1, 1, tzinfo=UTC)
+"""When the synthetic tables' terms take effect: before any generated day, the same for
+every day, so the declarations of several days are one stored fact."""
+
+
+def terms_declarations(tables: Sequence[TableSpec]) -> list[dict[str, Any]]:
+    """Each table's ``TableTermsDeclared`` (``schemas/table_terms.avsc``): its rulebook,
+    operator, currency, smallest chip, minimum bet and the rake it declares (none at a
+    Macau table: MO-97/2010 art.16 fixes the band itself)."""
+    declarations = []
+    for table in tables:
+        terms = table.rake_terms
+        declarations.append(
+            {
+                "event_id": f"{table.table_id}#terms-0",
+                "table_id": table.table_id,
+                "sequence": 0,
+                "occurred_at": DECLARED_FROM,
+                "type": "TableTermsDeclared",
+                "effective_from": DECLARED_FROM,
+                "rulebook": table.rulebook,
+                "operator": OPERATORS.get(table.venue),
+                "game": table.variant,
+                "currency": table.currency,
+                "rake_min_bps": None if terms is None else terms.min_bps,
+                "rake_max_bps": None if terms is None else terms.max_bps,
+                "rake_cap": None if terms is None else terms.cap,
+                "rake_cap_big_blinds": None if terms is None else terms.cap_big_blinds,
+                "rake_cap_per": "pot" if terms is not None and terms.cap_per_pot else "hand",
+                "no_flop_no_drop": bool(terms is not None and terms.only_if_board),
+                "commission_bps": None,
+                "cagnotte_bps": None,
+                "min_bet": table.min_bet,
+                "max_bet": None,
+                "smallest_chip": table.smallest_chip,
+                "source": "synthetic table card",
+            }
+        )
+    return declarations
 
 
 def rake_terms_dict(terms: RakeTerms | None) -> dict[str, int | bool | None] | None:

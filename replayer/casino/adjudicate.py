@@ -3,7 +3,9 @@
 1. Read the record (order, envelope, bets, money per bet; ``record.py``).
 2. Choose the rulebook: the one RoundOpened names, else the game's rulebook in force at
    the round's start; none is a ``no_rulebook`` finding and nothing else is judged.
-3. Common table rules: late bets and table limits (``settlement.py``).
+3. Common table rules: the declared terms against the rulebook (the game's
+   ``terms_findings``), late bets and table limits (``settlement.py``), bets recorded after
+   betting closed (``past_posting.py``); late and past-posted bets are withdrawn.
 4. A round declared void (RoundVoided, RoundMalfunction) owes every stake back; otherwise
    the game rebuilds the round and says what each bet should return (its module).
 5. Compare what was returned and withheld with what was due.
@@ -14,6 +16,7 @@ from __future__ import annotations
 from collections.abc import Iterable
 
 from replayer.casino import blackjack, chemin_de_fer, punto_banco, roulette
+from replayer.casino.past_posting import past_posted, past_posted_findings, withdrawn
 from replayer.casino.record import RoundRecord, read_round
 from replayer.casino.settlement import (
     Adjudication,
@@ -58,9 +61,14 @@ def adjudicate_round(events: Iterable[FlatEvent]) -> RoundVerdict:
             )
         )
         return _verdict(record, None, spec, findings, Adjudication(), void=False)
+    if spec.terms_findings is not None:
+        findings += spec.terms_findings(record, rules)
     findings += betting_findings(record, spec)
+    past = past_posted(record, spec)
+    findings += past_posted_findings(record, spec, past)
     if not record.judgeable:
         return _verdict(record, rules.id, spec, findings, Adjudication(), void=False)
+    returned_whole = withdrawn(record, spec, past)
     void_event = record.void_event
     if void_event is not None:
         malfunction = void_event["type"] == "RoundMalfunction"
@@ -68,7 +76,7 @@ def adjudicate_round(events: Iterable[FlatEvent]) -> RoundVerdict:
         judged = Adjudication(outcome={"void": void_event["reason"]})
         void_because: tuple[str, str] | None = (citation, f"round void: {void_event['reason']}")
     else:
-        live = [bet for bet in record.bets.values() if not bet.late]
+        live = [bet for bet in record.bets.values() if bet.bet_id not in returned_whole]
         judged = spec.adjudicate(record, rules, live)
         findings += judged.findings
         void_because = judged.void
@@ -77,11 +85,7 @@ def adjudicate_round(events: Iterable[FlatEvent]) -> RoundVerdict:
         judged.expected = stakes_back(record.bets, citation, basis)
         judged.cagnotte = Expected(0, citation, basis)
     else:
-        for bet in record.bets.values():
-            if bet.late:
-                judged.expected[bet.bet_id] = Expected(
-                    bet.amount, spec.late_bet_citation, "accepted after 'no more bets': returned"
-                )
+        judged.expected.update(returned_whole)
     findings += compare(record, judged.expected, void=void_because is not None)
     findings += _cagnotte_findings(record, judged.cagnotte)
     return _verdict(record, rules.id, spec, findings, judged, void=void_because is not None)

@@ -20,6 +20,14 @@ The round is replayed event by event:
 * settlement (III 2.1.1, 2.2, 2.3): a bust loses even if the dealer busts; the dealer's
   blackjack beats a player's 21; blackjack against no dealer blackjack pays 3:2; equal
   totals push; otherwise the higher total wins 1:1 on every wager of the hand.
+
+Betting closes at the first card (III 2.1.1, 2.1.3); only a split's second stake, a double
+and insurance are taken after it (III 2.1.2, ``taken_after_the_deal``): any other bet
+recorded after the first card is past-posted (``past_posting.py``). A box whose main bet
+is withdrawn (late or past-posted) was never in play with a bet (III 2.1.1): the wagers
+added to its hands (split, double, insurance) are withdrawn with it, their stakes due back.
+The limits on those wagers (half, or at most, or equal to the original bet) are measured
+against the bets as placed.
 """
 
 from __future__ import annotations
@@ -44,6 +52,7 @@ PEEK = "GG-2022 live III 3.7"
 OPTIONS = "GG-2022 live III 3.5"
 DEALER = "GG-2022 live III 4.4"
 SETTLE = "GG-2022 live III 2.1.1, 2.2, 2.3"
+WITHDRAWN = "GG-2022 live III 2.1.1-2.1.3"
 STAKE_TYPES = ("main", "split_hand")
 
 
@@ -108,17 +117,21 @@ class _Replay:
         )
 
     def stake(self, hand: int, *types: str) -> int:
-        return sum(b.amount for b in self.bets if b.hand == hand and b.bet_type in types)
+        """The stakes placed on ``hand`` of ``types``, withdrawn bets included."""
+        placed = self.record.bets.values()
+        return sum(b.amount for b in placed if b.hand == hand and b.bet_type in types)
 
 
 def adjudicate(record: RoundRecord, rules: BlackjackRules, bets: list[Bet]) -> Adjudication:
     """Replay the deal, options and dealer's draw; settle every wager."""
     replay = _Replay(record, rules, bets)
     result = Adjudication(findings=replay.findings)
-    boxes = sorted(
-        {b.hand for b in record.bets.values() if b.bet_type == "main" and b.hand is not None}
-    )
     dealt = record.of_type("CardDealt")
+    # A box is dealt for a live main bet; a withdrawn one's box only if it got cards.
+    live = {b.bet_id for b in bets}
+    served = {e.get("hand") for e in dealt if e["to"] == "hand"}
+    mains = [b for b in record.bets.values() if b.bet_type == "main" and b.hand is not None]
+    boxes = sorted({b.hand for b in mains if b.bet_id in live or b.hand in served})
     order = [("hand", box) for box in boxes] + [("dealer", None)]
     initial = order + order
     recorded = [
@@ -382,14 +395,27 @@ def _dealer_hand(replay: _Replay) -> list[str] | None:
     return None if short else hand
 
 
+def taken_after_the_deal(record: RoundRecord, bet: Bet) -> bool:
+    """The wagers III 2.1.2 takes after the first card: split, double, insurance."""
+    return bet.bet_type in ("split_hand", "double", "insurance")
+
+
 def _settle(replay: _Replay, dealer: list[str] | None, result: Adjudication) -> None:
     rules = replay.rules
     dealer_bj = is_blackjack(replay.dealer)
+    live_boxes = {bet.hand for bet in replay.bets if bet.bet_type == "main"}
     for bet in replay.bets:
+        hand = replay.hands.get(bet.hand) if bet.hand is not None else None
+        if hand is not None and hand.box not in live_boxes:
+            result.expected[bet.bet_id] = Expected(
+                bet.amount,
+                WITHDRAWN,
+                f"{bet.bet_type} on hand {hand.number}, whose box's bet was withdrawn: returned",
+            )
+            continue
         if bet.bet_type == "insurance":
             result.expected[bet.bet_id] = _insurance(bet, replay, dealer_bj)
             continue
-        hand = replay.hands.get(bet.hand) if bet.hand is not None else None
         if hand is None or bet.bet_type not in (*STAKE_TYPES, "double"):
             result.findings.append(
                 Finding(
@@ -453,4 +479,6 @@ SPEC = GameSpec(
     adjudicate=adjudicate,
     hand_total=lambda cards: blackjack_total(cards)[0],
     limited_bet_types=frozenset({"main"}),
+    past_post_citation=WITHDRAWN,
+    open_after_close=taken_after_the_deal,
 )

@@ -17,6 +17,16 @@ I.100), except in a bancô, where ponto and banker may draw falsely at their own
 Settlement: equal points void the coup and every stake returns (I.2, I.76); otherwise
 the covered stakes are won or lost 1:1 against the bank, the part of a stake beyond the
 bank returns, and the cagnotte is the house's declared rate of the bank's win.
+
+Declared terms: the Portaria fixes no cagnotte rate (I.47 only lets the banker pay the
+house's percentage; I.37 has the minimums posted by the table), so a declared
+``cagnotte_bps`` is never outside the rulebook: it is the rate the coup is judged by.
+
+Closing the bets: they are placed before the cards are drawn (I.38) and the croupier's
+"Jogo feito. Nada mais." closes them before the banker may draw, bets made after it
+withdrawn (I.40): a bet recorded after the first card is past-posted
+(``past_posting.py``), except a bancô suivi, which I.51 lets be declared after the draw
+(``may_follow_the_deal``).
 """
 
 from __future__ import annotations
@@ -204,6 +214,23 @@ def _settle(
     )
 
 
+def may_follow_the_deal(record: RoundRecord, bet: Bet) -> bool:
+    """A bet the rules take after the first card: a bancô suivi (I.51), declared "even
+    after the extraction, provided the cards have not been taken in hand by another
+    ponto". One coup's record cannot show that the ponto lost a bancô in the previous coup
+    (the condition of I.51); it shows the rest: the bet is the coup's only ponto stake,
+    equal to the bank (a bancô, I.45), so no other ponto holds the cards, and it comes
+    before any decision or third card, while the ponto's two cards are still untouched."""
+    pontos = [other for other in record.bets.values() if other.bet_type == "ponto"]
+    banks = [other for other in record.bets.values() if other.bet_type == "bank"]
+    if bet.bet_type != "ponto" or len(pontos) != 1 or len(banks) != 1:
+        return False
+    cards = [event["sequence"] for event in record.of_type("CardDealt")]
+    decisions = [event["sequence"] for event in record.of_type("PlayerDecision")]
+    play_on = [*cards[4:5], *decisions[:1]]  # the fifth card, the first decision
+    return bet.amount == banks[0].amount and all(bet.sequence < seq for seq in play_on)
+
+
 def _quality(record: RoundRecord, reason: str) -> Finding:
     return Finding(FindingKind.DATA_QUALITY, record.round_id, "PT-217/2007 I.30, I.45", reason)
 
@@ -230,4 +257,6 @@ SPEC = GameSpec(
     adjudicate=adjudicate,
     hand_total=baccarat_points,
     limited_bet_types=frozenset({"ponto"}),
+    past_post_citation="PT-217/2007 I.38, I.40",
+    open_after_close=may_follow_the_deal,
 )

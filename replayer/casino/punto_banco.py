@@ -11,6 +11,14 @@ Tableau (II 3.5.1), after the four first cards:
 
 Settlement (II 2.1.2-2.1.5, 2.2): player 1:1; banker 1:1 less the commission on the
 amount won; tie 8:1; on a tie the player and banker bets are returned.
+
+Declared terms (II 2.2): the commission is "5% of the amount won". A round may declare its
+rate (RoundOpened.commission_bps); the rule's 5% is the most the house may charge, so a
+declared rate above it is a ``terms_outside_rulebook`` finding (declared vs allowed) and
+the coup is judged at the rule's 5%: whatever was withheld beyond it is owed to the
+player, a ``mispaid_bet`` on the commission and on the payout. A declared rate within the
+rule (5% or less) is the rate the coup is judged by; none declared, the rule's. The table
+limits (min_bet, max_bet) are the house's to show (II 2.1.7): no rule bounds them.
 """
 
 from __future__ import annotations
@@ -86,8 +94,7 @@ def adjudicate(record: RoundRecord, rules: PuntoBancoRules, bets: list[Bet]) -> 
     result.outcome = coup.as_outcome()
     if not coup.complete:
         return result
-    rate = record.opened.get("commission_bps") if record.opened else None
-    commission_bps = rules.commission_bps if rate is None else rate
+    commission_bps = commission_rate(record, rules)
     for bet in bets:
         due = _settle(bet, coup, rules, commission_bps)
         if due is None:
@@ -104,6 +111,36 @@ def adjudicate(record: RoundRecord, rules: PuntoBancoRules, bets: list[Bet]) -> 
         else:
             result.expected[bet.bet_id] = due
     return result
+
+
+def commission_rate(record: RoundRecord, rules: PuntoBancoRules) -> int:
+    """The banker commission a coup is judged by, in basis points (II 2.2): the declared
+    rate when within the rule's, else (or when none is declared) the rule's."""
+    declared = record.opened.get("commission_bps") if record.opened else None
+    if declared is None:
+        return rules.commission_bps
+    return min(declared, rules.commission_bps)
+
+
+def terms_findings(record: RoundRecord, rules: PuntoBancoRules) -> list[Finding]:
+    """A declared commission above the rule's rate (II 2.2) is ``terms_outside_rulebook``."""
+    opened = record.opened
+    declared = opened.get("commission_bps") if opened is not None else None
+    if opened is None or declared is None or declared <= rules.commission_bps:
+        return []
+    return [
+        Finding(
+            FindingKind.TERMS_OUTSIDE_RULEBOOK,
+            record.round_id,
+            rules.commission_citation,
+            f"the round declares a banker commission of {declared} bps; {rules.id} allows at "
+            f"most {rules.commission_bps} bps of the amount won: judged at {rules.commission_bps}",
+            expected={"commission_bps": rules.commission_bps},
+            recorded={"commission_bps": declared},
+            difference=declared - rules.commission_bps,
+            detail={"sequence": opened["sequence"], "term": "commission_bps"},
+        )
+    ]
 
 
 def _settle(bet: Bet, coup: Coup, rules: PuntoBancoRules, commission_bps: int) -> Expected | None:
@@ -138,4 +175,5 @@ SPEC = GameSpec(
     malfunction_citation="GG-2022 live II 2.1.8",
     adjudicate=adjudicate,
     hand_total=baccarat_points,
+    terms_findings=terms_findings,
 )

@@ -4,6 +4,10 @@ A spin is valid only when the ball completes at least three revolutions (IV 3.1.
 shorter spin voids the round, like a malfunction (IV 2.1.6), and every stake is due back.
 A valid spin settles each bet "strictly by its position on the layout" (IV 2.1.3): a
 covered pocket pays the odds of IV 2.2 plus the stake, anything else loses.
+
+Bets close at "no more bets" (IV 2.1.1), at the latest when the ball is spun (IV 2.1.5).
+The record marks the spin only by its result: a bet recorded after the SpinResult is
+past-posted (``past_posting.py``) and withdrawn, its stake due back.
 """
 
 from __future__ import annotations
@@ -73,4 +77,5 @@ SPEC = GameSpec(
     void_citation="GG-2022 live IV 2.1.6, 3.1.1",
     malfunction_citation="GG-2022 live IV 2.1.6",
     adjudicate=adjudicate,
+    closes_betting=("SpinResult",),
 )

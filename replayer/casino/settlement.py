@@ -11,7 +11,9 @@ that fixes them. ``compare`` sets that against the record:
 Rules common to the tables live here too: a bet accepted after "no more bets" is an
 ``illegal_action`` and its stake is due back; a bet outside the table limits is an
 ``illegal_action`` but, having been accepted, is settled as placed (the limits say a
-bet *may* be rejected, GG-2022 live II 2.1.7, III 2.1.4, IV 2.1.5).
+bet *may* be rejected, GG-2022 live II 2.1.7, III 2.1.4, IV 2.1.5). A bet recorded after the
+event that closes betting but not flagged as late is a past-posted bet, judged by its
+place in the sequence (``past_posting.py``); its stake is due back like a late bet's.
 """
 
 from __future__ import annotations
@@ -61,6 +63,13 @@ class GameSpec:
     adjudicate: Callable[[RoundRecord, Any, list[Bet]], Adjudication]
     hand_total: Callable[[Sequence[str]], int] | None = None  # for the step-by-step view
     limited_bet_types: frozenset[str] | None = None  # None: every bet type
+    # Past posting (``past_posting.py``): the events whose first occurrence closes betting,
+    # the article that closes it, and the bets the rules still take after it (None: none).
+    closes_betting: tuple[str, ...] = ("CardDealt",)
+    past_post_citation: str = ""  # empty: ``late_bet_citation``
+    open_after_close: Callable[[RoundRecord, Bet], bool] | None = None
+    # The round's declared terms (RoundOpened) against the rulebook: findings (None: none).
+    terms_findings: Callable[[RoundRecord, Any], list[Finding]] | None = None
 
 
 def betting_findings(record: RoundRecord, spec: GameSpec) -> list[Finding]:

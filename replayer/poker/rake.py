@@ -3,8 +3,10 @@
 Bounds (``RakeTerms``): per pot, ``pot * min_bps / 10000`` and ``pot * max_bps / 10000``,
 each rounded down to the smallest chip; the hand's cap (absolute, or a multiple of the
 big blind: MO-97/2010 art.16 "at most five times the big blind") bounds the total and
-is taken from the main pot first. Without terms (the source leaves them to the table,
-PT-217/2007 n.º 7; GG-2022 game pages) any rake up to the pots is accepted.
+is taken from the main pot first (with ``cap_per_pot`` the cap bounds each pot instead).
+Without terms (the source leaves them to the table, PT-217/2007 n.º 7; GG-2022 game pages,
+and the table declared none in force) a rake that was taken cannot be checked: it is
+accepted up to the pots and reported as ``terms_missing``, never judged silently.
 
 The expected rake is the recorded one when it lies within the bounds, else the nearest
 bound. Above the cap: ``rake_cap_breach``; otherwise outside the band:
@@ -28,6 +30,17 @@ def rake_bounds(
         return [0] * len(pots), [0] * len(pots), 0
     low = [pot * terms.min_bps // 10_000 // chip * chip for pot in pots]
     high = [pot * terms.max_bps // 10_000 // chip * chip for pot in pots]
+    if terms.cap_per_pot:
+        per_pot = _lowest_cap(terms, big_blind)
+        if per_pot is None:
+            return low, high, None
+        low = [min(bound, per_pot) for bound in low]
+        high = [min(bound, per_pot) for bound in high]
+        return low, high, per_pot * len(pots)
+    return low, high, _lowest_cap(terms, big_blind)
+
+
+def _lowest_cap(terms: RakeTerms, big_blind: int) -> int | None:
     caps = [
         cap
         for cap in (
@@ -36,7 +49,7 @@ def rake_bounds(
         )
         if cap is not None
     ]
-    return low, high, min(caps) if caps else None
+    return min(caps) if caps else None
 
 
 def expected_rake(
@@ -59,7 +72,18 @@ def expected_rake(
         highest = min(highest, cap)
     total = min(max(recorded, lowest), highest)
     cite = book.cite
-    if cap is not None and recorded > cap:
+    if terms is None and recorded > 0:
+        issues.append(
+            Issue(
+                FindingKind.TERMS_MISSING,
+                cite.rake_rate,
+                f"rake of {recorded} taken, but the table declared no rake terms in force "
+                "at the hand's start: the rake cannot be checked",
+                None,
+                recorded,
+            )
+        )
+    elif cap is not None and recorded > cap:
         issues.append(
             Issue(
                 FindingKind.RAKE_CAP_BREACH,

@@ -25,7 +25,7 @@ Findings are ordered by (event sequence, kind, canonical JSON).
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from datetime import datetime
 from operator import itemgetter
 from typing import Any
@@ -40,6 +40,7 @@ from replayer.poker.showdown import hand_values, winners
 from replayer.poker.verdict import HandVerdict, PotResult, Step
 from replayer.rulebooks.poker import VARIANTS, PokerRulebook, RakeTerms, SplitUnit
 from replayer.rulebooks.registry import choose_rulebook
+from replayer.terms import declared_rake, rake_in_force
 
 SCHEMA = "schemas/poker_hand.avsc"
 _STANDARD_STREETS = ("preflop", "flop", "turn", "river")
@@ -52,14 +53,23 @@ def adjudicate_hand(
     *,
     rulebook_override: str | None = None,
     rake_terms: RakeTerms | None = None,
+    table_terms: Mapping[str, Any] | None = None,
     with_steps: bool = True,
 ) -> HandVerdict:
     """Judge one hand's events under the rulebook in force (see the module docstring).
 
-    ``rulebook_override`` replaces HandStarted.rulebook; ``rake_terms`` declares the
-    table's rake where the rulebook leaves it open (or replaces the rulebook's);
-    ``with_steps=False`` skips building the step-by-step replay (batch jobs).
+    ``rulebook_override`` replaces HandStarted.rulebook. The table's declared rake is
+    ``rake_terms``, else the one ``table_terms`` (the ``TableTermsDeclared`` record in force
+    at the hand's start, ``replayer.terms.terms_in_force``) states; it narrows a rulebook
+    that fixes its own band and governs alone where the rulebook leaves the rake to the
+    table (``replayer.terms.rake_in_force``). ``with_steps=False`` skips building the
+    step-by-step replay (batch jobs).
     """
+    if rake_terms is None and table_terms is not None:
+        try:
+            rake_terms = declared_rake(table_terms)
+        except ValueError:  # a malformed declaration is judged on the table itself
+            rake_terms = None
     try:
         ordered = sorted(events, key=_BY_SEQUENCE)
     except (KeyError, TypeError):
@@ -167,7 +177,7 @@ class _Replay:
         self.book = book
         self.hand_id = hand_id
         self.with_steps = with_steps
-        self.rake_terms = rake_terms if rake_terms is not None else book.rake
+        self.rake_terms = rake_in_force(book.rake, rake_terms)
         self.structure, self.game = VARIANTS[start["variant"]]
         listed = [(int(s["seat"]), str(s["player_id"]), int(s["stack"])) for s in start["seats"]]
         self.listed = tuple(seat for seat, _, _ in listed)

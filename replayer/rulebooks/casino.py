@@ -70,6 +70,9 @@ class PuntoBancoRules(InForce):
     game: ClassVar[str] = "punto_banco"
     decks: int = 8  # GG-2022 live II 1.3.1
     commission_bps: int = 500  # GG-2022 live II 2.2: banker wins 1:1 less 5% of the amount won
+    # choice: II 2.2 states 5%; a table may charge less, never more. A round declaring more
+    # (RoundOpened.commission_bps) is judged at this rate (replayer/casino/punto_banco.py).
+    commission_citation: ClassVar[str] = "GG-2022 live II 2.2"
     # choice: II 2.2 does not say how a fraction of a minor unit of commission is rounded;
     # rounding down never charges more than the 5% the rule allows.
     commission_rounding: Rounding = Rounding.DOWN

@@ -108,6 +108,8 @@ class RakeTerms:
     """Cap per hand as a multiple of HandStarted.big_blind (None: no such cap)."""
     only_if_board: bool = False
     """"No flop, no drop": no rake unless a board card was dealt."""
+    cap_per_pot: bool = False
+    """The cap bounds each pot's rake rather than the whole hand's."""
 
     def __post_init__(self) -> None:
         if not 0 <= self.min_bps <= self.max_bps <= 10_000:

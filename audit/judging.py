@@ -1,0 +1,237 @@
+"""The one path from stored events to a verdict: gather a subject's inputs, judge them.
+
+Every verdict is a pure function of stored facts. ``replay``, ``show``/``hand``, the
+nightly job, the incident investigation and the DAGs all judge through ``judge``, which
+takes a subject's ``Inputs`` and nothing else:
+
+* ``events``: the subject's own stored events;
+* ``terms``: the ``TableTermsDeclared`` record in force at its start (poker: the rake the
+  rulebook leaves to the table), looked up in the store (``TermsBook``), or None;
+* ``related``: other stored events the rules need (a satellite's target tournament).
+
+The verdict unit's id covers every input (``inputs_digest``: events, terms, related
+events, the rulebook judged under and the replayer version), so a changed input is a new,
+later verdict and never a silently kept old one. The current verdict of a subject is its
+latest unit (``audit.adjudicate.current_adjudications``).
+"""
+
+from __future__ import annotations
+
+import importlib
+import json
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
+from datetime import datetime
+from typing import Any
+
+from audit.store.application import AuditStore, SubjectRecords, canonical, record_digest
+from replayer import REPLAYER_VERSION
+from replayer.terms import terms_in_force
+
+KIND = "adjudication"
+"""The store kind of verdict units (``audit.store.subjects.Adjudication``)."""
+TABLE = "table"
+
+# kind -> (module, function): the replayer's pure entry point for one subject's events.
+ADJUDICATORS: dict[str, tuple[str, str]] = {
+    "poker": ("replayer.poker.replay", "adjudicate_hand"),
+    "banked": ("replayer.casino.adjudicate", "adjudicate_round"),
+    "slots": ("replayer.slots.reconcile", "reconcile_machine"),
+    "tournament": ("replayer.tournaments", "adjudicate_tournament"),
+    TABLE: ("replayer.terms", "adjudicate_table"),
+}
+REPLAY_KINDS = tuple(ADJUDICATORS)
+_OPENING = {
+    "poker": "HandStarted",
+    "banked": "RoundOpened",
+    "slots": "MachineConfigured",
+    "tournament": "TournamentAnnounced",
+}
+
+
+def adjudicator(kind: str) -> Callable[..., Any]:
+    """The replayer function for a kind of subject."""
+    module, function = ADJUDICATORS[kind]
+    return getattr(importlib.import_module(module), function)
+
+
+@dataclass(frozen=True)
+class Inputs:
+    """Everything one verdict depends on (see the module docstring)."""
+
+    kind: str
+    subject: str
+    events: Sequence[dict[str, Any]]
+    terms: dict[str, Any] | None = None
+    related: Sequence[dict[str, Any]] = field(default_factory=tuple)
+
+    def digest(self, rulebook: str | None) -> str:
+        """Digest of every input and the rulebook judged under (the verdict's identity)."""
+        parts = [canonical(r) for r in self.events]
+        parts.append("terms:" + (canonical(self.terms) if self.terms is not None else "none"))
+        parts.extend("related:" + canonical(r) for r in self.related)
+        parts.append(f"rulebook:{rulebook}")
+        return record_digest(parts)
+
+
+def opening(kind: str, events: Sequence[dict[str, Any]]) -> dict[str, Any] | None:
+    """The subject's opening event (HandStarted, RoundOpened, ...), if stored."""
+    name = _OPENING.get(kind)
+    return next((e for e in events if e.get("type") == name), None)
+
+
+def started_at(kind: str, events: Sequence[dict[str, Any]]) -> datetime | None:
+    """When the subject started (its opening event's time; None when unknown)."""
+    first = opening(kind, events)
+    if first is None or first.get("start_time_known") is False:
+        return None
+    when = first.get("occurred_at")
+    return when if isinstance(when, datetime) else None
+
+
+class TermsBook:
+    """Declared table terms read from the store, one table at a time, kept for the run."""
+
+    def __init__(self, store: AuditStore):
+        self._store = store
+        self._tables: dict[str, list[dict[str, Any]]] = {}
+
+    def declarations(self, table_id: str) -> list[dict[str, Any]]:
+        if table_id not in self._tables:
+            self._tables[table_id] = self._store.records_of(TABLE, table_id)
+        return self._tables[table_id]
+
+    def in_force(self, table_id: str | None, at: datetime | None) -> dict[str, Any] | None:
+        """The table's declaration governing a subject started at ``at``."""
+        if table_id is None:
+            return None
+        found = terms_in_force(self.declarations(table_id), at)
+        return dict(found) if found is not None else None
+
+
+def gather(
+    store: AuditStore,
+    kind: str,
+    subject: str,
+    events: Sequence[dict[str, Any]],
+    terms_book: TermsBook | None = None,
+) -> Inputs:
+    """A stored subject's inputs: its events, the terms in force, related events."""
+    if kind == "poker":
+        first = opening(kind, events)
+        book = terms_book or TermsBook(store)
+        table = str(first["table_id"]) if first and first.get("table_id") is not None else None
+        return Inputs(kind, subject, events, terms=book.in_force(table, started_at(kind, events)))
+    if kind == "tournament":
+        announced = opening(kind, events)
+        target = announced.get("satellite_for") if announced else None
+        if target:
+            return Inputs(kind, subject, events, related=store.records_of(kind, str(target)))
+    return Inputs(kind, subject, events)
+
+
+def judge(inputs: Inputs, *, with_steps: bool = False) -> Any:
+    """The replayer's verdict on ``inputs`` (pure: the same inputs, the same verdict).
+
+    Poker hands are judged with the table terms in force; a satellite's extra seats
+    against its target tournament (GG-2022: an extra seat for an event already entered is
+    paid as T$ = buy-in minus fee); ``with_steps`` builds the poker step-by-step view.
+    """
+    judge_subject = adjudicator(inputs.kind)
+    if inputs.kind == "poker":
+        return judge_subject(inputs.events, table_terms=inputs.terms, with_steps=with_steps)
+    if inputs.kind == "tournament" and inputs.related:
+        return judge_subject(inputs.events, target_events=inputs.related)
+    return judge_subject(inputs.events)
+
+
+def findings_json(verdict: Any) -> list[dict[str, Any]]:
+    """The verdict's findings in their canonical, byte-stable JSON form."""
+    return [json.loads(json.dumps(f.to_record(), sort_keys=True)) for f in verdict.findings]
+
+
+def context(inputs: Inputs) -> dict[str, Any]:
+    """Who and what a verdict is about, for people: currency, table, players, operator.
+
+    ``players`` maps the keys findings use for people (poker: seat numbers) to player ids.
+    """
+    first = opening(inputs.kind, inputs.events) or {}
+    when = started_at(inputs.kind, inputs.events)
+    terms = inputs.terms or {}
+    players: dict[str, str] = {}
+    if inputs.kind == "poker":
+        for seat in first.get("seats") or ():
+            if isinstance(seat, dict) and "seat" in seat:
+                players[str(seat["seat"])] = str(seat.get("player_id", ""))
+    table = first.get("table_id")
+    if table is None and inputs.kind in ("slots", "tournament", TABLE):
+        table = inputs.subject
+    return {
+        "currency": first.get("currency") or terms.get("currency"),
+        "table": None if table is None else str(table),
+        "players": players,
+        "operator": terms.get("operator"),
+        "started_at": when.isoformat() if when else None,
+    }
+
+
+def verdict_record(
+    kind: str,
+    subject: str,
+    *,
+    digest: str,
+    events_judged: int,
+    findings: list[dict[str, Any]],
+    rulebook: str | None = None,
+    **content: Any,
+) -> SubjectRecords:
+    """The store unit of one conclusion about a subject: ``HandAdjudicated`` with id
+    ``<kind>:<subject>|<replayer version>|<digest of its inputs>``."""
+    record = {
+        "type": "HandAdjudicated",
+        "sequence": 0,
+        "kind": kind,
+        "subject": subject,
+        "rulebook": rulebook,
+        "replayer_version": REPLAYER_VERSION,
+        "input_digest": digest,
+        "events_judged": events_judged,
+        "findings": findings,
+        **content,
+    }
+    unit_id = f"{kind}:{subject}|{REPLAYER_VERSION}|{digest}"
+    return SubjectRecords(KIND, unit_id, [record], source="replay")
+
+
+def verdict_unit(inputs: Inputs, verdict: Any) -> SubjectRecords:
+    """The store unit recording one verdict on ``inputs``."""
+    rulebook = getattr(verdict, "rulebook_id", None)
+    return verdict_record(
+        inputs.kind,
+        inputs.subject,
+        digest=inputs.digest(rulebook),
+        events_judged=len(inputs.events),
+        findings=findings_json(verdict),
+        rulebook=rulebook,
+        terms_sequence=None if inputs.terms is None else inputs.terms.get("sequence"),
+        context=context(inputs),
+    )
+
+
+def judge_stored(
+    store: AuditStore, kind: str, subject: str, *, with_steps: bool = True
+) -> tuple[Inputs, Any] | None:
+    """Gather and judge one stored subject (None when it is not stored)."""
+    events = store.records_of(kind, subject)
+    if not events:
+        return None
+    inputs = gather(store, kind, subject, events)
+    return inputs, judge(inputs, with_steps=with_steps)
+
+
+def started_on(kind: str, events: Sequence[dict[str, Any]]) -> Any:
+    """The UTC day a subject started (None when unknown)."""
+    when = started_at(kind, events)
+    if when is None and events and isinstance(events[0].get("occurred_at"), datetime):
+        when = events[0]["occurred_at"]
+    return when.date() if when is not None else None
