@@ -36,23 +36,26 @@ from audit.ingest.phh_money import CHIP_MINOR_UNITS, CHIPS
 
 __all__ = ["CHIPS", "CHIP_MINOR_UNITS", "exponent", "format_money", "is_money"]
 
+
+def _codes(text: str) -> frozenset[str]:
+    return frozenset(text.split())
+
+
 #: ISO 4217 codes with no minor unit (exponent 0).
-_ZERO = frozenset(
-    "BIF CLP DJF GNF ISK JPY KMF KRW PYG RWF UGX UYI VND VUV XAF XOF XPF".split()
-)
+_ZERO = _codes("BIF CLP DJF GNF ISK JPY KMF KRW PYG RWF UGX UYI VND VUV XAF XOF XPF")
 #: ISO 4217 codes with three decimals.
-_THREE = frozenset("BHD IQD JOD KWD LYD OMR TND".split())
+_THREE = _codes("BHD IQD JOD KWD LYD OMR TND")
 #: ISO 4217 codes with four decimals.
-_FOUR = frozenset("CLF UYW".split())
+_FOUR = _codes("CLF UYW")
 #: ISO 4217 codes with two decimals (current, and recently withdrawn ones still seen in data).
-_TWO = frozenset(
+_TWO = _codes(
     """AED AFN ALL AMD ANG AOA ARS AUD AWG AZN BAM BBD BDT BGN BMD BND BOB BOV BRL BSD BTN
     BWP BYN BZD CAD CDF CHE CHF CHW CNY COP COU CRC CUC CUP CVE CZK DKK DOP DZD EGP ERN
     ETB EUR FJD FKP GBP GEL GHS GIP GMD GTQ GYD HKD HNL HRK HTG HUF IDR ILS INR IRR JMD
     KES KGS KHR KPW KYD KZT LAK LBP LKR LRD LSL MAD MDL MGA MKD MMK MNT MOP MRU MUR MVR
     MWK MXN MXV MYR MZN NAD NGN NIO NOK NPR NZD PAB PEN PGK PHP PKR PLN QAR RON RSD RUB
     SAR SBD SCR SDG SEK SGD SHP SLE SLL SOS SRD SSP STN SVC SYP SZL THB TJS TMT TOP TRY
-    TTD TWD TZS UAH USD USN UYU UZS VED VES WST XCD XCG YER ZAR ZMW ZWG ZWL""".split()
+    TTD TWD TZS UAH USD USN UYU UZS VED VES WST XCD XCG YER ZAR ZMW ZWG ZWL"""
 )
 _ISO_SHAPE = re.compile(r"[A-Z]{3}")
 

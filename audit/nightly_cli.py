@@ -26,11 +26,7 @@ if TYPE_CHECKING:
 EXIT_OK, EXIT_DATA_PROBLEMS, EXIT_CANNOT_RUN = 0, 1, 2
 INPUT_ENV, OUT_ENV = "CASINO_AUDIT_INPUT", "CASINO_AUDIT_OUT"
 DEFAULT_INPUT, DEFAULT_OUT = "casino-audit-input", "casino-audit-reports"
-DEMO_DIR, DEMO_DAY, DEMO_SEED, DEMO_HANDS = Path("casino-audit-demo"), date(2025, 3, 1), 7, 3_000
-#: Banked rounds, slot machines and tournaments beside the hands; faults in 1% of the
-#: rounds and, so that a small fleet and a handful of tournaments show some, 10% of the
-#: machines and a third of the tournaments.
-DEMO_ROUNDS, DEMO_MACHINES, DEMO_TOURNAMENTS = 2_000, 20, 6
+DEMO_DIR = Path("casino-audit-demo")
 
 
 def _fail(command: str, message: str) -> int:
@@ -113,10 +109,15 @@ def cmd_nightly(args: argparse.Namespace) -> int:
 def cmd_demo(args: argparse.Namespace) -> int:
     """``casino-audit demo``: a seeded synthetic day with planted faults, end to end."""
     try:
-        from pipelines.simulate.day import generate_day
-        from pipelines.simulate.fleet import slot_fleet
-        from pipelines.simulate.floor import banked_rounds
-        from pipelines.simulate.tournaments import tournament_day
+        from pipelines.simulate.demo import (
+            DEMO_DAY,
+            DEMO_HANDS,
+            DEMO_MACHINES,
+            DEMO_ROUNDS,
+            DEMO_SEED,
+            DEMO_TOURNAMENTS,
+            demo_day,
+        )
     except ImportError as error:
         return _fail("demo", f"the synthetic-day generator is not available ({error})")
     try:
@@ -129,19 +130,7 @@ def cmd_demo(args: argparse.Namespace) -> int:
         f" machines and {DEMO_TOURNAMENTS} tournaments of {DEMO_DAY} (seed {DEMO_SEED})"
         f" into {folder}/ ..."
     )
-    manifest = generate_day(
-        DEMO_SEED,
-        DEMO_DAY,
-        hands=DEMO_HANDS,
-        out=folder,
-        colluders=2,
-        fault_rate=0.01,
-        extra=[
-            banked_rounds(DEMO_ROUNDS, fault_rate=0.01),
-            slot_fleet(DEMO_MACHINES, fault_rate=0.1),
-            tournament_day(DEMO_TOURNAMENTS, fault_rate=0.3),
-        ],
-    )
+    manifest = demo_day(DEMO_DIR)
     summary = _run("demo", url, DEMO_DIR, DEMO_DAY, DEMO_DIR / "reports")
     if summary is None:
         return EXIT_CANNOT_RUN

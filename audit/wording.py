@@ -36,14 +36,23 @@ which store no ``difference`` (``recorded`` is the rake taken, ``expected`` the 
 owed to the pot's winners, rake below the least allowed means the winners were paid that
 much too much (owed back to the house). Differences that are not money follow the same
 ``recorded - expected`` rule and owe nothing: ``meter_discrepancy`` (meter units),
-``return_out_of_band`` (basis points), ``wrong_place`` (places), ``collusion_suspected``
-(score above the threshold), ``data_quality`` (rows failing); the chemin de fer garage
-``illegal_action`` stores the bank played minus the bank before it.
+``return_out_of_band`` (basis points), ``terms_outside_rulebook`` (declared minus allowed
+rate, basis points), ``wrong_place`` (places), ``collusion_suspected`` (score above the
+threshold), ``data_quality`` (rows failing); the chemin de fer garage ``illegal_action``
+stores the bank played minus the bank before it. A ``past_posted_bet`` (like a late bet's
+``illegal_action``) owes nothing itself: its stake is due back, and what was returned
+short or over is the same bet's ``mispaid_bet``.
 
 Counting once (``owed_totals``)
 -------------------------------
-``owed(row)`` says what one finding, read alone, says is owed. Findings can describe the
-same money twice, so the totals count it once:
+``owed(row)`` says what one finding, read alone, says is owed (``[]`` when it is not about
+money or cannot say whom: a ``mispaid_pot`` whose pots could not be judged, undisclosed
+cards, only says the record does not add up). Two readings go beyond the difference: a
+satellite seat given where T$ are due (``mispaid_prize`` of another kind) owes the T$
+whole, the seat for an event already entered being worth nothing to the player; a rake
+finding owes its excess to the pot's winners (one named player when the detail names a
+single winning seat, else ``winners of <hand>``). Findings can describe the same money
+twice, so the totals count it once:
 
 1. **Rake and payout.** A poker hand's expected payouts are computed after the expected
    (capped, in-band) rake, so rake taken beyond the rules is already inside the
@@ -160,7 +169,9 @@ def _bet_party(row: Mapping[str, Any]) -> str:
 
 
 def _cite(row: Mapping[str, Any]) -> str:
-    return str(row.get("citation") or "the rules")
+    """The citation as the subject of a sentence (several joined by "and")."""
+    citation = _SPACE.sub(" ", str(row.get("citation") or "")).strip()
+    return citation.replace("; ", " and ") if citation else "the rules"
 
 
 # -- owed ---------------------------------------------------------------------------
@@ -383,7 +394,8 @@ def _covered(
     """True when another finding already holds this finding's owed amounts."""
     subject, kind, detail = str(row.get("subject")), row.get("kind"), _detail(row)
     if subject in incident:
-        return not (kind == "refund_mismatch" and detail.get("incident_id") == incident[subject])
+        own = kind == "refund_mismatch" and str(detail.get("incident_id")) == incident[subject]
+        return not own
     if kind in RAKE_KINDS:
         return subject in settled or subject in void
     if kind == "mispaid_pot":
@@ -398,8 +410,9 @@ def _covered(
 # -- sentences ----------------------------------------------------------------------
 
 
-def _owed_words(row: Mapping[str, Any], difference: int, house_side: bool = False,
-                whom: str = "the player") -> str:
+def _owed_words(
+    row: Mapping[str, Any], difference: int, house_side: bool = False, whom: str = "the player"
+) -> str:
     if difference == 0:
         return "nothing owed"
     amount = _money(row, abs(difference))
@@ -412,9 +425,18 @@ def _owed_words(row: Mapping[str, Any], difference: int, house_side: bool = Fals
     return f"{amount} overpaid, owed back to the house"
 
 
-def _paid_clause(who: str, row: Mapping[str, Any], recorded: Any, expected: Any,
-                 difference: Any, verb: str = "was paid") -> str:
-    text = f"{who} {verb} {_money(row, recorded)}; {_cite(row)} gives {_money(row, expected)}"
+def _paid_clause(
+    who: str,
+    row: Mapping[str, Any],
+    recorded: Any,
+    expected: Any,
+    difference: Any,
+    *,
+    verb: str = "was paid",
+    what: str = "",
+) -> str:
+    """``<who> was paid <recorded><what>; <citation> gives <expected>: <owed>``."""
+    text = f"{who} {verb} {_money(row, recorded)}{what}; {_cite(row)} gives {_money(row, expected)}"
     if _is_amount(difference):
         text += f": {_owed_words(row, difference)}"
     return text
@@ -436,10 +458,16 @@ def _mispaid_pot(row: Mapping[str, Any]) -> str | None:
             f" and a pot cannot be judged from the record, so who is owed cannot be told; "
             f"{paid}"
         )
-    return ". ".join(
+    return _clauses(
         _paid_clause(_seat_words(row, s), row, recorded.get(s), expected.get(s), difference[s])
         for s in seats
     )
+
+
+def _clauses(parts: Iterable[str]) -> str:
+    """One clause per seat: ``seat 1 ... . Seat 4 ...`` (player ids are never recased)."""
+    parts = list(parts)
+    return ". ".join([parts[0], *("S" + p[1:] if p.startswith("seat ") else p for p in parts[1:])])
 
 
 def _void(row: Mapping[str, Any]) -> str | None:
@@ -455,7 +483,7 @@ def _void(row: Mapping[str, Any]) -> str | None:
                 f"{_money(row, expected.get(s))} put into the void hand; {_cite(row)} returns "
                 f"every chip put in" + (f": {_owed_words(row, d)}" if _is_amount(d) else "")
             )
-        return ". ".join(clauses)
+        return _clauses(clauses)
     if not _is_amount(difference):
         return None
     bet = _detail(row).get("bet_id")
@@ -478,7 +506,7 @@ def _mispaid_bet(row: Mapping[str, Any]) -> str | None:
             f"commission of {_money(row, recorded)} taken on bet {bet}; {_cite(row)} gives "
             f"{_money(row, expected)}: "
             f"{_owed_words(row, difference, True, f'the player of bet {bet}')}"
-            " (the bet's payout shows what the player got back)"
+            " (the same money as the bet's payout finding, when there is one)"
         )
     if component == "cagnotte":
         return (
@@ -486,8 +514,7 @@ def _mispaid_bet(row: Mapping[str, Any]) -> str | None:
             f"{_money(row, expected)}: {_owed_words(row, difference, True, 'the banker')}"
         )
     on_bet = f" on bet {bet}" if bet is not None else ""
-    return _paid_clause(f"{_bet_party(row)}", row, recorded, expected, difference,
-                        f"was paid{on_bet}")
+    return _paid_clause(_bet_party(row), row, recorded, expected, difference, what=on_bet)
 
 
 def _refund_mismatch(row: Mapping[str, Any]) -> str | None:
@@ -516,10 +543,14 @@ def _mispaid_bounty(row: Mapping[str, Any]) -> str | None:
     if not _is_amount(row.get("difference")):
         return None
     eliminated = _detail(row).get("eliminated_player_id")
-    what = f" for the bounty on {eliminated}" if eliminated is not None else " a bounty"
+    what = f" for the bounty on {eliminated}" if eliminated is not None else " for a bounty"
     return _paid_clause(
-        _bet_party(row), row, row.get("recorded"), row.get("expected"), row.get("difference"),
-        f"was paid{what}" if eliminated is not None else "was paid",
+        _bet_party(row),
+        row,
+        row.get("recorded"),
+        row.get("expected"),
+        row.get("difference"),
+        what=what,
     )
 
 
@@ -542,18 +573,22 @@ def _mispaid_prize(row: Mapping[str, Any]) -> str | None:
                 f"{_money(row, due)} in tournament money instead: {_money(row, due)} owed to "
                 "the player in tournament money"
             )
-        return _paid_clause(player, row, recorded.get("amount"), due, difference,
-                            "was given in tournament money")
+        return _paid_clause(
+            player,
+            row,
+            recorded.get("amount"),
+            due,
+            difference,
+            verb="was given",
+            what=" in tournament money",
+        )
     if not _is_amount(difference):
         return None
     places = [p for p in _detail(row).get("places") or [] if isinstance(p, int)]
-    finished = (
-        f" (finished {', '.join(_ordinal(p) for p in places)})" if places else " (no place)"
-    )
+    finished = f" (finished {', '.join(_ordinal(p) for p in places)})" if places else " (no place)"
     return (
-        _paid_clause(player + finished, row, recorded, expected, difference,
-                     "was paid in cash")
-        + " unless a final-table deal, which is not recorded, explains it"
+        _paid_clause(player + finished, row, recorded, expected, difference, what=" in cash")
+        + ", unless a final-table deal (not recorded) explains it"
     )
 
 
@@ -576,7 +611,8 @@ def _rake_rate(row: Mapping[str, Any]) -> str | None:
     low, high = expected.get("at_least"), expected.get("at_most")
     if _is_amount(low) and _is_amount(high):
         allowed = (
-            f"exactly {_money(row, high)}" if low == high
+            f"exactly {_money(row, high)}"
+            if low == high
             else f"{_money(row, low)} to {_money(row, high)}"
         )
     else:
@@ -602,16 +638,21 @@ def _meters(row: Mapping[str, Any]) -> str | None:
         return None
     between = (
         f" between sequences {window[0]} and {window[1]}"
-        if isinstance(window, list) and len(window) == 2 else ""
+        if isinstance(window, list) and len(window) == 2
+        else ""
     )
     gap = metered - events
     more = "more" if gap > 0 else "fewer"
     rollover = " (after a rollover)" if detail.get("rollover") else ""
     return (
-        f"the {meter} meter advanced {metered:,} meter units{between}{rollover} while the "
-        f"events add up to {events:,}: {abs(gap):,} meter units {more} than the events "
-        f"({_cite(row)})"
+        f"the {meter} meter advanced {_units(metered)}{between}{rollover} while the "
+        f"events add up to {events:,}: {_units(abs(gap))} {more} than the events "
+        f"({row.get('citation') or 'the rules'})"
     )
+
+
+def _units(count: int) -> str:
+    return f"{count:,} meter unit{'' if abs(count) == 1 else 's'}"
 
 
 def _collusion(row: Mapping[str, Any]) -> str | None:
@@ -620,13 +661,64 @@ def _collusion(row: Mapping[str, Any]) -> str | None:
     if not players:
         return None
     who = " and ".join(players) if len(players) <= 2 else ", ".join(players)
-    threshold = row.get("expected", {}).get("score_below") if isinstance(
-        row.get("expected"), dict) else None
+    threshold = (
+        row.get("expected", {}).get("score_below")
+        if isinstance(row.get("expected"), dict)
+        else None
+    )
     above = f", above the threshold of {threshold}" if threshold is not None else ""
     hands = [str(h) for h in detail.get("evidence_hands") or []][:5]
     review = f"; hands to review first: {', '.join(hands)}" if hands else ""
-    return f"{who} suspected of colluding: {_clean(row, row.get('reason'))}{above}{review} " \
-           f"({_cite(row)})"
+    return (
+        f"{who} suspected of colluding: {_clean(row, row.get('reason'))}{above}{review} "
+        f"({_cite(row)})"
+    )
+
+
+def _past_posted(row: Mapping[str, Any]) -> str | None:
+    detail = _detail(row)
+    closed = detail.get("closed_by")
+    due, returned = detail.get("due"), detail.get("returned")
+    if not (isinstance(closed, dict) and _is_amount(due) and _is_amount(returned)):
+        return None
+    return (
+        f"bet {detail.get('bet_id')} of {_bet_party(row)} was recorded at sequence "
+        f"{detail.get('sequence')}, after the {closed.get('type')} at sequence "
+        f"{closed.get('sequence')} closed betting, and not flagged late: past-posted; "
+        f"{_cite(row)} withdraws it, so its stake of {_money(row, due)} is due back and "
+        f"{_money(row, returned)} was returned (any difference is the bet's payout finding)"
+    )
+
+
+def _terms_missing(row: Mapping[str, Any]) -> str | None:
+    recorded = row.get("recorded")
+    if not (_is_amount(recorded) and str(row.get("reason", "")).startswith("rake of")):
+        return None
+    return (
+        f"rake of {_money(row, recorded)} taken, but the table declared no rake terms in "
+        f"force at the hand's start, so the rake cannot be checked ({_cite(row)})"
+    )
+
+
+def _illegal_action(row: Mapping[str, Any]) -> str | None:
+    expected, recorded, detail = row.get("expected"), row.get("recorded"), _detail(row)
+    if not (
+        isinstance(expected, dict)
+        and set(expected) == {"min", "max"}
+        and _is_amount(recorded)
+        and detail.get("bet_id") is not None
+    ):
+        return None
+    low, high = expected["min"], expected["max"]
+    limits = (
+        f"{_money(row, low)} to {_money(row, high)}"
+        if _is_amount(high)
+        else f"at least {_money(row, low)}"
+    )
+    return (
+        f"bet {detail['bet_id']} of {_money(row, recorded)} is outside the table limits of "
+        f"{limits}; having been accepted, it is settled as placed ({_cite(row)})"
+    )
 
 
 _SEAT = re.compile(r"\bseat (\d+)\b(?! \()")
@@ -658,6 +750,9 @@ SENTENCES: dict[str, Callable[[Mapping[str, Any]], str | None]] = {
     "rake_rate_out_of_band": _rake_rate,
     "meter_discrepancy": _meters,
     "collusion_suspected": _collusion,
+    "past_posted_bet": _past_posted,
+    "terms_missing": _terms_missing,
+    "illegal_action": _illegal_action,
 }
 
 
@@ -693,9 +788,7 @@ def terminal_safe(text: Any) -> str:
     ``\\n``, ``\\x07``, ``\\u202e``)."""
     text = "" if text is None else str(text)
     return "".join(
-        _escaped(c)
-        if c in _BIDI or unicodedata.category(c) in ("Cc", "Zl", "Zp")
-        else c
+        _escaped(c) if c in _BIDI or unicodedata.category(c) in ("Cc", "Zl", "Zp") else c
         for c in text
     )
 

@@ -5,14 +5,28 @@ ledgers -> verdicts, data-quality units, detector units) and writes, under
 ``<out_dir>/<YYYY-MM-DD>/``::
 
     report.html          findings by kind, table, machine and operator with citations,
-                         a ``casino-audit hand <subject>`` command per finding, plots
-    findings.csv         every finding (audit.reports columns)
-    findings.jsonl       every finding with its table, family, source and day
+                         each finding as a sentence in money words
+                         (``audit.wording.sentence``), who is owed what per player, table
+                         and operator by currency (``audit.wording.owed_totals``: money
+                         held by two findings counted once), a
+                         ``casino-audit hand <subject>`` command per finding, plots
+    findings.csv         every finding (audit.reports columns: with currency, table,
+                         players and owed, formula-safe)
+    findings.jsonl       every finding with its context, table, family, source, day and
+                         what it says is owed (integer minor units)
     plots/*.png          rake against cap per table, collusion chip flows, meter variance
     data-docs/<shard>/   Great Expectations Data Docs (written by the validation step)
 
 Files are rewritten whole and depend only on the store's content: rerunning gives the
-same bytes.
+same bytes. A finding row carries its verdict's context (``currency``, ``players``,
+``operator``, ``subject_kind``, ``rulebook``, ``started_at``: what
+``audit.adjudicate.current_findings`` adds; a detector's finding about a judged subject
+gets that subject's), beside the report's own ``table``, ``family``, ``source`` and
+``day``. Every name shown (players, tables, subjects) comes from operators' data and
+is HTML-escaped, control and bidirectional characters made visible. Without a context
+(verdicts stored before it was recorded) amounts read in minor units, seats have no
+names and the operator is taken from the table id
+(``pipelines.detectors.findings.operator_of``).
 """
 
 from __future__ import annotations
@@ -27,8 +41,10 @@ from pathlib import Path
 from typing import Any
 
 from audit.adjudicate import KIND as ADJUDICATION
+from audit.money import format_money
 from audit.reports import write_findings
 from audit.store.application import AuditStore
+from audit.wording import OwedTotals, Sums, owed_totals, sentence, terminal_safe
 from pipelines import report_plots
 from pipelines.detectors import findings as agg
 from pipelines.records import LEDGER, QUALITY, iter_days_units
@@ -78,20 +94,38 @@ def load_day(store: AuditStore, day: date) -> DayData:
         found.extend((finding, kind) for finding in record["findings"])
     wanted = {finding["subject"] for finding, _ in found}
     tables: dict[str, tuple[str, str]] = {}
+    contexts: dict[str, dict[str, Any]] = {}
     for _, record in iter_days_units(store, [day], [LEDGER]):
         family, ledger = record["family"], record["ledger"]
         data.subjects[family] += len(ledger)
         tables |= {s: (e["table"], family) for s, e in ledger.items() if s in wanted}
         verdicts = store.iter_records(ADJUDICATION, (e["verdict"] for e in ledger.values()))
-        for entry, (_, verdict) in zip(ledger.values(), verdicts, strict=True):
+        for (subject, entry), (_, verdict) in zip(ledger.items(), verdicts, strict=True):
+            about = _about(verdict[0])
+            if subject in wanted:
+                contexts[subject] = about
             data.rows.extend(
-                _row(f, entry["table"], family, "replay", day) for f in verdict[0]["findings"]
+                _row({**f, **about}, entry["table"], family, "replay", day)
+                for f in verdict[0]["findings"]
             )
     for finding, source in found:
         table, family = tables.get(finding["subject"], ("", ""))
-        data.rows.append(_row(finding, table, family, source, day))
+        about = contexts.get(finding["subject"], {})
+        data.rows.append(_row({**finding, **about}, table, family, source, day))
     data.rows.sort(key=lambda r: (r["kind"], r["table"], r["subject"], r["finding_id"]))
     return data
+
+
+def _about(verdict: dict[str, Any]) -> dict[str, Any]:
+    """Who and what a stored verdict is about (the context ``current_findings`` adds to
+    its rows: currency, players, operator, ...); only what the verdict holds."""
+    about = {k: verdict[k] for k in ("rulebook",) if verdict.get(k) is not None}
+    if verdict.get("kind"):
+        about["subject_kind"] = verdict["kind"]
+    context = verdict.get("context")
+    if isinstance(context, dict):
+        about |= {k: v for k, v in context.items() if k != "table"}
+    return about
 
 
 def _row(finding: dict[str, Any], table: str, family: str, source: str, day: date) -> dict:
@@ -151,7 +185,24 @@ def _e(value: Any) -> str:
     if value is None:
         return ""
     text = value if isinstance(value, str) else json.dumps(value, sort_keys=True)
-    return html.escape(text if len(text) <= 160 else text[:157] + "...")
+    return html.escape(terminal_safe(text if len(text) <= 160 else text[:157] + "..."))
+
+
+def _text(value: Any) -> str:
+    """Operator-supplied text in full, HTML-escaped, control characters made visible."""
+    return html.escape(terminal_safe(value))
+
+
+def _in_context(row: dict[str, Any]) -> dict[str, Any]:
+    """The row with the context the wording needs; what the store did not add is
+    derived from the report's own columns (operator from the table id, subject kind
+    from the family) or left out."""
+    extra: dict[str, Any] = {}
+    if not row.get("operator") and row.get("table"):
+        extra["operator"] = agg.operator_of(str(row["table"]))
+    if not row.get("subject_kind") and row.get("family"):
+        extra["subject_kind"] = row["family"]
+    return {**row, **extra} if extra else row
 
 
 def _tile(label: str, value: Any, bad: bool = False) -> str:
@@ -224,6 +275,7 @@ def render(data: DayData, paths: ReportPaths, docs: list[Path]) -> str:
     parts.append(_counts_table("By table", agg.by_table(data.rows), kinds))
     parts.append(_counts_table("By machine", agg.by_machine(data.rows), kinds))
     parts.append(_counts_table("By operator", agg.by_operator(data.rows), kinds))
+    parts.append(_owed(owed_totals(_in_context(r) for r in data.rows)))
     parts.append(_quality(data, failed, docs, paths.html.parent))
     parts.append(_listing(data.rows))
     parts.append("</body></html>\n")
@@ -258,17 +310,80 @@ def _listing(rows: list[dict[str, Any]]) -> str:
     shown = rows[:MAX_LISTED]
     lines = [
         "<h2>Findings</h2>",
-        f"<p class='muted'>{len(shown)} of {len(rows)} shown; all in the exports.</p>",
-        "<table><tr><th>kind</th><th>subject</th><th>table / machine</th><th>citation</th>"
-        "<th>reason</th><th>expected</th><th>recorded</th><th>difference</th>"
+        f"<p class='muted'>{len(shown)} of {len(rows)} shown; all in the exports (with "
+        "expected, recorded and difference in integer minor units).</p>",
+        "<table><tr><th>kind</th><th>subject</th><th>table / machine</th><th>finding</th>"
         "<th>look it up</th></tr>",
     ]
     lines.extend(
         f"<tr><td>{_e(r['kind'])}</td><td>{_e(r['subject'])}</td><td>{_e(r['table'])}</td>"
-        f"<td>{_e(r['citation'])}</td><td>{_e(r['reason'])}</td><td>{_e(r.get('expected'))}</td>"
-        f"<td>{_e(r.get('recorded'))}</td><td>{_e(r.get('difference'))}</td>"
+        f"<td>{_text(sentence(_in_context(r)))}</td>"
         f"<td>{_command(r)}</td></tr>"
         for r in shown
     )
     lines.append("</table>")
+    return "\n".join(lines)
+
+
+def _currency_order(currency: str | None) -> tuple[bool, str]:
+    return (currency is None, currency or "")
+
+
+def _owed_table(title: str, groups: dict[str, dict[str | None, Sums]], whom: str) -> str:
+    """One row per (name, currency), largest amounts first within each currency."""
+    entries = [
+        (currency, name, sums)
+        for name, by_currency in groups.items()
+        for currency, sums in by_currency.items()
+    ]
+    entries.sort(key=lambda e: (_currency_order(e[0]), -(e[2].to_player + e[2].to_house), e[1]))
+    shown = entries[:MAX_GROUPS]
+    body = "".join(
+        f"<tr><td>{_text(name)}</td><td>{_text(currency or 'no currency')}</td>"
+        f"<td class='n'>{_text(format_money(sums.to_player, currency))}</td>"
+        f"<td class='n'>{_text(format_money(sums.to_house, currency))}</td></tr>"
+        for currency, name, sums in shown
+    )
+    more = len(entries) - len(shown)
+    note = f"<p class='muted'>{more} more not shown (largest first)</p>" if more > 0 else ""
+    return (
+        f"<h3>{_text(title)}</h3><table><tr><th></th><th>currency</th>"
+        f"<th>owed to {_text(whom)}</th><th>owed back to the house</th></tr>{body}</table>" + note
+    )
+
+
+def _owed(totals: OwedTotals) -> str:
+    """Who is owed what, per player, table and operator, by currency."""
+    lines = ["<h2>Owed</h2>"]
+    if not totals.counted:
+        lines.append("<p class='ok'>No finding says money is owed.</p>")
+        return "\n".join(lines)
+    lines.append(
+        "<p class='muted'>difference = recorded &minus; expected: less than the rules give "
+        "is owed to the player, more is owed back to the house. Money two findings hold "
+        "(rake already in a pot's payout, a commission in the bet's payout, a replay "
+        "finding on a subject an incident investigation settles) is counted once"
+        + (f" ({len(totals.not_counted)} finding(s) not added)" if totals.not_counted else "")
+        + ". Currencies are never added together"
+        + (
+            "; amounts without a currency are minor units of subjects whose currency was "
+            "not recorded with their verdict, and may mix currencies"
+            if None in totals.currencies
+            else ""
+        )
+        + ".</p>"
+    )
+    lines.append(
+        "<table><tr><th>currency</th><th>owed to players</th><th>owed back to the house</th></tr>"
+    )
+    lines.extend(
+        f"<tr><td>{_text(currency or 'no currency')}</td>"
+        f"<td class='n'>{_text(format_money(sums.to_player, currency))}</td>"
+        f"<td class='n'>{_text(format_money(sums.to_house, currency))}</td></tr>"
+        for currency, sums in sorted(totals.currencies.items(), key=lambda c: _currency_order(c[0]))
+    )
+    lines.append("</table>")
+    lines.append(_owed_table("By player", totals.players, "the player"))
+    lines.append(_owed_table("By table", totals.tables, "players"))
+    lines.append(_owed_table("By operator", totals.operators, "players"))
     return "\n".join(lines)

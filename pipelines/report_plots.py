@@ -2,7 +2,9 @@
 
 Each function draws one figure into ``path`` and returns it, or returns ``None`` when
 there is nothing to draw (no poker tables, no collusion detector, no slot machines).
-Amounts are drawn in major units (minor units / 100) for reading only.
+Amounts are drawn in major units (minor units / 100) for reading only; amounts written
+in labels use ``audit.money.format_money`` (a table's ``currency`` when its figures carry
+one, else the amount in minor units).
 """
 
 from __future__ import annotations
@@ -16,6 +18,8 @@ import matplotlib
 
 matplotlib.use("Agg")
 import matplotlib.pyplot as plt
+
+from audit.money import format_money
 
 MAX_BARS = 40
 FLAGGED = "#c0392b"
@@ -75,9 +79,9 @@ def rake_vs_cap(tables: Mapping[str, Mapping[str, Any]], path: Path) -> Path | N
     axes.set_yticks(
         list(rows),
         [
-            f"{n} (cap {t['cap'] / 100:g}; {t['over_cap']} over)"
+            f"{n} (cap {format_money(t['cap'], t.get('currency'))}; {t['over_cap']} over)"
             if t.get("over_cap")
-            else f"{n} (cap {t['cap'] / 100:g})"
+            else f"{n} (cap {format_money(t['cap'], t.get('currency'))})"
             for n, t in ranked
         ],
         fontsize=8,

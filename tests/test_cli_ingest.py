@@ -100,4 +100,5 @@ def test_the_console_script_is_installed(tmp_path: Path) -> None:
         text=True,
         check=False,
     )
-    assert done.returncode == 0 and "chain intact: 0 events" in done.stdout
+    assert done.returncode == 2 and "no store at" in done.stderr  # a read never creates one
+    assert not (tmp_path / "x.db").exists()

@@ -3,6 +3,7 @@ differential against PokerKit on random legal hands."""
 
 from __future__ import annotations
 
+import dataclasses
 import hashlib
 import random
 from collections import Counter
@@ -13,7 +14,7 @@ from replayer.findings import FindingKind
 from replayer.poker import adjudicate_hand, render_steps
 from replayer.poker.cards import full_deck
 from replayer.rulebooks.poker import OddChip, RakeTerms
-from replayer.rulebooks.registry import get_rulebook
+from replayer.rulebooks.registry import get_rulebook, register
 from tests.poker_sim import HandBuilder, simulate
 
 GG = {"variant": "NT", "rulebook": "gg-2022-cash-holdem"}
@@ -228,6 +229,18 @@ def _returned(verdict) -> dict[int, int]:
     return {seat: verdict.expected_payouts[seat] - paid[seat] for seat in paid}
 
 
+def _without_rake(book_id: str) -> str:
+    """A copy of a rulebook that leaves the rake to the table, so the oracle's unraked
+    hands can be judged under a declared rake of 0 (a rulebook's own band, MO-97/2010
+    art.16, cannot be lowered by a declaration)."""
+    book = get_rulebook(book_id)
+    if book.rake is None:
+        return book_id
+    copy = dataclasses.replace(book, id=f"{book_id}-unraked-oracle", rake=None)
+    register(copy)
+    return copy.id
+
+
 def differential(variant: str, book: str, count: int, seed: int, *, rake: bool) -> Counter:
     """Replay ``count`` PokerKit hands; count agreements and each explained difference.
     Unexplained differences are counted under keys starting with "UNEXPLAINED"."""
@@ -235,6 +248,8 @@ def differential(variant: str, book: str, count: int, seed: int, *, rake: bool) 
     tally: Counter = Counter()
     mo = book.startswith("mo")
     terms = None if rake else RakeTerms(0, 0)
+    if not rake:
+        book = _without_rake(book)
     kw = {"rake_percentage": 0.05, "rake_cap": 10} if rake else {}
     for number in range(count):
         hand = simulate(

@@ -12,6 +12,7 @@ import pytest
 from audit.ingest.avro_files import iter_avro_units, read_events
 from audit.ingest.errors import RecordRejected
 from pipelines.simulate import DayManifest, generate_day
+from pipelines.simulate.day import TERMS_SHARD
 from pipelines.simulate.faults import FAULT_KINDS
 from pipelines.simulate.tables import rake_terms_from
 from replayer.poker.replay import adjudicate_hand
@@ -48,7 +49,8 @@ def test_same_seed_gives_byte_identical_files(tmp_path: Path) -> None:
     generate_day(3, DAY, hands=240, out=tmp_path / "b", fault_rate=0.05, colluders=3)
     names = sorted(p.name for p in (tmp_path / "a").iterdir())
     assert names == sorted(p.name for p in (tmp_path / "b").iterdir())
-    assert "manifest.json" in names and len(names) == len(first.shards) + 1
+    assert "manifest.json" in names and TERMS_SHARD in names
+    assert len(names) == len(first.shards) + 2
     for name in names:
         assert (tmp_path / "a" / name).read_bytes() == (tmp_path / "b" / name).read_bytes()
     other = generate_day(4, DAY, hands=240, out=tmp_path / "c", fault_rate=0.05, colluders=3)

@@ -150,7 +150,7 @@ def test_a_night_of_hands_and_tournaments_scores_one(tmp_path: Path) -> None:
     url = f"sqlite:///{tmp_path / 'store.db'}"
     summary = run_nightly(url, tmp_path / "in", DAY, tmp_path / "out", workers=1)
     assert summary.quality_findings == 0
-    assert {r.kind for r in summary.replayed} == {"poker", "tournament"}
+    assert {r.kind for r in summary.replayed} == {"poker", "table", "tournament"}
     store = AuditStore(url)
     try:
         found = list(finding_pairs(current_findings(store)))

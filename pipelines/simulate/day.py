@@ -49,7 +49,8 @@ from replayer.rulebooks.registry import get_rulebook
 ExtraGenerator = Callable[[int, date, Path], tuple[list[str], list[PlantedFault]]]
 MISDEAL_RATE = 0.004
 TERMS_SHARD = "tables.avro"
-"""The day's table declarations (``TableTermsDeclared``), ingested before any hand."""
+"""The day's table declarations (``TableTermsDeclared``), ingested before any hand (not
+listed in ``manifest.shards``, which lists the subjects' shards)."""
 
 
 def population(
@@ -111,7 +112,6 @@ def generate_day(
         terms_declarations(specs),
         stream_id=f"{seed}:tables",
     )
-    manifest.shards.append(TERMS_SHARD)
     for table, table_hands in zip(specs, per_table, strict=True):
         book = get_rulebook(table.rulebook)
         assert isinstance(book, PokerRulebook)

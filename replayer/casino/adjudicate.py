@@ -55,7 +55,7 @@ def adjudicate_round(events: Iterable[FlatEvent]) -> RoundVerdict:
             Finding(
                 FindingKind.NO_RULEBOOK,
                 record.round_id,
-                "RULES.md rulebooks",
+                "casino-audit rulebook registry",
                 why or f"no rulebook judges {game} rounds",
                 detail={"sequence": opened["sequence"]},
             )

@@ -26,7 +26,8 @@ Closing the bets: they are placed before the cards are drawn (I.38) and the crou
 "Jogo feito. Nada mais." closes them before the banker may draw, bets made after it
 withdrawn (I.40): a bet recorded after the first card is past-posted
 (``past_posting.py``), except a bancô suivi, which I.51 lets be declared after the draw
-(``may_follow_the_deal``).
+while no other ponto holds the cards (``may_follow_the_deal``: a lone bancô before the
+fourth card).
 """
 
 from __future__ import annotations
@@ -51,7 +52,7 @@ from replayer.findings import Finding, FindingKind
 from replayer.rulebooks.casino import CheminDeFerRules
 
 DEAL = "PT-217/2007 I.62"
-TABLE = "PT-217/2007 I.64-67, I.71, I.100 (banker table: classic, RULES.md)"
+TABLE = "PT-217/2007 I.64-67, I.71, I.100 (I.67 table missing from the copy: classic table)"
 TIE = "PT-217/2007 I.2, I.76"
 COVER = "PT-217/2007 I.45, I.58"
 MULTIPLE = "PT-217/2007 I.36"
@@ -218,16 +219,18 @@ def may_follow_the_deal(record: RoundRecord, bet: Bet) -> bool:
     """A bet the rules take after the first card: a bancô suivi (I.51), declared "even
     after the extraction, provided the cards have not been taken in hand by another
     ponto". One coup's record cannot show that the ponto lost a bancô in the previous coup
-    (the condition of I.51); it shows the rest: the bet is the coup's only ponto stake,
-    equal to the bank (a bancô, I.45), so no other ponto holds the cards, and it comes
-    before any decision or third card, while the ponto's two cards are still untouched."""
+    (the condition of I.51), nor when the cards were taken in hand; it shows the rest: the
+    bet is the coup's only ponto stake, equal to the bank (a bancô, I.45), so no other
+    ponto holds the cards, and it comes before the fourth card (and any decision): the
+    ponto's two cards are handed to him once the four are drawn (I.62-63), so after that
+    they may have been seen, and the bet is past-posted."""
     pontos = [other for other in record.bets.values() if other.bet_type == "ponto"]
     banks = [other for other in record.bets.values() if other.bet_type == "bank"]
     if bet.bet_type != "ponto" or len(pontos) != 1 or len(banks) != 1:
         return False
     cards = [event["sequence"] for event in record.of_type("CardDealt")]
     decisions = [event["sequence"] for event in record.of_type("PlayerDecision")]
-    play_on = [*cards[4:5], *decisions[:1]]  # the fifth card, the first decision
+    play_on = [*cards[3:4], *decisions[:1]]  # the fourth card, the first decision
     return bet.amount == banks[0].amount and all(bet.sequence < seq for seq in play_on)
 
 

@@ -116,7 +116,7 @@ def adjudicate_hand(
             Finding(
                 FindingKind.NO_RULEBOOK,
                 hand_id,
-                "ARCHITECTURE.md rulebook = jurisdiction x game",
+                "casino-audit rulebook registry",
                 f"rulebook {chosen.id!r} is not a poker rulebook for variant {variant!r}",
             ),
         )

@@ -121,8 +121,7 @@ _MO: tuple[tuple[str, str, str], ...] = (
     (
         "art.6(5)",
         "Button acts last",
-        "In the following rounds the player holding the button is the last to bet, raise "
-        "or fold",
+        "In the following rounds the player holding the button is the last to bet, raise or fold",
     ),
     (
         "art.7",
@@ -466,8 +465,7 @@ _PT_II: tuple[tuple[str, str, str], ...] = (
     (
         "n.º 20",
         "Minimum bet",
-        "The minimum bet is 20% or 40% of the maximum by variant; no bet below the posted "
-        "minimum",
+        "The minimum bet is 20% or 40% of the maximum by variant; no bet below the posted minimum",
     ),
     (
         "n.º 24",
@@ -918,8 +916,7 @@ _GG_POLICIES: tuple[tuple[str, str, str], ...] = (
     (
         "Política de reembolso, torneios (1) não começado",
         "Tournament not started",
-        "If the tournament had not started, every registered player gets his buy-ins and "
-        "fees back",
+        "If the tournament had not started, every registered player gets his buy-ins and fees back",
     ),
     (
         "Política de reembolso, torneios (2) começado, antes dos lugares pagos",
@@ -972,7 +969,8 @@ _GG_LIVE_II: tuple[tuple[str, str, str], ...] = (
     (
         "live II 2.1.1",
         "Placing bets",
-        "Bets are placed on the layout's areas: Player, Banker and Tie",
+        "Bets are placed in the layout's areas, and the only areas are Player, Banker and "
+        "Tie (at most three bets)",
     ),
     (
         "live II 2.1.2",
@@ -1019,6 +1017,12 @@ _GG_LIVE_II: tuple[tuple[str, str, str], ...] = (
         "Banker draws on 0-2, on 3 unless Player's third card is 8, on 4 if it is 2-7, on 5 "
         "if 4-7, on 6 if 6-7, and stands on 7",
     ),
+    (
+        "live II 3.5.4",
+        "Cut card",
+        "When the cut card appears, the hand in play is the last before the shuffle; no "
+        "further cards are dealt until the cards are shuffled",
+    ),
 )
 
 _GG_LIVE_III: tuple[tuple[str, str, str], ...] = (
@@ -1046,6 +1050,12 @@ _GG_LIVE_III: tuple[tuple[str, str, str], ...] = (
         "beats the dealer's within 21, or on a player blackjack; equal totals push",
     ),
     (
+        "live III 2.1.2",
+        "Bets fixed at the first card",
+        "Except to split, double or insure, no bet may be raised, lowered or withdrawn once "
+        "the first card of the round is dealt",
+    ),
+    (
         "live III 2.1.3",
         "No more bets",
         "No bet is accepted, raised or cancelled after the betting timer ends; 'No More Bets' "
@@ -1069,6 +1079,12 @@ _GG_LIVE_III: tuple[tuple[str, str, str], ...] = (
         "Payouts",
         "Winning bets pay at least 1:1 and blackjack at least 3:2; equal totals push; a "
         "player over 21 loses his bet",
+    ),
+    (
+        "live III 2.4",
+        "Handling of bets",
+        "Once an insurance, double or split bet is confirmed, no player may touch, remove or "
+        "change the bets until his hand is settled",
     ),
     (
         "live III 2.5.1",
@@ -1170,6 +1186,16 @@ _GG_LIVE_IV: tuple[tuple[str, str, str], ...] = (
         "The ball is spun against the wheel and must complete at least three revolutions",
     ),
     (
+        "live IV 3.1.2",
+        "Winning number",
+        "When the ball stops in a pocket the dealer announces its number",
+    ),
+    (
+        "live IV 3.1.3",
+        "Settlement",
+        "Once the result is announced, losing bets are collected and winning bets paid",
+    ),
+    (
         "live IV 3.3.2",
         "Pockets",
         "37 pockets: 1 to 36 (18 red, 18 black) and a green 0",
@@ -1246,10 +1272,12 @@ ENTRIES: dict[str, tuple[tuple[str, str, str], ...]] = {
 #: Keys without a source prefix, with their source.
 BARE_ENTRIES: dict[str, tuple[tuple[str, str, str], ...]] = {"casino-audit": _SCHEMAS}
 
+#: Matched, like every key, ignoring case and accents ("prémios" is "prêmios").
 ALIASES: dict[str, str] = {
     "GG-2022 concessão de prémios (frações de centavo)": (
         "GG-2022 Política de concessão de prêmios (frações de centavo)"
     ),
+    "GG-2022 concessão de prémios": "GG-2022 Política de concessão de prêmios de torneios",
     "GG-2022 Política de desconexões": (
         "GG-2022 Política de desconexões de torneios e de não participação"
     ),

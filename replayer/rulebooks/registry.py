@@ -24,7 +24,7 @@ from typing import Protocol, runtime_checkable
 
 from replayer.findings import Finding, FindingKind
 
-CITATION = "ARCHITECTURE.md rulebook = jurisdiction x game x period"
+CITATION = "casino-audit rulebook registry"
 
 
 @runtime_checkable

@@ -5,6 +5,6 @@
 """
 
 from replayer.slots.reconcile import reconcile_machine
-from replayer.slots.verdict import MachineStep, MachineVerdict, Window
+from replayer.slots.verdict import ConfigurationPeriod, MachineStep, MachineVerdict, Window
 
-__all__ = ["MachineStep", "MachineVerdict", "Window", "reconcile_machine"]
+__all__ = ["ConfigurationPeriod", "MachineStep", "MachineVerdict", "Window", "reconcile_machine"]

@@ -14,10 +14,20 @@ Walking the machine's events in order:
   reconciled; unexplained, it is a ``meter_discrepancy`` and the span cannot be reconciled;
 * a game whose win exceeds the configuration's max_single_win is an impossible single-play
   increment;
+* a reading's meter whose value has more digits than the configured meter_width_digits
+  (>= 10^width) cannot come from the meter (III.9): a ``data_quality`` finding, and the
+  value is left out of the reading, so neither window beside it is judged on that meter:
+  no rollover is inferred from it and no discrepancy computed from its wrap;
 * over every span whose deltas are known, the metered return (coin_out + jackpot) /
   coin_in is tested against the paytable's theoretical return and against the 80% floor of
   III.2: below by the normal approximation, above by Bernstein's bound (``returns``); a
-  paytable below 80% is itself illegal.
+  paytable below 80% is itself illegal;
+* each MachineConfigured opens a configuration (a paytable change mid-day is a new one):
+  its games are tested against its own theoretical return, sd and max_single_win, apart
+  from the other configurations'. A window lying under one configuration is credited to it
+  by its meters; a window across a reconfiguration is apportioned by its events (each game
+  under the configuration in force when it was played) when they reconcile with its
+  meters, and otherwise left out of the return test (its discrepancy is a finding).
 """
 
 from __future__ import annotations
@@ -33,11 +43,30 @@ from replayer.findings import Finding, FindingKind
 from replayer.rulebooks.casino import SlotRules, casino_rulebook_for
 from replayer.slots.meters import COMPOSITES, contributions
 from replayer.slots.returns import beyond_standard_errors, overpays_beyond_bound
-from replayer.slots.verdict import MachineStep, MachineVerdict, Window
+from replayer.slots.verdict import ConfigurationPeriod, MachineStep, MachineVerdict, Window
 
 METERS_RULE = "PT-217/2007 III.9"
 RETURN_RULE = "PT-217/2007 III.2"
-SAS = f"{METERS_RULE} (SAS meter practice, RULES.md)"
+SAS = f"{METERS_RULE}; SAS meter practice"
+#: The meters the return test reads: (coin_out + jackpot) / coin_in over games_played.
+RETURN_METERS = ("coin_in", "coin_out", "jackpot", "games_played")
+
+
+@dataclass(slots=True)
+class _Period:
+    """The games played under one MachineConfigured, as the return test counts them."""
+
+    config: FlatEvent
+    coin_in: int = 0
+    won: int = 0
+    games: int = 0
+    last_sequence: int = 0  # the reading that closed the last window credited here
+
+    def credit(self, deltas: Mapping[str, int], end: int) -> None:
+        self.coin_in += deltas.get("coin_in", 0)
+        self.won += deltas.get("coin_out", 0) + deltas.get("jackpot", 0)
+        self.games += deltas.get("games_played", 0)
+        self.last_sequence = end
 
 
 @dataclass(slots=True)
@@ -50,6 +79,8 @@ class _Machine:
     baseline: dict[str, int] | None = None
     baseline_sequence: int = 0
     sums: Counter[str] = field(default_factory=Counter)
+    periods: list[_Period] = field(default_factory=list)
+    span: dict[int, Counter[str]] = field(default_factory=dict)  # period -> return meters
     ram_cleared: bool = False
     coin_in: int = 0
     won: int = 0
@@ -90,7 +121,9 @@ def reconcile_machine(events: Iterable[FlatEvent]) -> MachineVerdict:
     config = configs[0]
     rules, why = casino_rulebook_for(config.get("rulebook"), "slots", config["occurred_at"])
     if not isinstance(rules, SlotRules):
-        finding = Finding(FindingKind.NO_RULEBOOK, machine_id, "RULES.md rulebooks", why)
+        finding = Finding(
+            FindingKind.NO_RULEBOOK, machine_id, "casino-audit rulebook registry", why
+        )
         return MachineVerdict(machine_id, None, (finding,), (), (), None, None, 0)
     machine = _Machine(machine_id, rules, config)
     steps = []
@@ -106,8 +139,9 @@ def reconcile_machine(events: Iterable[FlatEvent]) -> MachineVerdict:
             )
         )
     actual = Fraction(machine.won, machine.coin_in) if machine.coin_in else None
-    theoretical = Fraction(config["theoretical_return_bps"], 10_000)
-    machine.findings += _return_findings(machine, actual, theoretical)
+    several = len(machine.periods) > 1
+    for period in machine.periods:
+        machine.findings += _return_findings(machine, period, several)
     return MachineVerdict(
         machine_id,
         rules.id,
@@ -115,9 +149,31 @@ def reconcile_machine(events: Iterable[FlatEvent]) -> MachineVerdict:
         tuple(machine.windows),
         tuple(steps),
         actual,
-        theoretical,
+        _theoretical(machine.periods),
         machine.games,
+        tuple(
+            ConfigurationPeriod(
+                p.config["sequence"],
+                p.config["paytable_id"],
+                Fraction(p.config["theoretical_return_bps"], 10_000),
+                p.coin_in,
+                p.won,
+                p.games,
+            )
+            for p in machine.periods
+        ),
     )
+
+
+def _theoretical(periods: list[_Period]) -> Fraction:
+    """The return the configurations promise: the one paytable's, or with several, their
+    theoretical returns weighted by the coin in credited to each."""
+    returns = [Fraction(p.config["theoretical_return_bps"], 10_000) for p in periods]
+    coin_in = sum(p.coin_in for p in periods)
+    if len(periods) == 1 or not coin_in:
+        return returns[0]
+    weighted = sum((t * p.coin_in for t, p in zip(returns, periods, strict=True)), Fraction(0))
+    return weighted / coin_in
 
 
 def _setup_problem(
@@ -138,6 +194,7 @@ def _apply(machine: _Machine, event: FlatEvent) -> None:
     kind, sequence = event["type"], event["sequence"]
     if kind == "MachineConfigured":
         machine.config = event
+        machine.periods.append(_Period(event))
         _check_config(machine, event)
     elif kind == "MeterRead":
         _reading(machine, event)
@@ -145,6 +202,7 @@ def _apply(machine: _Machine, event: FlatEvent) -> None:
         machine.baseline = dict.fromkeys(machine.baseline or {}, 0)
         machine.baseline_sequence = sequence
         machine.sums = Counter()
+        machine.span = {}
         machine.ram_cleared = True
     else:
         if kind == "GamePlayed" and event["win"] > machine.config["max_single_win"]:
@@ -161,8 +219,11 @@ def _apply(machine: _Machine, event: FlatEvent) -> None:
                     event_sum=machine.config["max_single_win"],
                 )
             )
+        span = machine.span.setdefault(len(machine.periods) - 1, Counter())
         for meter, amount in contributions(event).items():
             machine.sums[meter] += amount
+            if meter in RETURN_METERS:
+                span[meter] += amount
 
 
 def _check_config(machine: _Machine, event: FlatEvent) -> None:
@@ -195,9 +256,8 @@ def _check_config(machine: _Machine, event: FlatEvent) -> None:
 
 
 def _reading(machine: _Machine, event: FlatEvent) -> None:
-    meters: Mapping[str, int] = event["meters"]
     sequence = event["sequence"]
-    missing = sorted(machine.rules.required_meters - set(meters))
+    missing = sorted(machine.rules.required_meters - set(event["meters"]))
     if missing:
         machine.findings.append(
             machine.finding(
@@ -208,6 +268,7 @@ def _reading(machine: _Machine, event: FlatEvent) -> None:
                 meter=",".join(missing),
             )
         )
+    meters = _within_width(machine, event["meters"], sequence)
     for composite, parts in COMPOSITES.items():
         if composite in meters and all(part in meters for part in parts):
             total = sum(meters[part] for part in parts) % machine.modulus
@@ -228,7 +289,34 @@ def _reading(machine: _Machine, event: FlatEvent) -> None:
     machine.baseline = dict(meters)
     machine.baseline_sequence = sequence
     machine.sums = Counter()
+    machine.span = {}
     machine.ram_cleared = False
+
+
+def _within_width(machine: _Machine, meters: Mapping[str, int], sequence: int) -> dict[str, int]:
+    """The reading's meters that fit the configured width (III.9; SAS: a meter counts
+    modulo 10^width). A value with more digits than meter_width_digits (or below zero) is
+    no reading of the meter: a ``data_quality`` finding, and the meter is left out of this
+    reading, so neither window beside it is judged on it (no rollover, no wrapped delta)."""
+    width, kept = machine.config["meter_width_digits"], {}
+    for meter, value in meters.items():
+        if 0 <= value < machine.modulus:
+            kept[meter] = value
+            continue
+        machine.findings.append(
+            Finding(
+                FindingKind.DATA_QUALITY,
+                machine.machine_id,
+                SAS,
+                f"{meter} reads {value}, more digits than the configured meter width of "
+                f"{width}: not a reading of the meter (no rollover inferred; the windows "
+                "beside it are not judged on it)",
+                expected=machine.modulus - 1,
+                recorded=value,
+                detail={"sequence": sequence, "meter": meter, "check": "meter_width"},
+            )
+        )
+    return kept
 
 
 def _window(machine: _Machine, meters: Mapping[str, int], sequence: int) -> None:
@@ -277,28 +365,53 @@ def _window(machine: _Machine, meters: Mapping[str, int], sequence: int) -> None
     status = "discrepancy" if wrong else "after_ram_clear" if machine.ram_cleared else "reconciled"
     sums = {meter: machine.sums[meter] for meter in common}
     machine.windows.append(Window(start, sequence, status, metered, sums, tuple(rollovers)))
-    if {"coin_in", "coin_out", "jackpot", "games_played"} <= set(metered):
+    if set(RETURN_METERS) <= set(metered):
         machine.coin_in += metered["coin_in"]
         machine.won += metered["coin_out"] + metered["jackpot"]
         machine.games += metered["games_played"]
+        _credit(machine, metered, sequence)
 
 
-def _return_findings(
-    machine: _Machine, actual: Fraction | None, theoretical: Fraction
-) -> list[Finding]:
-    if actual is None or machine.games == 0:
+def _credit(machine: _Machine, metered: Mapping[str, int], end: int) -> None:
+    """Credit a window's return meters to the configurations its games were played under:
+    all to the one configuration when its games were played under one (or none: the
+    configuration in force); apportioned by the events when they span a reconfiguration
+    and reconcile with the meters; else to none (the window's discrepancy is a finding)."""
+    touched = sorted(index for index, sums in machine.span.items() if any(sums.values()))
+    if len(touched) <= 1:
+        machine.periods[touched[0] if touched else len(machine.periods) - 1].credit(metered, end)
+    elif all(metered[meter] == machine.sums[meter] for meter in RETURN_METERS):
+        for index in touched:
+            machine.periods[index].credit(machine.span[index], end)
+
+
+def _return_findings(machine: _Machine, period: _Period, several: bool) -> list[Finding]:
+    """The return test of one configuration's games (III.2, III.9): against its own
+    paytable's theoretical return, sd and max_single_win, and against the 80% floor."""
+    if period.games == 0 or period.coin_in == 0:
         return []
-    rules = machine.rules
-    sd_bps = machine.config.get("return_sd_bps")
+    rules, config = machine.rules, period.config
+    actual = Fraction(period.won, period.coin_in)
+    theoretical = Fraction(config["theoretical_return_bps"], 10_000)
+    sd_bps = config.get("return_sd_bps")
     sd = Fraction(sd_bps, 10_000) if sd_bps is not None else rules.default_return_sd
-    k, games = rules.standard_errors, machine.games
-    last = machine.windows[-1].end_sequence if machine.windows else 0
+    k, games = rules.standard_errors, period.games
     checks = [("theoretical_return", theoretical, SAS)]
     if actual < rules.minimum_return:
         checks.append(("minimum_return", rules.minimum_return, RETURN_RULE))
+    under = (
+        f" under paytable {config['paytable_id']} (configured at sequence {config['sequence']})"
+        if several
+        else ""
+    )
+    which = (
+        {"paytable_id": config["paytable_id"], "configuration_sequence": config["sequence"]}
+        if several
+        else {}
+    )
     findings = []
     for check, target, citation in checks:
-        departure = _departure(machine, actual, target, sd)
+        departure = _departure(rules, period, actual, target, sd)
         if departure is None:
             continue
         findings.append(
@@ -306,36 +419,39 @@ def _return_findings(
                 FindingKind.RETURN_OUT_OF_BAND,
                 machine.machine_id,
                 citation,
-                f"metered return {_percent(actual)} over {games} games is "
+                f"metered return {_percent(actual)} over {games} games{under} is "
                 f"{'below' if actual < target else 'above'} {_percent(target)} {departure}",
                 expected=round(target * 10_000),
                 recorded=round(actual * 10_000),
                 difference=round(actual * 10_000) - round(target * 10_000),
                 detail={
-                    "sequence": last,
+                    "sequence": period.last_sequence,
                     "check": check,
                     "meter": "(coin_out + jackpot) / coin_in, bps",
                     "games": games,
-                    "coin_in": machine.coin_in,
-                    "won": machine.won,
+                    "coin_in": period.coin_in,
+                    "won": period.won,
                     "sd": str(sd),
                     "standard_errors": k,
                     "test": "normal_lower" if actual < target else "bernstein_upper",
+                    **which,
                 },
             )
         )
     return findings
 
 
-def _departure(machine: _Machine, actual: Fraction, target: Fraction, sd: Fraction) -> str | None:
+def _departure(
+    rules: SlotRules, period: _Period, actual: Fraction, target: Fraction, sd: Fraction
+) -> str | None:
     """Why ``actual`` departs from ``target`` beyond chance (``returns``), or None."""
-    k = machine.rules.standard_errors
+    k = rules.standard_errors
     if actual < target:
-        if beyond_standard_errors(actual, target, machine.games, sd, k):
+        if beyond_standard_errors(actual, target, period.games, sd, k):
             return f"by more than {k} standard errors (sd {sd} per unit)"
         return None
-    limit = machine.config["max_single_win"]
-    if overpays_beyond_bound(machine.won, machine.coin_in, target, limit, k):
+    limit = period.config["max_single_win"]
+    if overpays_beyond_bound(period.won, period.coin_in, target, limit, k):
         return f"beyond Bernstein's bound at {k} (each win at most {limit})"
     return None
 

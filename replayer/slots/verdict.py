@@ -30,6 +30,24 @@ class Window:
 
 
 @dataclass(frozen=True, slots=True)
+class ConfigurationPeriod:
+    """The games played under one MachineConfigured, as the return test judged them:
+    ``coin_in``, ``won`` (coin_out + jackpot) and ``games`` from the windows credited to
+    it (``reconcile._credit``), tested against ``theoretical_return``."""
+
+    sequence: int  # of the MachineConfigured
+    paytable_id: str
+    theoretical_return: Fraction
+    coin_in: int
+    won: int
+    games: int
+
+    @property
+    def actual_return(self) -> Fraction | None:
+        return Fraction(self.won, self.coin_in) if self.coin_in else None
+
+
+@dataclass(frozen=True, slots=True)
 class MachineStep:
     """One event and the machine's state after it."""
 
@@ -45,6 +63,9 @@ class MachineVerdict:
 
     ``actual_return`` is (coin_out + jackpot) / coin_in over the windows whose deltas are
     known, ``games`` the games_played over the same windows; None without any wager.
+    ``configurations`` are the machine's configurations in order, each with the play its
+    return test judged; ``theoretical_return`` is the one paytable's, or with several, their
+    theoretical returns weighted by the coin in credited to each.
     """
 
     machine_id: str
@@ -55,3 +76,4 @@ class MachineVerdict:
     actual_return: Fraction | None
     theoretical_return: Fraction | None
     games: int
+    configurations: tuple[ConfigurationPeriod, ...] = ()

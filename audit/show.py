@@ -1,0 +1,304 @@
+"""``casino-audit show ID`` (alias ``hand ID``): any stored subject explained for an
+inspector who is not a programmer.
+
+The subject is looked up in every event family (poker hand, banked round, slot machine,
+tournament, table declarations, incident); ``pair:A|B`` (or ``ring:A|B|C``) is a
+suspected collusion the nightly detector stored, ``table:T`` the chemin de fer banker
+runs at table T. Each family's subject is judged through the one judging path
+(``audit.judging.judge_stored``: the verdict ``replay`` stores), then printed as
+
+* a header: subject, kind, rulebook, start, table or machine, operator, currency;
+* its story, by kind (``audit.show_poker``, ``show_banked``, ``show_slots``,
+  ``show_tournament``, ``show_records``), with the first point where expected and
+  recorded part ways marked by a line starting ``>>> first divergence``;
+* its findings in words (``audit.wording.sentence``) with each rule's summary
+  (``replayer.rulebooks.citations.summary_line``), and for ``no_rulebook`` the
+  ``--rulebook`` that would judge it;
+* its verdict history: every stored adjudication of the subject, newest first.
+
+Money is written in the subject's currency (``audit.money.format_money``); every name is
+passed through ``audit.wording.terminal_safe``.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+from audit.judging import (
+    Inputs,
+    TermsBook,
+    context,
+    findings_json,
+    judge_stored,
+    opening,
+    started_at,
+)
+from audit.show_banked import GAMES, banker_run_body, coups_at, round_body
+from audit.show_common import (
+    adjudication_units,
+    clock,
+    findings_section,
+    header,
+    history_section,
+    numbered,
+    rows,
+    safe,
+)
+from audit.show_poker import poker_body
+from audit.show_records import collusion_body, incident_body, table_body
+from audit.show_slots import slots_body
+from audit.show_tournament import tournament_body
+from audit.store.application import AuditStore
+
+JUDGED = ("poker", "banked", "slots", "tournament", "table")
+INCIDENT = "incident"
+TITLES = {
+    "poker": "POKER HAND",
+    "banked": "BANKED ROUND",
+    "slots": "SLOT MACHINE",
+    "tournament": "TOURNAMENT",
+    "table": "TABLE DECLARATIONS",
+}
+BODIES = {
+    "banked": round_body,
+    "slots": slots_body,
+    "tournament": tournament_body,
+    "table": table_body,
+}
+
+
+def show_lines(store: AuditStore, subject_id: str) -> list[str] | None:
+    """The lines explaining ``subject_id``; None when no such subject is stored."""
+    parts: list[list[str]] = []
+    for kind in JUDGED:
+        try:
+            judged = judge_stored(store, kind, subject_id, with_steps=True)
+        except (KeyError, TypeError, ValueError, IndexError) as error:
+            parts.append(
+                [f"{TITLES[kind]} {safe(subject_id)}", f"  cannot be judged: {safe(error)}"]
+            )
+            continue
+        if judged is not None:
+            parts.append(_judged(store, kind, subject_id, *judged))
+    events = store.records_of(INCIDENT, subject_id)
+    if events:
+        parts.append(_incident(store, subject_id, events))
+    if not parts and subject_id.startswith(("pair:", "ring:")):
+        parts += [lines for lines in [_collusion(store, subject_id)] if lines]
+    if not parts and subject_id.startswith("table:"):
+        parts += [lines for lines in [_banker_runs(store, subject_id)] if lines]
+    if not parts:
+        return None
+    out: list[str] = []
+    for part in parts:
+        out += ([""] if out else []) + part
+    return out
+
+
+def _judged(store: AuditStore, kind: str, subject: str, inputs: Any, verdict: Any) -> list[str]:
+    about = {"subject_kind": kind, "rulebook": verdict.rulebook_id, **context(inputs)}
+    first = opening(kind, inputs.events) or {}
+    variant = first.get("variant") or first.get("game") or ("slots" if kind == "slots" else None)
+    when = started_at(kind, inputs.events)
+    place = {"slots": "machine", "tournament": "tournament"}.get(kind, "table")
+    what = {"poker": "poker hand", "slots": "slot machine", "table": "table declarations"}.get(
+        kind, kind
+    )
+    if kind == "banked":
+        what = f"banked round ({GAMES.get(str(first.get('game')), safe(first.get('game')))})"
+    if kind == "poker":
+        what = f"poker hand ({safe(first.get('variant'))})"
+    if kind == "tournament":
+        what = f"tournament {safe(first.get('name'))}"
+    if kind == "table":
+        latest = _latest_declaration(inputs.events)
+        variant = latest.get("game")
+        about["currency"] = about.get("currency") or latest.get("currency")
+        about["operator"] = about.get("operator") or latest.get("operator")
+        starts = [e.get("effective_from") for e in inputs.events if e.get("effective_from")]
+        when = min(starts) if starts else None
+    if not about.get("operator") and about.get("table") and kind in ("banked", "slots"):
+        declared = TermsBook(store).in_force(str(about["table"]), when) or {}
+        about["operator"] = declared.get("operator")
+    findings = findings_json(verdict)
+    numbers = numbered(findings)
+    lines = header(
+        f"{TITLES[kind]} {safe(subject)}",
+        [
+            ("subject", safe(subject)),
+            ("kind", what),
+            ("rulebook", safe(verdict.rulebook_id) if verdict.rulebook_id else "none named"),
+            ("started at", clock(when) if when else "unknown"),
+            (place, safe(about.get("table"))),
+            ("operator", safe(about.get("operator")) if about.get("operator") else None),
+            ("currency", safe(about.get("currency")) if about.get("currency") else None),
+        ],
+    )
+    lines.append("")
+    if kind == "poker":
+        lines += poker_body(inputs, verdict, about.get("players") or {}, numbers)
+    else:
+        lines += BODIES[kind](verdict, inputs.events, numbers)
+    lines += ["", *findings_section(rows(findings, about), variant=variant, at=when)]
+    units = adjudication_units(store, [f"{kind}:{subject}|"])
+    lines += ["", *history_section(units, judged_digest=inputs.digest(verdict.rulebook_id))]
+    return lines
+
+
+def _latest_declaration(events: Sequence[Mapping[str, Any]]) -> Mapping[str, Any]:
+    declared = [e for e in events if e.get("type") == "TableTermsDeclared"]
+    if not declared:
+        return {}
+    return max(declared, key=lambda e: (str(e.get("effective_from")), e.get("sequence", 0)))
+
+
+def _incident(store: AuditStore, subject: str, events: Sequence[Mapping[str, Any]]) -> list[str]:
+    ordered = sorted(events, key=lambda e: e.get("sequence", 0))
+    state: dict[str, Any] = {}
+    for event in ordered:
+        state.update({k: v for k, v in event.items() if v not in (None, [], "")})
+    units = adjudication_units(store, [f"{INCIDENT}:{subject}|"])
+    unit = units[-1][1] if units else None
+    findings = list(unit.get("findings") or ()) if unit else []
+    tables = ", ".join(safe(t) for t in state.get("tables") or ()) or None
+    about = {
+        "subject_kind": INCIDENT,
+        "rulebook": None,
+        "table": None,
+        "started_at": state["window_start"].isoformat()
+        if hasattr(state.get("window_start"), "isoformat")
+        else None,
+        **((unit or {}).get("context") or {}),
+    }
+    lines = header(
+        f"INCIDENT {safe(subject)}",
+        [
+            ("subject", safe(subject)),
+            ("kind", f"incident ({safe(state.get('kind'))})"),
+            ("rulebook", "each subject in flight under its own"),
+            ("started at", clock(state.get("window_start"))),
+            ("tables", tables),
+            ("operator", None),
+            ("currency", None),
+        ],
+    )
+    lines += ["", *incident_body(ordered, unit)]
+    found = [row for f in findings for row in rows([f], {**about, **_about(store, f)})]
+    lines += ["", *findings_section(found)]
+    lines += ["", *history_section(units)]
+    return lines
+
+
+def _about(store: AuditStore, finding: Mapping[str, Any]) -> dict[str, Any]:
+    """Who and what an incident's finding is about: its subject's own context (currency,
+    table, players), read from the subject's stored events."""
+    subject = str(finding.get("subject"))
+    for kind in ("poker", "banked", "tournament"):
+        events = store.records_of(kind, subject)
+        if events:
+            return {"subject_kind": kind, **context(Inputs(kind, subject, events))}
+    return {}
+
+
+def _collusion(store: AuditStore, subject: str) -> list[str] | None:
+    """The latest stored suspicion on a pair (or ring), from the nightly detector's units."""
+    units = adjudication_units(store, ["collusion:"])
+    by_night: dict[str, tuple[Mapping[str, Any], tuple[str, Mapping[str, Any]]]] = {}
+    for unit_id, record in units:
+        for finding in record.get("findings") or ():
+            if finding.get("subject") == subject:
+                by_night[str(record.get("subject"))] = (finding, (unit_id, record))
+    if not by_night:
+        return None
+    nights = sorted(by_night.items(), reverse=True)
+    finding = nights[0][1][0]
+    numbers = numbered([finding])
+    about = {"subject_kind": "collusion", **(nights[0][1][1][1].get("context") or {})}
+    detail = finding.get("detail") or {}
+    lines = header(
+        f"COLLUSION SUSPECTED {safe(subject)}",
+        [
+            ("subject", safe(subject)),
+            ("kind", "collusion (nightly detector)"),
+            ("rulebook", "the citation below"),
+            (
+                "started at",
+                f"window of {safe((detail.get('window') or {}).get('days'))} days "
+                f"to {safe(nights[0][0])}",
+            ),
+            ("players", ", ".join(safe(p) for p in detail.get("players") or ())),
+            ("operator", None),
+            ("currency", None),
+        ],
+    )
+    lines += ["", *collusion_body(store, finding, [(day, f) for day, (f, _) in nights], numbers)]
+    lines += ["", *findings_section(rows([finding], about))]
+    ordered_units = sorted(
+        (unit for _, (_, unit) in by_night.items()), key=lambda u: units.index(u)
+    )
+    lines += ["", *history_section(ordered_units)]
+    return lines
+
+
+def _banker_runs(store: AuditStore, subject: str) -> list[str] | None:
+    """Chemin de fer banker runs at a table: the replay's verdict, the night's detector."""
+    table_id = subject.removeprefix("table:")
+    units = adjudication_units(store, [f"banker_run:{subject}|", "banker_runs:"])
+    own = [(uid, r) for uid, r in units if r.get("kind") == "banker_run"]
+    findings: dict[str, Mapping[str, Any]] = {}
+    if own:
+        findings.update({str(f.get("finding_id")): f for f in own[-1][1].get("findings") or ()})
+    nightly: dict[str, Mapping[str, Any]] = {}
+    for _, record in units:
+        if record.get("kind") == "banker_runs":
+            nightly[str(record.get("subject"))] = record
+    for record in nightly.values():
+        for finding in record.get("findings") or ():
+            if (finding.get("detail") or {}).get("table_id") == table_id:
+                findings.setdefault(str(finding.get("finding_id")), finding)
+    coups = coups_at(store, table_id)
+    if not own and not coups and not findings:
+        return None
+    found = list(findings.values())
+    numbers = numbered(found)
+    first = coups[0][1][0] if coups else {}
+    declared = _latest_declaration(store.records_of("table", table_id))
+    rulebook = own[-1][1].get("rulebook") if own else first.get("rulebook")
+    about = {
+        "subject_kind": "banker_run",
+        "rulebook": rulebook,
+        "currency": first.get("currency"),
+        "table": table_id,
+        "players": {},
+        "operator": declared.get("operator"),
+        "started_at": first["occurred_at"].isoformat()
+        if hasattr(first.get("occurred_at"), "isoformat")
+        else None,
+    }
+    lines = header(
+        f"CHEMIN DE FER BANKER RUNS {safe(subject)}",
+        [
+            ("subject", safe(subject)),
+            ("kind", "chemin de fer banker runs (the garage rule across coups)"),
+            ("rulebook", safe(rulebook)),
+            ("started at", clock(first.get("occurred_at")) if first else "unknown"),
+            ("table", safe(table_id)),
+            ("operator", safe(about["operator"]) if about["operator"] else None),
+            ("currency", safe(about["currency"]) if about["currency"] else None),
+        ],
+    )
+    lines += ["", *banker_run_body(store, coups, found, numbers)]
+    lines += ["", *findings_section(rows(found, about), variant="chemin_de_fer")]
+    lines += ["", *history_section(own)]
+    days = sorted(
+        d
+        for d, r in nightly.items()
+        if any((f.get("detail") or {}).get("table_id") == table_id for f in r.get("findings") or ())
+    )
+    if days:
+        lines.append(
+            "  the nightly banker-run detector also flagged it on: "
+            + ", ".join(safe(d) for d in days)
+        )
+    return lines

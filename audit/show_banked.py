@@ -1,0 +1,334 @@
+"""``casino-audit show`` for a banked round (every event with the table's state after it,
+the outcome the rules rebuild, each bet due vs returned) and for a chemin de fer banker
+run (``table:T``: the coups in order with banker, bank, stakes won and garage taken)."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from datetime import datetime
+from typing import Any
+
+from audit.judging import judge_stored
+from audit.show_common import INDENT, Marks, card, cards, clock, money, safe, signed
+from audit.store.application import AuditStore
+
+GAMES = {
+    "punto_banco": "punto banco",
+    "chemin_de_fer": "chemin de fer",
+    "blackjack": "blackjack",
+    "roulette": "roulette",
+    "rng": "RNG game",
+}
+_MONEY_STATE = ("staked", "paid", "refunded", "commission", "cagnotte")
+_MONEY_EVENTS = ("BetPlaced", "PayoutMade", "RefundPaid", "CommissionTaken", "CagnotteTaken")
+
+
+def round_body(
+    verdict: Any, events: Sequence[Mapping[str, Any]], numbers: Mapping[str, int]
+) -> list[str]:
+    """Bets, steps with the first divergence marked, outcome and settlement per bet."""
+    opened = next((e for e in events if e.get("type") == "RoundOpened"), {})
+    currency = opened.get("currency")
+    bets = {e.get("bet_id"): e for e in events if e.get("type") == "BetPlaced"}
+    lines = [f"BETS ({len(bets)})"]
+    for bet in bets.values():
+        lines.append(
+            f"{INDENT}bet {safe(bet.get('bet_id'))}: {safe(bet.get('player_id'))} "
+            f"{money(bet.get('amount'), currency)} on {_bet_name(bet)}"
+            + (" (after 'no more bets')" if bet.get("after_no_more_bets") else "")
+        )
+    marks = Marks(_anchor(verdict, f, events) for f in verdict.findings)
+    lines += ["", "STEP BY STEP (each event, then the table's state after it)"]
+    for step in verdict.steps:
+        event = step.event
+        lines += marks.at(step.sequence, _why(marks, verdict, events, numbers))
+        lines.append(
+            f"{INDENT}#{step.sequence:<3} {clock(event.get('occurred_at'), date=False)}  "
+            f"{describe(event, currency)}"
+        )
+        state = _state(step.state, event, currency)
+        if state:
+            lines.append(f"{INDENT}{'':<15}{state}")
+        for finding in step.findings:
+            lines.append(
+                f"{INDENT}{'':<15}! {finding.kind}: see finding {numbers.get(finding.finding_id)}"
+            )
+    lines += marks.rest(_why(marks, verdict, events, numbers))
+    lines += ["", "OUTCOME (as the rules rebuild it)", f"{INDENT}{_outcome(verdict)}"]
+    lines += ["", *_per_bet(verdict, events, bets, currency)]
+    return lines
+
+
+def _bet_name(bet: Mapping[str, Any]) -> str:
+    name = safe(bet.get("bet_type"))
+    numbers = bet.get("numbers") or ()
+    if numbers:
+        name += " " + ",".join(safe(n) for n in numbers)
+    if bet.get("hand") is not None:
+        name += f" (hand {safe(bet.get('hand'))})"
+    return name
+
+
+def describe(event: Mapping[str, Any], currency: str | None) -> str:
+    """One banked-round event in words."""
+    kind = event.get("type")
+    amount = money(event.get("amount"), currency)
+    who = safe(event.get("player_id"))
+    bet = safe(event.get("bet_id"))
+    if kind == "RoundOpened":
+        game = GAMES.get(str(event.get("game")), safe(event.get("game")))
+        limits = f"bets {money(event.get('min_bet'), currency)}"
+        if event.get("max_bet") is not None:
+            limits += f" to {money(event.get('max_bet'), currency)}"
+        return f"the round opens: {game}, {limits}"
+    if kind == "BetPlaced":
+        late = " after 'no more bets'" if event.get("after_no_more_bets") else ""
+        return f"{who} bets {amount} on {_bet_name(event)} (bet {bet}){late}"
+    if kind == "CardDealt":
+        to = event.get("to")
+        target = f"hand {safe(event.get('hand'))}" if to == "hand" else f"the {safe(to)}"
+        return f"card to {target}: {card(event.get('card'))}"
+    if kind == "PlayerDecision":
+        hand = f" (hand {safe(event.get('hand'))})" if event.get("hand") is not None else ""
+        return f"the {safe(event.get('actor'))}{hand} decides: {safe(event.get('decision'))}"
+    if kind == "SpinResult":
+        return f"the ball lands on {safe(event.get('pocket'))}"
+    if kind == "PayoutMade":
+        return f"{who} is paid {amount} on bet {bet}"
+    if kind == "RefundPaid":
+        return f"{who} is refunded {amount} on bet {bet}"
+    if kind == "CommissionTaken":
+        return f"the house takes {amount} commission on bet {bet}"
+    if kind == "CagnotteTaken":
+        return f"the house takes {amount} cagnotte"
+    if kind in ("RoundVoided", "RoundMalfunction"):
+        what = "void" if kind == "RoundVoided" else "a malfunction"
+        return f"the round is declared {what}: {safe(event.get('reason'))}"
+    if kind == "RoundSettled":
+        return "the round is settled"
+    return safe(kind)
+
+
+def _state(state: Mapping[str, Any], event: Mapping[str, Any], currency: str | None) -> str:
+    kind = event.get("type")
+    if kind == "CardDealt":
+        to = event.get("to")
+        label = f"hand {event.get('hand')}" if to == "hand" else str(to)
+        held = (state.get("cards") or {}).get(label, [])
+        total = (state.get("totals") or {}).get(label)
+        return f"{safe(label)}: {cards(held)}" + (f" (total {total})" if total is not None else "")
+    if kind == "SpinResult":
+        return f"pocket {safe(state.get('pocket'))}"
+    if kind in ("RoundVoided", "RoundMalfunction"):
+        return "status: void"
+    if kind not in _MONEY_EVENTS:
+        return ""
+    parts = [
+        f"{name} {money(state.get(name), currency)}" for name in _MONEY_STATE if state.get(name)
+    ]
+    return "so far: " + ", ".join(parts) if parts else ""
+
+
+def _anchor(verdict: Any, finding: Any, events: Sequence[Mapping[str, Any]]) -> int | None:
+    """The event a finding points at: its sequence, else the last payment on its bet,
+    else the round's last event (settlement)."""
+    sequence = finding.detail.get("sequence")
+    if isinstance(sequence, int):
+        return sequence
+    bet = finding.detail.get("bet_id")
+    paid = [
+        e.get("sequence")
+        for e in events
+        if e.get("bet_id") == bet
+        and e.get("type") in ("PayoutMade", "RefundPaid", "CommissionTaken")
+    ]
+    if paid:
+        return paid[-1]
+    return verdict.steps[-1].sequence if verdict.steps else None
+
+
+def _why(
+    marks: Marks, verdict: Any, events: Sequence[Mapping[str, Any]], numbers: Mapping[str, int]
+) -> str:
+    hits = [f for f in verdict.findings if _anchor(verdict, f, events) == marks.first]
+    said = ", ".join(f"{f.kind} (finding {numbers.get(f.finding_id)})" for f in hits)
+    settled = any(_settlement(f, events) for f in hits)
+    return said + (
+        " at settlement: the payment the rules require is missing or wrong" if settled else ""
+    )
+
+
+def _settlement(finding: Any, events: Sequence[Mapping[str, Any]]) -> bool:
+    """A finding on what was (not) paid at the end, rather than on one event."""
+    detail = finding.detail
+    if isinstance(detail.get("sequence"), int):
+        return False
+    bet = detail.get("bet_id")
+    return not any(
+        e.get("bet_id") == bet and e.get("type") in ("PayoutMade", "RefundPaid", "CommissionTaken")
+        for e in events
+    )
+
+
+def _outcome(verdict: Any) -> str:
+    outcome = dict(verdict.outcome or {})
+    if verdict.void:
+        return f"void: every stake is owed back ({safe(outcome.get('void', ''))})".replace(
+            " ()", ""
+        )
+    if not outcome:
+        return "not rebuilt (see the findings)"
+    parts = []
+    for key, value in outcome.items():
+        if isinstance(value, list) and all(isinstance(v, str) for v in value):
+            parts.append(f"{safe(key)} {cards(value)}")
+        elif isinstance(value, Mapping):
+            parts.append(
+                f"{safe(key)} " + ", ".join(f"{safe(k)}={safe(v)}" for k, v in value.items())
+            )
+        else:
+            parts.append(f"{safe(key)} {safe(value)}")
+    return "; ".join(parts)
+
+
+def _per_bet(
+    verdict: Any,
+    events: Sequence[Mapping[str, Any]],
+    bets: Mapping[Any, Mapping[str, Any]],
+    currency: str | None,
+) -> list[str]:
+    lines = ["SETTLEMENT PER BET (due back under the rules vs returned as recorded)"]
+    returned: dict[Any, int] = {}
+    commission: dict[Any, int] = {}
+    for e in events:
+        if e.get("type") in ("PayoutMade", "RefundPaid"):
+            returned[e.get("bet_id")] = returned.get(e.get("bet_id"), 0) + int(e.get("amount") or 0)
+        elif e.get("type") == "CommissionTaken":
+            commission[e.get("bet_id")] = commission.get(e.get("bet_id"), 0) + int(
+                e.get("amount") or 0
+            )
+    for bet_id, bet in bets.items():
+        due = verdict.expected_payouts.get(bet_id)
+        got = returned.get(bet_id, 0)
+        text = f"{INDENT}bet {safe(bet_id)} ({safe(bet.get('player_id'))}): "
+        if due is None:
+            text += (
+                f"returned {money(got, currency)}; not determined by the rules "
+                "(withdrawn or not judged)"
+            )
+        else:
+            text += f"due {money(due, currency)}, returned {money(got, currency)}"
+            if got != due:
+                text += (
+                    f": {money(due - got, currency)} owed to the player"
+                    if due > got
+                    else f": overpaid by {money(got - due, currency)}"
+                )
+        fee = verdict.expected_commissions.get(bet_id)
+        if fee or commission.get(bet_id):
+            taken = commission.get(bet_id, 0)
+            text += f"; commission due {money(fee or 0, currency)}, taken {money(taken, currency)}"
+        lines.append(text)
+    if verdict.expected_cagnotte is not None:
+        taken = sum(int(e.get("amount") or 0) for e in events if e.get("type") == "CagnotteTaken")
+        lines.append(
+            f"{INDENT}cagnotte: due {money(verdict.expected_cagnotte, currency)}, taken "
+            f"{money(taken, currency)}"
+        )
+    return lines
+
+
+# ------------------------------------------------------------------ banker runs
+
+
+def coups_at(store: AuditStore, table_id: str) -> list[tuple[str, list[dict[str, Any]]]]:
+    """The table's stored chemin de fer coups, in start order (as the garage rule reads
+    them, ``replayer.casino.garage``)."""
+    found = [
+        (subject, records)
+        for subject, records in store.iter_subjects("banked")
+        if records
+        and str(records[0].get("table_id")) == table_id
+        and records[0].get("game") == "chemin_de_fer"
+    ]
+    return sorted(found, key=lambda item: (_start(item[1]), item[0]))
+
+
+def _start(records: Sequence[Mapping[str, Any]]) -> Any:
+    when = records[0].get("occurred_at")
+    return when.timestamp() if isinstance(when, datetime) else 0.0
+
+
+def banker_run_body(
+    store: AuditStore,
+    coups: Sequence[tuple[str, list[dict[str, Any]]]],
+    findings: Sequence[Mapping[str, Any]],
+    numbers: Mapping[str, int],
+) -> list[str]:
+    """Each coup: banker, bank played, stakes, result, stakes won, bank after, garage."""
+    flagged: dict[str, list[Mapping[str, Any]]] = {}
+    for finding in findings:
+        flagged.setdefault(str(finding.get("subject")), []).append(finding)
+    order = {subject: n for n, (subject, _) in enumerate(coups)}
+    marks = Marks(order.get(s) for s in flagged)
+    lines = [f"COUPS IN ORDER ({len(coups)}; the garage is what the banker takes out of the bank)"]
+    previous: dict[str, Any] | None = None
+    for n, (round_id, events) in enumerate(coups):
+        currency = events[0].get("currency")
+        bank = next(
+            (e for e in events if e.get("type") == "BetPlaced" and e.get("bet_type") == "bank"),
+            None,
+        )
+        judged = judge_stored(store, "banked", round_id, with_steps=False)
+        verdict = judged[1] if judged else None
+        hits = flagged.get(round_id, [])
+        why = ", ".join(
+            f"{f.get('kind')} (finding {numbers.get(str(f.get('finding_id')))})" for f in hits
+        )
+        for line in marks.at(n, why):
+            lines.append(line.replace(f"#{n}:", f"coup {safe(round_id)}:"))
+        at = clock(events[0].get("occurred_at"))
+        if bank is None:
+            lines.append(f"{INDENT}{safe(round_id)}  {at}  no single bank bet: the run is broken")
+            previous = None
+            continue
+        pontos = sum(
+            int(e.get("amount") or 0)
+            for e in events
+            if e.get("type") == "BetPlaced" and e.get("bet_type") == "ponto"
+        )
+        staked = int(bank.get("amount") or 0)
+        after = verdict.expected_payouts.get(bank.get("bet_id"), staked) if verdict else staked
+        void = bool(verdict and verdict.void)
+        result = (
+            "void" if void else "won" if after > staked else "tie" if after == staked else "lost"
+        )
+        same = previous is not None and previous["banker"] == bank.get("player_id")
+        garage = ""
+        if same and staked < previous["after"]:
+            garage = f"; garage taken {money(previous['after'] - staked, currency)}"
+        elif not same:
+            garage = "; a new banker's run starts"
+        won_coups = (previous["wins"] if same else 0) + (result == "won")
+        lines.append(
+            f"{INDENT}{safe(round_id)}  {at}  banker {safe(bank.get('player_id'))} plays "
+            f"{money(staked, currency)} against stakes of {money(pontos, currency)}: {result}"
+            + (f", stakes won {money(min(pontos, staked), currency)}" if result == "won" else "")
+            + f"; bank after {money(after, currency)}{garage}; won coups in the run {won_coups}"
+        )
+        for finding in hits:
+            lines.append(
+                f"{INDENT}{'':<4}! {finding.get('kind')}: see finding "
+                f"{numbers.get(str(finding.get('finding_id')))} (allowed: "
+                + ", ".join(money(v, currency) for v in finding.get("expected") or ())
+                + f"; played {money(finding.get('recorded'), currency)}"
+                + (
+                    f", {signed(finding['difference'], currency)}"
+                    if isinstance(finding.get("difference"), int)
+                    else ""
+                )
+                + ")"
+            )
+        previous = {"banker": bank.get("player_id"), "after": after, "wins": won_coups}
+    lines += marks.rest("a finding on a coup not stored here")
+    return lines

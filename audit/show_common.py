@@ -1,0 +1,218 @@
+"""Shared pieces of ``casino-audit show``: names, money, times, cards, the first-divergence
+mark, the findings section and the verdict history (``audit.show``).
+
+Every name printed (players, tables, machines, ids, free text from the records) goes
+through ``wording.terminal_safe``: names are hostile input.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Mapping, Sequence
+from datetime import UTC, datetime
+from typing import Any
+
+from audit.judging import KIND as ADJUDICATION
+from audit.money import format_money
+from audit.store.application import AuditStore
+from audit.wording import sentence, terminal_safe
+from replayer import REPLAYER_VERSION
+from replayer.rulebooks.citations import summary_line
+from replayer.rulebooks.registry import all_rulebooks
+
+FIRST = ">>> first divergence"
+"""Prefix of the line marking where expected and recorded first part ways."""
+INDENT = "  "
+_SUITS = {"s": "♠", "h": "♥", "d": "♦", "c": "♣"}
+_RANKS = {"T": "10"}
+
+
+def safe(value: Any) -> str:
+    """Any value as printable text (names and record text are hostile input)."""
+    return terminal_safe("" if value is None else str(value))
+
+
+def money(amount: Any, currency: str | None) -> str:
+    """Minor units in words (``audit.money``); anything not an integer is shown as is."""
+    if isinstance(amount, int) and not isinstance(amount, bool):
+        return format_money(amount, currency)
+    return "-" if amount is None else safe(amount)
+
+
+def signed(amount: int, currency: str | None) -> str:
+    """A change of money: ``+EUR 2.00``, ``-EUR 0.35``, ``EUR 0.00``."""
+    return ("+" if amount > 0 else "") + format_money(amount, currency)
+
+
+def clock(when: Any, *, date: bool = True) -> str:
+    """A UTC time as an inspector reads it: ``2025-03-01 17:00:00 UTC`` (or the time only)."""
+    if not isinstance(when, datetime):
+        return "-" if when is None else safe(when)
+    if when.tzinfo is not None:
+        when = when.astimezone(UTC)
+    return when.strftime("%Y-%m-%d %H:%M:%S UTC" if date else "%H:%M:%S")
+
+
+def card(text: Any) -> str:
+    """One card as text: ``As`` -> ``A♠``, ``Td`` -> ``10♦``, ``??`` -> ``(hidden)``."""
+    value = str(text)
+    if value == "??":
+        return "(hidden)"
+    if len(value) == 2 and value[1] in _SUITS:
+        return _RANKS.get(value[0], value[0]) + _SUITS[value[1]]
+    return safe(value)
+
+
+def cards(values: Iterable[Any] | None) -> str:
+    shown = [card(c) for c in values or ()]
+    return " ".join(shown) if shown else "(none)"
+
+
+def percent(bps: Any) -> str:
+    """Basis points as a percentage: 500 -> ``5%``, 9312 -> ``93.12%``."""
+    if not isinstance(bps, int):
+        return "-"
+    whole, rest = divmod(abs(bps), 100)
+    sign = "-" if bps < 0 else ""
+    return f"{sign}{whole}%" if not rest else f"{sign}{whole}.{rest:02d}%"
+
+
+def header(title: str, fields: Sequence[tuple[str, Any]]) -> list[str]:
+    """The subject's header: a title line, then one ``label  value`` line per field."""
+    lines = [title]
+    width = max((len(label) for label, _ in fields), default=0)
+    for label, value in fields:
+        lines.append(f"{INDENT}{label:<{width}}  {'-' if value in (None, '') else value}")
+    return lines
+
+
+class Marks:
+    """Where expected and recorded first part ways: the smallest event sequence a finding
+    points at. ``at(sequence, why)`` returns the mark line once, at that sequence."""
+
+    def __init__(self, sequences: Iterable[int | None]):
+        known = [s for s in sequences if isinstance(s, int)]
+        self.first = min(known) if known else None
+        self.done = False
+
+    def at(self, sequence: Any, why: str) -> list[str]:
+        if self.done or self.first is None or sequence != self.first:
+            return []
+        self.done = True
+        return [f"{FIRST} at #{sequence}: {why}"]
+
+    def rest(self, why: str) -> list[str]:
+        """The mark when no listed line carried it (e.g. a finding at settlement)."""
+        if self.done or self.first is None:
+            return []
+        self.done = True
+        return [f"{FIRST} at #{self.first}: {why}"]
+
+
+def numbered(findings: Sequence[Mapping[str, Any]]) -> dict[str, int]:
+    """finding_id -> its number in the findings section (1-based)."""
+    return {str(f.get("finding_id")): n for n, f in enumerate(findings, 1)}
+
+
+def rows(findings: Iterable[Mapping[str, Any]], about: Mapping[str, Any]) -> list[dict]:
+    """Finding rows as ``audit.adjudicate.current_findings`` makes them: the finding's
+    record plus who and what it is about."""
+    base = {
+        "subject_kind": None,
+        "rulebook": None,
+        "currency": None,
+        "table": None,
+        "players": {},
+        "operator": None,
+        "started_at": None,
+    }
+    return [{**f, **base, **about} for f in findings]
+
+
+def findings_section(
+    found: Sequence[Mapping[str, Any]], *, variant: str | None = None, at: datetime | None = None
+) -> list[str]:
+    """Each finding in words (``wording.sentence``), its rule's summary, and for a
+    ``no_rulebook`` finding the ``--rulebook`` that would judge it."""
+    lines = [f"FINDINGS: {len(found)} finding(s)"]
+    if not found:
+        lines.append(f"{INDENT}none: the records agree with the rules")
+    for number, row in enumerate(found, 1):
+        lines.append(f"{INDENT}{number}. [{safe(row.get('kind'))}] {safe(sentence(dict(row)))}")
+        citation = str(row.get("citation") or "")
+        if citation:
+            summary = summary_line(citation) or citation
+            if not summary.startswith(citation):
+                lines.append(f"{INDENT}   rule: {safe(citation)}")
+                lines.append(f"{INDENT}         {safe(summary)}")
+            else:
+                lines.append(f"{INDENT}   rule: {safe(summary)}")
+        if row.get("kind") == "no_rulebook":
+            lines += [f"{INDENT}   {line}" for line in rulebook_hint(row, variant, at)]
+    return lines
+
+
+def rulebook_hint(row: Mapping[str, Any], variant: str | None, at: datetime | None) -> list[str]:
+    """Which ``--rulebook`` would judge a subject a ``no_rulebook`` finding is about."""
+    detail = row.get("detail") or {}
+    candidates = [str(c) for c in detail.get("candidates") or ()]
+    if candidates:
+        named = " or ".join(f"--rulebook {safe(c)}" for c in candidates)
+        return [f"to judge it, name one rulebook (several cover it): {named}"]
+    recorded = row.get("recorded")
+    if isinstance(recorded, Mapping) and recorded.get("variant"):
+        variant = str(recorded["variant"])
+    if not variant:
+        return ["no rulebook can be named for it: its variant or game is unknown"]
+    books = [b for b in all_rulebooks() if variant in b.variants]
+    if not books:
+        return [f"no registered rulebook covers {safe(variant)}: none can judge it"]
+    in_force = [b for b in books if at is None or b.covers(variant, at)]
+    if in_force:
+        named = " or ".join(f"--rulebook {safe(b.id)}" for b in in_force)
+        return [f"rulebooks covering {safe(variant)}: {named}"]
+    listed = ", ".join(f"{safe(b.id)} (in force from {b.valid_from.date()})" for b in books)
+    return [f"rulebooks for {safe(variant)}, none in force at its start: {listed}"]
+
+
+def adjudication_units(
+    store: AuditStore, prefixes: Sequence[str]
+) -> list[tuple[str, dict[str, Any]]]:
+    """(unit id, record) of every stored adjudication unit whose id starts with one of
+    ``prefixes``, in the order stored (oldest first)."""
+    wanted = tuple(prefixes)
+    ids = [uid for uid in store.iter_subject_ids(ADJUDICATION) if uid.startswith(wanted)]
+    return [(uid, records[0]) for uid, records in store.iter_records(ADJUDICATION, ids) if records]
+
+
+def history_section(
+    units: Sequence[tuple[str, Mapping[str, Any]]], *, judged_digest: str | None = None
+) -> list[str]:
+    """Every stored verdict on the subject, newest first, the current one marked; and
+    whether the judgement shown above is the one stored last."""
+    lines = [f"VERDICT HISTORY: {len(units)} stored verdict(s), newest first"]
+    if not units:
+        lines.append(f"{INDENT}none stored yet (run casino-audit replay)")
+    for index, (_, record) in enumerate(reversed(units)):
+        digest = str(record.get("input_digest") or "-")
+        count = len(record.get("findings") or ())
+        extra = f", as of {safe(record['as_of'])}" if record.get("as_of") else ""
+        scope = f" over {safe(record.get('subject'))}" if record.get("kind") == "collusion" else ""
+        current = "  (current)" if index == 0 else ""
+        lines.append(
+            f"{INDENT}replayer {safe(record.get('replayer_version'))}{scope}, inputs "
+            f"{safe(digest[:16])}, {count} finding(s){extra}{current}"
+        )
+    if judged_digest is not None:
+        latest = units[-1][1] if units else None
+        if (
+            latest is not None
+            and latest.get("input_digest") == judged_digest
+            and latest.get("replayer_version") == REPLAYER_VERSION
+        ):
+            lines.append(f"{INDENT}the judgement above is the current stored verdict")
+        else:
+            lines.append(
+                f"{INDENT}the judgement above is not stored yet (new inputs or replayer "
+                f"{REPLAYER_VERSION}): run casino-audit replay"
+            )
+    return lines

@@ -1,0 +1,241 @@
+"""``casino-audit show`` for table declarations, incidents and suspected collusion
+(a pair or ring of players: the detector's stored finding, its evidence hands and the
+chips that went between the players in them)."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from fractions import Fraction
+from itertools import combinations
+from typing import Any
+
+from audit.show_common import INDENT, Marks, clock, money, percent, safe
+from audit.store.application import AuditStore
+
+FEATURES = {
+    "flow": "chips flowing between them, against expectation",
+    "fold": "folding to each other's bets",
+    "soft": "avoiding confrontation heads-up",
+    "whipsaw": "raise-reraise trapping a third player",
+    "team": "winning together vs apart",
+}
+
+
+# -------------------------------------------------------------- table declarations
+
+
+def table_body(
+    verdict: Any, events: Sequence[Mapping[str, Any]], numbers: Mapping[str, int]
+) -> list[str]:
+    declared = sorted(
+        (e for e in events if e.get("type") == "TableTermsDeclared"),
+        key=lambda e: (str(e.get("effective_from")), e.get("sequence", 0)),
+    )
+    at: dict[Any, list[Any]] = {}
+    for finding in verdict.findings:
+        at.setdefault(finding.detail.get("sequence"), []).append(finding)
+    marks = Marks(s for s in at if isinstance(s, int))
+    lines = [f"DECLARATIONS ({len(declared)}; each governs what starts from its effective time)"]
+    for n, record in enumerate(declared):
+        sequence = record.get("sequence")
+        found = at.get(sequence, [])
+        lines += marks.at(
+            sequence, ", ".join(f"{f.kind} (finding {numbers.get(f.finding_id)})" for f in found)
+        )
+        until = (
+            f", superseded from {clock(declared[n + 1].get('effective_from'))}"
+            if n + 1 < len(declared)
+            else ", the latest"
+        )
+        lines.append(
+            f"{INDENT}#{sequence} in force from {clock(record.get('effective_from'))}{until} "
+            f"(declared {clock(record.get('occurred_at'))})"
+        )
+        lines.append(f"{INDENT}     {terms(record)}")
+        for finding in found:
+            lines.append(
+                f"{INDENT}     ! {finding.kind}: see finding {numbers.get(finding.finding_id)}"
+            )
+    lines += marks.rest("see the findings")
+    return lines
+
+
+def terms(record: Mapping[str, Any]) -> str:
+    """One declaration's terms in words."""
+    currency = record.get("currency")
+    parts = [
+        f"rulebook {safe(record.get('rulebook') or 'none named')}",
+        f"operator {safe(record.get('operator') or 'not named')}",
+        f"game {safe(record.get('game') or '-')}",
+        f"currency {safe(currency)}",
+    ]
+    low, high = record.get("rake_min_bps"), record.get("rake_max_bps")
+    if low is not None:
+        band = percent(low) if high in (None, low) else f"{percent(low)} to {percent(high)}"
+        cap = ""
+        if record.get("rake_cap") is not None:
+            cap = f", capped at {money(record['rake_cap'], currency)}"
+        elif record.get("rake_cap_big_blinds") is not None:
+            cap = f", capped at {record['rake_cap_big_blinds']} big blinds"
+        if cap:
+            cap += f" per {safe(record.get('rake_cap_per') or 'hand')}"
+        drop = ", no flop no drop" if record.get("no_flop_no_drop") else ""
+        parts.append(f"rake {band} of each pot{cap}{drop}")
+    for key, label in (("commission_bps", "commission"), ("cagnotte_bps", "cagnotte")):
+        if record.get(key) is not None:
+            parts.append(f"{label} {percent(record[key])}")
+    if record.get("min_bet") is not None:
+        limits = f"minimum bet {money(record['min_bet'], currency)}"
+        if record.get("max_bet") is not None:
+            limits += f", maximum {money(record['max_bet'], currency)}"
+        parts.append(limits)
+    if record.get("smallest_chip") is not None:
+        parts.append(f"smallest chip {money(record['smallest_chip'], currency)}")
+    return "; ".join(parts)
+
+
+# ---------------------------------------------------------------------- incidents
+
+
+def incident_body(events: Sequence[Mapping[str, Any]], unit: Mapping[str, Any] | None) -> list[str]:
+    lines = [f"EVENTS ({len(events)})"]
+    for event in sorted(events, key=lambda e: e.get("sequence", 0)):
+        kind = event.get("type")
+        what = (
+            "recorded"
+            if kind == "IncidentRecorded"
+            else "amended"
+            if kind == "IncidentAmended"
+            else safe(kind)
+        )
+        lines.append(f"{INDENT}#{event.get('sequence')} {clock(event.get('occurred_at'))}  {what}")
+        if event.get("kind"):
+            lines.append(f"{INDENT}     kind {safe(event['kind'])}")
+        lines.append(
+            f"{INDENT}     window {clock(event.get('window_start'))} .. "
+            f"{clock(event.get('window_end'))}"
+        )
+        for scope in ("tables", "games", "tournaments", "machines"):
+            if event.get(scope):
+                lines.append(f"{INDENT}     {scope}: {', '.join(safe(v) for v in event[scope])}")
+        for key in ("description", "reported_by", "reason"):
+            if event.get(key):
+                lines.append(f"{INDENT}     {key.replace('_', ' ')}: {safe(event[key])}")
+    lines += ["", "INVESTIGATION (the latest stored)"]
+    if unit is None:
+        lines.append(
+            f"{INDENT}none stored: run casino-audit incident investigate ID --as-of TIME "
+            "--append-findings"
+        )
+        return lines
+    lines.append(
+        f"{INDENT}as of {safe(unit.get('as_of'))}: {len(unit.get('findings') or ())} finding(s) "
+        f"over {safe(unit.get('events_judged'))} events judged"
+    )
+    subjects = sorted({str(f.get("subject")) for f in unit.get("findings") or ()})
+    if subjects:
+        lines.append(f"{INDENT}subjects with findings (each: casino-audit show ID):")
+        lines += [f"{INDENT}  {safe(s)}" for s in subjects]
+    return lines
+
+
+# ---------------------------------------------------------------------- collusion
+
+
+def collusion_body(
+    store: AuditStore,
+    finding: Mapping[str, Any],
+    nights: Sequence[tuple[str, Mapping[str, Any]]],
+    numbers: Mapping[str, int],
+) -> list[str]:
+    """Score, features, the nights that flagged it, evidence hands and the chip flow."""
+    detail = finding.get("detail") or {}
+    players = [str(p) for p in detail.get("players") or ()]
+    threshold = (finding.get("expected") or {}).get("score_below")
+    lines = ["SUSPICION (the latest night that flagged it)"]
+    lines.append(
+        f"{INDENT}score {safe(finding.get('recorded'))} (suspected at {safe(threshold)} or more), "
+        f"over {safe(detail.get('shared_hands'))} shared hands"
+    )
+    window = detail.get("window") or {}
+    if window:
+        lines.append(
+            f"{INDENT}window: {safe(window.get('days'))} days to {safe(window.get('as_of'))}"
+        )
+    lines.append(f"{INDENT}players: {', '.join(safe(p) for p in players)}")
+    lines.append(
+        f"{INDENT}features (z-scores: how far they depart from how each plays against others):"
+    )
+    for name, value in (detail.get("features") or {}).items():
+        lines.append(f"{INDENT}  {FEATURES.get(name, safe(name)):<52} {safe(value)}")
+    lines.append(
+        f"{INDENT}flagged on: "
+        + ", ".join(f"{safe(day)} (score {safe(f.get('recorded'))})" for day, f in nights)
+    )
+    evidence = [str(h) for h in detail.get("evidence_hands") or ()]
+    lines += ["", f"EVIDENCE HANDS ({len(evidence)}; the hands that weigh most)"]
+    totals: dict[tuple[str, str, Any], Fraction] = {}
+    seen: set[str] = set()
+    for hand_id, events in store.iter_records("poker", evidence):
+        seen.add(hand_id)
+        flows, currency = chip_flow(events, players)
+        for (winner, loser), amount in flows.items():
+            key = (winner, loser, currency)
+            totals[key] = totals.get(key, Fraction(0)) + amount
+        said = (
+            "; ".join(
+                f"{safe(w)} won {money(round(a), currency)} from {safe(lo)}"
+                for (w, lo), a in flows.items()
+                if a
+            )
+            or "no chips between them"
+        )
+        lines.append(f"{INDENT}{safe(hand_id)}: {said}")
+        lines.append(f"{INDENT}    casino-audit show {safe(hand_id)}")
+    missing = sorted(set(evidence) - seen)
+    lines += [f"{INDENT}{safe(h)}: not in the store" for h in missing]
+    lines += [
+        "",
+        "CHIP FLOW between the players over these hands (losses shared pro rata among the winners)",
+    ]
+    currencies = sorted({c for _, _, c in totals}, key=str)
+    if not currencies:
+        lines.append(f"{INDENT}none")
+    for currency in currencies:
+        for a, b in combinations(players, 2):
+            ab = totals.get((a, b, currency), Fraction(0))
+            ba = totals.get((b, a, currency), Fraction(0))
+            net = round(ab - ba)
+            lines.append(
+                f"{INDENT}{safe(a)} won {money(round(ab), currency)} from {safe(b)}; {safe(b)} won "
+                f"{money(round(ba), currency)} from {safe(a)}: net {money(abs(net), currency)} to "
+                f"{safe(a if net >= 0 else b)}"
+            )
+    return lines
+
+
+def chip_flow(
+    events: Sequence[Mapping[str, Any]], players: Sequence[str]
+) -> tuple[dict[tuple[str, str], Fraction], Any]:
+    """(winner, loser) -> chips the winner took from the loser in one hand, among
+    ``players``: each player's net result (paid back minus put in), every loss shared
+    among the winners in proportion to their wins; and the hand's currency."""
+    start = next((e for e in events if e.get("type") == "HandStarted"), {})
+    seats = {s.get("seat"): str(s.get("player_id")) for s in start.get("seats") or ()}
+    put: dict[Any, int] = {}
+    paid: dict[Any, int] = {}
+    for event in events:
+        if event.get("type") in ("BlindPosted", "ActionTaken"):
+            put[event.get("seat")] = put.get(event.get("seat"), 0) + int(event.get("amount") or 0)
+        elif event.get("type") in ("PotAwarded",):
+            paid[event.get("seat")] = paid.get(event.get("seat"), 0) + int(event.get("amount") or 0)
+    if any(e.get("type") in ("HandVoided", "HandReverted") for e in events):
+        return {}, start.get("currency")
+    net = {seats[s]: paid.get(s, 0) - put.get(s, 0) for s in seats}
+    won = sum(v for v in net.values() if v > 0)
+    flows: dict[tuple[str, str], Fraction] = {}
+    for a, b in combinations(players, 2):
+        for winner, loser in ((a, b), (b, a)):
+            if won and net.get(winner, 0) > 0 and net.get(loser, 0) < 0:
+                flows[(winner, loser)] = Fraction(-net[loser] * net[winner], won)
+    return flows, start.get("currency")

@@ -1,0 +1,176 @@
+"""``casino-audit show`` for a tournament: what was announced (the payouts table), the
+entries, the places, bounties and prizes as recorded against what the rules give (the
+findings' expected values), and the first divergence."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+from audit.show_common import INDENT, Marks, clock, money, safe
+
+
+def _ordinal(place: Any) -> str:
+    if not isinstance(place, int):
+        return safe(place)
+    suffix = "th" if 10 <= place % 100 <= 20 else {1: "st", 2: "nd", 3: "rd"}.get(place % 10, "th")
+    return f"{place}{suffix}"
+
+
+def _implicated(finding: Any, events: Sequence[Mapping[str, Any]]) -> int | None:
+    """The event a tournament finding is about (its sequence)."""
+    detail = finding.detail
+    if isinstance(detail.get("sequence"), int):
+        return detail["sequence"]
+    player = detail.get("player_id")
+    kind = str(finding.kind)
+    for event in events:
+        type_ = event.get("type")
+        about = (event.get("player_id"), event.get("hand_id"), event.get("eliminated_player_id"))
+        if (
+            (kind == "wrong_place" and type_ == "PlayerEliminated")
+            and about[:2] == (player, detail.get("hand_id"))
+        ) or (
+            (kind == "mispaid_bounty" and type_ == "BountyAwarded")
+            and (about[0], about[2]) == (player, detail.get("eliminated_player_id"))
+        ):
+            return event.get("sequence")
+        if kind == "mispaid_prize" and type_ == "PrizePaid" and about[0] == player:
+            return event.get("sequence")
+    ends = [
+        e.get("sequence")
+        for e in events
+        if e.get("type") in ("TournamentCompleted", "TournamentCancelled")
+    ]
+    if ends:
+        return ends[-1]
+    return events[-1].get("sequence") if events else None
+
+
+def tournament_body(
+    verdict: Any, events: Sequence[Mapping[str, Any]], numbers: Mapping[str, int]
+) -> list[str]:
+    ordered = sorted(events, key=lambda e: e.get("sequence", 0))
+    announced = next((e for e in ordered if e.get("type") == "TournamentAnnounced"), {})
+    currency = announced.get("currency")
+
+    def cash(value: Any) -> str:
+        return money(value, currency)
+
+    at_event: dict[Any, list[Any]] = {}
+    for finding in verdict.findings:
+        at_event.setdefault(_implicated(finding, ordered), []).append(finding)
+    marks = Marks(s for s in at_event if s is not None)
+    lines = ["ANNOUNCED"]
+    price = f"buy-in {cash(announced.get('buy_in'))} + fee {cash(announced.get('fee'))}"
+    if announced.get("bounty"):
+        price += f" + bounty {cash(announced.get('bounty'))}"
+    lines.append(
+        f"{INDENT}{price}; guarantee {cash(announced.get('guarantee'))}; "
+        f"starting chips {safe(announced.get('starting_chips'))}"
+    )
+    if announced.get("satellite_for"):
+        lines.append(
+            f"{INDENT}satellite: its places win seats in {safe(announced['satellite_for'])}"
+        )
+    payouts = list(announced.get("payouts") or ())
+    lines.append(
+        f"{INDENT}payouts: "
+        + (
+            "; ".join(f"{_ordinal(n)} {cash(v)}" for n, v in enumerate(payouts, 1))
+            or "none fixed in advance"
+        )
+    )
+    entries = [e for e in ordered if e.get("type") == "PlayerRegistered"]
+    collected = sum(int(e.get("buy_in") or 0) + int(e.get("bounty") or 0) for e in entries)
+    lines.append(
+        f"{INDENT}entries: {len(entries)}, prize pool and bounties collected {cash(collected)}"
+    )
+
+    def expected(event: Mapping[str, Any]) -> str:
+        found = at_event.get(event.get("sequence"), [])
+        parts = []
+        for f in found:
+            want = f.expected
+            if str(f.kind) == "wrong_place":
+                want = _ordinal(want)
+            elif isinstance(want, Mapping):
+                want = f"{safe(want.get('kind'))} {cash(want.get('amount'))}"
+            else:
+                want = cash(want)
+            parts.append(f"the rules: {want} ({f.kind}, finding {numbers.get(f.finding_id)})")
+        return "   <- " + "; ".join(parts) if parts else ""
+
+    def emit(event: Mapping[str, Any], text: str) -> None:
+        sequence = event.get("sequence")
+        found = at_event.get(sequence, [])
+        why = ", ".join(f"{f.kind} (finding {numbers.get(f.finding_id)})" for f in found)
+        lines.extend(marks.at(sequence, why))
+        at = clock(event.get("occurred_at"), date=False)
+        lines.append(f"{INDENT}#{sequence:<4} {at}  {text}{expected(event)}")
+
+    sections = (
+        ("PLACES (eliminations in order, as recorded)", "PlayerEliminated"),
+        ("BOUNTIES", "BountyAwarded"),
+        ("PRIZES", "PrizePaid"),
+        ("REFUNDS", "RefundPaid"),
+    )
+    for title, type_ in sections:
+        chosen = [e for e in ordered if e.get("type") == type_]
+        if not chosen and type_ == "RefundPaid":
+            continue
+        lines += ["", title]
+        for event in chosen:
+            who = safe(event.get("player_id"))
+            if type_ == "PlayerEliminated":
+                facts = [f"hand {safe(event['hand_id'])}"] if event.get("hand_id") else []
+                if event.get("chips_at_hand_start") is not None:
+                    facts.append(f"{event['chips_at_hand_start']:,} chips at the start of the hand")
+                if event.get("seat_from_button") is not None:
+                    facts.append(f"seat {event['seat_from_button']} from the button")
+                emit(
+                    event,
+                    f"{who} finishes {_ordinal(event.get('place'))}"
+                    + (f" ({', '.join(facts)})" if facts else ""),
+                )
+            elif type_ == "BountyAwarded":
+                emit(
+                    event,
+                    f"{who} is paid {cash(event.get('amount'))} for eliminating "
+                    f"{safe(event.get('eliminated_player_id'))}",
+                )
+            elif type_ == "PrizePaid":
+                place = f" for {_ordinal(event['place'])} place" if event.get("place") else ""
+                due = (
+                    payouts[event["place"] - 1]
+                    if isinstance(event.get("place"), int) and 0 < event["place"] <= len(payouts)
+                    else None
+                )
+                table = f" (payouts table: {cash(due)})" if due is not None else ""
+                emit(
+                    event,
+                    f"{who} is paid {cash(event.get('amount'))} "
+                    f"{safe(event.get('kind'))}{place}{table}",
+                )
+            else:
+                emit(
+                    event,
+                    f"{who} is refunded {cash(event.get('amount'))} "
+                    f"({safe(event.get('component'))})",
+                )
+        if not chosen:
+            lines.append(f"{INDENT}none recorded")
+    for event in ordered:
+        if event.get("type") in ("TournamentCompleted", "TournamentCancelled"):
+            what = (
+                "completed"
+                if event["type"] == "TournamentCompleted"
+                else f"cancelled: {safe(event.get('reason'))}"
+            )
+            lines.append("")
+            emit(event, f"the tournament is {what}")
+    unpaid = [f for f in verdict.findings if _implicated(f, ordered) is None]
+    lines += marks.rest(
+        ", ".join(f"{f.kind} (finding {numbers.get(f.finding_id)})" for f in unpaid)
+    )
+    return lines

@@ -1,0 +1,41 @@
+"""The demo day: the seeded synthetic day ``casino-audit demo`` generates and judges.
+
+Seed 7, 2025-03-01: 3,000 poker hands at eight tables (two colluding pairs, 1% of hands
+with a planted fault), 2,000 banked rounds of four games (1% faulty), 20 slot machines
+with hourly readings (10% faulty) and 6 tournaments (a third faulty). Tests that must
+hold "for every subject of the demo day" generate exactly this day.
+"""
+
+from __future__ import annotations
+
+from datetime import date
+from pathlib import Path
+
+from pipelines.simulate.day import generate_day
+from pipelines.simulate.fleet import slot_fleet
+from pipelines.simulate.floor import banked_rounds
+from pipelines.simulate.manifest import DayManifest
+from pipelines.simulate.tournaments import tournament_day
+
+DEMO_DAY, DEMO_SEED, DEMO_HANDS = date(2025, 3, 1), 7, 3_000
+#: Banked rounds, slot machines and tournaments beside the hands; faults in 1% of the
+#: rounds and, so that a small fleet and a handful of tournaments show some, 10% of the
+#: machines and a third of the tournaments.
+DEMO_ROUNDS, DEMO_MACHINES, DEMO_TOURNAMENTS = 2_000, 20, 6
+
+
+def demo_day(input_dir: Path) -> DayManifest:
+    """Write the demo day's shards under ``input_dir/<day>/`` and return its manifest."""
+    return generate_day(
+        DEMO_SEED,
+        DEMO_DAY,
+        hands=DEMO_HANDS,
+        out=Path(input_dir) / DEMO_DAY.isoformat(),
+        colluders=2,
+        fault_rate=0.01,
+        extra=[
+            banked_rounds(DEMO_ROUNDS, fault_rate=0.01),
+            slot_fleet(DEMO_MACHINES, fault_rate=0.1),
+            tournament_day(DEMO_TOURNAMENTS, fault_rate=0.3),
+        ],
+    )

@@ -1,0 +1,125 @@
+"""Every verdict is a pure function of stored facts, whatever path asks for it.
+
+Over the whole demo day (every poker hand, banked round, slot machine, tournament and
+table of ``casino-audit demo``), on SQLite and PostgreSQL: the nightly's verdict, the
+report's findings, ``replay``'s verdict and ``show``'s (``judge_stored``) are the same
+for every subject; ``replay`` after the night stores no new verdict for any of them (only
+the chemin de fer banker runs, which the night judges as a detector), and twice nothing;
+a changed declaration of table terms re-judges that table's hands as new, later verdicts
+and keeps the old ones.
+"""
+
+from __future__ import annotations
+
+import json
+from collections import defaultdict
+from datetime import timedelta
+from pathlib import Path
+
+import pytest
+
+from audit.adjudicate import BANKER_RUN, current_adjudications, replay
+from audit.judging import KIND, judge_stored
+from audit.store import AuditStore
+from audit.store.application import SubjectRecords
+from pipelines.nightly import run_nightly
+from pipelines.simulate.demo import DEMO_DAY, demo_day
+
+JUDGED_KINDS = ("poker", "banked", "slots", "tournament", "table")
+
+
+@pytest.fixture(scope="module")
+def day_input(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    root = tmp_path_factory.mktemp("demo-input")
+    demo_day(root)
+    return root
+
+
+def _verdicts(store: AuditStore) -> dict[tuple[str, str], list[str]]:
+    return {
+        (unit["kind"], unit["subject"]): sorted(f["finding_id"] for f in unit["findings"])
+        for unit in current_adjudications(store)
+        if unit["kind"] in JUDGED_KINDS
+    }
+
+
+def _report(out: Path) -> dict[str, list[str]]:
+    by_subject: dict[str, list[str]] = defaultdict(list)
+    lines = (out / DEMO_DAY.isoformat() / "findings.jsonl").read_text().splitlines()
+    for line in lines:
+        finding = json.loads(line)
+        by_subject[finding["subject"]].append(finding["finding_id"])
+    return {subject: sorted(ids) for subject, ids in by_subject.items()}
+
+
+def test_every_path_gives_the_same_verdict(
+    store_url: str, day_input: Path, tmp_path: Path
+) -> None:
+    out = tmp_path / "reports"
+    run_nightly(store_url, day_input, DEMO_DAY, out, workers=2)
+    store = AuditStore(store_url)
+    try:
+        night = _verdicts(store)
+        kinds = {kind for kind, _ in night}
+        assert kinds == set(JUDGED_KINDS)
+        assert sum(kind == "poker" for kind, _ in night) == 3_000
+
+        report = _report(out)
+        for (_, subject), ids in night.items():
+            assert report.get(subject, []) == ids, subject
+
+        for (kind, subject), ids in night.items():
+            judged = judge_stored(store, kind, subject, with_steps=False)
+            assert judged is not None
+            assert sorted(f.finding_id for f in judged[1].findings) == ids, subject
+
+        first = replay(store)
+        assert set(first.subjects) == {*JUDGED_KINDS, BANKER_RUN}
+        assert first.adjudications_stored == first.subjects[BANKER_RUN]
+        assert _verdicts(store) == night
+        assert replay(store).adjudications_stored == 0
+    finally:
+        store.close()
+
+
+def _declaration(store: AuditStore, table_id: str) -> dict:
+    [declared] = store.records_of("table", table_id)
+    return declared
+
+
+def test_a_changed_declaration_is_a_new_later_verdict(
+    store_url: str, day_input: Path, tmp_path: Path
+) -> None:
+    run_nightly(store_url, day_input, DEMO_DAY, tmp_path / "reports", workers=1)
+    store = AuditStore(store_url)
+    try:
+        table = "gg-nt-001"
+        before = {
+            key: ids for key, ids in _verdicts(store).items() if key[1].startswith(f"{table}/")
+        }
+        units_before = sum(1 for _ in store.iter_subject_ids(KIND))
+        declared = _declaration(store, table)
+        changed = {
+            **declared,
+            "event_id": f"{table}#terms-1",
+            "sequence": 1,
+            "occurred_at": declared["occurred_at"] + timedelta(days=1),
+            "effective_from": declared["effective_from"] + timedelta(days=1),
+            "rake_cap": 1,  # a cap of one minor unit: every raked hand now breaches it
+        }
+        store.append([SubjectRecords("table", table, [changed])])
+        summary = replay(store, kinds=("poker",))
+        rejudged = {
+            key: ids for key, ids in _verdicts(store).items() if key[1].startswith(f"{table}/")
+        }
+        assert summary.adjudications_stored >= len(before) == len(rejudged)
+        assert sum(1 for _ in store.iter_subject_ids(KIND)) == (
+            units_before + summary.adjudications_stored
+        )
+        assert summary.findings.get("rake_cap_breach", 0) > 100
+        assert rejudged != before
+        kept = judge_stored(store, "poker", next(iter(before))[1], with_steps=False)
+        assert kept is not None and kept[0].terms is not None
+        assert kept[0].terms["sequence"] == 1
+    finally:
+        store.close()
