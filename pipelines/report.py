@@ -34,6 +34,7 @@ from __future__ import annotations
 import base64
 import html
 import json
+import shlex
 from collections import Counter
 from dataclasses import dataclass, field
 from datetime import date
@@ -41,6 +42,7 @@ from pathlib import Path
 from typing import Any
 
 from audit.adjudicate import KIND as ADJUDICATION
+from audit.config import parse_store_url
 from audit.money import format_money
 from audit.reports import write_findings
 from audit.store.application import AuditStore
@@ -148,7 +150,8 @@ def write_report(store_url: str, day: date, out_dir: Path) -> ReportPaths:
         write_findings(data.rows, "jsonl", out)
     paths.plots = _plots(data, folder / "plots")
     docs = sorted((folder / "data-docs").glob("*/index.html"))
-    paths.html.write_text(render(data, paths, docs))
+    store_name = parse_store_url(store_url).redacted()
+    paths.html.write_text(render(data, paths, docs, store_name))
     return paths
 
 
@@ -231,14 +234,23 @@ def _image(path: Path) -> str:
     return f"<img alt='{_e(path.stem)}' src='data:image/png;base64,{encoded}'>"
 
 
-def _command(row: dict[str, Any]) -> str:
-    if row["family"] in ("poker", "banked"):
-        return f"<code>casino-audit hand {html.escape(row['subject'])}</code>"
-    return f"<code>casino-audit findings --kind {html.escape(row['kind'])}</code>"
+SHOWN_FAMILIES = frozenset({"poker", "banked", "slots", "tournament", "table"})
+"""Families whose subjects ``casino-audit show`` explains (plus collusion pairs)."""
 
 
-def render(data: DayData, paths: ReportPaths, docs: list[Path]) -> str:
-    """The report page (self-contained: plots embedded)."""
+def _command(row: dict[str, Any], store: str) -> str:
+    """The full, shell-quoted command an inspector runs to look the finding up."""
+    prefix = f"casino-audit --store {shlex.quote(store)}"
+    if row["family"] in SHOWN_FAMILIES or row["kind"] == "collusion_suspected":
+        command = f"{prefix} show {shlex.quote(str(row['subject']))}"
+    else:
+        command = f"{prefix} findings --kind {shlex.quote(str(row['kind']))}"
+    return f"<code>{html.escape(terminal_safe(command))}</code>"
+
+
+def render(data: DayData, paths: ReportPaths, docs: list[Path], store: str) -> str:
+    """The report page (self-contained: plots embedded); ``store`` is the store's URL
+    without its password, for the look-it-up commands."""
     kinds_count = agg.by_kind(data.rows)
     kinds = sorted(kinds_count)
     failed = [c for c in data.checks if not c["success"]]
@@ -277,7 +289,7 @@ def render(data: DayData, paths: ReportPaths, docs: list[Path]) -> str:
     parts.append(_counts_table("By operator", agg.by_operator(data.rows), kinds))
     parts.append(_owed(owed_totals(_in_context(r) for r in data.rows)))
     parts.append(_quality(data, failed, docs, paths.html.parent))
-    parts.append(_listing(data.rows))
+    parts.append(_listing(data.rows, store))
     parts.append("</body></html>\n")
     return "\n".join(p for p in parts if p)
 
@@ -304,7 +316,7 @@ def _quality(data: DayData, failed: list[dict[str, Any]], docs: list[Path], base
     return "\n".join(lines)
 
 
-def _listing(rows: list[dict[str, Any]]) -> str:
+def _listing(rows: list[dict[str, Any]], store: str) -> str:
     if not rows:
         return ""
     shown = rows[:MAX_LISTED]
@@ -318,7 +330,7 @@ def _listing(rows: list[dict[str, Any]]) -> str:
     lines.extend(
         f"<tr><td>{_e(r['kind'])}</td><td>{_e(r['subject'])}</td><td>{_e(r['table'])}</td>"
         f"<td>{_text(sentence(_in_context(r)))}</td>"
-        f"<td>{_command(r)}</td></tr>"
+        f"<td>{_command(r, store)}</td></tr>"
         for r in shown
     )
     lines.append("</table>")
