@@ -26,6 +26,7 @@ from typing import Any
 
 from audit.store.application import AuditStore, SubjectRecords, canonical, record_digest
 from replayer import REPLAYER_VERSION
+from replayer.findings import Finding, FindingKind
 from replayer.terms import terms_in_force
 
 KIND = "adjudication"
@@ -41,6 +42,8 @@ ADJUDICATORS: dict[str, tuple[str, str]] = {
     TABLE: ("replayer.terms", "adjudicate_table"),
 }
 REPLAY_KINDS = tuple(ADJUDICATORS)
+UNJUDGEABLE = "casino-audit stored-event schema"
+"""Citation of a subject whose stored events the replayer cannot read."""
 _OPENING = {
     "poker": "HandStarted",
     "banked": "RoundOpened",
@@ -130,13 +133,34 @@ def gather(
     return Inputs(kind, subject, events)
 
 
+@dataclass(frozen=True)
+class Unjudgeable:
+    """The verdict on a stored subject the replayer could not judge: one ``data_quality``
+    finding saying why, so one bad subject never stops a replay or a night."""
+
+    findings: list[Finding]
+    rulebook_id: str | None = None
+
+
 def judge(inputs: Inputs, *, with_steps: bool = False) -> Any:
     """The replayer's verdict on ``inputs`` (pure: the same inputs, the same verdict).
 
     Poker hands are judged with the table terms in force; a satellite's extra seats
     against its target tournament (GG-2022: an extra seat for an event already entered is
     paid as T$ = buy-in minus fee); ``with_steps`` builds the poker step-by-step view.
+    A subject the replayer fails on is ``Unjudgeable`` (a ``data_quality`` finding naming
+    the error), never an exception: the rest of the day is still judged.
     """
+    try:
+        return _judge(inputs, with_steps)
+    except Exception as error:  # any stored record, however malformed, gets a verdict
+        reason = f"the replayer could not judge this {inputs.kind} subject: {error!r}"
+        return Unjudgeable(
+            [Finding(FindingKind.DATA_QUALITY, inputs.subject, UNJUDGEABLE, reason[:500])]
+        )
+
+
+def _judge(inputs: Inputs, with_steps: bool) -> Any:
     judge_subject = adjudicator(inputs.kind)
     if inputs.kind == "poker":
         return judge_subject(inputs.events, table_terms=inputs.terms, with_steps=with_steps)
