@@ -25,6 +25,7 @@ from typing import Protocol, runtime_checkable
 from replayer.findings import Finding, FindingKind
 
 CITATION = "casino-audit rulebook registry"
+UNKNOWN_TIME = "an unknown time"
 
 
 @runtime_checkable
@@ -101,7 +102,7 @@ def choose_rulebook(
     to choose by, so it is a ``no_rulebook`` finding.
     """
     books = _load()
-    when = started_at.isoformat() if time_known else "an unknown time"
+    when = started_at.isoformat() if time_known else UNKNOWN_TIME
     if not time_known:
         book = books.get(rulebook_id) if rulebook_id is not None else None
         if book is not None and variant in book.variants:
@@ -143,12 +144,23 @@ def _none(
     rulebook_id: str | None,
     candidates: list[str] | None = None,
 ) -> Finding:
+    """The ``no_rulebook`` finding; it names the rulebooks that would judge the subject
+    if named for it (``ingest --rulebook ID``): the candidates in force at its start, or,
+    when none is (or the time is unknown), every rulebook covering its variant."""
+    for_variant = sorted(key for key, book in _load().items() if variant in book.variants)
+    would_judge = list(candidates or []) or (for_variant if when == UNKNOWN_TIME else [])
+    if would_judge:
+        hint = f"; ingest --rulebook {' or --rulebook '.join(would_judge)} would judge it"
+    elif for_variant:
+        hint = f"; rulebooks for {variant!r} ({', '.join(for_variant)}) are not in force then"
+    else:
+        hint = f"; no rulebook covers variant {variant!r}"
     return Finding(
         kind=FindingKind.NO_RULEBOOK,
         subject=subject,
         citation=CITATION,
-        reason=reason,
+        reason=reason + hint,
         expected="exactly one rulebook in force for the variant and start time",
         recorded={"rulebook": rulebook_id, "variant": variant, "started_at": when},
-        detail={"candidates": candidates or []},
+        detail={"candidates": candidates or [], "would_judge": would_judge},
     )
