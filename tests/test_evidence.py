@@ -18,8 +18,9 @@ from pathlib import Path
 
 import pytest
 
-from audit.adjudicate import BANKER_RUN, current_adjudications, replay
+from audit.adjudicate import BANKER_RUN, current_adjudications, current_findings, replay
 from audit.judging import KIND, judge_stored
+from audit.show import show_lines
 from audit.store import AuditStore
 from audit.store.application import SubjectRecords
 from pipelines.nightly import run_nightly
@@ -73,6 +74,8 @@ def test_every_path_gives_the_same_verdict(
             assert judged is not None
             assert sorted(f.finding_id for f in judged[1].findings) == ids, subject
 
+        _show_one_of_each_kind(store, night)
+
         first = replay(store)
         assert set(first.subjects) == {*JUDGED_KINDS, BANKER_RUN}
         assert first.adjudications_stored == first.subjects[BANKER_RUN]
@@ -123,3 +126,24 @@ def test_a_changed_declaration_is_a_new_later_verdict(
         assert kept[0].terms["sequence"] == 1
     finally:
         store.close()
+
+
+def _show_one_of_each_kind(store: AuditStore, night: dict[tuple[str, str], list[str]]) -> None:
+    """``show`` explains one subject of each kind of the demo store; for a poker payout
+    finding it names the player, the amounts in currency and what is owed."""
+    for kind in JUDGED_KINDS:
+        subject = next(s for k, s in night if k == kind)
+        lines = show_lines(store, subject)
+        assert lines and subject in lines[0], kind
+    pair = next(
+        f["subject"]
+        for f in current_findings(store, "collusion_suspected")
+    )
+    assert show_lines(store, pair)
+    [mispaid] = [
+        f for f in current_findings(store, "mispaid_pot")
+        if f["subject"] == "gg-nt-007/20250301-000080"
+    ]
+    text = "\n".join(show_lines(store, mispaid["subject"]) or [])
+    assert "seat 2 (gg-p0203) was paid USD 2.53" in text
+    assert "gives USD 2.88: USD 0.35 owed to the player" in text

@@ -79,3 +79,24 @@ def test_an_unjudgeable_stored_subject_does_not_stop_the_replay(store) -> None:
     assert set(summary.findings) <= {"data_quality", "invalid_deal"}
     inputs = gather(store, "poker", "t/0", store.records_of("poker", "t/0"))
     assert judge(inputs).findings
+
+
+def test_a_declaration_outside_the_rulebook_is_a_finding_on_the_table() -> None:
+    declared = {**_terms(0, 0, 600), "rulebook": "mo-97-2010-omaha", "rake_min_bps": 200}
+    verdict = judge(Inputs("table", "t", [declared]))
+    [finding, no_cap] = verdict.findings  # a declared band of 2-6%, and no cap at all
+    assert no_cap.citation == "MO-97/2010 art.16" and "5 big blinds" in no_cap.reason
+    assert finding.kind == "terms_outside_rulebook"
+    assert finding.citation == "MO-97/2010 art.16"
+    assert finding.expected == {"min_bps": 300, "max_bps": 500}
+    assert finding.recorded == {"min_bps": 200, "max_bps": 600}
+
+
+def test_a_declaration_narrows_the_rulebook_band_never_widens_it() -> None:
+    from replayer.rulebooks.poker import RakeTerms
+    from replayer.terms import rake_in_force
+
+    law = RakeTerms(300, 500, cap_big_blinds=5)
+    assert rake_in_force(law, RakeTerms(400, 400)) == RakeTerms(400, 400, cap_big_blinds=5)
+    assert rake_in_force(law, RakeTerms(600, 700)) == law
+    assert rake_in_force(None, RakeTerms(600, 700)) == RakeTerms(600, 700)
