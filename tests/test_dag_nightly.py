@@ -61,3 +61,15 @@ def test_a_dag_run_stores_the_nights_findings(migrated: dict[str, str], tmp_path
     store.close()
     assert kinds == {"mispaid_pot", "data_quality"}
     assert (tmp_path / "out" / DAY.isoformat() / "report.html").is_file()
+
+
+def test_a_dag_run_for_a_day_without_input_fails(migrated: dict[str, str], tmp_path: Path) -> None:
+    conf = {
+        "date": DAY.isoformat(),
+        "input_dir": str(tmp_path / "empty"),
+        "store_url": f"sqlite:///{tmp_path / 'store.db'}",
+        "out_dir": str(tmp_path / "out"),
+    }
+    result = dag_child(migrated, DAG_ID, conf)
+    assert result["state"] == "failed"
+    assert not (tmp_path / "out" / DAY.isoformat() / "report.html").exists()
