@@ -163,7 +163,8 @@ def test_a_rerun_stores_nothing_and_finds_the_same(night: dict[str, Any]) -> Non
 def test_the_report_lists_findings_with_citations_and_commands(night: dict[str, Any]) -> None:
     report = night["first"].report
     page = report.html.read_text()
-    assert "casino-audit hand casino-a/t1/4" in page
+    assert " show casino-a/t1/4</code>" in page  # the full command, with --store
+    assert "<code>casino-audit --store " in page
     assert "casino-audit data quality: hand.completeness" in page
     assert report.plots == []  # no table declares a cap, no suspects, no slot machines
     assert "Data Docs" in page

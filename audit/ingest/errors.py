@@ -10,11 +10,22 @@ from __future__ import annotations
 
 from pathlib import Path
 
+#: Longest field name or reason kept: a reason quoting a hostile value stays readable.
+MAX_REASON_CHARS = 2000
+
+
+def cap(text: str, limit: int = MAX_REASON_CHARS) -> str:
+    """``text``, cut to ``limit`` characters with a note of its full length."""
+    if len(text) <= limit:
+        return text
+    return f"{text[: limit - 60]}… (cut: {len(text):,} characters in all)"
+
 
 class FieldError(ValueError):
     """A field of a record is invalid; ``field`` names it (e.g. ``actions[7]``)."""
 
     def __init__(self, field: str, reason: str) -> None:
+        field, reason = cap(field, 200), cap(reason)
         super().__init__(field, reason)
         self.field = field
         self.reason = reason
@@ -35,12 +46,17 @@ class RecordRejected(Exception):
     def __init__(
         self, source: str | Path, position: str, field: str, reason: str, raw: str
     ) -> None:
+        position, field, reason = cap(position, 500), cap(field, 200), cap(reason)
         super().__init__(source, position, field, reason, raw)
         self.source = str(source)
         self.position = position
         self.field = field
         self.reason = reason
         self.raw = raw
+
+    def without_raw(self) -> RecordRejected:
+        """The same rejection without its record text (what a summary keeps)."""
+        return RecordRejected(self.source, self.position, self.field, self.reason, "")
 
     def __str__(self) -> str:
         return f"{self.source}, {self.position}, field {self.field}: {self.reason}"

@@ -20,6 +20,7 @@ Conventions (see also ``phh_actions``, ``phh_money``, ``phh_time``, ``phh_cards`
 from __future__ import annotations
 
 import datetime as dt
+import os
 import re
 import tomllib
 from collections.abc import Iterator
@@ -28,11 +29,14 @@ from decimal import Decimal
 from pathlib import Path
 from typing import Any
 
-from audit.ingest.errors import FieldError, RecordRejected
+from audit.ingest.errors import FieldError, RecordRejected, cap
+from audit.ingest.limits import DEFAULT_LIMITS, Limits
 from audit.ingest.phh_actions import ActionReplay, Body, Chips, blind_kinds, post_forced_bets
 from audit.ingest.phh_cards import CardTracker, ranks_of
 from audit.ingest.phh_money import CHIP_MINOR_UNITS, CHIPS, Money, money_of
 from audit.ingest.phh_time import UNKNOWN_TIME, start_time
+from audit.ingest.sources import file_identity
+from audit.ingest.toml_guard import LIMIT_FIELD, check_toml_shape
 
 __all__ = ["CHIP_MINOR_UNITS", "UNKNOWN_TIME", "PhhRecord", "hand_events", "iter_phh_records"]
 
@@ -59,10 +63,30 @@ class PhhRecord:
     section: str | None = None
 
 
-def iter_phh_records(path: Path) -> Iterator[PhhRecord | RecordRejected]:
-    """Stream the records of a ``.phh`` (one) or ``.phhs`` file (one per section)."""
+def iter_phh_records(
+    path: Path, limits: Limits = DEFAULT_LIMITS
+) -> Iterator[PhhRecord | RecordRejected]:
+    """Stream the records of a ``.phh`` (one) or ``.phhs`` file (one per section).
+
+    A file larger than ``limits.max_phh_file_bytes`` is one rejection and is not read;
+    every record's text is pre-scanned against the TOML limits before it is parsed.
+    """
     path = Path(path)
-    data = path.read_bytes()
+    with path.open("rb") as stream:
+        size = os.fstat(stream.fileno()).st_size
+        data = (
+            b"" if size > limits.max_phh_file_bytes else stream.read(limits.max_phh_file_bytes + 1)
+        )
+    if max(size, len(data)) > limits.max_phh_file_bytes:
+        yield RecordRejected(
+            path,
+            "file",
+            LIMIT_FIELD,
+            f"file of {max(size, len(data)):,} bytes or more, beyond "
+            f"{limits.describe('max_phh_file_bytes')}; not read",
+            f"(file of {size:,} bytes left in place; too large to read)",
+        )
+        return
     try:
         text = data.decode("utf-8")
     except UnicodeDecodeError as error:
@@ -70,29 +94,31 @@ def iter_phh_records(path: Path) -> Iterator[PhhRecord | RecordRejected]:
         yield RecordRejected(path, "file", SYNTAX, f"not UTF-8 text at byte {error.start}", raw)
         return
     if path.suffix == ".phhs":
-        yield from _sections(path, text)
+        yield from _sections(path, text, limits)
     else:
-        yield _single(path, text)
+        yield _single(path, text, limits)
 
 
-def _single(path: Path, text: str) -> PhhRecord | RecordRejected:
+def _single(path: Path, text: str, limits: Limits) -> PhhRecord | RecordRejected:
     try:
-        fields = _parse_toml(text, first_line=1)
+        fields = _parse_toml(text, first_line=1, limits=limits)
     except FieldError as error:
         return RecordRejected(path, "file", error.field, error.reason, text)
-    position = f"hand {fields['hand']}" if "hand" in fields else "file"
+    position = f"hand {cap(str(fields['hand']), 100)}" if "hand" in fields else "file"
     return PhhRecord(path, position, fields, text)
 
 
-def _sections(path: Path, text: str) -> Iterator[PhhRecord | RecordRejected]:
-    """The ``[N]`` sections of a ``.phhs`` file, each parsed on its own."""
-    headers = list(_SECTION_HEADER.finditer(text))
-    if not headers:
+def _sections(path: Path, text: str, limits: Limits) -> Iterator[PhhRecord | RecordRejected]:
+    """The ``[N]`` sections of a ``.phhs`` file, each parsed on its own, lazily (a file
+    of a million sections is never held as a million strings)."""
+    headers = _SECTION_HEADER.finditer(text)
+    header = next(headers, None)
+    if header is None:
         yield RecordRejected(path, "file", SYNTAX, "no [section] header such as [1]", text)
         return
-    preamble = text[: headers[0].start()]
+    preamble = text[: header.start()]
     try:
-        stray = _parse_toml(preamble, first_line=1, part="preamble")
+        stray = _parse_toml(preamble, first_line=1, part="preamble", limits=limits)
     except FieldError as error:
         yield RecordRejected(path, "preamble", error.field, error.reason, preamble)
     else:
@@ -101,50 +127,115 @@ def _sections(path: Path, text: str) -> Iterator[PhhRecord | RecordRejected]:
             yield RecordRejected(path, "preamble", next(iter(stray)), reason, preamble)
     seen: set[str] = set()
     line = preamble.count("\n") + 1
-    ends = [header.start() for header in headers[1:]] + [len(text)]
-    for header, end in zip(headers, ends, strict=True):
+    count = 0
+    while header is not None:
+        following = next(headers, None)
+        end = following.start() if following is not None else len(text)
         name = header.group(1).strip("\"'")
+        count += 1
+        if count > limits.max_phhs_sections:
+            yield RecordRejected(
+                path,
+                f"section {cap(name, 100)} and after",
+                LIMIT_FIELD,
+                f"more than {limits.max_phhs_sections:,} sections, beyond "
+                f"{limits.describe('max_phhs_sections')}: the rest of the file is not read",
+                text[header.start() :],
+            )
+            return
         raw = text[header.start() : end]
-        yield _section(path, name, raw, header.end() - header.start(), line, seen)
+        yield _section(path, name, raw, header.end() - header.start(), line, seen, limits)
         seen.add(name)
         line += raw.count("\n")
+        header = following
 
 
 def _section(
-    path: Path, name: str, raw: str, header_length: int, line: int, seen: set[str]
+    path: Path,
+    name: str,
+    raw: str,
+    header_length: int,
+    line: int,
+    seen: set[str],
+    limits: Limits,
 ) -> PhhRecord | RecordRejected:
-    position = f"section {name}"
+    position = f"section {cap(name, 100)}"
     if name in seen:
         return RecordRejected(path, position, SYNTAX, f"duplicate section [{name}]", raw)
     try:
-        fields = _parse_toml(raw[header_length:], first_line=line, part="section")
+        fields = _parse_toml(raw[header_length:], first_line=line, part="section", limits=limits)
     except FieldError as error:
         return RecordRejected(path, position, error.field, error.reason, raw)
     return PhhRecord(path, position, fields, raw, section=name)
 
 
-def _parse_toml(text: str, first_line: int, part: str = "file") -> dict[str, Any]:
-    """TOML with floats as ``Decimal``; errors cite file lines (``first_line`` is line 1)."""
+def _parse_toml(
+    text: str, first_line: int, part: str = "file", limits: Limits = DEFAULT_LIMITS
+) -> dict[str, Any]:
+    """TOML with floats as ``Decimal``; errors cite file lines (``first_line`` is line 1).
+
+    The text is pre-scanned for nesting and size (``audit.ingest.toml_guard``) first;
+    what ``tomllib`` raises besides its own error (an integer of more than 4,300 digits,
+    a float exponent past ``Decimal``'s range) is a syntax rejection too, and no
+    integer wider than 64 bits gets past this point.
+    """
+    check_toml_shape(text, limits, first_line=first_line)
     try:
-        return tomllib.loads(text, parse_float=Decimal)
+        fields = tomllib.loads(text, parse_float=Decimal)
     except tomllib.TOMLDecodeError as error:
         message = _TOML_LINE.sub(
             lambda match: f"at line {int(match.group(1)) + first_line - 1}", str(error)
         ).replace("end of document", f"end of {part}")
         raise FieldError(SYNTAX, f"not valid TOML: {message}") from None
+    except (ValueError, ArithmeticError, RecursionError) as error:
+        raise FieldError(SYNTAX, f"not valid TOML: {error}") from None
+    if _LONG_DIGITS.search(text):
+        _check_integers(fields)
+    return fields
 
 
-def hand_events(record: PhhRecord, *, default_rulebook: str | None = None) -> list[dict]:
+#: A run of 17 or more digits: only such text can hold an integer wider than 64 bits
+#: (2^64 has 20 decimal digits, 17 hex digits; octal and binary runs are longer still).
+_LONG_DIGITS = re.compile(r"[0-9a-fA-F_]{17,}")
+
+
+#: Widest integer a PHH field may hold: amounts, counts and seats are 64-bit at most.
+MAX_INTEGER_BITS = 64
+
+
+def _check_integers(fields: dict[str, Any]) -> None:
+    """Raise FieldError at the first integer wider than 64 bits (its path named)."""
+    stack: list[tuple[str, Any]] = [("", fields)]
+    while stack:
+        path, value = stack.pop()
+        if isinstance(value, dict):
+            stack += [(f"{path}.{key}" if path else str(key), item) for key, item in value.items()]
+        elif isinstance(value, list):
+            stack += [(f"{path}[{index}]", item) for index, item in enumerate(value)]
+        elif isinstance(value, int) and value.bit_length() > MAX_INTEGER_BITS:
+            raise FieldError(
+                path,
+                f"an integer of {value.bit_length():,} bits: at most {MAX_INTEGER_BITS} bits "
+                "(amounts, counts and seats are 64-bit)",
+            )
+
+
+def hand_events(
+    record: PhhRecord,
+    *,
+    default_rulebook: str | None = None,
+    limits: Limits = DEFAULT_LIMITS,
+) -> list[dict]:
     """The flat events of one PHH hand; ``RecordRejected`` names the invalid field."""
     try:
-        return _events(record, default_rulebook)
+        return _events(record, default_rulebook, limits)
     except FieldError as error:
         raise RecordRejected(
             record.source, record.position, error.field, error.reason, record.raw
         ) from None
 
 
-def _events(record: PhhRecord, default_rulebook: str | None) -> list[dict]:
+def _events(record: PhhRecord, default_rulebook: str | None, limits: Limits) -> list[dict]:
     fields = record.fields
     variant = _variant(fields)
     _check_required(fields, variant)
@@ -161,6 +252,12 @@ def _events(record: PhhRecord, default_rulebook: str | None) -> list[dict]:
     bodies += post_forced_bets(chips, antes, blinds, ante_trimming=trimming)
     bodies += _action_bodies(fields, variant, money, chips)
     bodies += _settlement(fields, money, stacks, chips.contributed)
+    if len(bodies) > limits.max_events_per_subject:
+        raise FieldError(
+            "actions",
+            f"the hand has {len(bodies):,} events, beyond "
+            f"{limits.describe('max_events_per_subject')}",
+        )
     hand_id = _hand_id(record)
     return [
         _flat(hand_id, sequence, occurred_at, name, body)
@@ -280,7 +377,7 @@ def _hand_started(
     fields = record.fields
     count = len(stacks)
     table_blinds = _table_blinds(blinds)
-    source = f"{record.source}, {record.position}"
+    source = f"{file_identity(record.source)}, {record.position}"
     return {
         "rulebook": rulebook,
         "table_id": _table_id(record),
@@ -347,7 +444,9 @@ def _table_name(fields: dict[str, Any]) -> str | None:
 
 
 def _file_name(record: PhhRecord) -> str:
-    return f"{record.source.parent.name}/{record.source.stem}"
+    """``<folder>/<stem>`` of the file's absolute path: the same however it was given."""
+    absolute = Path(os.path.abspath(record.source))
+    return f"{absolute.parent.name}/{absolute.stem}"
 
 
 def _table_id(record: PhhRecord) -> str:

@@ -56,6 +56,14 @@ _LOCATION_FIELDS = ("city", "region", "country")
 
 def start_time(fields: dict[str, Any]) -> tuple[dt.datetime, list[str]]:
     """Return the hand's UTC start time and the notes on how approximate it is."""
+    try:
+        return _start_time(fields)
+    except OverflowError:  # a date at the edge of the calendar, moved across midnight
+        field = "_time" if "_time" in fields else "time"
+        raise FieldError(field, "the start time in UTC falls outside years 1..9999") from None
+
+
+def _start_time(fields: dict[str, Any]) -> tuple[dt.datetime, list[str]]:
     if "_time" in fields:
         return _user_time(fields["_time"]), []
     year = fields.get("year")
@@ -100,7 +108,7 @@ def _date(fields: dict[str, Any]) -> tuple[dt.date, list[str]]:
         raise FieldError("month", f"month {month} is not in 1..12")
     try:
         return dt.date(parts["year"], month, day), notes
-    except ValueError as error:
+    except (ValueError, OverflowError) as error:
         raise FieldError("day", f"no such date: {error}") from None
 
 
@@ -126,7 +134,7 @@ def _zone(fields: dict[str, Any]) -> tuple[dt.tzinfo, list[str]]:
             raise FieldError("time_zone", f"{name!r} is not an IANA time zone") from None
     abbreviation = fields.get("time_zone_abbreviation")
     if abbreviation is not None:
-        if abbreviation not in ZONE_ABBREVIATIONS:
+        if not isinstance(abbreviation, str) or abbreviation not in ZONE_ABBREVIATIONS:
             raise FieldError(
                 "time_zone_abbreviation",
                 f"unknown time zone abbreviation {abbreviation!r}: use time_zone (IANA) "

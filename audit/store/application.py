@@ -9,9 +9,10 @@ is a new event.
 from __future__ import annotations
 
 import hashlib
+import os
 from collections.abc import Iterable, Iterator, Sequence
 from contextlib import contextmanager
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from typing import Any
 from uuid import UUID
@@ -24,7 +25,7 @@ from eventsourcing.utils import get_topic
 
 from audit.config import StoreURL, parse_store_url
 from audit.store.chain import ChainReport, Checkpoint, verify_rows
-from audit.store.signing import sign, signature_valid, signing_key_from_env
+from audit.store.signing import signing_key_from_env
 from audit.store.subjects import (
     FIRST_RECORD_VERSION,
     SUBJECT_CLASSES,
@@ -32,6 +33,7 @@ from audit.store.subjects import (
     subject_uuid,
 )
 from audit.store.transcoder import OrjsonTranscoder
+from audit.store.witness import WitnessReport
 
 APP_NAME = "CasinoAudit"
 # Stored state is plain JSON (no compression, no cipher) whatever the environment says:
@@ -39,12 +41,17 @@ APP_NAME = "CasinoAudit"
 _PLAIN_STATE = {"COMPRESSOR_TOPIC": "", "CIPHER_TOPIC": ""}
 SQLITE_RECORDER = "audit.store.sqlite_recorder:ChainedSQLiteApplicationRecorder"
 POSTGRES_RECORDER = "audit.store.postgres_recorder:ChainedPostgresApplicationRecorder"
+_CREATE_TABLE_KEY = f"{APP_NAME.upper()}_CREATE_TABLE"
 
 
-def _env_for(url: StoreURL) -> dict[str, str]:
-    """eventsourcing settings for a store URL, with the chained recorders plugged in."""
+def _env_for(url: StoreURL, create: bool = True) -> dict[str, str]:
+    """eventsourcing settings for a store URL, with the chained recorders plugged in;
+    ``create=False`` turns off every ``CREATE`` eventsourcing and our recorders run when
+    they start (eventsourcing 9.5's ``CREATE_TABLE``, set here under both of the names it
+    looks up, so that the process environment cannot turn it back on)."""
+    creating = {key: "y" if create else "n" for key in ("CREATE_TABLE", _CREATE_TABLE_KEY)}
     if url.kind == "sqlite":
-        return {
+        return creating | {
             "PERSISTENCE_MODULE": "eventsourcing.sqlite",
             "SQLITE_DBNAME": url.sqlite_path,
             "SQLITE_LOCK_TIMEOUT": "30",
@@ -52,7 +59,7 @@ def _env_for(url: StoreURL) -> dict[str, str]:
             "APPLICATION_RECORDER_TOPIC": SQLITE_RECORDER,
         }
     schema = {"POSTGRES_SCHEMA": url.schema} if url.schema else {}
-    return schema | {
+    return creating | schema | {
         "PERSISTENCE_MODULE": "eventsourcing.postgres",
         "POSTGRES_DBNAME": url.dbname,
         "POSTGRES_HOST": url.host,
@@ -67,36 +74,58 @@ def _env_for(url: StoreURL) -> dict[str, str]:
 
 
 @contextmanager
-def _setting_up(url: StoreURL) -> Iterator[None]:
-    """While a store is being opened on PostgreSQL: the URL's schema exists (created on
-    first use), and no other process sets up the same tables at the same moment
-    (eventsourcing's CREATE TYPE and CREATE OR REPLACE are not safe side by side, and
-    parallel shards open stores together): a session advisory lock per schema, released
-    when its connection closes."""
+def _setting_up(url: StoreURL, create: bool) -> Iterator[bool]:
+    """While a store is being opened: yields whether its tables, triggers and functions
+    are created (eventsourcing's ``CREATE_TABLE``), after checking, without creating
+    anything, that the connecting role may use the store as asked (``StoreUnusable``,
+    ``StoreMissing`` otherwise; ``audit.store.existing``).
+
+    ``create=False`` (read commands) creates nothing and needs the store to exist.
+    ``create=True`` (writers) creates a missing store where the role may (its schema
+    too), runs the DDL again when the role owns the tables (as it always did), and
+    creates nothing for a role that may only insert rows (``casino-audit db grant
+    --writer``). On PostgreSQL no other process sets up the same tables at the same
+    moment (eventsourcing's CREATE TYPE and CREATE OR REPLACE are not safe side by side,
+    and parallel shards open stores together): a session advisory lock per schema,
+    released when its connection closes."""
+    from audit.store.existing import (
+        StoreUnusable,
+        check_sqlite_file,
+        connect,
+        postgres_state,
+        require_existing,
+        safe_message,
+    )
+
     if url.kind != "postgresql":
-        yield
+        if create:
+            check_sqlite_file(url)
+        else:
+            require_existing(url)
+        yield create
         return
     import psycopg
-    from eventsourcing.persistence import OperationalError
     from psycopg import sql
 
-    try:
-        conn = psycopg.connect(
-            host=url.host,
-            port=url.port,
-            user=url.user,
-            password=url.password,
-            dbname=url.dbname,
-            autocommit=True,
-        )
-    except psycopg.OperationalError as error:  # as eventsourcing reports an unusable store
-        raise OperationalError(error) from error
-    with conn:
+    with connect(url, autocommit=True) as conn:
+        if not create:
+            postgres_state(conn, url).require_readable()
+            yield False
+            return
         conn.execute("SELECT pg_advisory_lock(hashtext(%s))", (f"casino-audit {url.schema}",))
-        if url.schema:
-            schema = sql.Identifier(url.schema)
-            conn.execute(sql.SQL("CREATE SCHEMA IF NOT EXISTS {}").format(schema))
-        yield
+        state = postgres_state(conn, url)
+        ddl = state.plan_for_writing()
+        if ddl and not state.schema_exists:
+            try:
+                conn.execute(
+                    sql.SQL("CREATE SCHEMA IF NOT EXISTS {}").format(sql.Identifier(state.schema))
+                )
+            except psycopg.Error as error:
+                raise StoreUnusable(
+                    f"cannot create schema {state.schema!r} for the store {url.redacted()}: "
+                    f"{safe_message(error, url)}"
+                ) from None
+        yield ddl
 
 
 def canonical(record: dict[str, Any]) -> str:
@@ -124,6 +153,7 @@ class SubjectRecords:
     subject_id: str
     records: list[dict[str, Any]]
     source: str = ""
+    position: str = ""  # where in ``source`` (``hand 63``, ``records 10..15 (...)``)
 
 
 @dataclass
@@ -148,21 +178,32 @@ class AuditStore(Application):
         self.transcoder = transcoder
         return transcoder
 
-    def __init__(self, url: str):
+    def __init__(self, url: str, create: bool = True):
+        """Open the store at ``url``. ``create=False`` (read commands) never creates
+        anything: the store must exist (``StoreMissing``) and the role may only read.
+        ``create=True`` (writers) creates a missing store, or runs its DDL again, only
+        where the connecting role may (see ``_setting_up``)."""
         self.url = parse_store_url(url)
         self.signing_key = signing_key_from_env()
-        with _setting_up(self.url):
-            super().__init__(env=_env_for(self.url))
+        with _setting_up(self.url, create) as creating:
+            super().__init__(env=_env_for(self.url, creating))
 
     # -- writing ------------------------------------------------------------------------
 
-    def append(self, units: Sequence[SubjectRecords]) -> AppendResult:
+    def append(self, units: Sequence[SubjectRecords], *, whole: bool = False) -> AppendResult:
         """Store a batch of subjects' records in one transaction; idempotent.
 
         A record whose (subject, sequence) is already stored with the same content is a
         duplicate and is skipped; with different content the whole unit is a conflict,
         returned for quarantine and not stored.
+
+        ``whole=True`` (ingest): each unit is a whole version of its subject
+        (``audit.store.versions``). A subject already stored, or earlier in the batch, is
+        a duplicate only when the unit is the same version; any difference (one record,
+        or more or fewer events) is a conflict, and nothing is merged or overwritten.
         """
+        if whole:
+            return self._append_whole(units)
         result = AppendResult()
         ids = [subject_uuid(u.kind, u.subject_id) for u in units]
         existing = self.recorder.existing_versions(  # type: ignore[attr-defined]
@@ -191,6 +232,57 @@ class AuditStore(Application):
             for record, version in new:
                 stored_events.append(self._recorded(cls, aggregate_id, version, record, now))
                 planned.add((key, version))
+            result.stored += 1
+        if stored_events:
+            self.recorder.insert_events(stored_events)
+        result.events_stored = len(stored_events)
+        return result
+
+    def _append_whole(self, units: Sequence[SubjectRecords]) -> AppendResult:
+        from audit.store.versions import provenance, version_difference
+
+        result = AppendResult()
+        ids = [subject_uuid(u.kind, u.subject_id).hex for u in units]
+        existing = self.recorder.existing_versions(sorted(set(ids)))  # type: ignore[attr-defined]
+        present = {key for key, _ in existing}
+        stored: dict[str, list[dict[str, Any]]] = {}
+        if present:
+            rows = self.recorder.states_of(sorted(present), FIRST_RECORD_VERSION)  # type: ignore[attr-defined]
+            for originator, _, state in rows:
+                stored.setdefault(originator, []).append(self.transcoder.decode_record(state))
+        planned: dict[str, SubjectRecords] = {}
+        now = datetime.now(UTC)
+        stored_events: list[StoredEvent] = []
+        for unit, key in zip(units, ids, strict=True):
+            earlier = planned.get(key)
+            if earlier is not None or key in present:
+                reference = earlier.records if earlier is not None else stored.get(key, [])
+                difference = version_difference(reference, unit.records)
+                if not difference:
+                    result.duplicates += 1
+                    continue
+                if earlier is not None:
+                    where = f"the version from {earlier.source} {earlier.position}".rstrip()
+                else:
+                    where = "the stored version"
+                    origin = provenance(reference)
+                    where += f" (read from {origin})" if origin else ""
+                result.conflicts.append(
+                    (
+                        unit,
+                        f"{unit.kind} subject {unit.subject_id!r} is already stored with "
+                        f"different content: {where} has {difference}; this version is "
+                        "quarantined, the stored one is untouched",
+                    )
+                )
+                continue
+            cls = SUBJECT_CLASSES[unit.kind]
+            aggregate_id = UUID(key)
+            stored_events.append(self._opened(cls, aggregate_id, unit.subject_id, now))
+            for record in unit.records:
+                version = record["sequence"] + FIRST_RECORD_VERSION
+                stored_events.append(self._recorded(cls, aggregate_id, version, record, now))
+            planned[key] = unit
             result.stored += 1
         if stored_events:
             self.recorder.insert_events(stored_events)
@@ -245,16 +337,21 @@ class AuditStore(Application):
                 )
         return ""
 
-    def checkpoint(self) -> Checkpoint | None:
-        """Record the chain head (after an ingest or replay), so a truncated tail is
-        detectable; signed when ``CASINO_AUDIT_SIGNING_KEY`` names a key."""
-        notification_id, head_hash, count = self.recorder.chain_head()  # type: ignore[attr-defined]
-        if not count:
-            return None
-        checkpoint = Checkpoint(notification_id, head_hash, count)
-        if self.signing_key is not None:
-            checkpoint = sign(checkpoint, self.signing_key)
-        self.recorder.write_checkpoint(checkpoint)  # type: ignore[attr-defined]
+    def checkpoint(self, publish: str | os.PathLike[str] | None = None) -> Checkpoint | None:
+        """Record the chain head (after an ingest or replay) as a tree head: its hash,
+        event count and the Merkle root of the events up to it (``audit.store.heads``),
+        so a truncated tail is detectable; signed when ``CASINO_AUDIT_SIGNING_KEY`` names
+        a key. The head is then published to the witness ``publish`` (a directory or a
+        JSON-lines file; default ``$CASINO_AUDIT_WITNESS``, none when unset or empty),
+        outside the database (``audit.store.witness``)."""
+        from audit.store.heads import make_checkpoint
+        from audit.store.witness import publish as publish_head
+        from audit.store.witness import witness_from_env
+
+        checkpoint = make_checkpoint(self.recorder, self.signing_key)
+        witness = witness_from_env() if publish is None else os.fspath(publish)
+        if checkpoint is not None and witness:
+            publish_head(checkpoint, witness)
         return checkpoint
 
     # -- reading ------------------------------------------------------------------------
@@ -326,28 +423,29 @@ class AuditStore(Application):
 
     def verify(self, public_key: Ed25519PublicKey | None = None) -> ChainReport:
         """Recompute the whole hash chain and check every checkpoint; with a public key,
-        also every checkpoint's signature (an unsigned checkpoint is counted, not failed)."""
+        also every checkpoint's signature, and refuse a store whose checkpoints are
+        missing or unsigned (``audit.store.heads.require_signed``)."""
+        from audit.store.heads import require_signed
+
         recorder: Any = self.recorder
         checkpoints = recorder.checkpoints()
         report = verify_rows(recorder.iter_chain_rows(), checkpoints)
         if public_key is None or not report.ok:
             return report
-        unsigned = 0
-        for checkpoint in sorted(checkpoints, key=lambda c: c.notification_id):
-            if not checkpoint.signature:
-                unsigned += 1
-            elif not signature_valid(checkpoint, public_key):
-                return replace(
-                    report,
-                    broken_at=checkpoint.notification_id,
-                    problem=(
-                        f"checkpoint at notification {checkpoint.notification_id} is not "
-                        f"signed by this key (key id {checkpoint.key_id or '-'}): the history "
-                        "up to it was rewritten or the checkpoint forged"
-                    ),
-                )
-        return replace(
-            report, signatures_checked=len(checkpoints) - unsigned, unsigned_checkpoints=unsigned
+        return require_signed(report, checkpoints, public_key)
+
+    def verify_witness(
+        self, witness: str | os.PathLike[str], public_key: Ed25519PublicKey | None = None
+    ) -> WitnessReport:
+        """Check the store against every head in the witness (``audit.store.witness``), in
+        one pass over the events, besides the chain and the database's checkpoints.
+        Raises ``WitnessError`` when the witness cannot be read at all."""
+        from audit.store.witness import load_heads, verify_witnessed
+
+        heads, unreadable = load_heads(witness)
+        recorder: Any = self.recorder
+        return verify_witnessed(
+            recorder.iter_chain_rows(), recorder.checkpoints(), heads, public_key, unreadable
         )
 
     def close(self) -> None:

@@ -16,7 +16,7 @@ from __future__ import annotations
 
 import hashlib
 from collections.abc import Iterable, Iterator
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from uuid import UUID
 
 GENESIS = bytes(32)
@@ -98,13 +98,48 @@ def chain_row(
 
 @dataclass(frozen=True, slots=True)
 class Checkpoint:
-    """The chain head recorded at a point in the global order."""
+    """The chain head recorded at a point in the global order: a signed tree head.
+
+    ``tree_root`` is the Merkle root (``audit.store.merkle``) of the first
+    ``event_count`` events and ``head_time`` when the head was made (milliseconds since
+    the epoch, UTC); both are signed with the rest. Checkpoints written before the Merkle
+    tree have neither (``tree_root`` empty) and are signed as before. ``tree_frontier``
+    (not signed) holds the subtree roots the next checkpoint extends instead of reading
+    every event again.
+    """
 
     notification_id: int
     chain_hash: bytes
     event_count: int
     signature: bytes = b""
     key_id: str = ""
+    tree_root: bytes = b""
+    head_time: int = 0
+    tree_frontier: bytes = field(default=b"", repr=False, compare=False)
+
+
+def tree_head_row(
+    notification_id: int,
+    chain_hash: object,
+    event_count: int,
+    signature: object,
+    key_id: str,
+    tree_root: object = None,
+    head_time: int | None = None,
+    tree_frontier: object = None,
+) -> Checkpoint:
+    """A Checkpoint from a checkpoints-table row (tree columns NULL or absent: a
+    checkpoint written before the Merkle tree)."""
+    return Checkpoint(
+        notification_id,
+        _as_bytes(chain_hash),
+        event_count,
+        _as_bytes(signature),
+        key_id,
+        _as_bytes(tree_root) if tree_root is not None else b"",
+        head_time or 0,
+        _as_bytes(tree_frontier) if tree_frontier is not None else b"",
+    )
 
 
 @dataclass(frozen=True)

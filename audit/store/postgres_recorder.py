@@ -1,8 +1,11 @@
 """eventsourcing's PostgreSQL application recorder, extended with the hash chain.
 
-Batches go in with one ``COPY`` per transaction under eventsourcing's own EXCLUSIVE table
-lock (so notification ids and the chain follow commit order). The database itself refuses
-UPDATE, DELETE and TRUNCATE on the events and checkpoint tables (triggers).
+Batches go in with one ``COPY`` per transaction, one writer at a time (a transaction
+advisory lock, see ``_append_lock``), so notification ids and the chain follow commit
+order. The database itself refuses
+UPDATE, DELETE and TRUNCATE on the events and checkpoint tables (triggers). Checkpoints
+carry the Merkle tree root of the events up to them (columns added to older stores'
+tables when their tables are set up, or at the first checkpoint written).
 """
 
 from __future__ import annotations
@@ -12,7 +15,7 @@ from typing import Any
 
 from eventsourcing.persistence import StoredEvent
 from eventsourcing.postgres import PostgresApplicationRecorder, PostgresDatastore
-from psycopg.sql import SQL, Identifier
+from psycopg.sql import SQL, Identifier, Literal
 
 from audit.store.chain import (
     GENESIS,
@@ -21,6 +24,7 @@ from audit.store.chain import (
     chain_links,
     chain_row,
     originator_hex,
+    tree_head_row,
 )
 
 READ_BATCH = 5000
@@ -34,6 +38,24 @@ BEGIN
 END;
 $$
 """
+
+# A checkpoints table made before the Merkle tree gains the tree-head columns; checked
+# first, so that opening a current store does not take ALTER TABLE's exclusive lock.
+_ADD_TREE_COLUMNS = """
+DO $casino_audit$
+BEGIN
+    IF (SELECT count(*) FROM information_schema.columns WHERE table_schema = {schema_name}
+        AND table_name = {table_name}
+        AND column_name IN ('tree_root', 'tree_frontier', 'head_time')) < 3 THEN
+        ALTER TABLE {schema}.{checkpoints} ADD COLUMN IF NOT EXISTS tree_root bytea,
+            ADD COLUMN IF NOT EXISTS tree_frontier bytea,
+            ADD COLUMN IF NOT EXISTS head_time bigint;
+    END IF;
+END
+$casino_audit$
+"""
+_CHECKPOINT_COLUMNS = "notification_id, chain_hash, event_count, signature, key_id"
+_TREE_SELECT = ", tree_root, head_time, tree_frontier"
 
 
 class ChainedPostgresApplicationRecorder(PostgresApplicationRecorder):
@@ -56,9 +78,18 @@ class ChainedPostgresApplicationRecorder(PostgresApplicationRecorder):
             SQL(
                 "CREATE TABLE IF NOT EXISTS {schema}.{checkpoints} ("
                 "notification_id bigint PRIMARY KEY, chain_hash bytea NOT NULL, "
-                "event_count bigint NOT NULL, signature bytea NOT NULL, key_id text NOT NULL)"
+                "event_count bigint NOT NULL, signature bytea NOT NULL, key_id text NOT NULL, "
+                "tree_root bytea, tree_frontier bytea, head_time bigint)"
             ).format(schema=schema, checkpoints=self.checkpoints_table),
         ]
+        self._add_tree_columns = SQL(_ADD_TREE_COLUMNS).format(
+            schema=schema,
+            checkpoints=self.checkpoints_table,
+            schema_name=Literal(self.datastore.schema),
+            table_name=Literal(f"{self.events_table_name}_checkpoints"),
+        )
+        self.sql_create_statements.append(self._add_tree_columns)
+        self._tree_columns = False  # known present (checked once per recorder)
         for target in (table, self.checkpoints_table):
             self.sql_create_statements += [
                 SQL(
@@ -74,6 +105,26 @@ class ChainedPostgresApplicationRecorder(PostgresApplicationRecorder):
             ]
         self._table = SQL("{schema}.{table}").format(schema=schema, table=table)
         self._checkpoints = SQL("{schema}.{cp}").format(schema=schema, cp=self.checkpoints_table)
+        self.lock_table_statements = self._append_lock()
+
+    def _append_lock(self) -> list[Any]:
+        """What ``insert_events`` takes before it reads the chain head, instead of
+        eventsourcing's ``LOCK TABLE … IN EXCLUSIVE MODE``, which PostgreSQL grants only
+        to a role with UPDATE, DELETE or TRUNCATE on the table: the least-privilege
+        writer (``casino-audit db grant --writer``) has none of them.
+
+        A transaction advisory lock per events table serialises this recorder's writers
+        (so insert order is commit order, as eventsourcing's notification log needs, and
+        no two batches link to the same head); ``ROW EXCLUSIVE``, which INSERT alone
+        allows, conflicts with the EXCLUSIVE lock older versions of this recorder take,
+        so a writer still running one is waited for too. Both end with the transaction;
+        both wait at most ``POSTGRES_LOCK_TIMEOUT`` seconds, as before."""
+        key = f"casino-audit append {self.datastore.schema}.{self.events_table_name}"
+        return [
+            SQL("SET LOCAL lock_timeout = '{0}s'").format(self.datastore.lock_timeout),
+            SQL("SELECT pg_advisory_xact_lock(hashtext({key}))").format(key=Literal(key)),
+            SQL("LOCK TABLE {t} IN ROW EXCLUSIVE MODE").format(t=self._table),
+        ]
 
     def insert_events(self, stored_events: Sequence[StoredEvent], **_: Any) -> Sequence[int] | None:
         """Insert a batch with one COPY, chained to the current head, in one transaction."""
@@ -166,38 +217,89 @@ class ChainedPostgresApplicationRecorder(PostgresApplicationRecorder):
             return 0, GENESIS, 0
         return head["notification_id"], bytes(head["chain_hash"]), count
 
+    def _has_tree_columns(self, *, add: bool = False) -> bool:
+        if not self._tree_columns:
+            with self.datastore.transaction(commit=add) as curs:
+                if add:
+                    curs.execute(self._add_tree_columns, prepare=False)
+                curs.execute(
+                    "SELECT count(*) AS n FROM information_schema.columns "
+                    "WHERE table_schema = %s AND table_name = %s "
+                    "AND column_name IN ('tree_root', 'tree_frontier', 'head_time')",
+                    (self.datastore.schema, f"{self.events_table_name}_checkpoints"),
+                )
+                self._tree_columns = curs.fetchone()["n"] == 3
+        return self._tree_columns
+
     def write_checkpoint(self, checkpoint: Checkpoint) -> None:
+        """Record a checkpoint (nothing when one is already recorded at its notification
+        id); adds the tree-head columns to an older store's table first."""
+        self._has_tree_columns(add=True)
         with self.datastore.transaction(commit=True) as curs:
             curs.execute(
-                SQL("INSERT INTO {cp} VALUES (%s, %s, %s, %s, %s) ON CONFLICT DO NOTHING").format(
-                    cp=self._checkpoints
-                ),
+                SQL(
+                    "INSERT INTO {cp} ({columns}) VALUES (%s, %s, %s, %s, %s, %s, %s, %s) "
+                    "ON CONFLICT DO NOTHING"
+                ).format(cp=self._checkpoints, columns=SQL(_CHECKPOINT_COLUMNS + _TREE_SELECT)),
                 (
                     checkpoint.notification_id,
                     checkpoint.chain_hash,
                     checkpoint.event_count,
                     checkpoint.signature,
                     checkpoint.key_id,
+                    checkpoint.tree_root or None,
+                    checkpoint.head_time if checkpoint.tree_root else None,
+                    checkpoint.tree_frontier if checkpoint.tree_root else None,
                 ),
             )
 
     def checkpoints(self) -> list[Checkpoint]:
+        """Every checkpoint (without the frontiers), in no particular order."""
+        tree = ", tree_root, head_time, NULL AS tree_frontier" if self._has_tree_columns() else ""
+        return self._select_checkpoints(f"SELECT {_CHECKPOINT_COLUMNS}{tree} FROM {{cp}}")
+
+    def checkpoint_at(self, notification_id: int) -> Checkpoint | None:
+        """The checkpoint recorded at a notification id, if any."""
+        tree = _TREE_SELECT if self._has_tree_columns() else ""
+        found = self._select_checkpoints(
+            f"SELECT {_CHECKPOINT_COLUMNS}{tree} FROM {{cp}} WHERE notification_id = %s",
+            (notification_id,),
+        )
+        return found[0] if found else None
+
+    def rooted_checkpoints_before(self, notification_id: int, limit: int = 3) -> list[Checkpoint]:
+        """The latest checkpoints with a tree root (and frontier) at or before a
+        notification id, latest first."""
+        if not self._has_tree_columns():
+            return []
+        return self._select_checkpoints(
+            f"SELECT {_CHECKPOINT_COLUMNS}{_TREE_SELECT} FROM {{cp}} "
+            "WHERE notification_id <= %s AND tree_root IS NOT NULL "
+            "ORDER BY notification_id DESC LIMIT %s",
+            (notification_id, limit),
+        )
+
+    def _select_checkpoints(self, query: str, params: tuple = ()) -> list[Checkpoint]:
         with self.datastore.transaction(commit=False) as curs:
-            curs.execute(
-                SQL(
-                    "SELECT notification_id, chain_hash, event_count, signature, key_id FROM {cp}"
-                ).format(cp=self._checkpoints)
-            )
-            return [
-                Checkpoint(
-                    r["notification_id"],
-                    bytes(r["chain_hash"]),
-                    r["event_count"],
-                    bytes(r["signature"]),
-                    r["key_id"],
-                )
-                for r in curs.fetchall()
-            ]
+            curs.execute(SQL(query).format(cp=self._checkpoints), params)
+            return [tree_head_row(*r.values()) for r in curs.fetchall()]
+
+    def iter_chain_hashes(self, after: int, upto: int) -> Iterator[bytes]:
+        """The stored chain hashes of the events after notification ``after`` up to
+        ``upto``, in order, streamed (the leaves a checkpoint adds to the tree)."""
+        query = SQL(
+            "SELECT notification_id, chain_hash FROM {t} WHERE notification_id > %s "
+            "AND notification_id <= %s ORDER BY notification_id LIMIT %s"
+        ).format(t=self._table)
+        while True:
+            with self.datastore.transaction(commit=False) as curs:
+                curs.execute(query, (after, upto, READ_BATCH * 4))
+                batch = curs.fetchall()
+            if not batch:
+                return
+            for r in batch:
+                yield bytes(r["chain_hash"])
+            after = batch[-1]["notification_id"]
 
     def states_of(self, originator_ids: Sequence[str], first_version: int) -> list[Any]:
         """(originator hex, version, state) of these originators' events from

@@ -7,12 +7,20 @@ regulator) keeps off the database host. ``casino-audit keygen`` makes a key pair
 ``CASINO_AUDIT_SIGNING_KEY`` names the private key file, and every ingest, replay and
 nightly run then signs its checkpoint; ``casino-audit verify --public-key FILE`` checks
 every signature.
+
+A checkpoint with a Merkle tree root (written since the Merkle tree, ``audit.store.merkle``)
+is a *signed tree head*: the message also covers the root of the first ``event_count``
+events and the head's time (``DOMAIN_TREE_HEAD``). A checkpoint without a root (written
+before) is signed and checked with the original message (``DOMAIN``). Dropping the root
+from a signed tree head does not turn it into a valid old-style checkpoint: the
+signature was made over the other message.
 """
 
 from __future__ import annotations
 
 import hashlib
 import os
+from dataclasses import replace
 from pathlib import Path
 
 from cryptography.exceptions import InvalidSignature
@@ -23,6 +31,7 @@ from audit.store.chain import Checkpoint
 
 SIGNING_KEY_ENV = "CASINO_AUDIT_SIGNING_KEY"
 DOMAIN = b"casino-audit checkpoint v1\n"
+DOMAIN_TREE_HEAD = b"casino-audit tree head v2\n"
 
 
 class KeyError_(ValueError):
@@ -30,7 +39,16 @@ class KeyError_(ValueError):
 
 
 def message(checkpoint: Checkpoint) -> bytes:
-    """The exact bytes signed for a checkpoint."""
+    """The exact bytes signed for a checkpoint: v2 (a tree head) when it has a root."""
+    if checkpoint.tree_root:
+        return (
+            DOMAIN_TREE_HEAD
+            + checkpoint.notification_id.to_bytes(8, "big")
+            + checkpoint.chain_hash
+            + checkpoint.event_count.to_bytes(8, "big")
+            + checkpoint.tree_root
+            + checkpoint.head_time.to_bytes(8, "big", signed=True)
+        )
     return (
         DOMAIN
         + checkpoint.notification_id.to_bytes(8, "big")
@@ -46,24 +64,42 @@ def key_id(public_key: Ed25519PublicKey) -> str:
 
 
 def generate_keypair(folder: Path) -> tuple[Path, Path]:
-    """Write ``checkpoint-signing.key`` (mode 0600) and ``checkpoint-signing.pub``."""
-    folder.mkdir(parents=True, exist_ok=True)
-    private = Ed25519PrivateKey.generate()
+    """Write ``checkpoint-signing.key`` (mode 0600 from its creation) and
+    ``checkpoint-signing.pub``. Never overwrites: ``KeyError_`` naming the file when
+    either is already there (a lost private key cannot sign again; a replaced public
+    key would vouch for other signatures) or when the folder cannot be written."""
     private_path, public_path = folder / "checkpoint-signing.key", folder / "checkpoint-signing.pub"
-    private_path.write_bytes(
-        private.private_bytes(
-            serialization.Encoding.PEM,
-            serialization.PrivateFormat.PKCS8,
-            serialization.NoEncryption(),
-        )
+    for path in (private_path, public_path):
+        if path.exists() or path.is_symlink():
+            raise KeyError_(f"{path} already exists: a key is never overwritten")
+    private = Ed25519PrivateKey.generate()
+    pem = private.private_bytes(
+        serialization.Encoding.PEM, serialization.PrivateFormat.PKCS8, serialization.NoEncryption()
     )
-    os.chmod(private_path, 0o600)
-    public_path.write_bytes(
-        private.public_key().public_bytes(
-            serialization.Encoding.PEM, serialization.PublicFormat.SubjectPublicKeyInfo
-        )
+    public = private.public_key().public_bytes(
+        serialization.Encoding.PEM, serialization.PublicFormat.SubjectPublicKeyInfo
     )
+    try:
+        folder.mkdir(parents=True, exist_ok=True)
+        _write_new(private_path, pem, 0o600)
+        try:
+            _write_new(public_path, public, 0o644)
+        except BaseException:
+            private_path.unlink()
+            raise
+    except FileExistsError as error:  # made by someone else meanwhile
+        raise KeyError_(f"{error.filename} already exists: a key is never overwritten") from None
+    except OSError as error:
+        where = error.filename or folder
+        raise KeyError_(f"{where}: cannot write a key ({error.strerror})") from None
     return private_path, public_path
+
+
+def _write_new(path: Path, data: bytes, mode: int) -> None:
+    """Create ``path`` (never an existing file or a symlink) with ``mode`` and ``data``."""
+    fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL | getattr(os, "O_NOFOLLOW", 0), mode)
+    with os.fdopen(fd, "wb") as file:
+        file.write(data)
 
 
 def load_private_key(path: Path) -> Ed25519PrivateKey:
@@ -93,10 +129,8 @@ def signing_key_from_env() -> Ed25519PrivateKey | None:
 
 def sign(checkpoint: Checkpoint, private_key: Ed25519PrivateKey) -> Checkpoint:
     """The checkpoint with its signature and key id."""
-    return Checkpoint(
-        checkpoint.notification_id,
-        checkpoint.chain_hash,
-        checkpoint.event_count,
+    return replace(
+        checkpoint,
         signature=private_key.sign(message(checkpoint)),
         key_id=key_id(private_key.public_key()),
     )
@@ -105,6 +139,6 @@ def sign(checkpoint: Checkpoint, private_key: Ed25519PrivateKey) -> Checkpoint:
 def signature_valid(checkpoint: Checkpoint, public_key: Ed25519PublicKey) -> bool:
     try:
         public_key.verify(checkpoint.signature, message(checkpoint))
-    except InvalidSignature:
+    except (InvalidSignature, ValueError, OverflowError):
         return False
     return True

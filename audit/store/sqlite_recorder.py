@@ -1,7 +1,9 @@
 """eventsourcing's SQLite application recorder, extended with the hash chain.
 
 The events table gains ``chain_prev`` and ``chain_hash``; triggers refuse UPDATE and
-DELETE (append-only); a checkpoints table records the chain head after each ingest.
+DELETE (append-only); a checkpoints table records the chain head after each ingest,
+with the Merkle tree root of the events up to it (columns added to older stores' tables
+when their tables are set up, or at the first checkpoint written).
 Batches are inserted in one transaction (``executemany``), never one commit per event.
 That transaction starts with ``BEGIN IMMEDIATE``: it holds the write lock before it reads
 the chain head, so writers in other processes (parallel nightly shards, mapped DAG tasks)
@@ -23,9 +25,14 @@ from audit.store.chain import (
     chain_links,
     chain_row,
     originator_hex,
+    tree_head_row,
 )
 
 READ_BATCH = 5000
+# Columns of a checkpoint as a signed tree head (absent from stores made before).
+TREE_COLUMNS = (("tree_root", "BLOB"), ("tree_frontier", "BLOB"), ("head_time", "INTEGER"))
+_CHECKPOINT_COLUMNS = "notification_id, chain_hash, event_count, signature, key_id"
+_TREE_SELECT = ", tree_root, head_time, tree_frontier"
 
 
 class _ImmediateTransaction(SQLiteTransaction):
@@ -55,12 +62,37 @@ class ChainedSQLiteApplicationRecorder(SQLiteApplicationRecorder):
             "BEGIN SELECT RAISE(ABORT, 'events are append-only: DELETE refused'); END",
             "CREATE TABLE IF NOT EXISTS chain_checkpoints ("
             "notification_id INTEGER PRIMARY KEY, chain_hash BLOB NOT NULL, "
-            "event_count INTEGER NOT NULL, signature BLOB NOT NULL, key_id TEXT NOT NULL)",
+            "event_count INTEGER NOT NULL, signature BLOB NOT NULL, key_id TEXT NOT NULL, "
+            "tree_root BLOB, tree_frontier BLOB, head_time INTEGER)",
             "CREATE TRIGGER IF NOT EXISTS chain_checkpoints_no_update BEFORE UPDATE ON "
             "chain_checkpoints BEGIN SELECT RAISE(ABORT, 'checkpoints are append-only'); END",
             "CREATE TRIGGER IF NOT EXISTS chain_checkpoints_no_delete BEFORE DELETE ON "
             "chain_checkpoints BEGIN SELECT RAISE(ABORT, 'checkpoints are append-only'); END",
         ]
+
+    def _create_table(self, c: SQLiteCursor) -> None:
+        super()._create_table(c)
+        self._add_tree_columns(c)
+
+    _tree_columns = False  # known present (checked once per recorder)
+
+    def _add_tree_columns(self, c: SQLiteCursor) -> None:
+        """Give a checkpoints table made before the Merkle tree its tree-head columns."""
+        c.execute("PRAGMA table_info(chain_checkpoints)")
+        have = {r[1] for r in c.fetchall()}
+        for name, kind in TREE_COLUMNS:
+            if have and name not in have:
+                c.execute(f"ALTER TABLE chain_checkpoints ADD COLUMN {name} {kind}")
+
+    def _has_tree_columns(self, *, add: bool = False) -> bool:
+        if not self._tree_columns:
+            with self.datastore.transaction(commit=add) as c:
+                if add:
+                    self._add_tree_columns(c)
+                c.execute("PRAGMA table_info(chain_checkpoints)")
+                have = {r[1] for r in c.fetchall()}
+            self._tree_columns = all(name in have for name, _ in TREE_COLUMNS)
+        return self._tree_columns
 
     def insert_events(
         self, stored_events: Sequence[StoredEvent], **kwargs: Any
@@ -125,25 +157,76 @@ class ChainedSQLiteApplicationRecorder(SQLiteApplicationRecorder):
         return (head[0], bytes(head[1]), count) if head else (0, GENESIS, 0)
 
     def write_checkpoint(self, checkpoint: Checkpoint) -> None:
+        """Record a checkpoint (nothing when one is already recorded at its notification
+        id); adds the tree-head columns to an older store's table first."""
+        self._has_tree_columns(add=True)
         with self.datastore.transaction(commit=True) as c:
             c.execute(
-                "INSERT OR IGNORE INTO chain_checkpoints VALUES (?,?,?,?,?)",
+                f"INSERT OR IGNORE INTO chain_checkpoints ({_CHECKPOINT_COLUMNS}"
+                f"{_TREE_SELECT}) VALUES (?,?,?,?,?,?,?,?)",
                 (
                     checkpoint.notification_id,
                     checkpoint.chain_hash,
                     checkpoint.event_count,
                     checkpoint.signature,
                     checkpoint.key_id,
+                    checkpoint.tree_root or None,
+                    checkpoint.head_time if checkpoint.tree_root else None,
+                    checkpoint.tree_frontier if checkpoint.tree_root else None,
                 ),
             )
 
     def checkpoints(self) -> list[Checkpoint]:
+        """Every checkpoint (without the frontiers), in no particular order."""
+        tree = ", tree_root, head_time, NULL" if self._has_tree_columns() else ""
+        return self._select_checkpoints(
+            f"SELECT {_CHECKPOINT_COLUMNS}{tree} FROM chain_checkpoints"
+        )
+
+    def checkpoint_at(self, notification_id: int) -> Checkpoint | None:
+        """The checkpoint recorded at a notification id, if any."""
+        tree = _TREE_SELECT if self._has_tree_columns() else ""
+        found = self._select_checkpoints(
+            f"SELECT {_CHECKPOINT_COLUMNS}{tree} FROM chain_checkpoints "
+            "WHERE notification_id = ?",
+            (notification_id,),
+        )
+        return found[0] if found else None
+
+    def rooted_checkpoints_before(self, notification_id: int, limit: int = 3) -> list[Checkpoint]:
+        """The latest checkpoints with a tree root (and frontier) at or before a
+        notification id, latest first."""
+        if not self._has_tree_columns():
+            return []
+        return self._select_checkpoints(
+            f"SELECT {_CHECKPOINT_COLUMNS}{_TREE_SELECT} FROM chain_checkpoints "
+            "WHERE notification_id <= ? AND tree_root IS NOT NULL "
+            "ORDER BY notification_id DESC LIMIT ?",
+            (notification_id, limit),
+        )
+
+    def _select_checkpoints(self, query: str, params: tuple = ()) -> list[Checkpoint]:
         with self.datastore.transaction(commit=False) as c:
-            c.execute(
-                "SELECT notification_id, chain_hash, event_count, signature, key_id "
-                "FROM chain_checkpoints"
-            )
-            return [Checkpoint(r[0], bytes(r[1]), r[2], bytes(r[3]), r[4]) for r in c.fetchall()]
+            c.execute(query, params)
+            return [tree_head_row(*r) for r in c.fetchall()]
+
+    def iter_chain_hashes(self, after: int, upto: int) -> Iterator[bytes]:
+        """The stored chain hashes of the events after notification ``after`` up to
+        ``upto``, in order, streamed (the leaves a checkpoint adds to the tree)."""
+        table = self.events_table_name
+        while True:
+            with self.datastore.transaction(commit=False) as c:
+                c.execute(
+                    f"SELECT rowid, chain_hash FROM {table} WHERE rowid > ? AND rowid <= ? "
+                    "ORDER BY rowid LIMIT ?",
+                    (after, upto, READ_BATCH * 4),
+                )
+                batch = c.fetchall()
+            if not batch:
+                return
+            for r in batch:
+                yield bytes(r[1])
+            after = batch[-1][0]
 
     def states_of(self, originator_ids: Sequence[str], first_version: int) -> list[Any]:
         """(originator hex, version, state) of these originators' events from

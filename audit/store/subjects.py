@@ -90,6 +90,33 @@ class Adjudication(Subject):
     KIND = "adjudication"
 
 
+class ConsoleUser(Subject):
+    """An inspector console account (``console.accounts``): ``UserAdded`` (name, role,
+    argon2 hash: never a password in clear), ``UserDisabled``."""
+
+    KIND = "console_user"
+
+
+class AccessTrail(Subject):
+    """One look at a subject's events in the console (``SubjectViewed``: who, which
+    subject, when, which page); one aggregate per look, so looks never contend."""
+
+    KIND = "access"
+
+
+class SignOff(Subject):
+    """An investigator's decision on a finding (``FindingSignedOff``: who, when, which
+    finding, accepted/disputed/escalated, note); one aggregate per decision."""
+
+    KIND = "sign_off"
+
+
+class IncidentNote(Subject):
+    """An investigator's note on an incident (``IncidentNoteRecorded``); one per note."""
+
+    KIND = "incident_note"
+
+
 SUBJECT_CLASSES: dict[str, type[Subject]] = {
     cls.KIND: cls
     for cls in (
@@ -101,12 +128,20 @@ SUBJECT_CLASSES: dict[str, type[Subject]] = {
         TableTerms,
         QuarantinedRecord,
         Adjudication,
+        ConsoleUser,
+        AccessTrail,
+        SignOff,
+        IncidentNote,
     )
 }
 
 INTERNAL_RECORD_TYPES = {
     QuarantinedRecord: ("RecordQuarantined",),
     Adjudication: ("HandAdjudicated",),
+    ConsoleUser: ("UserAdded", "UserDisabled"),
+    AccessTrail: ("SubjectViewed",),
+    SignOff: ("FindingSignedOff",),
+    IncidentNote: ("IncidentNoteRecorded",),
 }
 
 

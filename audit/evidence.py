@@ -1,0 +1,230 @@
+"""Evidence bundles, checked without any store: ``casino-audit verify-evidence``.
+
+A bundle (``console.evidence.build_bundle`` makes them; one JSON file) holds
+
+* ``subject``: kind and id;
+* ``events``: the subject's stored events exactly as stored (each: notification id,
+  aggregate id, version, topic, the stored state text, chain link ``chain_prev`` /
+  ``chain_hash``), the aggregate's opening event first;
+* ``inputs``: the other stored events the verdict depends on, by subject (a poker
+  table's declared terms, a satellite's target tournament), in the same form;
+* ``verdict``: the subject's current verdict unit, its stored events in the same form;
+* ``rulebook``: the rulebook judged under and each cited rule with its summary;
+* ``proof``: a signed checkpoint and the proof that every event above is in the store's
+  history up to it (``audit.evidence_proof``: Merkle inclusion or hash chain).
+
+``verify_bundle`` checks, with the public key only: each event belongs to the subject it
+claims (deterministic aggregate ids, versions in order, topics matching records); the
+proof and the checkpoint's signature; and then judges the bundled events again through
+the one judging path (``audit.judging.gather`` over the bundle's records, then
+``judge``): the verdict must be the stored one, finding for finding, with the same input
+digest, under the same replayer version. Any changed byte fails one of these.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any, cast
+
+import orjson
+from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PublicKey
+from eventsourcing.persistence import DatetimeAsISO, DecimalAsStr, UUIDAsHex
+from eventsourcing.utils import get_topic
+
+from audit.evidence_proof import ProofError, check_proof, row_state
+from audit.judging import ADJUDICATORS, findings_json, gather, judge
+from audit.store.application import AuditStore
+from audit.store.signing import KeyError_, load_public_key
+from audit.store.subjects import FIRST_RECORD_VERSION, SUBJECT_CLASSES, subject_uuid
+from audit.store.transcoder import OrjsonTranscoder
+from audit.wording import terminal_safe
+from replayer import REPLAYER_VERSION
+from replayer.rulebooks.citations import summary_line
+
+FORMAT = "casino-audit evidence bundle"
+FORMAT_VERSION = 1
+VERDICT_KIND = "adjudication"
+
+
+class BundleError(ValueError):
+    """The bundle does not hold together; the message says where."""
+
+
+@dataclass
+class EvidenceReport:
+    """What a bundle proves (``proven``) and what fails (``problems``)."""
+
+    proven: list[str] = field(default_factory=list)
+    problems: list[str] = field(default_factory=list)
+
+    @property
+    def ok(self) -> bool:
+        return not self.problems and bool(self.proven)
+
+
+def _transcoder() -> OrjsonTranscoder:
+    """The store's transcoder, as ``AuditStore`` registers it (no store needed)."""
+    transcoder = OrjsonTranscoder()
+    for transcoding in (UUIDAsHex(), DecimalAsStr(), DatetimeAsISO()):
+        transcoder.register(transcoding)
+    return transcoder
+
+
+def _records(kind: str, subject: str, events: Sequence[Mapping[str, Any]]) -> list[dict]:
+    """The records of one aggregate's bundled events, after checking they are its own:
+    its aggregate id, versions 1..n, its opening event, each record's topic."""
+    cls = SUBJECT_CLASSES.get(kind)
+    if cls is None:
+        raise BundleError(f"unknown subject kind {kind!r}")
+    aggregate = subject_uuid(kind, subject).hex
+    where = f"{kind} subject {subject!r}"
+    if not events:
+        raise BundleError(f"no stored events of {where}")
+    decode = _transcoder().decode_record
+    records = []
+    for version, event in enumerate(events, 1):
+        if event.get("originator_id") != aggregate or int(event.get("version", -1)) != version:
+            raise BundleError(f"event {version} of {where} is not that subject's (id or version)")
+        state = row_state(event)
+        if version == 1:
+            opened = orjson.loads(state)
+            if event["topic"] != get_topic(cls.Opened) or opened.get("subject_id") != subject:
+                raise BundleError(f"the opening event of {where} is not its own")
+            continue
+        record = decode(state)
+        if event["topic"] != get_topic(cls.event_class(str(record.get("type")))):
+            raise BundleError(f"event {version} of {where}: its topic does not match its record")
+        if int(record.get("sequence", -1)) + FIRST_RECORD_VERSION != version:
+            raise BundleError(f"event {version} of {where}: sequence and version disagree")
+        records.append(record)
+    return records
+
+
+class _Bundled:
+    """The bundle's records, read the way ``audit.judging.gather`` reads a store."""
+
+    def __init__(self, records: Mapping[tuple[str, str], list[dict[str, Any]]]):
+        self._records = records
+
+    def records_of(self, kind: str, subject_id: str) -> list[dict[str, Any]]:
+        return list(self._records.get((kind, subject_id), ()))
+
+
+def _verdict(bundle: Mapping[str, Any], kind: str, subject: str) -> tuple[str, dict]:
+    section = bundle.get("verdict") or {}
+    unit = str(section.get("unit") or "")
+    if not unit:
+        raise BundleError("the bundle holds no stored verdict")
+    [record] = _records(VERDICT_KIND, unit, section.get("events") or ()) or [{}]
+    expected = f"{kind}:{subject}|{record.get('replayer_version')}|{record.get('input_digest')}"
+    if record.get("kind") != kind or record.get("subject") != subject or unit != expected:
+        raise BundleError(f"verdict unit {unit!r} is not a verdict on this subject")
+    return unit, record
+
+
+def _rejudged(kind: str, subject: str, records: list[dict], inputs: dict, stored: dict) -> str:
+    """Judge the bundled events again; the statement of what matched, or BundleError."""
+    version = stored.get("replayer_version")
+    if version != REPLAYER_VERSION:
+        raise BundleError(
+            f"the verdict was made by replayer {version}; this checker runs replayer "
+            f"{REPLAYER_VERSION} and cannot recompute it"
+        )
+    judged = gather(cast(AuditStore, _Bundled(inputs)), kind, subject, records)
+    verdict = judge(judged)
+    rulebook = getattr(verdict, "rulebook_id", None)
+    findings = findings_json(verdict)
+    if judged.digest(rulebook) != stored.get("input_digest"):
+        raise BundleError("the bundled events and inputs are not the ones the verdict judged")
+    if findings != stored.get("findings") or rulebook != stored.get("rulebook"):
+        raise BundleError("the stored verdict is not what the replayer gives for these events")
+    if stored.get("events_judged") != len(records):
+        raise BundleError("the stored verdict counts a different number of events")
+    kinds = ", ".join(sorted({f["kind"] for f in findings})) or "none"
+    return (
+        f"the verdict is what replayer {version} gives for them (recomputed): rulebook "
+        f"{rulebook or 'none'}, {len(findings)} finding(s): {kinds}; inputs digest "
+        f"{stored.get('input_digest')}"
+    )
+
+
+def _citations(bundle: Mapping[str, Any], stored: dict) -> str:
+    section = bundle.get("rulebook") or {}
+    if section.get("id") != stored.get("rulebook"):
+        raise BundleError("the bundle's rulebook is not the verdict's")
+    cited = sorted(
+        {str(f.get("citation")) for f in stored.get("findings") or () if f.get("citation")}
+    )
+    listed = [(c.get("citation"), c.get("summary")) for c in section.get("citations") or ()]
+    if listed != [(c, summary_line(c)) for c in cited]:
+        raise BundleError("the bundle's citations or their summaries are not the catalogue's")
+    return f"{len(cited)} cited rule(s), each with the catalogue's summary"
+
+
+def verify_bundle(bundle: Mapping[str, Any], public_key: Ed25519PublicKey) -> EvidenceReport:
+    """Check a bundle (see the module docstring); never raises for a bad bundle."""
+    report = EvidenceReport()
+    try:
+        if bundle.get("format") != FORMAT or bundle.get("format_version") != FORMAT_VERSION:
+            raise BundleError("not a casino-audit evidence bundle (version 1)")
+        kind, subject = str(bundle["subject"]["kind"]), str(bundle["subject"]["id"])
+        events = list(bundle.get("events") or ())
+        records = _records(kind, subject, events)
+        inputs: dict[tuple[str, str], list[dict]] = {(kind, subject): records}
+        proven = list(events)
+        for group in bundle.get("inputs") or ():
+            key = (str(group["kind"]), str(group["subject"]))
+            inputs[key] = _records(*key, group.get("events") or ())
+            proven += group.get("events") or ()
+        unit, stored = _verdict(bundle, kind, subject)
+        if bundle.get("replayer_version") != stored.get("replayer_version"):
+            raise BundleError("the bundle's replayer version is not the verdict's")
+        proven += bundle["verdict"]["events"]
+        result = check_proof(bundle.get("proof") or {}, proven, public_key)
+        cp = result.checkpoint
+        ids = sorted(int(e["notification_id"]) for e in events)
+        report.proven.append(
+            f"these {len(events)} stored events of {kind} subject {subject} (notifications "
+            f"{ids[0]}..{ids[-1]}), {len(proven) - len(events) - 2} event(s) of its inputs and "
+            f"verdict unit {unit} are in the store's history up to checkpoint "
+            f"{cp.notification_id} ({cp.event_count} events, head {cp.chain_hash.hex()}), "
+            f"signed by key {cp.key_id or '(unnamed)'} at {result.head_time} "
+            f"({result.method})"
+        )
+        if kind in ADJUDICATORS:
+            report.proven.append(_rejudged(kind, subject, records, inputs, stored))
+        else:
+            report.proven.append(
+                f"the verdict is stored as above; a {kind} verdict reads other subjects from "
+                "the store, so it is not recomputed here"
+            )
+        report.proven.append(_citations(bundle, stored))
+    except (BundleError, ProofError) as error:
+        report.problems.append(str(error))
+    except (KeyError, TypeError, ValueError, IndexError, AttributeError) as error:
+        report.problems.append(f"the bundle is malformed: {error!r}"[:300])
+    return report
+
+
+def cmd_verify_evidence(args: argparse.Namespace) -> int:
+    """``casino-audit verify-evidence FILE --public-key KEY``: 0 proven, 1 not, 2 unusable."""
+    from audit.cli import EXIT_DATA_PROBLEMS, EXIT_OK, CannotRun
+
+    try:
+        public_key = load_public_key(Path(args.public_key))
+    except KeyError_ as error:
+        raise CannotRun(str(error)) from None
+    try:
+        bundle = json.loads(Path(args.file).read_text(encoding="utf-8"))
+    except (OSError, UnicodeDecodeError, json.JSONDecodeError) as error:
+        raise CannotRun(f"{args.file}: not a readable JSON file ({error})") from None
+    report = verify_bundle(bundle if isinstance(bundle, dict) else {}, public_key)
+    for line in report.proven:
+        print(f"PROVEN: {terminal_safe(line)}")
+    for line in report.problems:
+        print(f"NOT PROVEN: {terminal_safe(line)}")
+    return EXIT_OK if report.ok else EXIT_DATA_PROBLEMS

@@ -1,0 +1,182 @@
+"""The proof part of an evidence bundle: stored rows linked to a signed checkpoint.
+
+Two kinds, checked without any store (``check_proof``):
+
+* ``merkle`` (RFC 9162, ``audit.store.merkle``): each proven event's chain hash is
+  recomputed from its stored bytes (``audit.store.chain.link_hash``), hashed as a leaf,
+  and its audit path must lead to the checkpoint's signed tree root (tree size = the
+  checkpoint's event count). Small: O(log n) hashes per event.
+* ``hash-chain`` (checkpoints without a tree root): every row from the first proven
+  event to the checkpoint is bundled, and the chain recomputed over them, starting at the
+  first proven event's ``chain_prev``, must end at the checkpoint's signed head hash.
+  Large (every row in between, whole), but needs nothing but SHA-256.
+
+Either way the checkpoint's Ed25519 signature is checked with the public key given
+(``audit.store.signing.signature_valid``, the message the store signs).
+"""
+
+from __future__ import annotations
+
+import base64
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, fields
+from datetime import UTC, datetime
+from typing import Any
+
+from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PublicKey
+
+from audit.store.chain import Checkpoint, link_hash
+from audit.store.signing import key_id, signature_valid
+
+MERKLE, HASH_CHAIN = "merkle", "hash-chain"
+
+
+class ProofError(ValueError):
+    """The proof does not hold; the message says which part."""
+
+
+def row_state(row: Mapping[str, Any]) -> bytes:
+    """A bundled row's exact stored state bytes (text, or base64 when not UTF-8)."""
+    if "state_b64" in row:
+        return base64.b64decode(str(row["state_b64"]), validate=True)
+    return str(row["state"]).encode()
+
+
+def recomputed_hash(row: Mapping[str, Any], prev: bytes) -> bytes:
+    """The chain hash of a bundled row after ``prev``."""
+    return link_hash(
+        prev,
+        str(row["originator_id"]),
+        int(row["version"]),
+        str(row["topic"]),
+        row_state(row),
+    )
+
+
+def checkpoint_of(data: Mapping[str, Any]) -> Checkpoint:
+    """The ``Checkpoint`` a bundle's checkpoint section describes."""
+    values: dict[str, Any] = {
+        "notification_id": int(data["notification_id"]),
+        "chain_hash": bytes.fromhex(str(data["chain_hash"])),
+        "event_count": int(data["event_count"]),
+        "signature": bytes.fromhex(str(data.get("signature") or "")),
+        "key_id": str(data.get("key_id") or ""),
+    }
+    known = {f.name for f in fields(Checkpoint)}
+    if data.get("tree_root"):
+        if "tree_root" not in known:
+            raise ProofError("the checkpoint is a signed tree head, which this checker cannot read")
+        values["tree_root"] = bytes.fromhex(str(data["tree_root"]))
+        values["head_time"] = int(data.get("head_time") or 0)
+    return Checkpoint(**values)
+
+
+@dataclass(frozen=True)
+class ProofResult:
+    """What a proof showed: the checkpoint, how, and when its head was made."""
+
+    checkpoint: Checkpoint
+    method: str
+    head_time: str
+
+
+def _signed(checkpoint: Checkpoint, public_key: Ed25519PublicKey) -> None:
+    if not checkpoint.signature:
+        raise ProofError(
+            f"checkpoint {checkpoint.notification_id} is not signed: it shows only that the "
+            "rows agree with each other, not that the store's keeper vouched for them"
+        )
+    if checkpoint.key_id and checkpoint.key_id != key_id(public_key):
+        raise ProofError(
+            f"checkpoint {checkpoint.notification_id} names key {checkpoint.key_id}, "
+            f"not this key ({key_id(public_key)})"
+        )
+    if not signature_valid(checkpoint, public_key):
+        raise ProofError(
+            f"the signature of checkpoint {checkpoint.notification_id} does not verify with "
+            "this key: the checkpoint or its signature was changed, or another key signed it"
+        )
+
+
+def check_proof(
+    proof: Mapping[str, Any], events: Sequence[Mapping[str, Any]], public_key: Ed25519PublicKey
+) -> ProofResult:
+    """Check that every row of ``events`` is in the history up to the proof's signed
+    checkpoint; raise ``ProofError`` naming what fails."""
+    kind = proof.get("type")
+    if kind not in (MERKLE, HASH_CHAIN):
+        raise ProofError(f"no proof of inclusion ({proof.get('reason') or kind!r})")
+    checkpoint = checkpoint_of(proof["checkpoint"])
+    _signed(checkpoint, public_key)
+    for event in events:
+        if int(event["notification_id"]) > checkpoint.notification_id:
+            raise ProofError(f"event {event['notification_id']} is after the checkpoint")
+        prev = bytes.fromhex(str(event["chain_prev"]))
+        if recomputed_hash(event, prev).hex() != event["chain_hash"]:
+            raise ProofError(
+                f"event at notification {event['notification_id']} does not match its chain "
+                "hash: its stored bytes were changed"
+            )
+    if kind == MERKLE:
+        _merkle(proof, events, checkpoint)
+        when = datetime.fromtimestamp(checkpoint.head_time / 1000, UTC).isoformat()
+        return ProofResult(checkpoint, "Merkle inclusion proofs (RFC 9162)", when)
+    last = _hash_chain(proof, events, checkpoint)
+    return ProofResult(checkpoint, "hash chain recomputed to the signed head", last)
+
+
+def _merkle(proof: Mapping[str, Any], events: Sequence[Mapping[str, Any]], cp: Checkpoint) -> None:
+    from audit.store.merkle import leaf_hash, verify_inclusion
+
+    paths = proof.get("leaves") or {}
+    for event in events:
+        entry = paths.get(str(event["notification_id"]))
+        if entry is None:
+            raise ProofError(f"no inclusion proof for notification {event['notification_id']}")
+        path = [bytes.fromhex(str(h)) for h in entry["path"]]
+        leaf = leaf_hash(bytes.fromhex(str(event["chain_hash"])))
+        if not verify_inclusion(leaf, int(entry["index"]), cp.event_count, path, cp.tree_root):
+            raise ProofError(
+                f"the inclusion proof of notification {event['notification_id']} does not "
+                "lead to the signed tree root"
+            )
+
+
+def _hash_chain(
+    proof: Mapping[str, Any], events: Sequence[Mapping[str, Any]], cp: Checkpoint
+) -> str:
+    """Recompute the chain from the first proven event to the checkpoint; the time the
+    head row was stored."""
+    rows = {int(e["notification_id"]): e for e in events}
+    for row in proof.get("rows") or ():
+        number = int(row["notification_id"])
+        if number in rows:
+            raise ProofError(f"notification {number} is bundled twice")
+        rows[number] = row
+    ordered = [rows[n] for n in sorted(rows)]
+    if not ordered or int(ordered[-1]["notification_id"]) != cp.notification_id:
+        raise ProofError("the bundled rows do not reach the checkpoint")
+    first = min(int(e["notification_id"]) for e in events)
+    if int(ordered[0]["notification_id"]) != first:
+        raise ProofError("rows before the first proven event are bundled")
+    prev = bytes.fromhex(str(ordered[0]["chain_prev"]))
+    for row in ordered:
+        prev = recomputed_hash(row, prev)
+        if "chain_hash" in row and row["chain_hash"] != prev.hex():
+            raise ProofError(f"notification {row['notification_id']} breaks the chain")
+    if prev != cp.chain_hash:
+        raise ProofError(
+            "the chain recomputed over the bundled rows does not end at the signed head: "
+            "a row was changed, added or left out"
+        )
+    return _stored_at(row_state(ordered[-1]))
+
+
+def _stored_at(state: bytes) -> str:
+    import orjson
+
+    try:
+        stamp = orjson.loads(state).get("timestamp")
+    except (orjson.JSONDecodeError, AttributeError):
+        return "an unknown time"
+    return str(stamp.get("_data_")) if isinstance(stamp, dict) else str(stamp)

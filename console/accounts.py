@@ -1,0 +1,253 @@
+"""Console accounts: users with a role and an argon2 password hash, stored as events.
+
+Each account is a ``console_user`` subject (``audit.store.subjects.ConsoleUser``) whose
+records are ``UserAdded`` (name, role, argon2id hash, who added it) and ``UserDisabled``
+(who, when). A password is never stored, logged or printed: only its argon2 hash
+(``argon2.PasswordHasher``, salted, memory-hard). Nothing is updated: disabling is a new
+event, and a disabled name cannot be added again (its history stays readable).
+
+Roles (``ROLES``), each a set of permissions (``PERMISSIONS``):
+
+* ``inspector``: reads every page, exports findings and evidence bundles;
+* ``investigator``: reads, and records incident notes and sign-offs of findings;
+* ``admin``: reads, and manages users and sees the access trail. An admin does not sign
+  off findings: whoever creates accounts cannot also decide what a finding means.
+
+``casino-audit user add NAME --role R [--password-file F]``, ``user list``,
+``user disable NAME`` (``cmd_user``).
+"""
+
+from __future__ import annotations
+
+import argparse
+import contextlib
+import getpass
+import re
+import sys
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass
+from datetime import UTC, datetime
+from typing import Any
+
+from argon2 import PasswordHasher
+from argon2.exceptions import InvalidHashError, VerificationError
+
+from audit.store.application import AuditStore, SubjectRecords
+
+KIND = "console_user"
+ROLES = ("inspector", "investigator", "admin")
+READ, DECIDE, MANAGE = "read", "decide", "manage"
+PERMISSIONS: Mapping[str, frozenset[str]] = {
+    "inspector": frozenset({READ}),
+    "investigator": frozenset({READ, DECIDE}),
+    "admin": frozenset({READ, MANAGE}),
+}
+NAME = re.compile(r"[A-Za-z0-9][A-Za-z0-9._@-]{0,63}")
+MIN_PASSWORD = 12
+MAX_PASSWORD = 1024
+
+
+class AccountError(ValueError):
+    """An account operation cannot be done; the message says why (safe to show)."""
+
+
+@dataclass(frozen=True, slots=True)
+class User:
+    """An account as its events leave it."""
+
+    name: str
+    role: str
+    password_hash: str
+    added_at: str
+    added_by: str
+    disabled_at: str | None = None
+    disabled_by: str | None = None
+
+    @property
+    def enabled(self) -> bool:
+        return self.disabled_at is None
+
+    def can(self, permission: str) -> bool:
+        return self.enabled and permission in PERMISSIONS.get(self.role, frozenset())
+
+
+def password_hasher() -> PasswordHasher:
+    """The production hasher: argon2id with argon2-cffi's (RFC 9106 low-memory) defaults."""
+    return PasswordHasher()
+
+
+def fold(records: Iterable[Mapping[str, Any]]) -> User | None:
+    """The account its records describe (None before a ``UserAdded``)."""
+    user: User | None = None
+    for record in records:
+        at = _iso(record.get("occurred_at"))
+        if record.get("type") == "UserAdded":
+            user = User(
+                str(record["user"]),
+                str(record["role"]),
+                str(record["password_hash"]),
+                at,
+                str(record.get("added_by") or ""),
+            )
+        elif record.get("type") == "UserDisabled" and user is not None:
+            user = User(
+                user.name,
+                user.role,
+                user.password_hash,
+                user.added_at,
+                user.added_by,
+                at,
+                str(record.get("disabled_by") or ""),
+            )
+    return user
+
+
+def _iso(value: Any) -> str:
+    return value.isoformat() if isinstance(value, datetime) else str(value or "")
+
+
+def all_users(store: AuditStore) -> list[User]:
+    """Every account in the store, in the order added."""
+    users = [fold(records) for _, records in store.iter_subjects(KIND)]
+    return [u for u in users if u is not None]
+
+
+def check_name(name: str) -> str:
+    if not NAME.fullmatch(name):
+        raise AccountError(
+            "a user name is 1 to 64 of A-Z a-z 0-9 . _ @ -, starting with a letter or digit"
+        )
+    return name
+
+
+def check_password(password: str) -> str:
+    if not MIN_PASSWORD <= len(password) <= MAX_PASSWORD:
+        raise AccountError(f"a password has {MIN_PASSWORD} to {MAX_PASSWORD} characters")
+    return password
+
+
+def add_user(
+    store: AuditStore,
+    name: str,
+    role: str,
+    password: str,
+    *,
+    by: str,
+    hasher: PasswordHasher | None = None,
+    now: datetime | None = None,
+) -> User:
+    """Store a new account (``UserAdded``); refused when the name is taken or invalid."""
+    check_name(name)
+    if role not in ROLES:
+        raise AccountError(f"unknown role {role!r}; roles: {', '.join(ROLES)}")
+    check_password(password)
+    if store.records_of(KIND, name):
+        raise AccountError(f"user {name!r} already exists (a disabled name is not reused)")
+    record = {
+        "type": "UserAdded",
+        "sequence": 0,
+        "occurred_at": now or datetime.now(UTC),
+        "user": name,
+        "role": role,
+        "password_hash": (hasher or password_hasher()).hash(password),
+        "added_by": by,
+    }
+    _append(store, SubjectRecords(KIND, name, [record], source="console"))
+    user = fold([record])
+    assert user is not None
+    return user
+
+
+def disable_user(store: AuditStore, name: str, *, by: str, now: datetime | None = None) -> User:
+    """Disable an account (``UserDisabled``): it can no longer sign in, and its sessions
+    end at their next request."""
+    records = store.records_of(KIND, name)
+    user = fold(records)
+    if user is None:
+        raise AccountError(f"no user {name!r}")
+    if not user.enabled:
+        raise AccountError(f"user {name!r} is already disabled")
+    record = {
+        "type": "UserDisabled",
+        "sequence": len(records),
+        "occurred_at": now or datetime.now(UTC),
+        "user": name,
+        "disabled_by": by,
+    }
+    _append(store, SubjectRecords(KIND, name, [record], source="console"))
+    disabled = fold([*records, record])
+    assert disabled is not None
+    return disabled
+
+
+def _append(store: AuditStore, unit: SubjectRecords) -> None:
+    from console.trail import seal
+
+    result = store.append([unit])
+    if result.conflicts:
+        raise AccountError(f"user {unit.subject_id!r} changed meanwhile: try again")
+    seal(store)
+
+
+_DUMMY_HASH: list[str] = []
+
+
+def password_matches(user: User | None, password: str, hasher: PasswordHasher) -> bool:
+    """True when ``password`` is the enabled ``user``'s; an unknown or disabled user costs
+    the same time (a dummy hash is checked), so timing does not tell names apart."""
+    if user is None or not user.enabled:
+        if not _DUMMY_HASH:
+            _DUMMY_HASH.append(hasher.hash("not a password of anyone"))
+        with contextlib.suppress(VerificationError, InvalidHashError):
+            hasher.verify(_DUMMY_HASH[0], password)
+        return False
+    try:
+        return hasher.verify(user.password_hash, password)
+    except (VerificationError, InvalidHashError):
+        return False
+
+
+# -- command line -------------------------------------------------------------------------
+
+
+def _password(args: argparse.Namespace) -> str:
+    if args.password_file is not None:
+        try:
+            lines = args.password_file.read_text(encoding="utf-8").splitlines()
+        except (OSError, UnicodeDecodeError) as error:
+            raise AccountError(f"cannot read {args.password_file}: {error}") from None
+        return lines[0] if lines else ""
+    if not sys.stdin.isatty():
+        raise AccountError("no terminal to ask for the password: give --password-file")
+    first = getpass.getpass(f"password for {args.name}: ")
+    if getpass.getpass("again: ") != first:
+        raise AccountError("the two passwords differ")
+    return first
+
+
+def cmd_user(args: argparse.Namespace) -> int:
+    """``casino-audit user …``: exit 0 done, 2 could not (the message says why)."""
+    from audit.cli import EXIT_OK, CannotRun, _open_store
+
+    store = _open_store(args, create=args.user_command != "list")
+    try:
+        if args.user_command == "list":
+            _print_users(all_users(store))
+        elif args.user_command == "add":
+            user = add_user(store, args.name, args.role, _password(args), by="cli")
+            print(f"user {user.name} added ({user.role})")
+        else:
+            disable_user(store, args.name, by="cli")
+            print(f"user {args.name} disabled")
+    except AccountError as error:
+        raise CannotRun(str(error)) from None
+    finally:
+        store.close()
+    return EXIT_OK
+
+
+def _print_users(users: Sequence[User]) -> None:
+    for user in users:
+        state = "enabled" if user.enabled else f"disabled {user.disabled_at}"
+        print(f"{user.name:<24} {user.role:<13} added {user.added_at} by {user.added_by}; {state}")
+    print(f"{len(users)} user(s)")

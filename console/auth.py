@@ -1,0 +1,214 @@
+"""Who is asking: the signed-in viewer, permissions per route, CSRF on every POST,
+and the sign-in and sign-out pages.
+
+Every page depends on ``require(permission)``: anonymous requests are sent to
+``/login`` (303), signed-in users without the permission get 403. ``csrf_guard`` is an
+app-wide dependency: every request that is not GET/HEAD/OPTIONS is refused (403)
+unless its form's ``csrf_token`` matches (``console.security``).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import Annotated
+from urllib.parse import urlencode
+
+from fastapi import APIRouter, Depends, Form, HTTPException, Request
+from fastapi.responses import RedirectResponse, Response
+
+from console import queries
+from console.accounts import PERMISSIONS, User, password_matches
+from console.runtime import Runtime
+from console.security import (
+    CSRF_FIELD,
+    PRESESSION_COOKIE,
+    SESSION_COOKIE,
+    Session,
+    minutes,
+    same,
+)
+
+router = APIRouter()
+
+
+class SignInNeeded(Exception):
+    """The request needs a signed-in user (handled: redirect to ``/login``)."""
+
+    def __init__(self, next_path: str):
+        self.next_path = next_path
+
+
+@dataclass(frozen=True)
+class Viewer:
+    """The signed-in user of a request."""
+
+    name: str
+    role: str
+    session: Session
+    csrf: str
+
+    def can(self, permission: str) -> bool:
+        return permission in PERMISSIONS.get(self.role, frozenset())
+
+
+def runtime(request: Request) -> Runtime:
+    return request.app.state.runtime
+
+
+def current_viewer(request: Request) -> Viewer | None:
+    """The enabled user whose session cookie came with the request (read model fresh)."""
+    rt = runtime(request)
+    rt.model.refresh()
+    session = rt.sessions.read(request.cookies.get(SESSION_COOKIE))
+    if session is None:
+        return None
+    account = queries.user(rt.model, session.user)
+    if account is None or account["disabled_at"]:
+        return None
+    viewer = Viewer(session.user, account["role"], session, rt.sessions.csrf_for(session))
+    request.state.viewer = viewer
+    return viewer
+
+
+def require(permission: str) -> Callable[[Request], Viewer]:
+    """A dependency: the viewer, who must hold ``permission``."""
+
+    def dependency(request: Request) -> Viewer:
+        viewer = current_viewer(request)
+        if viewer is None:
+            path = request.url.path + (f"?{request.url.query}" if request.url.query else "")
+            raise SignInNeeded(path)
+        if not viewer.can(permission):
+            raise HTTPException(403, f"the {viewer.role} role may not do this")
+        return viewer
+
+    return dependency
+
+
+Reader = Annotated["Viewer", Depends(require("read"))]
+"""A page any signed-in role may see (``console.accounts.READ``)."""
+Decider = Annotated["Viewer", Depends(require("decide"))]
+"""Sign-offs and incident notes: investigators."""
+Manager = Annotated["Viewer", Depends(require("manage"))]
+"""Accounts and the access trail: admins."""
+
+
+async def csrf_guard(request: Request) -> None:
+    """Refuse any state-changing request whose form token does not match."""
+    if request.method in ("GET", "HEAD", "OPTIONS"):
+        return
+    try:
+        form = await request.form()
+    except Exception:  # a body that is not a form: no token, refused below
+        form = {}
+    token = form.get(CSRF_FIELD)
+    viewer = current_viewer(request)  # the same rule the forms were rendered with
+    if viewer is not None:
+        expected = viewer.csrf
+    else:
+        cookie = request.cookies.get(PRESESSION_COOKIE)
+        expected = runtime(request).sessions.presession_token(cookie)
+    if not same(token if isinstance(token, str) else None, expected):
+        raise HTTPException(403, "the form's CSRF token is missing or wrong: reload and retry")
+
+
+def _safe_next(path: str | None) -> str:
+    """Only a local path (never ``//host`` or a scheme): no open redirect."""
+    if not path or not path.startswith("/") or path.startswith("//") or "\\" in path:
+        return "/"
+    return path
+
+
+def _login_page(request: Request, next_path: str, message: str = "", status: int = 200) -> Response:
+    rt = runtime(request)
+    viewer = current_viewer(request)
+    cookie = None
+    if viewer is not None:
+        token = viewer.csrf
+    else:
+        token, cookie = rt.sessions.presession()
+    response = rt.render(
+        request,
+        "login.html",
+        status=status,
+        next_path=_safe_next(next_path),
+        message=message,
+        csrf=token,
+    )
+    if cookie is not None:
+        response.set_cookie(
+            PRESESSION_COOKIE,
+            cookie,
+            httponly=True,
+            samesite="strict",
+            secure=rt.settings.cookie_secure,
+            path="/",
+        )
+    return response
+
+
+@router.get("/login")
+def login_form(request: Request, next: str = "/") -> Response:
+    return _login_page(request, next)
+
+
+@router.post("/login")
+def login(
+    request: Request,
+    username: Annotated[str, Form()] = "",
+    password: Annotated[str, Form()] = "",
+    next: Annotated[str, Form()] = "/",
+) -> Response:
+    rt = runtime(request)
+    rt.model.refresh()
+    address = request.client.host if request.client else "unknown"
+    keys = [f"user:{username}", f"addr:{address}"]
+    wait = rt.limiter.locked_for(keys)
+    if wait is not None:
+        message = (
+            "Too many failed sign-ins for this user name or from this address: locked for "
+            f"{minutes(wait)} more minute(s)."
+        )
+        return _login_page(request, next, message, status=429)
+    account = queries.user(rt.model, username)
+    user = (
+        User(
+            account["name"],
+            account["role"],
+            account["password_hash"],
+            account["added_at"],
+            account["added_by"],
+            account["disabled_at"],
+        )
+        if account is not None
+        else None
+    )
+    if not password_matches(user, password, rt.settings.hasher):
+        rt.limiter.failed(keys)
+        return _login_page(request, next, "Wrong user name or password.", status=401)
+    rt.limiter.succeeded(keys[0])
+    old = rt.sessions.read(request.cookies.get(SESSION_COOKIE))
+    if old is not None:
+        rt.sessions.end(old)
+    value, _ = rt.sessions.issue(username)
+    response = RedirectResponse(_safe_next(next), status_code=303)
+    response.set_cookie(
+        SESSION_COOKIE,
+        value,
+        max_age=rt.settings.session_seconds,
+        httponly=True,
+        samesite="strict",
+        secure=rt.settings.cookie_secure,
+        path="/",
+    )
+    response.delete_cookie(PRESESSION_COOKIE, path="/")
+    return response
+
+
+@router.post("/logout")
+def logout(request: Request, viewer: Reader) -> Response:
+    runtime(request).sessions.end(viewer.session)
+    response = RedirectResponse("/login?" + urlencode({"next": "/"}), status_code=303)
+    response.delete_cookie(SESSION_COOKIE, path="/")
+    return response

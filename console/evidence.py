@@ -1,0 +1,122 @@
+"""Evidence bundles: one JSON file with a subject's stored events, its verdict and the
+proof linking them to a signed checkpoint (format and checker: ``audit.evidence``).
+
+``build_bundle`` gathers, from the store itself (never the read model's copies):
+
+* the subject's aggregate rows, exactly as stored (state text, chain link, notification
+  id), and those of the inputs its verdict depends on (``audit.judging.gather``: a poker
+  table's declarations, a satellite's target tournament);
+* its current verdict unit's rows (the read model only says which unit is current);
+* the rulebook and each cited rule's summary (``replayer.rulebooks.citations``);
+* a proof (``console.proofs``): Merkle inclusion proofs to the latest signed tree head
+  when the store's checkpoints carry tree roots (``audit.store.merkle``), else the hash
+  chain from the first proven row to the first signed checkpoint after the last one.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from datetime import datetime
+from typing import Any
+
+import orjson
+
+from audit.evidence import FORMAT, FORMAT_VERSION
+from audit.judging import gather, opening
+from audit.store.application import AuditStore
+from audit.store.chain import ChainRow
+from audit.store.subjects import subject_uuid
+from console import queries
+from console.chainrows import rows_of
+from console.proofs import event_json, prove
+from console.readmodel import ReadModel
+from replayer import REPLAYER_VERSION
+from replayer.rulebooks.citations import summary_line
+
+KINDS = ("poker", "banked", "slots", "tournament", "table", "incident")
+"""Kinds of stored subjects a bundle can hold (detector subjects have no events)."""
+
+
+class NoEvidence(LookupError):
+    """Nothing stored under that subject id (the message is safe to show)."""
+
+
+def stored_kind(store: AuditStore, subject: str, kind: str | None = None) -> str:
+    """The kind of a stored subject (the first of ``KINDS`` holding it, or ``kind``)."""
+    for candidate in (kind,) if kind else KINDS:
+        if candidate in KINDS and store.records_of(candidate, subject):
+            return candidate
+    raise NoEvidence(f"no stored events of a subject {subject!r}")
+
+
+def _input_groups(store: AuditStore, kind: str, subject: str, records: list[dict]) -> list:
+    """(kind, subject) of each other aggregate the verdict's inputs come from."""
+    groups = []
+    if kind == "poker":
+        first = opening(kind, records) or {}
+        if first.get("table_id") is not None and store.records_of("table", str(first["table_id"])):
+            groups.append(("table", str(first["table_id"])))
+    if kind == "tournament":
+        inputs = gather(store, kind, subject, records)
+        if inputs.related:
+            first = opening(kind, records) or {}
+            groups.append(("tournament", str(first.get("satellite_for"))))
+    return groups
+
+
+def _rows(store: AuditStore, kind: str, subject: str) -> list[ChainRow]:
+    return rows_of(store, subject_uuid(kind, subject).hex)
+
+
+def _citations(record: Mapping[str, Any]) -> list[dict[str, str]]:
+    cited = sorted({str(f["citation"]) for f in record.get("findings") or () if f.get("citation")})
+    return [{"citation": c, "summary": summary_line(c)} for c in cited]
+
+
+def build_bundle(
+    store: AuditStore,
+    model: ReadModel,
+    subject: str,
+    *,
+    kind: str | None = None,
+    made_by: str,
+    made_at: datetime,
+    proof: str = "auto",
+) -> dict[str, Any]:
+    """The evidence bundle of a stored subject (see the module docstring); ``proof`` is
+    ``auto``, ``merkle`` or ``hash-chain``."""
+    kind = stored_kind(store, subject, kind)
+    records = store.records_of(kind, subject)
+    events = _rows(store, kind, subject)
+    groups = [
+        {"kind": k, "subject": s, "rows": _rows(store, k, s)}
+        for k, s in _input_groups(store, kind, subject, records)
+    ]
+    unit = next((u for u in queries.units_of(model, subject) if u["kind"] == kind), None)
+    verdict_rows = rows_of(store, unit["originator"]) if unit else []
+    record: dict[str, Any] = {}
+    unit_id = ""
+    if len(verdict_rows) == 2:
+        unit_id = str(orjson.loads(verdict_rows[0].state).get("subject_id"))
+        record = store.transcoder.decode_record(verdict_rows[1].state)  # type: ignore[attr-defined]
+    proven: Sequence[ChainRow] = [*events, *(r for g in groups for r in g["rows"]), *verdict_rows]
+    return {
+        "format": FORMAT,
+        "format_version": FORMAT_VERSION,
+        "made_at": made_at.isoformat(),
+        "made_by": made_by,
+        "subject": {"kind": kind, "id": subject},
+        "events": [event_json(r) for r in events],
+        "inputs": [
+            {
+                "kind": g["kind"],
+                "subject": g["subject"],
+                "events": [event_json(r) for r in g["rows"]],
+            }
+            for g in groups
+        ],
+        "verdict": {"unit": unit_id, "events": [event_json(r) for r in verdict_rows]},
+        "rulebook": {"id": record.get("rulebook"), "citations": _citations(record)},
+        "replayer_version": record.get("replayer_version", REPLAYER_VERSION),
+        "proof": prove(store, proven, proof),
+    }

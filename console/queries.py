@@ -1,0 +1,270 @@
+"""Questions the pages ask the read model (``console.readmodel``).
+
+Findings are listed with **keyset pagination**: a page is ``ORDER BY <sort column>, seq``
+after the last row of the previous page (``WHERE (col, seq) > (?, ?)``), never ``OFFSET``;
+the ``next`` cursor is that last row's (value, seq), base64url JSON. Rows appended while
+someone pages (a new night) land at their place in the order; a subject re-judged between
+two pages has new rows (new ``seq``) and its old ones are gone, as in the store.
+"""
+
+from __future__ import annotations
+
+import base64
+import binascii
+import json
+from collections.abc import Iterator, Mapping
+from dataclasses import dataclass, field
+from typing import Any
+
+import orjson
+
+from console.readmodel import ReadModel
+
+PAGE = 50
+MAX_PAGE = 500
+SORTS: Mapping[str, tuple[str, bool]] = {
+    "newest": ("started", True),
+    "oldest": ("started", False),
+    "kind": ("kind", False),
+    "subject": ("subject", False),
+    "table": ("table_id", False),
+}
+"""Sort name -> (column, descending); ties are broken by ``seq`` the same way."""
+FILTERS = ("kind", "rulebook", "operator", "table", "player", "currency", "since", "until")
+_COLUMNS = {
+    "kind": "f.kind",
+    "rulebook": "f.rulebook",
+    "operator": "f.operator",
+    "table": "f.table_id",
+    "currency": "f.currency",
+}
+
+
+class BadQuery(ValueError):
+    """A filter, sort or cursor that cannot be read (the message is safe to show)."""
+
+
+@dataclass(frozen=True)
+class FindingsQuery:
+    """A findings filter and sort, as the page's form sends them."""
+
+    filters: Mapping[str, str] = field(default_factory=dict)
+    sort: str = "newest"
+
+    @classmethod
+    def from_params(cls, params: Mapping[str, str]) -> FindingsQuery:
+        sort = params.get("sort") or "newest"
+        if sort not in SORTS:
+            raise BadQuery(f"unknown sort {sort!r}; sorts: {', '.join(SORTS)}")
+        filters = {k: str(params[k]).strip() for k in FILTERS if (params.get(k) or "").strip()}
+        for name in ("since", "until"):
+            if name in filters and not _is_day(filters[name]):
+                raise BadQuery(f"{name} is a date, YYYY-MM-DD")
+        return cls(filters, sort)
+
+    def where(self) -> tuple[str, list[Any]]:
+        clauses, params = ["1 = 1"], []
+        for name, column in _COLUMNS.items():
+            if name in self.filters:
+                clauses.append(f"{column} = ?")
+                params.append(self.filters[name])
+        if "since" in self.filters:
+            clauses.append("f.day >= ?")
+            params.append(self.filters["since"])
+        if "until" in self.filters:
+            clauses.append("f.day <> '' AND f.day <= ?")
+            params.append(self.filters["until"])
+        if "player" in self.filters:
+            clauses.append("f.seq IN (SELECT seq FROM finding_players WHERE player = ?)")
+            params.append(self.filters["player"])
+        return " AND ".join(clauses), params
+
+    def params(self) -> dict[str, str]:
+        """The query as URL parameters (for links to the next page and the CSV)."""
+        return {**self.filters, "sort": self.sort}
+
+
+def _is_day(text: str) -> bool:
+    return len(text) == 10 and text[4] == "-" and text[7] == "-" and text.replace("-", "").isdigit()
+
+
+def encode_cursor(value: str, seq: int) -> str:
+    return base64.urlsafe_b64encode(json.dumps([value, seq]).encode()).decode().rstrip("=")
+
+
+def decode_cursor(cursor: str) -> tuple[str, int]:
+    try:
+        value, seq = json.loads(base64.urlsafe_b64decode(cursor + "=" * (-len(cursor) % 4)))
+    except (ValueError, TypeError, binascii.Error):
+        raise BadQuery("the page cursor cannot be read: start from the first page") from None
+    if not isinstance(value, str) or not isinstance(seq, int) or isinstance(seq, bool):
+        raise BadQuery("the page cursor cannot be read: start from the first page")
+    return value, seq
+
+
+def _row(record: Any) -> dict[str, Any]:
+    return {**orjson.loads(record["row"]), "_seq": record["seq"]}
+
+
+def findings_page(
+    model: ReadModel, query: FindingsQuery, cursor: str | None = None, limit: int = PAGE
+) -> tuple[list[dict[str, Any]], str | None]:
+    """One page of current findings and the cursor of the next page (None at the end)."""
+    limit = max(1, min(int(limit), MAX_PAGE))
+    column, descending = SORTS[query.sort]
+    where, params = query.where()
+    if cursor:
+        value, seq = decode_cursor(cursor)
+        where += f" AND (f.{column}, f.seq) {'<' if descending else '>'} (?, ?)"
+        params += [value, seq]
+    order = "DESC" if descending else "ASC"
+    sql = (
+        f"SELECT f.seq, f.{column} AS sortkey, f.row FROM findings f WHERE {where} "
+        f"ORDER BY f.{column} {order}, f.seq {order} LIMIT ?"
+    )
+    with model.reading() as db:
+        found = db.execute(sql, [*params, limit + 1]).fetchall()
+    rows = [_row(r) for r in found[:limit]]
+    last = found[limit - 1] if len(found) > limit else None
+    return rows, (encode_cursor(last["sortkey"], last["seq"]) if last is not None else None)
+
+
+def iter_findings(model: ReadModel, query: FindingsQuery) -> Iterator[dict[str, Any]]:
+    """Every finding of the query, in its order, a page at a time (for the CSV)."""
+    cursor: str | None = None
+    while True:
+        rows, cursor = findings_page(model, query, cursor, MAX_PAGE)
+        yield from rows
+        if cursor is None:
+            return
+
+
+def facets(model: ReadModel) -> dict[str, list[str]]:
+    """The values each filter can take (for the filter form's choices)."""
+    out: dict[str, list[str]] = {}
+    with model.reading() as db:
+        for name, column in (("kind", "kind"), ("rulebook", "rulebook"),
+                             ("operator", "operator"), ("currency", "currency")):  # fmt: skip
+            out[name] = [
+                r[0]
+                for r in db.execute(
+                    f"SELECT DISTINCT {column} FROM findings WHERE {column} <> '' ORDER BY 1"
+                )
+            ]
+    return out
+
+
+def counts_by_kind(model: ReadModel) -> dict[str, int]:
+    with model.reading() as db:
+        rows = db.execute("SELECT kind, COUNT(*) FROM findings GROUP BY kind ORDER BY kind")
+        return {r[0]: r[1] for r in rows}
+
+
+def findings_about(model: ReadModel, subject: str) -> list[dict[str, Any]]:
+    """Every current finding whose subject is ``subject`` (any verdict or detector)."""
+    with model.reading() as db:
+        found = db.execute(
+            "SELECT seq, row FROM findings WHERE subject = ? ORDER BY seq", (subject,)
+        ).fetchall()
+    return [_row(r) for r in found]
+
+
+def finding(model: ReadModel, finding_id: str) -> dict[str, Any] | None:
+    """A current finding by id (the first, when two verdicts hold the same finding)."""
+    with model.reading() as db:
+        found = db.execute(
+            "SELECT seq, row FROM findings WHERE finding_id = ? ORDER BY seq LIMIT 1",
+            (finding_id,),
+        ).fetchone()
+    return _row(found) if found is not None else None
+
+
+def units_of(model: ReadModel, subject: str) -> list[dict[str, Any]]:
+    """The current verdict units on ``subject`` (one per kind judged)."""
+    with model.reading() as db:
+        found = db.execute("SELECT * FROM units WHERE subject = ? ORDER BY kind", (subject,))
+        return [dict(r) for r in found]
+
+
+def _like(text: str) -> str:
+    return text.replace("\\", "\\\\").replace("%", "\\%").replace("_", "\\_") + "%"
+
+
+def search(model: ReadModel, q: str, limit: int = 100) -> list[dict[str, Any]]:
+    """Judged subjects whose id starts with ``q``, whose table or machine is ``q`` (or
+    starts with it), or where player ``q`` sat; plus incidents by id."""
+    like = _like(q)
+    with model.reading() as db:
+        units = db.execute(
+            "SELECT kind, subject, table_id, started, findings, 'subject id' AS why FROM units "
+            "WHERE subject LIKE ? ESCAPE '\\' "
+            "UNION SELECT kind, subject, table_id, started, findings, 'table or machine' "
+            "FROM units WHERE table_id LIKE ? ESCAPE '\\' "
+            "UNION SELECT u.kind, u.subject, u.table_id, u.started, u.findings, 'player' "
+            "FROM units u JOIN unit_players p ON p.key = u.key WHERE p.player = ? "
+            "ORDER BY 2, 1 LIMIT ?",
+            (like, like, q, limit),
+        ).fetchall()
+        incidents = db.execute(
+            "SELECT id FROM incidents WHERE id LIKE ? ESCAPE '\\' ORDER BY id LIMIT ?",
+            (like, limit),
+        ).fetchall()
+    found = [dict(r) for r in units]
+    found += [
+        {"kind": "incident", "subject": r[0], "table_id": "", "started": "", "findings": None,
+         "why": "incident id"}
+        for r in incidents
+    ]  # fmt: skip
+    return found[:limit]
+
+
+def nights(model: ReadModel) -> list[str]:
+    """Days with nightly units, newest first."""
+    with model.reading() as db:
+        return [r[0] for r in db.execute("SELECT day FROM nights ORDER BY day DESC")]
+
+
+def incidents(model: ReadModel) -> list[str]:
+    with model.reading() as db:
+        return [r[0] for r in db.execute("SELECT id FROM incidents ORDER BY id")]
+
+
+def users(model: ReadModel) -> list[dict[str, Any]]:
+    with model.reading() as db:
+        return [dict(r) for r in db.execute("SELECT * FROM users ORDER BY name")]
+
+
+def user(model: ReadModel, name: str) -> dict[str, Any] | None:
+    with model.reading() as db:
+        found = db.execute("SELECT * FROM users WHERE name = ?", (name,)).fetchone()
+    return dict(found) if found is not None else None
+
+
+def access(model: ReadModel, subject: str | None = None, limit: int = 200) -> list[dict]:
+    """Looks at subjects' events, newest first (one subject's, or everyone's)."""
+    where, params = ("WHERE subject = ?", [subject]) if subject is not None else ("", [])
+    with model.reading() as db:
+        found = db.execute(
+            f"SELECT * FROM access {where} ORDER BY seq DESC LIMIT ?", [*params, limit]
+        )
+        return [dict(r) for r in found]
+
+
+def sign_offs(model: ReadModel, finding_ids: list[str]) -> dict[str, list[dict[str, Any]]]:
+    """finding id -> its sign-offs, newest first."""
+    out: dict[str, list[dict[str, Any]]] = {}
+    with model.reading() as db:
+        for finding_id in finding_ids:
+            found = db.execute(
+                "SELECT * FROM signoffs WHERE finding_id = ? ORDER BY seq DESC", (finding_id,)
+            )
+            out[finding_id] = [dict(r) for r in found]
+    return out
+
+
+def notes(model: ReadModel, incident_id: str) -> list[dict[str, Any]]:
+    with model.reading() as db:
+        found = db.execute(
+            "SELECT * FROM notes WHERE incident = ? ORDER BY seq DESC", (incident_id,)
+        )
+        return [dict(r) for r in found]

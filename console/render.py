@@ -1,0 +1,116 @@
+"""Turning the audit's words into HTML pieces: the ``show`` explanation line by line
+(cards as coloured glyphs, the first divergence marked), findings in sentences with
+their rules, stored records as JSON.
+
+Every piece of text is escaped *before* markup is added (``markupsafe.escape``), and
+the only markup added is a ``span`` around a card glyph: names from the records stay
+text, whatever they hold.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from markupsafe import Markup, escape
+
+from audit.money import format_money
+from audit.show_common import FIRST
+from audit.store.application import canonical
+from audit.wording import owed, sentence, terminal_safe
+from pipelines.detectors.findings import operator_of
+from replayer.rulebooks.citations import summary_line
+
+_CARD = re.compile(r"(?<![\w])(10|[2-9AKQJ])([♠♥♦♣])")
+_RED = {"♥": "suit-h", "♦": "suit-d", "♠": "suit-s", "♣": "suit-c"}
+
+
+@dataclass(frozen=True)
+class Line:
+    """One line of an explanation: its CSS class and its HTML."""
+
+    css: str
+    html: Markup
+
+
+def _cards(text: str) -> Markup:
+    escaped = str(escape(terminal_safe(text)))
+    return Markup(
+        _CARD.sub(lambda m: f'<span class="card {_RED[m.group(2)]}">{m.group(0)}</span>', escaped)
+    )
+
+
+def explain(lines: Iterable[str]) -> list[Line]:
+    """``audit.show.show_lines`` output as HTML lines: headings (unindented lines), the
+    first-divergence mark, card glyphs coloured by suit."""
+    out = []
+    for line in lines:
+        if line.startswith(FIRST):
+            css = "divergence"
+        elif line and not line.startswith(" "):
+            css = "heading"
+        else:
+            css = ""
+        out.append(Line(css, _cards(line)))
+    return out
+
+
+def in_context(row: Mapping[str, Any]) -> dict[str, Any]:
+    """A finding row with the context wording needs (the report's own fallbacks: the
+    operator from the table id when the verdict recorded none)."""
+    extra: dict[str, Any] = {}
+    if not row.get("operator") and row.get("table"):
+        extra["operator"] = operator_of(str(row["table"]))
+    return {**row, **extra}
+
+
+@dataclass(frozen=True)
+class FindingView:
+    """A finding as a page shows it."""
+
+    finding_id: str
+    kind: str
+    subject: str
+    subject_kind: str
+    sentence: str
+    citation: str
+    rule: str
+    table: str
+    started: str
+    owed: list[str]
+    row: Mapping[str, Any]
+
+
+def finding_view(row: Mapping[str, Any]) -> FindingView:
+    """The row in words: ``audit.wording.sentence`` and the citation's ``summary_line``."""
+    full = in_context(row)
+    citation = str(row.get("citation") or "")
+    owed_lines = []
+    for item in owed(full):
+        whom = "owed to" if item.direction == "to_player" else "owed back to the house by"
+        owed_lines.append(f"{format_money(item.amount, item.currency)} {whom} {item.party}")
+    return FindingView(
+        str(row.get("finding_id") or ""),
+        str(row.get("kind") or ""),
+        str(row.get("subject") or ""),
+        str(row.get("subject_kind") or ""),
+        sentence(full),
+        citation,
+        summary_line(citation) if citation else "",
+        str(row.get("table") or ""),
+        str(row.get("started_at") or ""),
+        owed_lines,
+        row,
+    )
+
+
+def views(rows: Sequence[Mapping[str, Any]]) -> list[FindingView]:
+    return [finding_view(r) for r in rows]
+
+
+def record_json(record: Mapping[str, Any]) -> str:
+    """A stored record as canonical JSON (sorted keys; control characters, ANSI escapes
+    included, are JSON escapes: inert)."""
+    return canonical(dict(record))

@@ -1,0 +1,69 @@
+"""Administration: accounts (``/admin/users``: list, add, disable) and the access trail
+(``/admin/access``: who looked at which subject's events, when, newest first)."""
+
+from __future__ import annotations
+
+from typing import Annotated
+
+from fastapi import APIRouter, Form, HTTPException, Request
+from fastapi.responses import RedirectResponse, Response
+
+from console import queries
+from console.accounts import ROLES, AccountError, add_user, disable_user
+from console.auth import Manager, runtime
+
+router = APIRouter()
+
+
+def _users_page(request: Request, message: str = "", status: int = 200) -> Response:
+    rt = runtime(request)
+    rt.model.refresh()
+    return rt.render(
+        request,
+        "admin_users.html",
+        status=status,
+        users=queries.users(rt.model),
+        roles=ROLES,
+        message=message,
+    )
+
+
+@router.get("/admin/users")
+def users(request: Request, viewer: Manager) -> Response:
+    return _users_page(request)
+
+
+@router.post("/admin/users")
+def new_user(
+    request: Request,
+    viewer: Manager,
+    name: Annotated[str, Form()] = "",
+    role: Annotated[str, Form()] = "",
+    password: Annotated[str, Form()] = "",
+) -> Response:
+    rt = runtime(request)
+    try:
+        add_user(rt.store, name, role, password, by=viewer.name, hasher=rt.settings.hasher,
+                 now=rt.now())  # fmt: skip
+    except AccountError as error:
+        return _users_page(request, str(error), status=400)
+    return RedirectResponse("/admin/users", status_code=303)
+
+
+@router.post("/admin/users/{name}/disable")
+def disable(request: Request, viewer: Manager, name: str) -> Response:
+    rt = runtime(request)
+    if name == viewer.name:
+        return _users_page(request, "you cannot disable your own account", status=400)
+    try:
+        disable_user(rt.store, name, by=viewer.name, now=rt.now())
+    except AccountError as error:
+        raise HTTPException(404, str(error)) from None
+    return RedirectResponse("/admin/users", status_code=303)
+
+
+@router.get("/admin/access")
+def access(request: Request, viewer: Manager, subject: str = "") -> Response:
+    rt = runtime(request)
+    trail = queries.access(rt.model, subject or None, limit=500)
+    return rt.render(request, "admin_access.html", trail=trail, subject=subject)

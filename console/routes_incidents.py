@@ -1,0 +1,88 @@
+"""Incidents: the list (``/incidents``), one investigation (``/incidents/{id}``: the
+report of ``audit.incidents.investigate`` as ``audit.incident_report`` writes it, the
+incident's stored events, investigators' notes) and ``POST /incidents/{id}/notes``.
+
+An investigation is judged as of ``?as_of=`` (ISO 8601), else as of the latest stored
+investigation of the incident, else now (an RNG bet is only due back a day later).
+"""
+
+from __future__ import annotations
+
+from datetime import UTC, datetime
+from typing import Annotated
+
+from fastapi import APIRouter, Form, HTTPException, Request
+from fastapi.responses import RedirectResponse, Response
+
+from audit.incident_record import KIND, IncidentError
+from audit.incident_report import render_text
+from audit.incidents import investigate
+from audit.show_common import adjudication_units
+from console import queries
+from console.auth import Decider, Reader, runtime
+from console.render import explain, record_json
+from console.runtime import Runtime, incident_url
+from console.trail import TrailError, record_note, record_view
+
+router = APIRouter()
+
+
+def _as_of(rt: Runtime, incident_id: str, text: str) -> datetime:
+    if text:
+        try:
+            moment = datetime.fromisoformat(text)
+        except ValueError:
+            raise HTTPException(400, "as_of is an ISO 8601 time") from None
+        return moment.replace(tzinfo=UTC) if moment.tzinfo is None else moment
+    units = adjudication_units(rt.store, [f"{KIND}:{incident_id}|"])
+    stored = units[-1][1].get("as_of") if units else None
+    if stored:
+        return datetime.fromisoformat(str(stored))
+    return rt.now()
+
+
+@router.get("/incidents")
+def incident_list(request: Request, viewer: Reader):
+    rt = runtime(request)
+    return rt.render(request, "incidents.html", incidents=queries.incidents(rt.model))
+
+
+@router.get("/incidents/{incident_id:path}")
+def incident_page(request: Request, viewer: Reader, incident_id: str, as_of: str = ""):
+    rt = runtime(request)
+    events = rt.store.records_of(KIND, incident_id)
+    if not events:
+        raise HTTPException(404, "no such incident in the store")
+    moment = _as_of(rt, incident_id, as_of)
+    try:
+        investigation = investigate(rt.store, incident_id, as_of=moment)
+    except IncidentError as error:
+        raise HTTPException(400, str(error)) from None
+    record_view(rt.store, viewer.name, incident_id, "incident", rt.now())
+    return rt.render(
+        request,
+        "incident.html",
+        incident_id=incident_id,
+        as_of=moment.isoformat(),
+        report=explain(render_text(investigation).splitlines()),
+        subjects=[(s.family, s.subject, s.status) for s in investigation.subjects],
+        events=[record_json(e) for e in events],
+        notes=queries.notes(rt.model, incident_id),
+    )
+
+
+@router.post("/incidents/{incident_id:path}/notes")
+def add_note(
+    request: Request,
+    viewer: Decider,
+    incident_id: str,
+    note: Annotated[str, Form()] = "",
+) -> Response:
+    rt = runtime(request)
+    if not rt.store.records_of(KIND, incident_id):
+        raise HTTPException(404, "no such incident in the store")
+    try:
+        record_note(rt.store, viewer.name, incident_id=incident_id, note=note, now=rt.now())
+    except TrailError as error:
+        raise HTTPException(400, str(error)) from None
+    return RedirectResponse(incident_url(incident_id, "#notes"), status_code=303)

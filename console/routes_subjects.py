@@ -1,0 +1,119 @@
+"""A subject's page (``/subjects/{id}``), its evidence bundle (``/subjects/{id}/evidence``)
+and sign-offs of findings (``POST /findings/{finding_id}/sign-off``).
+
+Both the page and the bundle show the subject's stored events, so each appends a
+``SubjectViewed`` event (``console.trail``) before it is served.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from typing import Annotated
+from urllib.parse import quote
+
+from fastapi import APIRouter, Form, HTTPException, Request
+from fastapi.responses import RedirectResponse, Response
+
+from audit.show import show_lines
+from audit.show_common import adjudication_units
+from console import queries
+from console.auth import Decider, Reader, runtime
+from console.evidence import KINDS, NoEvidence, build_bundle
+from console.proofs import NoProof
+from console.render import explain, record_json, views
+from console.runtime import subject_url
+from console.trail import DECISIONS, TrailError, record_sign_off, record_view
+
+router = APIRouter()
+_FILE_NAME = re.compile(r"[^A-Za-z0-9._-]+")
+
+
+@router.get("/subjects/{subject_id:path}/evidence")
+def evidence(
+    request: Request,
+    viewer: Reader,
+    subject_id: str,
+    kind: str = "",
+    proof: str = "auto",
+) -> Response:
+    rt = runtime(request)
+    if proof not in ("auto", "merkle", "hash-chain"):
+        raise HTTPException(400, "proof is auto, merkle or hash-chain")
+    try:
+        bundle = build_bundle(
+            rt.store,
+            rt.model,
+            subject_id,
+            kind=kind or None,
+            made_by=viewer.name,
+            made_at=rt.now(),
+            proof=proof,
+        )
+    except NoEvidence as error:
+        raise HTTPException(404, str(error)) from None
+    except NoProof as error:
+        raise HTTPException(409, str(error)) from None
+    record_view(rt.store, viewer.name, subject_id, "evidence", rt.now())
+    name = _FILE_NAME.sub("_", subject_id).strip("._")[:80] or "subject"
+    return Response(
+        json.dumps(bundle, indent=1, sort_keys=True, ensure_ascii=False) + "\n",
+        media_type="application/json",
+        headers={"content-disposition": f'attachment; filename="evidence-{name}.json"'},
+    )
+
+
+@router.get("/subjects/{subject_id:path}")
+def subject_page(request: Request, viewer: Reader, subject_id: str):
+    rt = runtime(request)
+    lines = show_lines(rt.store, subject_id)
+    stored = {kind: rt.store.records_of(kind, subject_id) for kind in KINDS}
+    stored = {kind: records for kind, records in stored.items() if records}
+    rows = queries.findings_about(rt.model, subject_id)
+    if lines is None and not stored and not rows:
+        raise HTTPException(404, "no such subject in the store")
+    record_view(rt.store, viewer.name, subject_id, "subject", rt.now())
+    prefixes = [f"{kind}:{subject_id}|" for kind in stored]
+    if subject_id.startswith("table:"):
+        prefixes.append(f"banker_run:{subject_id}|")
+    history = list(reversed(adjudication_units(rt.store, prefixes))) if prefixes else []
+    found = views(rows)
+    return rt.render(
+        request,
+        "subject.html",
+        subject=subject_id,
+        explanation=explain(lines or []),
+        findings=found,
+        signoffs=queries.sign_offs(rt.model, [f.finding_id for f in found]),
+        decisions=DECISIONS,
+        stored={kind: [record_json(r) for r in records] for kind, records in stored.items()},
+        history=history,
+    )
+
+
+@router.post("/findings/{finding_id}/sign-off")
+def sign_off(
+    request: Request,
+    viewer: Decider,
+    finding_id: str,
+    decision: Annotated[str, Form()] = "",
+    note: Annotated[str, Form()] = "",
+) -> Response:
+    rt = runtime(request)
+    row = queries.finding(rt.model, finding_id)
+    if row is None:
+        raise HTTPException(404, "no current finding with that id")
+    try:
+        record_sign_off(
+            rt.store,
+            viewer.name,
+            finding_id=finding_id,
+            subject=str(row.get("subject")),
+            decision=decision,
+            note=note,
+            now=rt.now(),
+        )
+    except TrailError as error:
+        raise HTTPException(400, str(error)) from None
+    target = subject_url(row.get("subject")) + "#finding-" + quote(finding_id, safe="")
+    return RedirectResponse(target, status_code=303)

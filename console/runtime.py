@@ -1,0 +1,154 @@
+"""What every page needs: the store, the read model, sessions, templates, settings.
+
+One ``Runtime`` per app (``request.app.state.runtime``). Templates are Jinja2 with
+autoescape on for everything; the filters below are the only ways values reach a page:
+``t`` (text from the records, control characters and ANSI escapes made visible by
+``audit.wording.terminal_safe``; autoescape then makes ``<script>`` and quotes inert),
+``v`` (a form field's value: escaped, control characters as character references, so it
+round-trips), ``money`` (``audit.money.format_money``) and ``subject_url`` / ``q`` (URL
+quoting).
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from datetime import UTC, datetime, timedelta
+from pathlib import Path
+from typing import Any
+from urllib.parse import quote, urlencode
+
+import jinja2
+from argon2 import PasswordHasher
+from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PublicKey
+from fastapi import Request
+from fastapi.responses import HTMLResponse
+from fastapi.templating import Jinja2Templates
+from markupsafe import Markup, escape
+
+from audit.money import format_money
+from audit.store.application import AuditStore
+from audit.store.chain import ChainReport
+from audit.wording import terminal_safe
+from console.readmodel import ReadModel
+from console.security import LoginLimiter, Sessions
+
+HERE = Path(__file__).resolve().parent
+
+
+@dataclass
+class Settings:
+    """How the console was started (``console.app.create_app``)."""
+
+    store_url: str
+    secret_key: bytes
+    reports_dir: Path | None = None
+    public_key: Ed25519PublicKey | None = None
+    session_seconds: int = 8 * 3600
+    cookie_secure: bool = False
+    verify_every: timedelta = timedelta(seconds=60)
+    clock: Callable[[], datetime] = field(default=lambda: datetime.now(UTC))
+    hasher: PasswordHasher = field(default_factory=PasswordHasher)
+
+
+def subject_url(subject: Any, suffix: str = "") -> str:
+    return "/subjects/" + quote(str(subject), safe="") + suffix
+
+
+def incident_url(incident: Any, suffix: str = "") -> str:
+    return "/incidents/" + quote(str(incident), safe="") + suffix
+
+
+def _money(amount: Any, currency: Any) -> str:
+    if isinstance(amount, int) and not isinstance(amount, bool):
+        return format_money(amount, currency if isinstance(currency, str) else None)
+    return "-" if amount is None else terminal_safe(amount)
+
+
+def _text(value: Any) -> str:
+    return terminal_safe("" if value is None else value)
+
+
+_CONTROL = re.compile(r"[\x00-\x08\x0b\x0c\x0e-\x1f\x7f]")
+
+
+def _value(value: Any) -> Markup:
+    """A form field's value: HTML-escaped, control characters as numeric references, so
+    it is inert on the page and comes back unchanged when the form is sent again."""
+    text = str(escape("" if value is None else value))
+    return Markup(_CONTROL.sub(lambda m: f"&#{ord(m.group())};", text))
+
+
+def environment() -> jinja2.Environment:
+    env = jinja2.Environment(
+        loader=jinja2.FileSystemLoader(HERE / "templates"),
+        autoescape=True,
+        undefined=jinja2.StrictUndefined,
+        trim_blocks=True,
+        lstrip_blocks=True,
+    )
+    env.filters.update(t=_text, v=_value, money=_money, subject_url=subject_url, q=quote)
+    env.globals.update(subject_url=subject_url, incident_url=incident_url, urlencode=urlencode)
+    return env
+
+
+@dataclass
+class ChainStatus:
+    """The last verification, when it ran and at which head: ``report`` is the hash chain
+    and every checkpoint (``AuditStore.verify``); ``signed`` (with a public key) adds that
+    every signature verifies and signatures cover every event
+    (``audit.store.heads.require_signed``)."""
+
+    report: ChainReport
+    head: int
+    checked_at: datetime
+    signed: ChainReport | None
+
+
+class Runtime:
+    """The console's state (see the module docstring)."""
+
+    def __init__(self, settings: Settings, store: AuditStore):
+        self.settings = settings
+        self.store = store
+        self.model = ReadModel(store)
+        self.sessions = Sessions(settings.secret_key, settings.session_seconds)
+        self.limiter = LoginLimiter(clock=settings.clock)
+        self.templates = Jinja2Templates(env=environment())
+        self.chain: ChainStatus | None = None
+        self.night_cache: dict[str, tuple[int, Any]] = {}
+
+    def now(self) -> datetime:
+        return self.settings.clock()
+
+    def render(
+        self, request: Request, name: str, *, status: int = 200, **context: Any
+    ) -> HTMLResponse:
+        viewer = getattr(request.state, "viewer", None)
+        context.setdefault("viewer", viewer)
+        context.setdefault("csrf", viewer.csrf if viewer is not None else "")
+        return self.templates.TemplateResponse(request, name, context, status_code=status)
+
+    def chain_status(self, *, force: bool = False) -> ChainStatus:
+        """Verify the store (and, with the public key, its signatures) at most once per
+        ``verify_every`` while the head moves, and again on demand."""
+        head = self.model.head()
+        now = self.now()
+        status = self.chain
+        if (
+            force
+            or status is None
+            or (head != status.head and now - status.checked_at >= self.settings.verify_every)
+        ):
+            report = self.store.verify()
+            signed = None
+            key = self.settings.public_key
+            if key is not None and report.ok:
+                from audit.store.heads import require_signed
+
+                checkpoints = self.store.recorder.checkpoints()  # type: ignore[attr-defined]
+                signed = require_signed(report, checkpoints, key)
+            status = ChainStatus(report, head, now, signed)
+            self.chain = status
+        return status

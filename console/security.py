@@ -1,0 +1,187 @@
+"""Sessions, CSRF tokens, sign-in rate limiting and the security headers.
+
+* **Session**: a cookie holding ``{"u": user, "n": nonce}`` signed with the console's
+  secret (``itsdangerous``, timestamped; refused after ``session_seconds``), ``HttpOnly``,
+  ``SameSite=Strict``, ``Secure`` when the console is served over TLS. The role is never
+  in the cookie: each request reads the account from the read model, so a disabled user
+  is out at the next click. Signing out forgets the nonce (the cookie is then refused).
+* **CSRF**: every form carries ``csrf_token``; every POST is refused (403) unless it
+  matches. Signed in, the token is bound to the session (HMAC of the session nonce);
+  before signing in (the sign-in form) it is a double-submit token: a random value in
+  the form and, signed, in a ``SameSite=Strict`` cookie.
+* **Sign-in rate limit**: at most ``max_failures`` failed sign-ins per user name and per
+  client address within ``window``; then that name or address is locked until its oldest
+  counted failure leaves the window, with a message saying for how long.
+* **Headers**: ``Content-Security-Policy: default-src 'self'`` (and no inline script or
+  style, no framing, forms to this site only), ``nosniff``, no referrer, no caching.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import hmac
+import secrets
+import threading
+from collections import deque
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from datetime import datetime, timedelta
+
+from itsdangerous import BadSignature, URLSafeSerializer, URLSafeTimedSerializer
+from starlette.types import ASGIApp, Message, Receive, Scope, Send
+
+SESSION_COOKIE = "casino_audit_session"
+PRESESSION_COOKIE = "casino_audit_csrf"
+CSRF_FIELD = "csrf_token"
+CSP = (
+    "default-src 'self'; img-src 'self'; style-src 'self'; script-src 'self'; "
+    "font-src 'self'; connect-src 'self'; object-src 'none'; base-uri 'none'; "
+    "form-action 'self'; frame-ancestors 'none'"
+)
+HEADERS = {
+    "content-security-policy": CSP,
+    "x-content-type-options": "nosniff",
+    "referrer-policy": "no-referrer",
+    "x-frame-options": "DENY",
+    "cross-origin-opener-policy": "same-origin",
+    "cross-origin-resource-policy": "same-origin",
+    "permissions-policy": "camera=(), microphone=(), geolocation=()",
+}
+
+
+@dataclass(frozen=True, slots=True)
+class Session:
+    user: str
+    nonce: str
+
+
+class Sessions:
+    """Signed session cookies and the tokens bound to them."""
+
+    def __init__(self, secret: bytes, session_seconds: int):
+        self._secret = secret
+        self.seconds = session_seconds
+        self._signer = URLSafeTimedSerializer(secret, salt="casino-audit console session")
+        self._presession = URLSafeSerializer(secret, salt="casino-audit console csrf")
+        self._ended: set[str] = set()
+        self._lock = threading.Lock()
+
+    def issue(self, user: str) -> tuple[str, Session]:
+        """A new session's cookie value."""
+        session = Session(user, secrets.token_urlsafe(24))
+        return self._signer.dumps({"u": user, "n": session.nonce}), session
+
+    def read(self, cookie: str | None) -> Session | None:
+        """The session a cookie holds, if signed by us, not expired and not ended."""
+        if not cookie:
+            return None
+        try:
+            data = self._signer.loads(cookie, max_age=self.seconds)
+        except BadSignature:  # also SignatureExpired
+            return None
+        if not isinstance(data, dict) or not isinstance(data.get("u"), str):
+            return None
+        nonce = str(data.get("n", ""))
+        with self._lock:
+            if nonce in self._ended:
+                return None
+        return Session(data["u"], nonce)
+
+    def end(self, session: Session) -> None:
+        with self._lock:
+            self._ended.add(session.nonce)
+
+    def csrf_for(self, session: Session) -> str:
+        """The CSRF token bound to a session."""
+        mac = hmac.new(self._secret, b"csrf\x00" + session.nonce.encode(), hashlib.sha256)
+        return mac.hexdigest()
+
+    def presession(self) -> tuple[str, str]:
+        """(form token, cookie value) for a form shown before signing in."""
+        token = secrets.token_urlsafe(24)
+        return token, self._presession.dumps(token)
+
+    def presession_token(self, cookie: str | None) -> str | None:
+        if not cookie:
+            return None
+        try:
+            token = self._presession.loads(cookie)
+        except BadSignature:
+            return None
+        return token if isinstance(token, str) else None
+
+
+def same(a: str | None, b: str | None) -> bool:
+    """Constant-time equality of two tokens (False when either is missing)."""
+    return bool(a) and bool(b) and hmac.compare_digest(str(a), str(b))
+
+
+@dataclass
+class LoginLimiter:
+    """Failed sign-ins per key (``user:NAME``, ``addr:IP``) within a sliding window."""
+
+    max_failures: int = 5
+    window: timedelta = timedelta(minutes=15)
+    clock: Callable[[], datetime] = field(default=datetime.now)
+    _failures: dict[str, deque[datetime]] = field(default_factory=dict)
+    _lock: threading.Lock = field(default_factory=threading.Lock)
+
+    def _recent(self, key: str, now: datetime) -> deque[datetime]:
+        times = self._failures.setdefault(key, deque())
+        while times and now - times[0] >= self.window:
+            times.popleft()
+        return times
+
+    def locked_for(self, keys: list[str]) -> timedelta | None:
+        """How long until every key may try again (None: not locked)."""
+        now = self.clock()
+        waits = []
+        with self._lock:
+            for key in keys:
+                times = self._recent(key, now)
+                if len(times) >= self.max_failures:
+                    waits.append(times[-self.max_failures] + self.window - now)
+        return max(waits) if waits else None
+
+    def failed(self, keys: list[str]) -> None:
+        now = self.clock()
+        with self._lock:
+            for key in keys:
+                self._recent(key, now).append(now)
+
+    def succeeded(self, key: str) -> None:
+        with self._lock:
+            self._failures.pop(key, None)
+
+
+def minutes(wait: timedelta) -> int:
+    """A wait in whole minutes, rounded up (at least 1)."""
+    return max(1, -(-int(wait.total_seconds()) // 60))
+
+
+class SecurityHeaders:
+    """ASGI middleware adding ``HEADERS`` to every response (and ``no-store`` to pages)."""
+
+    def __init__(self, app: ASGIApp):
+        self.app = app
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        if scope["type"] != "http":
+            await self.app(scope, receive, send)
+            return
+        static = str(scope.get("path", "")).startswith("/static/")
+
+        async def sending(message: Message) -> None:
+            if message["type"] == "http.response.start":
+                headers = [
+                    (k, v)
+                    for k, v in message.get("headers", [])
+                    if k.decode("latin-1").lower() not in HEADERS
+                ]
+                headers += [(k.encode(), v.encode()) for k, v in HEADERS.items()]
+                if not static:
+                    headers.append((b"cache-control", b"no-store"))
+                message = {**message, "headers": headers}
+            await send(message)
+
+        await self.app(scope, receive, sending)

@@ -1,0 +1,267 @@
+"""Who may do what in the console: every route × every role (anonymous, inspector,
+investigator, admin), CSRF on every POST, the sign-in rate limit, session cookies.
+
+On SQLite and PostgreSQL (the ``console_store`` fixture of ``tests.console_store``).
+"""
+
+from __future__ import annotations
+
+import re
+import time
+import uuid
+from dataclasses import dataclass, field
+from typing import Any
+from urllib.parse import quote
+
+import pytest
+from fastapi.routing import APIRoute
+
+from console.accounts import add_user, disable_user
+from tests.console_store import (
+    DAY,
+    FAST_HASHER,
+    HOSTILE_HAND,
+    INCIDENT,
+    PASSWORD,
+    Clock,
+    ConsoleStore,
+    console_store,
+    csrf_of,
+    make_client,
+    sign_in,
+)
+
+__all__ = ["console_store", "make_client"]  # fixtures used here
+
+ANONYMOUS = None
+INSPECTOR, INVESTIGATOR, ADMIN = "inspector", "investigator", "admin"
+READERS = frozenset({INSPECTOR, INVESTIGATOR, ADMIN})
+ROLES = (ANONYMOUS, INSPECTOR, INVESTIGATOR, ADMIN)
+
+
+@dataclass(frozen=True)
+class Route:
+    """A route as the app declares it, who may use it, and the form it is sent."""
+
+    method: str
+    path: str
+    allowed: frozenset[str | None]
+    form: dict[str, str] = field(default_factory=dict)
+    values: dict[str, str] = field(default_factory=dict)
+
+
+ROUTES = (
+    Route("GET", "/", READERS),
+    Route("GET", "/findings", READERS),
+    Route("GET", "/findings.csv", READERS),
+    Route("GET", "/search", READERS),
+    Route("GET", "/subjects/{subject_id:path}", READERS),
+    Route("GET", "/subjects/{subject_id:path}/evidence", READERS),
+    Route(
+        "POST",
+        "/findings/{finding_id}/sign-off",
+        frozenset({INVESTIGATOR}),
+        {"decision": "accepted", "note": "checked against the shoe"},
+    ),
+    Route("GET", "/nights", READERS),
+    Route("GET", "/nights/{day}", READERS),
+    Route("GET", "/nights/{day}/plots/{name}", READERS, values={"name": "rake-vs-cap.png"}),
+    Route("GET", "/incidents", READERS),
+    Route("GET", "/incidents/{incident_id:path}", READERS),
+    Route(
+        "POST",
+        "/incidents/{incident_id:path}/notes",
+        frozenset({INVESTIGATOR}),
+        {"note": "called the floor"},
+    ),
+    Route("GET", "/admin/users", frozenset({ADMIN})),
+    Route(
+        "POST",
+        "/admin/users",
+        frozenset({ADMIN}),
+        {"name": "{new_user}", "role": "inspector", "password": PASSWORD},
+    ),
+    Route("POST", "/admin/users/{name}/disable", frozenset({ADMIN}), values={"name": "{victim}"}),
+    Route("GET", "/admin/access", frozenset({ADMIN})),
+    Route("POST", "/logout", READERS),  # last: it ends the session
+)
+PUBLIC = {("GET", "/login"), ("POST", "/login")}
+"""Routes everyone may use (tested below on their own)."""
+
+
+def _fill(text: str, values: dict[str, str]) -> str:
+    return re.sub(r"\{(\w+)(?::path)?\}", lambda m: values[m.group(1)], text)
+
+
+def _values(store: ConsoleStore, finding_id: str) -> dict[str, str]:
+    victim = f"victim-{uuid.uuid4().hex[:8]}"
+    from audit.store import AuditStore
+
+    app_store = AuditStore(store.url)
+    try:
+        add_user(app_store, victim, "inspector", PASSWORD, by="tests", hasher=FAST_HASHER)
+    finally:
+        app_store.close()
+    return {
+        "subject_id": quote(HOSTILE_HAND, safe=""),
+        "finding_id": finding_id,
+        "day": DAY.isoformat(),
+        "incident_id": INCIDENT,
+        "victim": victim,
+        "new_user": f"new-{uuid.uuid4().hex[:8]}",
+    }
+
+
+def _request(client: Any, route: Route, values: dict[str, str]) -> Any:
+    own = {k: _fill(v, values) for k, v in route.values.items()}
+    url = _fill(route.path, {**values, **own})
+    if route.method == "GET":
+        return client.get(url)
+    signed_in = client.cookies.get("casino_audit_session") is not None
+    token = csrf_of(client.get("/" if signed_in else "/login").text)
+    form = {k: _fill(v, values) for k, v in route.form.items()}
+    return client.post(url, data={**form, "csrf_token": token})
+
+
+def _finding_of_hostile_hand(client: Any) -> str:
+    page = client.get("/findings?" + "player=p-one")
+    found = re.search(r'data-finding="([0-9a-f]+)"', page.text)
+    assert found is not None, page.text[:2000]
+    return found.group(1)
+
+
+def test_every_route_is_in_the_table(make_client: Any) -> None:
+    app = make_client().app
+    declared = {
+        (method, route.path)
+        for route in app.routes
+        if isinstance(route, APIRoute)
+        for method in route.methods
+    }
+    assert declared == {(r.method, r.path) for r in ROUTES} | PUBLIC
+
+
+@pytest.mark.parametrize("role", ROLES, ids=lambda r: r or "anonymous")
+def test_route_by_role(console_store: ConsoleStore, make_client: Any, role: str | None) -> None:
+    finding_id = _finding_of_hostile_hand(make_client(INSPECTOR))
+    values = _values(console_store, finding_id)
+    client = make_client(role)
+    for route in ROUTES:
+        response = _request(client, route, values)
+        where = f"{route.method} {route.path} as {role or 'anonymous'}"
+        if role in route.allowed:
+            expected = 200 if route.method == "GET" else 303
+            assert response.status_code == expected, (where, response.text[:500])
+            if route.method == "GET":
+                assert "default-src 'self'" in response.headers["content-security-policy"]
+        elif role is None:
+            assert response.status_code == 303, where
+            assert response.headers["location"].startswith("/login?next="), where
+        else:
+            assert response.status_code == 403, where
+
+
+@pytest.mark.parametrize("role", [INVESTIGATOR, ADMIN])
+def test_a_post_without_the_csrf_token_is_refused(
+    console_store: ConsoleStore, make_client: Any, role: str
+) -> None:
+    finding_id = _finding_of_hostile_hand(make_client(INSPECTOR))
+    values = _values(console_store, finding_id)
+    client = make_client(role)
+    other = make_client(role)
+    foreign = csrf_of(other.get("/").text)  # a valid token, of another session
+    for route in [r for r in ROUTES if r.method == "POST"]:
+        own = {k: _fill(v, values) for k, v in route.values.items()}
+        url = _fill(route.path, {**values, **own})
+        form = {k: _fill(v, values) for k, v in route.form.items()}
+        for token in (None, "", "0" * 64, foreign):
+            data = form if token is None else {**form, "csrf_token": token}
+            assert client.post(url, data=data).status_code == 403, (url, token)
+    assert client.get("/").status_code == 200  # still signed in: logout was refused too
+
+
+def test_the_sign_in_form_needs_its_csrf_token(console_store: ConsoleStore, make_client: Any) -> None:
+    client = make_client()
+    client.get("/login")
+    data = {"username": console_store.users[INSPECTOR], "password": PASSWORD}
+    assert client.post("/login", data=data).status_code == 403
+    assert client.post("/login", data={**data, "csrf_token": "forged"}).status_code == 403
+
+
+def test_sign_in_is_rate_limited_per_user_name(console_store: ConsoleStore, make_client: Any) -> None:
+    from fastapi.testclient import TestClient
+
+    clock = Clock()
+    first = make_client(clock=clock)
+    name = console_store.users[INSPECTOR]
+    for n in range(5):
+        address = TestClient(first.app, client=(f"127.0.0.{n + 2}", 5000), follow_redirects=False)
+        assert sign_in(address, name, "wrong password!!").status_code == 401
+    locked = sign_in(first, name)  # the right password, a fresh address: still locked
+    assert locked.status_code == 429
+    assert "locked for 15 more minute(s)" in locked.text
+    clock.advance(minutes=14)
+    assert sign_in(first, name).status_code == 429
+    clock.advance(minutes=1, seconds=1)
+    assert sign_in(first, name).status_code == 303
+
+
+def test_sign_in_is_rate_limited_per_address(console_store: ConsoleStore, make_client: Any) -> None:
+    clock = Clock()
+    client = make_client(clock=clock)
+    for n in range(5):
+        assert sign_in(client, f"nobody-{n}", "wrong password!!").status_code == 401
+    locked = sign_in(client, console_store.users[ADMIN])
+    assert locked.status_code == 429 and "this address" in locked.text
+    clock.advance(minutes=16)
+    assert sign_in(client, console_store.users[ADMIN]).status_code == 303
+
+
+def test_session_cookie_is_http_only_strict_and_expires(
+    console_store: ConsoleStore, make_client: Any
+) -> None:
+    client = make_client()
+    response = sign_in(client, console_store.users[INSPECTOR])
+    cookie = response.headers["set-cookie"].lower()
+    assert "httponly" in cookie and "samesite=strict" in cookie and "max-age=28800" in cookie
+    short = make_client(INSPECTOR, session_seconds=1)
+    assert short.get("/").status_code == 200
+    time.sleep(2.2)
+    assert short.get("/").status_code == 303
+
+
+def test_sign_out_ends_the_session_and_disabling_ends_it_too(
+    console_store: ConsoleStore, make_client: Any
+) -> None:
+    from audit.store import AuditStore
+
+    client = make_client(INSPECTOR)
+    stolen = client.cookies.get("casino_audit_session")
+    token = csrf_of(client.get("/").text)
+    assert client.post("/logout", data={"csrf_token": token}).status_code == 303
+    replay = make_client()
+    replay.cookies.set("casino_audit_session", stolen)
+    assert replay.get("/").status_code == 303
+
+    name = f"leaver-{uuid.uuid4().hex[:8]}"
+    store = AuditStore(console_store.url)
+    try:
+        add_user(store, name, "investigator", PASSWORD, by="tests", hasher=FAST_HASHER)
+        leaver = make_client()
+        assert sign_in(leaver, name).status_code == 303
+        assert leaver.get("/").status_code == 200
+        disable_user(store, name, by="tests")
+    finally:
+        store.close()
+    assert leaver.get("/").status_code == 303
+    assert sign_in(leaver, name).status_code == 401
+
+
+def test_wrong_password_and_unknown_user_read_alike(
+    console_store: ConsoleStore, make_client: Any
+) -> None:
+    client = make_client()
+    unknown = sign_in(client, "no-such-user", "whatever at all")
+    wrong = sign_in(client, console_store.users[ADMIN], "whatever at all")
+    assert unknown.status_code == wrong.status_code == 401
+    assert "Wrong user name or password." in unknown.text and "Wrong user name" in wrong.text
