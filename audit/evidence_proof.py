@@ -147,8 +147,8 @@ def _hash_chain(
 ) -> str:
     """Recompute the chain from the first proven event to the checkpoint; the time the
     head row was stored."""
-    rows = {int(e["notification_id"]): e for e in events}
-    for row in proof.get("rows") or ():
+    rows: dict[int, Mapping[str, Any]] = {}
+    for row in [*events, *(proof.get("rows") or ())]:
         number = int(row["notification_id"])
         if number in rows:
             raise ProofError(f"notification {number} is bundled twice")

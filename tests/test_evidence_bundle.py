@@ -22,7 +22,7 @@ from audit.store import AuditStore
 from audit.store.signing import generate_keypair, load_public_key
 from console.readmodel import ReadModel
 from tests.console_store import (
-    HOSTILE_HAND,
+    HOSTILE_TABLE,
     ConsoleStore,
     console_store,
     make_client,
@@ -52,7 +52,7 @@ def _subjects(store_url: str) -> dict[str, str]:
             rows = db.execute(
                 "SELECT kind, subject FROM units WHERE findings > 0 AND table_id <> ? "
                 "ORDER BY kind, subject",
-                (HOSTILE_HAND.split("/")[0],),
+                (HOSTILE_TABLE,),
             ).fetchall()
             plain = db.execute(
                 "SELECT kind, MIN(subject) FROM units WHERE kind IN "

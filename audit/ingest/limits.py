@@ -16,10 +16,13 @@ it, Avro blocks are decompressed with a ceiling before ``fastavro`` decodes them
   ``.phhs`` file;
 * ``max_events_per_subject`` (100,000, ``CASINO_AUDIT_MAX_EVENTS_PER_SUBJECT``): events
   of one subject in one input unit (a PHH hand, a run of Avro records);
-* ``max_values_per_subject`` (4,000,000, ``CASINO_AUDIT_MAX_VALUES_PER_SUBJECT``):
-  fields, array items and map entries of one subject in one input unit;
-* ``max_avro_block_bytes`` (16 MiB, ``CASINO_AUDIT_MAX_AVRO_BLOCK_BYTES``): one Avro
-  container block, decompressed (a record never spans blocks, so this bounds a record).
+* ``max_values_per_subject`` (2,500,000, ``CASINO_AUDIT_MAX_VALUES_PER_SUBJECT``):
+  fields, array items and map entries of one subject in one input unit (a slot machine's
+  100,000 meter readings hold about 2,000,000);
+* ``max_avro_block_bytes`` (4 MiB, ``CASINO_AUDIT_MAX_AVRO_BLOCK_BYTES``): one Avro
+  container block, decompressed (a record never spans blocks, so this bounds a record;
+  writers cut blocks at 16-64 KiB by default, and decoded Avro can take 80 times its
+  encoded size: an array of three-byte records becomes an array of dicts).
 
 Integer widths are the schemas' and are not configurable: an Avro ``int`` field holds
 -2^31..2^31-1, a ``long`` -2^63..2^63-1; every family's ``sequence`` must fit an ``int``
@@ -53,8 +56,8 @@ class Limits:
     max_toml_items: int = 100_000
     max_phhs_sections: int = 100_000
     max_events_per_subject: int = 100_000
-    max_values_per_subject: int = 4_000_000
-    max_avro_block_bytes: int = 16 * MIB
+    max_values_per_subject: int = 2_500_000
+    max_avro_block_bytes: int = 4 * MIB
 
     @staticmethod
     def env_name(name: str) -> str:

@@ -187,8 +187,11 @@ def _parse_toml(
             lambda match: f"at line {int(match.group(1)) + first_line - 1}", str(error)
         ).replace("end of document", f"end of {part}")
         raise FieldError(SYNTAX, f"not valid TOML: {message}") from None
-    except (ValueError, ArithmeticError, RecursionError) as error:
-        raise FieldError(SYNTAX, f"not valid TOML: {error}") from None
+    except ArithmeticError:  # decimal.InvalidOperation: 1e99999999999999999999
+        raise FieldError(SYNTAX, "not valid TOML: a float out of Decimal's range") from None
+    except (ValueError, RecursionError) as error:  # an integer of more than 4,300 digits
+        reason = "an integer of more than 4,300 digits" if "digits" in str(error) else error
+        raise FieldError(SYNTAX, f"not valid TOML: {reason}") from None
     if _LONG_DIGITS.search(text):
         _check_integers(fields)
     return fields

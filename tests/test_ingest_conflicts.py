@@ -1,0 +1,207 @@
+"""Versions of a subject: conflicting versions are quarantined, never stored or merged;
+the same content twice is stored once; identity never depends on the path given."""
+
+from __future__ import annotations
+
+import re
+import shutil
+from pathlib import Path
+
+import pytest
+
+from audit.cli import main
+from audit.families import family_named
+from audit.ingest.avro_files import write_events
+from audit.ingest.pipeline import ingest
+from audit.quarantine import entries
+from audit.store import AuditStore
+from tests.test_ingest_avro import hand_events
+
+POKER = family_named("poker")
+
+
+def pluribus_hand(phh_root: Path) -> str:
+    """A real hand (Pluribus 83/63) as table t9, hand 63: its id is ``t9/63`` whatever
+    the file is called."""
+    return (phh_root / "pluribus" / "83" / "63.phh").read_text() + '\n_table = "t9"\n'
+
+
+def forged(text: str) -> str:
+    """The same hand with p1's winnings moved to p2."""
+    return text.replace("finishing_stacks = [9900, 10100,", "finishing_stacks = [10100, 9900,")
+
+
+def shorter(text: str) -> str:
+    """The same hand without p2's last show: one event fewer."""
+    return text.replace(", 'p2 sm Ah8s']", "]")
+
+
+def write(folder: Path, name: str, text: str) -> Path:
+    folder.mkdir(parents=True, exist_ok=True)
+    (folder / name).write_text(text)
+    return folder / name
+
+
+def test_conflicting_phh_versions_are_all_quarantined(
+    phh_root: Path, tmp_path: Path, store_url: str
+) -> None:
+    genuine = pluribus_hand(phh_root)
+    assert forged(genuine) != genuine and shorter(genuine) != genuine
+    day = tmp_path / "day"
+    write(day, "a-forged.phh", forged(genuine))  # sorts first
+    write(day, "b-genuine.phh", genuine)
+    write(day, "c-shorter.phh", shorter(genuine))
+    store = AuditStore(store_url)
+    summary = ingest(store, [day])
+    assert (summary.subjects_stored, summary.subjects_already_stored) == (0, 0)
+    assert summary.quarantined == summary.units_read == 3
+    assert store.records_of("poker", "t9/63") == []  # neither stored nor merged
+    by_file = {Path(r.source).name: r for r in summary.rejected}
+    assert set(by_file) == {"a-forged.phh", "b-genuine.phh", "c-shorter.phh"}
+    for name, rejected in by_file.items():
+        assert rejected.field == "(subject)"
+        assert "has 3 different versions in this ingest" in rejected.reason
+        others = {"a-forged.phh", "b-genuine.phh", "c-shorter.phh"} - {name}
+        assert all(f"day/{other}, hand 63" in rejected.reason for other in others)
+    assert "No version is stored or merged" in by_file["b-genuine.phh"].reason
+
+
+def test_versions_with_more_or_fewer_events_are_never_merged(
+    tmp_path: Path, store_url: str
+) -> None:
+    events = hand_events("t1/1")
+    longer = [*events, {**events[-1], "sequence": 6, "event_id": "t1/1#6", "amount": 1}]
+    write_events(tmp_path / "a.avro", POKER, events)
+    write_events(tmp_path / "b.avro", POKER, longer)
+    write_events(tmp_path / "c.avro", POKER, hand_events("t1/2"))
+    store = AuditStore(store_url)
+    summary = ingest(store, [tmp_path / "a.avro", tmp_path / "b.avro", tmp_path / "c.avro"])
+    assert (summary.subjects_stored, summary.quarantined) == (1, 2)
+    assert store.records_of("poker", "t1/1") == []
+    assert len(store.records_of("poker", "t1/2")) == 6
+    reasons = {Path(r.source).name: r.reason for r in summary.rejected}
+    assert "this one (6 events) differs from " in reasons["a.avro"]
+    assert "a.avro, records 0..5 (hand_id t1/1) (6 events)" in reasons["b.avro"]
+
+
+def test_a_different_record_at_the_same_sequence_is_a_conflict(tmp_path: Path) -> None:
+    write_events(tmp_path / "a.avro", POKER, hand_events("t1/1", amount=100))
+    write_events(tmp_path / "b.avro", POKER, hand_events("t1/1", amount=900))
+    store = AuditStore(f"sqlite:///{tmp_path / 's.db'}")
+    summary = ingest(store, [tmp_path])
+    assert (summary.subjects_stored, summary.quarantined) == (0, 2)
+
+
+def test_a_subject_split_within_one_file_is_two_versions(tmp_path: Path) -> None:
+    """Runs of one subject are contiguous in an export; a subject whose records come in
+    two runs with different sequences is two versions, never stitched together."""
+    a, b = hand_events("t1/1"), hand_events("t1/2")
+    write_events(tmp_path / "x.avro", POKER, a[:3] + b + a[3:])
+    store = AuditStore(f"sqlite:///{tmp_path / 's.db'}")
+    summary = ingest(store, [tmp_path / "x.avro"])
+    assert (summary.subjects_stored, summary.quarantined) == (1, 2)
+    assert store.records_of("poker", "t1/1") == []
+
+
+def test_a_later_different_version_leaves_the_stored_one_untouched(
+    phh_root: Path, tmp_path: Path, store_url: str
+) -> None:
+    genuine = pluribus_hand(phh_root)
+    store = AuditStore(store_url)
+    first = ingest(store, [write(tmp_path / "day1", "63.phh", genuine)])
+    assert first.subjects_stored == 1
+    stored = store.records_of("poker", "t9/63")
+    for number, version in enumerate((forged(genuine), shorter(genuine), genuine + "_rake = 1\n")):
+        later = ingest(store, [write(tmp_path / f"day{number + 2}", "63.phh", version)])
+        assert (later.subjects_stored, later.quarantined) == (0, 1)
+        reason = later.rejected[0].reason
+        assert "'t9/63' is already stored with different content" in reason
+        assert "the stored version (read from day1/63.phh, hand 63)" in reason
+        assert "the stored one is untouched" in reason
+        assert store.records_of("poker", "t9/63") == stored
+    events = hand_events("t1/1")
+    write_events(tmp_path / "a.avro", POKER, events)
+    assert ingest(store, [tmp_path / "a.avro"]).subjects_stored == 1
+    write_events(tmp_path / "b.avro", POKER, events[:-1])
+    later = ingest(store, [tmp_path / "b.avro"])
+    assert later.quarantined == 1
+    assert "6 events (sequences 0..5) against 5 events (sequences 0..4)" in (
+        later.rejected[0].reason
+    )
+    assert len(store.records_of("poker", "t1/1")) == 6
+
+
+def test_the_same_content_twice_is_stored_once(
+    phh_root: Path, tmp_path: Path, store_url: str
+) -> None:
+    genuine = pluribus_hand(phh_root)
+    one = write(tmp_path / "a", "63.phh", genuine)
+    copy = write(tmp_path / "b", "copy-of-63.phh", genuine)  # same hand, another file
+    write_events(tmp_path / "h.avro", POKER, hand_events("t1/1"))
+    store = AuditStore(store_url)
+    summary = ingest(store, [one, one, copy, tmp_path / "h.avro", tmp_path / "h.avro"])
+    assert summary.quarantined == 0
+    assert (summary.subjects_stored, summary.subjects_already_stored) == (2, 3)
+    assert summary.units_read == 5
+    assert store.records_of("poker", "t9/63")[0]["source"] == "a/63.phh, hand 63"
+
+
+def test_a_contested_subject_is_stored_when_one_version_comes_alone(
+    phh_root: Path, tmp_path: Path
+) -> None:
+    genuine = pluribus_hand(phh_root)
+    store = AuditStore(f"sqlite:///{tmp_path / 's.db'}")
+    good = write(tmp_path / "in", "genuine.phh", genuine)
+    bad = write(tmp_path / "in", "forged.phh", forged(genuine))
+    assert ingest(store, [bad, good]).quarantined == 2
+    assert ingest(store, [good]).subjects_stored == 1
+    assert store.records_of("poker", "t9/63")[-1]["finishing_stacks"][:2] == [990000, 1010000]
+
+
+def field(out: str, name: str) -> int:
+    return int(re.search(rf"^{name}:\s+(\d+)$", out, re.M).group(1))
+
+
+def test_relative_then_absolute_paths_are_one_ingest(
+    phh_root: Path,
+    tmp_path: Path,
+    monkeypatch: pytest.MonkeyPatch,
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    day = tmp_path / "work" / "day"
+    day.mkdir(parents=True)
+    for path in sorted((phh_root / "pluribus" / "83").glob("*.phh"))[:30]:
+        shutil.copy(path, day / path.name)
+    write_events(day / "hands.avro", POKER, hand_events("t1/1") + hand_events("t1/2"))
+    store = f"sqlite:///{tmp_path / 's.db'}"
+    monkeypatch.chdir(tmp_path / "work")
+
+    assert main(["--store", store, "ingest", "day"]) == 0
+    out = capsys.readouterr().out
+    assert (field(out, "subjects stored"), field(out, "records quarantined")) == (32, 0)
+    for given in (str(day), "./day", "../work/day/"):
+        assert main(["--store", store, "ingest", given]) == 0, given
+        out = capsys.readouterr().out
+        assert (field(out, "subjects stored"), field(out, "already stored")) == (0, 32)
+        assert (field(out, "events stored"), field(out, "records quarantined")) == (0, 0)
+
+    app = AuditStore(store)
+    started = app.records_of("poker", "day/0")[0]
+    assert started["source"] == "day/0.phh, hand 0"
+    assert str(tmp_path) not in started["source"]
+
+
+def test_a_rejection_read_by_two_paths_is_quarantined_once(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    write(tmp_path / "bad", "corrupt.phh", "variant = 'NT'\nactions = ['d dh p1 AsKs'\n")
+    store = f"sqlite:///{tmp_path / 's.db'}"
+    monkeypatch.chdir(tmp_path)
+    assert main(["--store", store, "ingest", "bad"]) == 1
+    assert main(["--store", store, "ingest", str(tmp_path / "bad")]) == 1
+    out = capsys.readouterr().out
+    assert f"quarantined: {tmp_path / 'bad' / 'corrupt.phh'}, file" in out  # the path as given
+    kept = list(entries(AuditStore(store)))
+    assert [(e.source, e.position, e.field) for e in kept] == [
+        ("bad/corrupt.phh", "file", "(syntax)")
+    ]
