@@ -6,8 +6,9 @@ PYTHON ?= python3
 VENV   ?= .venv
 PY     := $(VENV)/bin/python
 STAMP  := $(VENV)/.installed
+CHROMIUM := /usr/bin/chromium
 
-.PHONY: install demo test lint long bench clean
+.PHONY: install chromium demo test lint long bench clean
 
 $(STAMP): pyproject.toml constraints.txt
 	$(PYTHON) -m venv $(VENV)
@@ -17,11 +18,20 @@ $(STAMP): pyproject.toml constraints.txt
 
 install: $(STAMP)
 
+# The browser tests drive Debian's Chromium (Playwright never downloads a browser here):
+# installed quietly when missing and we are root, as .ci/with-postgres does for PostgreSQL.
+chromium:
+	@if [ ! -x $(CHROMIUM) ] && [ "$$(id -u)" = 0 ] && command -v apt-get >/dev/null; then \
+	  echo "make: $(CHROMIUM) not found; installing Debian's chromium" >&2; \
+	  apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq \
+	    -o DPkg::Lock::Timeout=600 chromium >/dev/null; \
+	fi
+
 demo: $(STAMP)
 	$(VENV)/bin/casino-audit demo
 
-test: $(STAMP)
-	$(VENV)/bin/ruff check audit replayer pipelines tests benchmarks
+test: $(STAMP) chromium
+	$(VENV)/bin/ruff check audit replayer pipelines console tests benchmarks
 	.ci/with-postgres $(PY) -m pytest -n 2 -m "not long" tests
 
 long: $(STAMP)
@@ -32,6 +42,7 @@ bench: $(STAMP)
 	$(PY) benchmarks/pluribus.py
 	$(PY) benchmarks/evaluator.py
 	$(PY) benchmarks/replay.py
+	.ci/with-postgres $(PY) benchmarks/console.py
 
 clean:
 	rm -rf $(VENV) casino-audit.db .pytest_cache .ruff_cache

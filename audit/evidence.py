@@ -35,7 +35,7 @@ from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PublicKey
 from eventsourcing.persistence import DatetimeAsISO, DecimalAsStr, UUIDAsHex
 from eventsourcing.utils import get_topic
 
-from audit.evidence_proof import ProofError, check_proof, row_state
+from audit.evidence_proof import ProofError, ProofResult, check_proof, row_state
 from audit.judging import ADJUDICATORS, findings_json, gather, judge
 from audit.store.application import AuditStore
 from audit.store.signing import KeyError_, load_public_key
@@ -165,6 +165,28 @@ def _citations(bundle: Mapping[str, Any], stored: dict) -> str:
     return f"{len(cited)} cited rule(s), each with the catalogue's summary"
 
 
+def _inclusion(
+    kind: str,
+    subject: str,
+    events: Sequence[Mapping[str, Any]],
+    proven: Sequence[Mapping[str, Any]],
+    unit: str,
+    result: ProofResult,
+) -> str:
+    """What the proof showed, in words."""
+    cp = result.checkpoint
+    ids = sorted(int(e["notification_id"]) for e in events)
+    inputs = len(proven) - len(events)
+    others = f", the {inputs} stored event(s) of its inputs" if inputs else ""
+    return (
+        f"these {len(events)} stored events of {kind} subject {subject} (notifications "
+        f"{ids[0]}..{ids[-1]}){others} and its verdict unit {unit} are in the store's history "
+        f"up to checkpoint {cp.notification_id} ({cp.event_count} events, head "
+        f"{cp.chain_hash.hex()}), signed by key {cp.key_id or '(unnamed)'} at "
+        f"{result.head_time} ({result.method})"
+    )
+
+
 def verify_bundle(bundle: Mapping[str, Any], public_key: Ed25519PublicKey) -> EvidenceReport:
     """Check a bundle (see the module docstring); never raises for a bad bundle."""
     report = EvidenceReport()
@@ -183,18 +205,9 @@ def verify_bundle(bundle: Mapping[str, Any], public_key: Ed25519PublicKey) -> Ev
         unit, stored = _verdict(bundle, kind, subject)
         if bundle.get("replayer_version") != stored.get("replayer_version"):
             raise BundleError("the bundle's replayer version is not the verdict's")
-        proven += bundle["verdict"]["events"]
-        result = check_proof(bundle.get("proof") or {}, proven, public_key)
-        cp = result.checkpoint
-        ids = sorted(int(e["notification_id"]) for e in events)
-        report.proven.append(
-            f"these {len(events)} stored events of {kind} subject {subject} (notifications "
-            f"{ids[0]}..{ids[-1]}), {len(proven) - len(events) - 2} event(s) of its inputs and "
-            f"verdict unit {unit} are in the store's history up to checkpoint "
-            f"{cp.notification_id} ({cp.event_count} events, head {cp.chain_hash.hex()}), "
-            f"signed by key {cp.key_id or '(unnamed)'} at {result.head_time} "
-            f"({result.method})"
-        )
+        verdict_events = list(bundle["verdict"]["events"])
+        result = check_proof(bundle.get("proof") or {}, [*proven, *verdict_events], public_key)
+        report.proven.append(_inclusion(kind, subject, events, proven, unit, result))
         if kind in ADJUDICATORS:
             report.proven.append(_rejudged(kind, subject, records, inputs, stored))
         else:

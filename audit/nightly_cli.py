@@ -47,11 +47,12 @@ def _run(
     it could not run."""
     from eventsourcing.persistence import PersistenceError
 
+    from audit.store.existing import StoreUnusable
     from pipelines.nightly import NoInput, default_workers, run_nightly
 
     try:
         return run_nightly(url, input_dir, day, out_dir, workers=workers or default_workers())
-    except NoInput as error:
+    except (NoInput, StoreUnusable) as error:  # their messages name the store already
         _fail(command, str(error))
         return None
     except (PersistenceError, OSError) as error:

@@ -33,6 +33,7 @@ from argon2 import PasswordHasher
 from argon2.exceptions import InvalidHashError, VerificationError
 
 from audit.store.application import AuditStore, SubjectRecords
+from console.trail import seal
 
 KIND = "console_user"
 ROLES = ("inspector", "investigator", "admin")
@@ -181,8 +182,6 @@ def disable_user(store: AuditStore, name: str, *, by: str, now: datetime | None 
 
 
 def _append(store: AuditStore, unit: SubjectRecords) -> None:
-    from console.trail import seal
-
     result = store.append([unit])
     if result.conflicts:
         raise AccountError(f"user {unit.subject_id!r} changed meanwhile: try again")

@@ -222,6 +222,8 @@ class ReadModel:
             "started_at": None,
             **(record.get("context") or {}),
         }
+        if not isinstance(about.get("players"), dict):
+            about["players"] = {}
         started = _text(about.get("started_at"))
         day = started[:10] if DAY.fullmatch(started[:10]) else scope_day
         findings = list(record.get("findings") or ())

@@ -28,7 +28,7 @@ NOON = datetime(2025, 3, 1, 12, tzinfo=UTC)
 PASSWORD = "correct horse battery staple"
 ROLES = ("inspector", "investigator", "admin")
 HOSTILE_TABLE = "=1+2<script>alert('t')</script>\x1b[2J"
-HOSTILE_PLAYER = "<script>alert(\"p\")</script>'\x1b[31mred"
+HOSTILE_PLAYER = '<script>alert("p")</script>\'\x1b[31mred'
 FORMULA_PLAYER = "@SUM(1)"
 HOSTILE_HAND = f"{HOSTILE_TABLE}/1"
 INCIDENT = "inc-1"
@@ -159,16 +159,24 @@ def build(url: str, base: Path) -> ConsoleStore:
     return built
 
 
+_BUILT: dict[str, ConsoleStore] = {}
+"""Built stores by backend: pytest tears a parametrized session fixture down whenever
+the next test wants the other parameter; the store itself is kept for the session."""
+
+
 @pytest.fixture(scope="session", params=["sqlite", "postgresql"])
 def console_store(
     request: pytest.FixtureRequest, tmp_path_factory: pytest.TempPathFactory
 ) -> ConsoleStore:
-    """The built store, once per backend per session."""
+    """The built store, once per backend per session (per worker)."""
     from tests.conftest import fresh_postgres_url
 
-    base = tmp_path_factory.mktemp(f"console-{request.param}")
-    url = f"sqlite:///{base / 'store.db'}" if request.param == "sqlite" else fresh_postgres_url()
-    return build(url, base)
+    if request.param not in _BUILT:
+        base = tmp_path_factory.mktemp(f"console-{request.param}")
+        sqlite = f"sqlite:///{base / 'store.db'}"
+        url = sqlite if request.param == "sqlite" else fresh_postgres_url()
+        _BUILT[request.param] = build(url, base)
+    return _BUILT[request.param]
 
 
 class Clock:
@@ -207,8 +215,8 @@ def sign_in(client: TestClient, name: str, password: str = PASSWORD) -> Any:
 def make_client(console_store: ConsoleStore) -> Iterator[Callable[..., TestClient]]:
     """``make_client(role=None, **create_app options)``: a TestClient on a new app,
     signed in as the role's user (anonymous when None)."""
-    from console.app import create_app
     from audit.store.signing import load_public_key
+    from console.app import create_app
 
     clients: list[TestClient] = []
 

@@ -20,7 +20,6 @@ import pytest
 
 import console
 from audit.adjudicate import current_findings
-from audit.cli import main
 from audit.store import AuditStore
 from console import queries
 from console.queries import FindingsQuery, findings_page
@@ -32,7 +31,6 @@ from tests.console_store import (
     HOSTILE_PLAYER,
     HOSTILE_TABLE,
     INCIDENT,
-    PASSWORD,
     ConsoleStore,
     console_store,
     csrf_of,
@@ -224,7 +222,9 @@ def test_every_kind_of_subject_has_a_page(console_store: ConsoleStore, make_clie
     try:
         model = ReadModel(store)
         with model.reading() as db:
-            kinds = {r[0]: r[1] for r in db.execute("SELECT kind, MIN(subject) FROM units GROUP BY kind")}
+            kinds = {
+                r[0]: r[1] for r in db.execute("SELECT kind, MIN(subject) FROM units GROUP BY kind")
+            }
     finally:
         store.close()
     assert {"poker", "banked", "slots", "tournament", "table", "incident"} <= set(kinds)
@@ -368,37 +368,3 @@ def test_no_outside_address_no_script_and_strict_headers(make_client: Any) -> No
         assert response.headers["x-content-type-options"] == "nosniff"
         assert response.headers["x-frame-options"] == "DENY"
     assert client.get("/docs").status_code == 404  # no API docs (they load a CDN)
-
-
-def test_user_commands(console_store: ConsoleStore, tmp_path: Path, capsys: Any) -> None:
-    url = console_store.url
-    secret = tmp_path / "password"
-    secret.write_text(PASSWORD + "\n")
-    name = f"cli-{tmp_path.name[-8:]}".replace("_", "-")
-    assert main(["--store", url, "user", "add", name, "--role", "investigator",
-                 "--password-file", str(secret)]) == 0  # fmt: skip
-    assert main(["--store", url, "user", "add", name, "--role", "admin",
-                 "--password-file", str(secret)]) == 2  # fmt: skip
-    assert main(["--store", url, "user", "add", "bad name", "--role", "admin",
-                 "--password-file", str(secret)]) == 2  # fmt: skip
-    assert main(["--store", url, "user", "disable", name]) == 0
-    assert main(["--store", url, "user", "list"]) == 0
-    out = capsys.readouterr()
-    assert f"user {name} added (investigator)" in out.out and "already exists" in out.err
-    listed = next(line for line in out.out.splitlines() if line.startswith(name))
-    assert "investigator" in listed and "disabled" in listed
-    store = AuditStore(url)
-    try:
-        from console.chainrows import rows_between
-
-        states = b"".join(r.state for r in rows_between(store, 0, store.recorder.max_notification_id()))
-    finally:
-        store.close()
-    assert PASSWORD.encode() not in states and b"$argon2id$" in states
-
-
-def test_serve_refuses_a_missing_store(tmp_path: Path, capsys: Any) -> None:
-    missing = f"sqlite:///{tmp_path / 'none.db'}"
-    assert main(["--store", missing, "serve", "--port", "0"]) == 2
-    assert "no store" in capsys.readouterr().err
-    assert not (tmp_path / "none.db").exists()

@@ -1,5 +1,6 @@
 """Who may do what in the console: every route × every role (anonymous, inspector,
-investigator, admin), CSRF on every POST, the sign-in rate limit, session cookies.
+investigator, admin), CSRF on every POST, the sign-in rate limit, session cookies; the
+``user`` commands (argon2 hashes only, never a password in the store) and ``serve``.
 
 On SQLite and PostgreSQL (the ``console_store`` fixture of ``tests.console_store``).
 """
@@ -10,12 +11,15 @@ import re
 import time
 import uuid
 from dataclasses import dataclass, field
+from pathlib import Path
 from typing import Any
 from urllib.parse import quote
 
 import pytest
 from fastapi.routing import APIRoute
 
+from audit.cli import main
+from audit.store import AuditStore
 from console.accounts import add_user, disable_user
 from tests.console_store import (
     DAY,
@@ -180,7 +184,9 @@ def test_a_post_without_the_csrf_token_is_refused(
     assert client.get("/").status_code == 200  # still signed in: logout was refused too
 
 
-def test_the_sign_in_form_needs_its_csrf_token(console_store: ConsoleStore, make_client: Any) -> None:
+def test_the_sign_in_form_needs_its_csrf_token(
+    console_store: ConsoleStore, make_client: Any
+) -> None:
     client = make_client()
     client.get("/login")
     data = {"username": console_store.users[INSPECTOR], "password": PASSWORD}
@@ -188,7 +194,9 @@ def test_the_sign_in_form_needs_its_csrf_token(console_store: ConsoleStore, make
     assert client.post("/login", data={**data, "csrf_token": "forged"}).status_code == 403
 
 
-def test_sign_in_is_rate_limited_per_user_name(console_store: ConsoleStore, make_client: Any) -> None:
+def test_sign_in_is_rate_limited_per_user_name(
+    console_store: ConsoleStore, make_client: Any
+) -> None:
     from fastapi.testclient import TestClient
 
     clock = Clock()
@@ -265,3 +273,53 @@ def test_wrong_password_and_unknown_user_read_alike(
     wrong = sign_in(client, console_store.users[ADMIN], "whatever at all")
     assert unknown.status_code == wrong.status_code == 401
     assert "Wrong user name or password." in unknown.text and "Wrong user name" in wrong.text
+
+
+def test_user_commands(console_store: ConsoleStore, tmp_path: Path, capsys: Any) -> None:
+    url = console_store.url
+    secret = tmp_path / "password"
+    secret.write_text(PASSWORD + "\n")
+    name = f"cli-{tmp_path.name[-8:]}".replace("_", "-")
+    assert main(["--store", url, "user", "add", name, "--role", "investigator",
+                 "--password-file", str(secret)]) == 0  # fmt: skip
+    assert main(["--store", url, "user", "add", name, "--role", "admin",
+                 "--password-file", str(secret)]) == 2  # fmt: skip
+    assert main(["--store", url, "user", "add", "bad name", "--role", "admin",
+                 "--password-file", str(secret)]) == 2  # fmt: skip
+    assert main(["--store", url, "user", "disable", name]) == 0
+    assert main(["--store", url, "user", "list"]) == 0
+    out = capsys.readouterr()
+    assert f"user {name} added (investigator)" in out.out and "already exists" in out.err
+    listed = next(line for line in out.out.splitlines() if line.startswith(name))
+    assert "investigator" in listed and "disabled" in listed
+    store = AuditStore(url)
+    try:
+        from console.chainrows import rows_between
+
+        states = b"".join(
+            r.state for r in rows_between(store, 0, store.recorder.max_notification_id())
+        )
+    finally:
+        store.close()
+    assert PASSWORD.encode() not in states and b"$argon2id$" in states
+
+
+def test_serve_runs_uvicorn_on_loopback(
+    console_store: ConsoleStore, monkeypatch: pytest.MonkeyPatch, capsys: Any
+) -> None:
+    import uvicorn
+    from fastapi import FastAPI
+
+    ran: dict[str, Any] = {}
+    monkeypatch.setattr(uvicorn, "run", lambda app, **options: ran.update(app=app, **options))
+    assert main(["--store", console_store.url, "serve"]) == 0
+    assert isinstance(ran["app"], FastAPI)
+    assert (ran["host"], ran["port"]) == ("127.0.0.1", 8765)
+    assert "http://127.0.0.1:8765/" in capsys.readouterr().out
+
+
+def test_serve_refuses_a_missing_store(tmp_path: Path, capsys: Any) -> None:
+    missing = f"sqlite:///{tmp_path / 'none.db'}"
+    assert main(["--store", missing, "serve", "--port", "0"]) == 2
+    assert "no store" in capsys.readouterr().err
+    assert not (tmp_path / "none.db").exists()

@@ -116,7 +116,7 @@ def test_a_later_different_version_leaves_the_stored_one_untouched(
         assert (later.subjects_stored, later.quarantined) == (0, 1)
         reason = later.rejected[0].reason
         assert "'t9/63' is already stored with different content" in reason
-        assert "the stored version (read from day1/63.phh, hand 63)" in reason
+        assert "the stored version was read from day1/63.phh, hand 63" in reason
         assert "the stored one is untouched" in reason
         assert store.records_of("poker", "t9/63") == stored
     events = hand_events("t1/1")
@@ -143,7 +143,7 @@ def test_the_same_content_twice_is_stored_once(
     assert summary.quarantined == 0
     assert (summary.subjects_stored, summary.subjects_already_stored) == (2, 3)
     assert summary.units_read == 5
-    assert store.records_of("poker", "t9/63")[0]["source"] == "a/63.phh, hand 63"
+    assert store.records_of("poker", "t9/63")[0]["source"] == "a/63.phh, hand 63; time unknown"
 
 
 def test_a_contested_subject_is_stored_when_one_version_comes_alone(
@@ -187,7 +187,7 @@ def test_relative_then_absolute_paths_are_one_ingest(
 
     app = AuditStore(store)
     started = app.records_of("poker", "day/0")[0]
-    assert started["source"] == "day/0.phh, hand 0"
+    assert started["source"] == "day/0.phh, hand 0; time unknown"
     assert str(tmp_path) not in started["source"]
 
 

@@ -501,7 +501,7 @@ def test_the_report_escapes_names_and_shows_sentences_and_owed(tmp_path: Path) -
     rake = {**RAKE_CAP, **{k: hostile[k] for k in ("players", "table", "family", "source", "day")}}
     data = DayData(date(2025, 3, 1), rows=[hostile, rake])
     paths = ReportPaths(tmp_path / "report.html", tmp_path / "f.csv", tmp_path / "f.jsonl")
-    page = render(data, paths, [])
+    page = render(data, paths, [], "sqlite:///s.db")
     assert "<script>" not in page and "gg-nt-007<b>" not in page
     assert "seat 2 (&lt;script&gt;alert(1)&lt;/script&gt;) was paid EUR 2.53" in page
     assert "<h2>Owed</h2>" in page and "EUR 0.35" in page

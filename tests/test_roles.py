@@ -416,14 +416,20 @@ def test_a_dropped_checkpoints_table_is_not_recreated_by_the_writer(
         assert code == 0, err
         with psycopg.connect(deployment.base, autocommit=True) as conn:  # only an owner can
             conn.execute(f"DROP TABLE {schema}.{POSTGRES_CHECKPOINTS_TABLE}")
-        for command in (["ingest", str(deployment.hands)], ["checkpoint"]):
-            code, _, err = run("--store", writer_url, *command)
-            assert code == 2 and "checkpoints table is missing" in err
+        admin_url = f"{deployment.base}?schema={schema}"
+        for url in (writer_url, admin_url):  # not even the superuser, silently
+            for command in (["ingest", str(deployment.hands)], ["checkpoint"]):
+                code, _, err = run("--store", url, *command)
+                assert code == 2 and "checkpoints table is missing" in err
         with psycopg.connect(deployment.base) as conn:
             found = conn.execute(
                 "SELECT to_regclass(%s)", (f"{schema}.{POSTGRES_CHECKPOINTS_TABLE}",)
             ).fetchone()[0]
         assert found is None
+        code, _, err = run("--store", admin_url, "db", "init")  # knowingly: a new, empty one
+        assert code == 0, err
+        code, _, err = run("--store", writer_url, "checkpoint")
+        assert code == 2 and "writer" in err  # the new table has no grants yet
     finally:
         with psycopg.connect(deployment.base, autocommit=True) as conn:
             conn.execute(sql.SQL("DROP SCHEMA IF EXISTS {} CASCADE").format(sql.Identifier(schema)))

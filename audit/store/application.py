@@ -262,17 +262,16 @@ class AuditStore(Application):
                     result.duplicates += 1
                     continue
                 if earlier is not None:
-                    where = f"the version from {earlier.source} {earlier.position}".rstrip()
+                    where = f"; the other version is {earlier.source} {earlier.position}"
                 else:
-                    where = "the stored version"
                     origin = provenance(reference)
-                    where += f" (read from {origin})" if origin else ""
+                    where = f"; the stored version was read from {origin}" if origin else ""
                 result.conflicts.append(
                     (
                         unit,
                         f"{unit.kind} subject {unit.subject_id!r} is already stored with "
-                        f"different content: {where} has {difference}; this version is "
-                        "quarantined, the stored one is untouched",
+                        f"different content (stored against this: {difference}{where.rstrip()}"
+                        "); this version is quarantined, the stored one is untouched",
                     )
                 )
                 continue

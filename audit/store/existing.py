@@ -207,14 +207,16 @@ class PostgresState:
         no for a role that only writes rows; ``StoreUnusable`` when the role may do
         neither."""
         where = self.url.redacted()
+        if self.table_exists and not self.checkpoints_exist:
+            # Both are made in one transaction: only a DROP parts them. Making a new, empty
+            # one here would hide that; db init, run knowingly, makes it again.
+            raise StoreUnusable(
+                f"cannot write to the store {where}: its checkpoints table is missing "
+                "(dropped?); the owner runs casino-audit db init to make a new one"
+            )
         if self.table_exists and self.is_owner:
             return True
         if self.table_exists:
-            if not self.checkpoints_exist:
-                raise StoreUnusable(
-                    f"cannot write to the store {where}: its checkpoints table is missing "
-                    "(the owner runs casino-audit db init)"
-                )
             if not (self.schema_usage and self.may_write):
                 raise StoreUnusable(
                     f"cannot write to the store {where}: role {self.role!r} may not insert "

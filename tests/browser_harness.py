@@ -1,0 +1,137 @@
+"""A real browser against the real console: Debian's Chromium driven by Playwright, the
+console served by uvicorn on 127.0.0.1, over a small store built like a real night.
+
+* ``chromium_path()``: ``/usr/bin/chromium`` (``.ci/run`` installs Debian's ``chromium``
+  where it is missing). Without it the browser tests are skipped with the reason, except
+  in CI (``CI`` set), where they fail: CI must run them. Playwright never downloads a
+  browser here (no ``playwright install``): it launches this one.
+* ``build_store(url, base)``: a synthetic day (poker, banked rounds, slot machines) with
+  faults planted often enough that there is a ``mispaid_pot`` and a
+  ``meter_discrepancy``, through ``run_nightly`` with signed checkpoints, and one account
+  per role made through the CLI (``casino-audit user add … --password-file``).
+* ``serving(app)``: the app on uvicorn in a background thread, on a socket bound to
+  127.0.0.1 and a port the kernel chose (no race for a "free" port); stopped on exit.
+* ``launch(playwright)``: Chromium with the flags below (headless, no sandbox, nothing
+  fetched from outside).
+"""
+
+from __future__ import annotations
+
+import os
+import socket
+import threading
+import time
+from collections.abc import Iterator
+from contextlib import contextmanager
+from dataclasses import dataclass, field
+from datetime import date
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+CHROMIUM = Path(os.environ.get("CASINO_AUDIT_CHROMIUM", "/usr/bin/chromium"))
+CHROMIUM_ARGS = [
+    "--headless",
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-quic",
+    "--no-first-run",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
+]
+DAY = date(2025, 3, 1)
+PASSWORD = "correct horse battery staple"
+ROLES = ("inspector", "investigator", "admin")
+SCREENSHOT_ENV = "CASINO_AUDIT_SCREENSHOT"
+SCREENSHOT = Path(__file__).resolve().parents[1] / "docs" / "console.png"
+
+
+def chromium_path() -> Path:
+    """The browser; a skip (locally) or a failure (in CI) when it is not installed."""
+    if CHROMIUM.exists():
+        return CHROMIUM
+    message = f"{CHROMIUM} not found: install Debian's chromium (apt-get install chromium)"
+    if os.environ.get("CI"):
+        pytest.fail(message + "; .ci/run installs it, the browser tests must run in CI")
+    pytest.skip(message)
+
+
+def launch(playwright: Any) -> Any:
+    """Chromium headless, sandbox off (we run as root in CI), nothing fetched from outside."""
+    return playwright.chromium.launch(
+        executable_path=str(chromium_path()), args=CHROMIUM_ARGS, timeout=60_000
+    )
+
+
+@dataclass
+class BrowserStore:
+    """What the browser tests need to know about the store they drive."""
+
+    url: str
+    base: Path
+    public_key: Path
+    users: dict[str, str] = field(default_factory=dict)
+    """role -> user name (password ``PASSWORD``)."""
+
+
+def build_store(url: str, base: Path) -> BrowserStore:
+    """The store of the module docstring (about 300 hands, 60 rounds, 4 machines)."""
+    from audit.cli import main
+    from audit.store.signing import SIGNING_KEY_ENV, generate_keypair
+    from pipelines.nightly import run_nightly
+    from pipelines.simulate.day import generate_day
+    from pipelines.simulate.fleet import slot_fleet
+    from pipelines.simulate.floor import banked_rounds
+
+    generate_day(
+        11,
+        DAY,
+        hands=300,
+        out=base / "in" / DAY.isoformat(),
+        fault_rate=0.08,
+        extra=[
+            banked_rounds(60, fault_rate=0.2),
+            slot_fleet(4, fault_rate=0.75, games_per_day=60),
+        ],
+    )
+    private, public = generate_keypair(base / "keys")
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setenv(SIGNING_KEY_ENV, str(private))  # every checkpoint of the night signed
+        run_nightly(url, base / "in", DAY, base / "out", workers=1)
+    password_file = base / "password"
+    password_file.write_text(PASSWORD + "\n", encoding="utf-8")
+    built = BrowserStore(url, base, public)
+    for role in ROLES:
+        name = f"{role[:5]}-ana"
+        argv = ["--store", url, "user", "add", name, "--role", role]
+        assert main([*argv, "--password-file", str(password_file)]) == 0
+        built.users[role] = name
+    return built
+
+
+@contextmanager
+def serving(app: Any) -> Iterator[str]:
+    """``app`` on uvicorn in a background thread; yields its base URL."""
+    import uvicorn
+
+    sock = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
+    sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+    sock.bind(("127.0.0.1", 0))
+    port = sock.getsockname()[1]
+    config = uvicorn.Config(app, log_level="warning", lifespan="on", server_header=False)
+    server = uvicorn.Server(config)
+    thread = threading.Thread(target=server.run, kwargs={"sockets": [sock]}, daemon=True)
+    thread.start()
+    deadline = time.monotonic() + 60
+    while not server.started:
+        if not thread.is_alive() or time.monotonic() > deadline:
+            raise RuntimeError("uvicorn did not start")
+        time.sleep(0.05)
+    try:
+        yield f"http://127.0.0.1:{port}"
+    finally:
+        server.should_exit = True
+        thread.join(timeout=30)
+        sock.close()
