@@ -390,7 +390,11 @@ def _add_console_parsers(sub: argparse._SubParsersAction) -> None:
     p = sub.add_parser("serve", help="the inspector console (web pages) over the store")
     p.add_argument("--host", default="127.0.0.1", help="address to listen on (127.0.0.1)")
     p.add_argument("--port", type=int, default=8765, help="port (8765)")
-    p.add_argument("--reports", help="nightly report root: the night pages show its plots")
+    p.add_argument(
+        "--reports",
+        help="nightly report root, whose plots the night pages show "
+        "(default $CASINO_AUDIT_OUT or ./casino-audit-reports)",
+    )
     p.add_argument("--public-key", help="check checkpoint signatures on the overview")
     p.add_argument(
         "--secret-key-file",

@@ -58,6 +58,9 @@ def runtime(request: Request) -> Runtime:
 
 def current_viewer(request: Request) -> Viewer | None:
     """The enabled user whose session cookie came with the request (read model fresh)."""
+    if getattr(request.state, "viewer_read", False):  # once per request
+        return getattr(request.state, "viewer", None)
+    request.state.viewer_read = True
     rt = runtime(request)
     rt.model.refresh()
     session = rt.sessions.read(request.cookies.get(SESSION_COOKIE))
@@ -78,7 +81,7 @@ def require(permission: str) -> Callable[[Request], Viewer]:
         viewer = current_viewer(request)
         if viewer is None:
             path = request.url.path + (f"?{request.url.query}" if request.url.query else "")
-            raise SignInNeeded(path)
+            raise SignInNeeded(path if request.method == "GET" else "/")
         if not viewer.can(permission):
             raise HTTPException(403, f"the {viewer.role} role may not do this")
         return viewer

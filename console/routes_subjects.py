@@ -66,7 +66,10 @@ def evidence(
 @router.get("/subjects/{subject_id:path}")
 def subject_page(request: Request, viewer: Reader, subject_id: str):
     rt = runtime(request)
-    lines = show_lines(rt.store, subject_id)
+    try:
+        lines = show_lines(rt.store, subject_id)
+    except Exception as error:  # a record show cannot read: still show its events
+        lines = [f"cannot be explained step by step: {error!r}"[:300]]
     stored = {kind: rt.store.records_of(kind, subject_id) for kind in KINDS}
     stored = {kind: records for kind, records in stored.items() if records}
     rows = queries.findings_about(rt.model, subject_id)

@@ -3,6 +3,8 @@
     casino-audit [--store URL] serve [--host 127.0.0.1] [--port 8765] [--reports DIR]
         [--public-key FILE] [--secret-key-file FILE] [--secure-cookies]
 
+``--reports`` defaults to the nightly's report root (``$CASINO_AUDIT_OUT`` or
+``./casino-audit-reports``); a missing folder only means no plots.
 Listens on loopback by default; put it behind a TLS proxy (and pass ``--secure-cookies``)
 to serve it further. Without ``--secret-key-file`` (or ``CASINO_AUDIT_CONSOLE_SECRET``
 naming one) a random key is made at start: restarting signs everyone out.
@@ -15,6 +17,8 @@ import os
 from pathlib import Path
 
 SECRET_ENV = "CASINO_AUDIT_CONSOLE_SECRET"
+OUT_ENV, DEFAULT_OUT = "CASINO_AUDIT_OUT", "casino-audit-reports"
+"""The nightly report root (``casino-audit nightly --out``), whose plots the night pages show."""
 
 
 def _secret(path: str | None) -> bytes | None:
@@ -49,7 +53,7 @@ def cmd_serve(args: argparse.Namespace) -> int:
         app = create_app(
             url,
             secret_key=_secret(args.secret_key_file),
-            reports_dir=args.reports,
+            reports_dir=args.reports or os.environ.get(OUT_ENV) or DEFAULT_OUT,
             public_key=public_key,
             cookie_secure=args.secure_cookies,
         )

@@ -54,7 +54,7 @@ def chromium_path() -> Path:
         return CHROMIUM
     message = f"{CHROMIUM} not found: install Debian's chromium (apt-get install chromium)"
     if os.environ.get("CI"):
-        pytest.fail(message + "; .ci/run installs it, the browser tests must run in CI")
+        pytest.fail(f"{message}; `make test` installs it: CI must run the browser tests")
     pytest.skip(message)
 
 

@@ -2,8 +2,9 @@
 SQLite and PostgreSQL: sign in, filter the findings to one kind and page through them,
 open a poker finding and a slot finding, read what is owed in currency, download each
 evidence bundle and check it offline with ``casino-audit verify-evidence`` (no store
-configured), sign a finding off as an investigator, and be refused, as an inspector, the
-admin pages (403) and sign-offs (no form; a crafted POST refused, nothing recorded).
+configured; with one amount changed it is refused), sign a finding off as an
+investigator, and be refused, as an inspector, the admin pages (403) and sign-offs (no
+form; a crafted POST refused, nothing recorded).
 
 ``CASINO_AUDIT_SCREENSHOT=1`` also writes a full-page screenshot of the findings page to
 ``docs/console.png`` (off by default, so that a test run never rewrites tracked files).
@@ -37,6 +38,7 @@ from tests.browser_harness import (
 
 OWED = re.compile(r"^[A-Z]{3} \d[\d,]*(\.\d+)? owed (to|back to the house by) \S")
 """An owed line as the subject page words it: ``USD 0.35 owed to the player p-12``."""
+AMOUNT = re.compile(r'"amount":\s*(\d+)')
 TIMEOUT_MS = 60_000
 """Generous: the machine is shared with other test runs."""
 
@@ -118,11 +120,24 @@ def _download_and_verify(page: Any, store: BrowserStore, folder: Path, kind: str
     download.save_as(saved)
     bundle = json.loads(saved.read_text(encoding="utf-8"))
     assert bundle["subject"]["kind"] == kind
-    assert "signature" in json.dumps(bundle["proof"])  # proven up to a signed checkpoint
+    assert bundle["proof"]["type"] == "merkle"
+    assert bundle["proof"]["checkpoint"]["signature"]  # up to a signed tree head
     result = _verify_evidence(saved, store.public_key, folder)
     assert result.returncode == 0, result.stdout + result.stderr
     assert "PROVEN" in result.stdout and "NOT PROVEN" not in result.stdout
     return saved
+
+
+def _tampered_is_refused(saved: Path, store: BrowserStore, folder: Path) -> None:
+    """One amount changed in the downloaded bundle: ``verify-evidence`` exits 1."""
+    bundle = json.loads(saved.read_text(encoding="utf-8"))
+    event = next(e for e in bundle["events"] if AMOUNT.search(e.get("state", "")))
+    event["state"] = AMOUNT.sub(lambda m: f'"amount":{int(m.group(1)) + 1}', event["state"], 1)
+    forged = folder / f"forged-{saved.name}"
+    forged.write_text(json.dumps(bundle), encoding="utf-8")
+    result = _verify_evidence(forged, store.public_key, folder)
+    assert result.returncode == 1, result.stdout + result.stderr
+    assert "NOT PROVEN" in result.stdout
 
 
 def _verify_evidence(bundle: Path, public_key: Path, folder: Path) -> Any:
@@ -186,7 +201,8 @@ def _inspector(browser: Any, base: str, store: BrowserStore, folder: Path) -> No
     owed = page.locator("ul.owed li").all_inner_texts()
     assert owed and all(OWED.match(line) for line in owed), owed
     assert page.locator("pre.explain").count() == 1  # the hand step by step
-    _download_and_verify(page, store, folder, "poker")
+    bundle = _download_and_verify(page, store, folder, "poker")
+    _tampered_is_refused(bundle, store, folder)
 
     # a slot finding: the machine's meters, its evidence checked offline too
     machine, _ = _subject_of_kind(page, "meter_discrepancy")

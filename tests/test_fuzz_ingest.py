@@ -19,7 +19,8 @@ Mutations (``mutate_phh``, ``avro_input``), driven by any ``Draw``:
   or repeated, the records split over blocks (null or deflate codec), then byte flips,
   truncation and insertions in the container.
 
-``test_fuzz_sample`` is a seeded hypothesis sample for CI (about a minute).
+``test_fuzz_sample`` is a seeded hypothesis sample for CI: 500 examples of one to four
+inputs (``CASINO_AUDIT_FUZZ_SAMPLE`` changes the count), well under a minute.
 ``test_fuzz_long`` (``make long``, marked ``long``) drives the same target from a seeded
 ``random.Random`` and batches inputs per ingest for speed; it is sized by environment:
 ``CASINO_AUDIT_FUZZ_EXECUTIONS`` (inputs, default 1,000,000), ``CASINO_AUDIT_FUZZ_SECONDS``
@@ -406,7 +407,7 @@ def sample_outcome(fuzz_store: AuditStore) -> Outcome:
 
 
 @settings(
-    max_examples=int(os.environ.get("CASINO_AUDIT_FUZZ_SAMPLE", "150")),
+    max_examples=int(os.environ.get("CASINO_AUDIT_FUZZ_SAMPLE", "500")),
     deadline=None,
     derandomize=True,
     database=None,
@@ -440,6 +441,7 @@ def test_fuzz_long(seed_hands: list[str], tmp_path: Path) -> None:
     budget = float(os.environ.get("CASINO_AUDIT_FUZZ_SECONDS", "inf"))
     seed = int(os.environ.get("CASINO_AUDIT_FUZZ_SEED", "1"))
     report = Path(os.environ.get("CASINO_AUDIT_FUZZ_REPORT", tmp_path / "fuzz-report.json"))
+    report.parent.mkdir(parents=True, exist_ok=True)
     per_ingest, per_store = 40, 20_000
     draw = RandomDraw(random.Random(seed))
     outcome = Outcome()

@@ -125,9 +125,9 @@ def test_a_later_different_version_leaves_the_stored_one_untouched(
     write_events(tmp_path / "b.avro", POKER, events[:-1])
     later = ingest(store, [tmp_path / "b.avro"])
     assert later.quarantined == 1
-    assert "6 events (sequences 0..5) against 5 events (sequences 0..4)" in (
-        later.rejected[0].reason
-    )
+    reason = later.rejected[0].reason
+    assert "6 events (sequences 0..5) against 5 events (sequences 0..4)" in reason
+    assert "`casino-audit show t1/1` shows the stored version" in reason
     assert len(store.records_of("poker", "t1/1")) == 6
 
 

@@ -7,12 +7,15 @@ import dataclasses
 import hashlib
 import random
 from collections import Counter
+from collections.abc import Iterator
+from contextlib import contextmanager
 
 import pytest
 
 from replayer.findings import FindingKind
 from replayer.poker import adjudicate_hand, render_steps
 from replayer.poker.cards import full_deck
+from replayer.rulebooks import registry
 from replayer.rulebooks.poker import OddChip, RakeTerms
 from replayer.rulebooks.registry import get_rulebook, register
 from tests.poker_sim import HandBuilder, simulate
@@ -229,16 +232,22 @@ def _returned(verdict) -> dict[int, int]:
     return {seat: verdict.expected_payouts[seat] - paid[seat] for seat in paid}
 
 
-def _without_rake(book_id: str) -> str:
-    """A copy of a rulebook that leaves the rake to the table, so the oracle's unraked
-    hands can be judged under a declared rake of 0 (a rulebook's own band, MO-97/2010
-    art.16, cannot be lowered by a declaration)."""
+@contextmanager
+def _without_rake(book_id: str) -> Iterator[str]:
+    """A copy of a rulebook that leaves the rake to the table, registered while the
+    oracle's unraked hands are judged under a declared rake of 0 (a rulebook's own band,
+    MO-97/2010 art.16, cannot be lowered by a declaration); removed afterwards, so no
+    other test sees two rulebooks for one variant."""
     book = get_rulebook(book_id)
     if book.rake is None:
-        return book_id
+        yield book_id
+        return
     copy = dataclasses.replace(book, id=f"{book_id}-unraked-oracle", rake=None)
     register(copy)
-    return copy.id
+    try:
+        yield copy.id
+    finally:
+        registry._BOOKS.pop(copy.id, None)
 
 
 def differential(variant: str, book: str, count: int, seed: int, *, rake: bool) -> Counter:
@@ -249,7 +258,21 @@ def differential(variant: str, book: str, count: int, seed: int, *, rake: bool) 
     mo = book.startswith("mo")
     terms = None if rake else RakeTerms(0, 0)
     if not rake:
-        book = _without_rake(book)
+        with _without_rake(book) as unraked:
+            return _differential(variant, unraked, count, rng, tally, mo, terms, rake)
+    return _differential(variant, book, count, rng, tally, mo, terms, rake)
+
+
+def _differential(
+    variant: str,
+    book: str,
+    count: int,
+    rng: random.Random,
+    tally: Counter,
+    mo: bool,
+    terms: RakeTerms | None,
+    rake: bool,
+) -> Counter:
     kw = {"rake_percentage": 0.05, "rake_cap": 10} if rake else {}
     for number in range(count):
         hand = simulate(

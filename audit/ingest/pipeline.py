@@ -5,7 +5,7 @@ Two passes, in bounded memory:
 1. **Read.** Every file is read once, in order. Each unit (a PHH hand, a run of one
    subject's Avro records) is validated, its version digest taken
    (``audit.store.versions``: its records in sequence order, provenance left out), and
-   it is written, pickled and compressed, to a temporary SQLite spill file with its
+   it is written, pickled, to a temporary SQLite spill file with its
    subject, digest, file and position; each rejection is spilled too. Nothing is
    stored yet: a conflicting version may come in the last file.
 2. **Store.** The spill is read back in input order. A subject with more than one
@@ -18,7 +18,7 @@ Two passes, in bounded memory:
    as it is.
 
 Memory holds one batch and one unit (units are bounded by ``audit.ingest.limits``); the
-spill is on disk under ``TMPDIR`` (about the input's decoded size, compressed) and
+spill is on disk under ``TMPDIR`` (about the input's decoded size, pickled) and
 deleted at the end. Identity never depends on the path a file was given by: stored
 events and quarantine records name a file by ``file_identity``; the path as given is
 only in what the summary prints.
@@ -36,7 +36,6 @@ from __future__ import annotations
 import pickle
 import sqlite3
 import tempfile
-import zlib
 from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -224,16 +223,14 @@ class _Spill:
         self.buffer, self.buffered = [], 0
 
     def add_unit(self, file: int, unit: SubjectRecords, digest: bytes) -> None:
-        blob = pickle.dumps(unit.records, protocol=pickle.HIGHEST_PROTOCOL)
-        data = zlib.compress(blob, 1)
+        data = pickle.dumps(unit.records, protocol=pickle.HIGHEST_PROTOCOL)
         row = (file, unit.kind, unit.subject_id, digest, unit.position, len(unit.records))
-        self._add((*row, len(blob), data), len(data))
+        self._add((*row, len(data), data), len(data))
 
     def add_rejection(self, file: int, rejected: RecordRejected) -> None:
         text = (rejected.position, rejected.field, rejected.reason, rejected.raw)
-        blob = pickle.dumps(text, protocol=pickle.HIGHEST_PROTOCOL)
-        data = zlib.compress(blob, 1)
-        self._add((file, None, None, None, rejected.position, 0, len(blob), data), len(data))
+        data = pickle.dumps(text, protocol=pickle.HIGHEST_PROTOCOL)
+        self._add((file, None, None, None, rejected.position, 0, len(data), data), len(data))
 
     def finish(self) -> None:
         """Index the units and find the contested subjects."""
@@ -269,7 +266,7 @@ class _Spill:
 
 
 def _load(data: bytes) -> Any:
-    return pickle.loads(zlib.decompress(data))  # our own spill file, written above
+    return pickle.loads(data)  # our own spill file, written above
 
 
 # -- the ingest ---------------------------------------------------------------------------

@@ -239,6 +239,8 @@ class AuditStore(Application):
         return result
 
     def _append_whole(self, units: Sequence[SubjectRecords]) -> AppendResult:
+        from os.path import basename
+
         from audit.store.versions import provenance, version_difference
 
         result = AppendResult()
@@ -262,10 +264,15 @@ class AuditStore(Application):
                     result.duplicates += 1
                     continue
                 if earlier is not None:
-                    where = f"; the other version is {earlier.source} {earlier.position}"
+                    name = basename(earlier.source)  # never the path as given
+                    where = f"; the other version is {name} {earlier.position}"
                 else:
                     origin = provenance(reference)
-                    where = f"; the stored version was read from {origin}" if origin else ""
+                    where = (
+                        f"; the stored version was read from {origin}"
+                        if origin
+                        else f"; `casino-audit show {unit.subject_id}` shows the stored version"
+                    )
                 result.conflicts.append(
                     (
                         unit,

@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import hashlib
 from collections.abc import Iterable, Mapping, Sequence
+from operator import itemgetter
 from typing import Any
 
 import orjson
@@ -21,21 +22,28 @@ import orjson
 PROVENANCE_FIELDS = frozenset({"source"})
 
 
-def _content(record: Mapping[str, Any]) -> bytes:
+def _fact(record: Mapping[str, Any]) -> Mapping[str, Any]:
+    """The record without its provenance."""
+    if PROVENANCE_FIELDS.isdisjoint(record):
+        return record
+    return {key: value for key, value in record.items() if key not in PROVENANCE_FIELDS}
+
+
+def _json(value: Any) -> bytes:
     from audit.store.application import _json_default
 
-    fact = {key: value for key, value in record.items() if key not in PROVENANCE_FIELDS}
-    return orjson.dumps(fact, option=orjson.OPT_SORT_KEYS, default=_json_default)
+    return orjson.dumps(value, option=orjson.OPT_SORT_KEYS, default=_json_default)
+
+
+def _content(record: Mapping[str, Any]) -> bytes:
+    return _json(_fact(record))
 
 
 def version_digest(records: Iterable[Mapping[str, Any]]) -> bytes:
-    """SHA-256 of a version: its records in sequence order, provenance left out."""
-    digest = hashlib.sha256()
-    for record in sorted(records, key=lambda r: r["sequence"]):
-        content = _content(record)
-        digest.update(len(content).to_bytes(8, "big"))
-        digest.update(content)
-    return digest.digest()
+    """SHA-256 of a version: the canonical JSON array of its records in sequence order,
+    provenance left out."""
+    ordered = sorted(records, key=itemgetter("sequence"))
+    return hashlib.sha256(_json([_fact(record) for record in ordered])).digest()
 
 
 def _span(sequences: Sequence[int]) -> str:
