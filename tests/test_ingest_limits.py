@@ -22,8 +22,9 @@ from tests.test_ingest_avro import hand_events
 
 POKER = family_named("poker")
 REPO = Path(__file__).resolve().parents[1]
-#: Peak resident memory allowed to an ingest of one hostile file (imports included).
-MEMORY_BOUND_MIB = 500
+#: Peak resident memory allowed to an ingest of one hostile file, imports included (the
+#: process alone is ~500 MiB after importing the store; these files once took 5-24 GB).
+MEMORY_BOUND_MIB = 1024
 
 
 def pluribus(phh_root: Path) -> str:
