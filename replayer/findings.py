@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import hashlib
 import json
+from collections.abc import Iterable, MutableMapping
 from dataclasses import dataclass, field
 from enum import StrEnum
 from typing import Any
@@ -93,3 +94,16 @@ class Finding:
     def to_record(self) -> dict[str, Any]:
         """The exported form: the content plus its id."""
         return {"finding_id": self.finding_id, **self.as_dict()}
+
+
+def tally_kinds(findings: Iterable[Finding], counts: MutableMapping[str, int]) -> None:
+    """Add one to ``counts[kind]`` for each finding: the findings-by-kind figure every
+    summary prints.
+
+    >>> counts = {}
+    >>> tally_kinds([], counts); counts
+    {}
+    """
+    for finding in findings:
+        kind = str(finding.kind)
+        counts[kind] = counts.get(kind, 0) + 1

@@ -27,9 +27,7 @@ DECLARED = "TableTermsDeclared"
 SCHEMA = "schemas/table_terms.avsc"
 
 
-def terms_in_force(
-    declarations: Sequence[FlatEvent], at: datetime | None
-) -> FlatEvent | None:
+def terms_in_force(declarations: Sequence[FlatEvent], at: datetime | None) -> FlatEvent | None:
     """The declaration governing a subject started at ``at`` (None: none in force).
 
     A subject whose start time is unknown is governed by no declaration: which one was
@@ -157,9 +155,7 @@ def _outside(table_id: str, record: FlatEvent, book: Any) -> list[Finding]:
         try:
             declared = declared_rake(record)
         except ValueError as error:
-            return [
-                _finding(FindingKind.DATA_QUALITY, table_id, record, SCHEMA, str(error))
-            ]
+            return [_finding(FindingKind.DATA_QUALITY, table_id, record, SCHEMA, str(error))]
         law = book.rake
         if declared is None or law is None:
             return found
@@ -177,9 +173,11 @@ def _outside(table_id: str, record: FlatEvent, book: Any) -> list[Finding]:
                     recorded={"min_bps": declared.min_bps, "max_bps": declared.max_bps},
                 )
             )
-        if law.cap_big_blinds is not None and (
-            declared.cap_big_blinds is None or declared.cap_big_blinds > law.cap_big_blinds
-        ) and declared.cap is None:
+        if (
+            law.cap_big_blinds is not None
+            and (declared.cap_big_blinds is None or declared.cap_big_blinds > law.cap_big_blinds)
+            and declared.cap is None
+        ):
             found.append(
                 _finding(
                     FindingKind.TERMS_OUTSIDE_RULEBOOK,

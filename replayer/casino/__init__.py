@@ -5,6 +5,6 @@ roulette by its rulebook (``replayer.rulebooks.casino``) and returns a ``RoundVe
 """
 
 from replayer.casino.adjudicate import adjudicate_round
-from replayer.casino.verdict import RoundVerdict, Step
+from replayer.casino.verdict import RoundStep, RoundVerdict
 
-__all__ = ["RoundVerdict", "Step", "adjudicate_round"]
+__all__ = ["RoundStep", "RoundVerdict", "adjudicate_round"]

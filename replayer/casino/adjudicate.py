@@ -19,8 +19,8 @@ from replayer.casino import blackjack, chemin_de_fer, punto_banco, roulette
 from replayer.casino.past_posting import past_posted, past_posted_findings, withdrawn
 from replayer.casino.record import RoundRecord, read_round
 from replayer.casino.settlement import (
-    Adjudication,
     Expected,
+    GameJudgement,
     GameSpec,
     betting_findings,
     compare,
@@ -46,7 +46,7 @@ def adjudicate_round(events: Iterable[FlatEvent]) -> RoundVerdict:
     findings = list(record.problems)
     opened = record.opened
     if opened is None:
-        return _verdict(record, None, None, findings, Adjudication(), void=False)
+        return _verdict(record, None, None, findings, GameJudgement(), void=False)
     game = opened["game"]
     rules, why = casino_rulebook_for(opened.get("rulebook"), game, opened["occurred_at"])
     spec = GAMES.get(game)
@@ -60,20 +60,20 @@ def adjudicate_round(events: Iterable[FlatEvent]) -> RoundVerdict:
                 detail={"sequence": opened["sequence"]},
             )
         )
-        return _verdict(record, None, spec, findings, Adjudication(), void=False)
+        return _verdict(record, None, spec, findings, GameJudgement(), void=False)
     if spec.terms_findings is not None:
         findings += spec.terms_findings(record, rules)
     findings += betting_findings(record, spec)
     past = past_posted(record, spec)
     findings += past_posted_findings(record, spec, past)
     if not record.judgeable:
-        return _verdict(record, rules.id, spec, findings, Adjudication(), void=False)
+        return _verdict(record, rules.id, spec, findings, GameJudgement(), void=False)
     returned_whole = withdrawn(record, spec, past)
     void_event = record.void_event
     if void_event is not None:
         malfunction = void_event["type"] == "RoundMalfunction"
         citation = spec.malfunction_citation if malfunction else spec.void_citation
-        judged = Adjudication(outcome={"void": void_event["reason"]})
+        judged = GameJudgement(outcome={"void": void_event["reason"]})
         void_because: tuple[str, str] | None = (citation, f"round void: {void_event['reason']}")
     else:
         live = [bet for bet in record.bets.values() if bet.bet_id not in returned_whole]
@@ -113,7 +113,7 @@ def _verdict(
     rulebook_id: str | None,
     spec: GameSpec | None,
     findings: list[Finding],
-    judged: Adjudication,
+    judged: GameJudgement,
     void: bool,
 ) -> RoundVerdict:
     hand_total = spec.hand_total if spec is not None else None

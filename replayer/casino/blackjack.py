@@ -37,7 +37,7 @@ from fractions import Fraction
 
 from replayer.casino.cards import blackjack_total, blackjack_value
 from replayer.casino.record import Bet, RoundRecord
-from replayer.casino.settlement import Adjudication, Expected, GameSpec
+from replayer.casino.settlement import Expected, GameJudgement, GameSpec
 from replayer.events import FlatEvent
 from replayer.findings import Finding, FindingKind
 from replayer.rulebooks.casino import BlackjackRules
@@ -122,10 +122,10 @@ class _Replay:
         return sum(b.amount for b in placed if b.hand == hand and b.bet_type in types)
 
 
-def adjudicate(record: RoundRecord, rules: BlackjackRules, bets: list[Bet]) -> Adjudication:
+def adjudicate(record: RoundRecord, rules: BlackjackRules, bets: list[Bet]) -> GameJudgement:
     """Replay the deal, options and dealer's draw; settle every wager."""
     replay = _Replay(record, rules, bets)
-    result = Adjudication(findings=replay.findings)
+    result = GameJudgement(findings=replay.findings)
     dealt = record.of_type("CardDealt")
     # A box is dealt for a live main bet; a withdrawn one's box only if it got cards.
     live = {b.bet_id for b in bets}
@@ -400,7 +400,7 @@ def taken_after_the_deal(record: RoundRecord, bet: Bet) -> bool:
     return bet.bet_type in ("split_hand", "double", "insurance")
 
 
-def _settle(replay: _Replay, dealer: list[str] | None, result: Adjudication) -> None:
+def _settle(replay: _Replay, dealer: list[str] | None, result: GameJudgement) -> None:
     rules = replay.rules
     dealer_bj = is_blackjack(replay.dealer)
     live_boxes = {bet.hand for bet in replay.bets if bet.bet_type == "main"}

@@ -47,7 +47,7 @@ from replayer.casino.coup import (
     rebuild,
 )
 from replayer.casino.record import Bet, RoundRecord
-from replayer.casino.settlement import Adjudication, Expected, GameSpec
+from replayer.casino.settlement import Expected, GameJudgement, GameSpec
 from replayer.findings import Finding, FindingKind
 from replayer.rulebooks.casino import CheminDeFerRules
 
@@ -102,9 +102,9 @@ def table(
     return next_side
 
 
-def adjudicate(record: RoundRecord, rules: CheminDeFerRules, bets: list[Bet]) -> Adjudication:
+def adjudicate(record: RoundRecord, rules: CheminDeFerRules, bets: list[Bet]) -> GameJudgement:
     """Rebuild the coup by the table, then settle the bank against the covered stakes."""
-    result = Adjudication()
+    result = GameJudgement()
     banks = [bet for bet in bets if bet.bet_type == "bank"]
     pontos = [bet for bet in bets if bet.bet_type == "ponto"]
     for bet in bets:
@@ -123,7 +123,7 @@ def adjudicate(record: RoundRecord, rules: CheminDeFerRules, bets: list[Bet]) ->
 
 
 def _rebuild(
-    record: RoundRecord, rules: CheminDeFerRules, banco: bool, result: Adjudication
+    record: RoundRecord, rules: CheminDeFerRules, banco: bool, result: GameJudgement
 ) -> Coup:
     dealt = record.of_type("CardDealt")
     shoe = [event["card"] for event in dealt]
@@ -141,7 +141,7 @@ def _rebuild(
 
 
 def _cover(
-    record: RoundRecord, bank: Bet, pontos: list[Bet], result: Adjudication
+    record: RoundRecord, bank: Bet, pontos: list[Bet], result: GameJudgement
 ) -> dict[str, int]:
     """Stakes covered by the bank, first placed first covered; flag what the bank can't cover."""
     minimum = record.opened["min_bet"] if record.opened else 0
@@ -182,7 +182,7 @@ def _settle(
     bank: Bet,
     pontos: list[Bet],
     covered: dict[str, int],
-    result: Adjudication,
+    result: GameJudgement,
 ) -> None:
     score = f"ponto {coup.player_total}, banker {coup.banker_total}"
     if coup.winner == "tie":

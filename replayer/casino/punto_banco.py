@@ -37,7 +37,7 @@ from replayer.casino.coup import (
     rebuild,
 )
 from replayer.casino.record import Bet, RoundRecord
-from replayer.casino.settlement import Adjudication, Expected, GameSpec
+from replayer.casino.settlement import Expected, GameJudgement, GameSpec
 from replayer.findings import Finding, FindingKind
 from replayer.rulebooks.casino import PuntoBancoRules
 
@@ -81,9 +81,9 @@ def next_side(player: Sequence[int], banker: Sequence[int]) -> str | None:
     return BANKER if banker_draws(baccarat_total(banker), player_third) else None
 
 
-def adjudicate(record: RoundRecord, rules: PuntoBancoRules, bets: list[Bet]) -> Adjudication:
+def adjudicate(record: RoundRecord, rules: PuntoBancoRules, bets: list[Bet]) -> GameJudgement:
     """Rebuild the coup by the tableau and settle every live bet on it."""
-    result = Adjudication()
+    result = GameJudgement()
     dealt = record.of_type("CardDealt")
     shoe = [event["card"] for event in dealt]
     recorded = [event["to"] for event in dealt]

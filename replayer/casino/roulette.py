@@ -14,7 +14,7 @@ from __future__ import annotations
 
 from replayer.casino.record import Bet, RoundRecord
 from replayer.casino.roulette_layout import bet_numbers
-from replayer.casino.settlement import Adjudication, Expected, GameSpec
+from replayer.casino.settlement import Expected, GameJudgement, GameSpec
 from replayer.findings import Finding, FindingKind
 from replayer.rulebooks.casino import RouletteRules
 
@@ -23,9 +23,9 @@ PAYS = "GG-2022 live IV 2.2"
 LAYOUT = "GG-2022 live IV 1.1, 2.1.3"
 
 
-def adjudicate(record: RoundRecord, rules: RouletteRules, bets: list[Bet]) -> Adjudication:
+def adjudicate(record: RoundRecord, rules: RouletteRules, bets: list[Bet]) -> GameJudgement:
     """Check the spin, then settle every live bet on its pocket."""
-    result = Adjudication()
+    result = GameJudgement()
     spins = record.of_type("SpinResult")
     if len(spins) != 1:
         result.findings.append(_quality(record, f"{len(spins)} spin results; a round has one"))

@@ -37,7 +37,7 @@ class Expected:
 
 
 @dataclass(slots=True)
-class Adjudication:
+class GameJudgement:
     """A game's judgement of a round that was not declared void.
 
     ``expected`` holds the bets whose settlement the rules determine (a bet missing from
@@ -60,7 +60,7 @@ class GameSpec:
     limits_citation: str
     void_citation: str
     malfunction_citation: str
-    adjudicate: Callable[[RoundRecord, Any, list[Bet]], Adjudication]
+    adjudicate: Callable[[RoundRecord, Any, list[Bet]], GameJudgement]
     hand_total: Callable[[Sequence[str]], int] | None = None  # for the step-by-step view
     limited_bet_types: frozenset[str] | None = None  # None: every bet type
     # Past posting (``past_posting.py``): the events whose first occurrence closes betting,

@@ -7,7 +7,7 @@ from typing import Any
 
 from replayer.casino.cards import check_card
 from replayer.casino.record import VOID_TYPES
-from replayer.casino.verdict import Step
+from replayer.casino.verdict import RoundStep
 from replayer.events import FlatEvent
 from replayer.findings import Finding
 
@@ -24,7 +24,7 @@ def build_steps(
     events: Sequence[FlatEvent],
     hand_total: Callable[[Sequence[str]], int] | None,
     findings: Sequence[Finding],
-) -> tuple[Step, ...]:
+) -> tuple[RoundStep, ...]:
     """Fold the events into states; attach each finding that names an event's sequence."""
     state: dict[str, Any] = {
         "status": "open",
@@ -37,7 +37,7 @@ def build_steps(
     for event in events:
         state = _apply(state, event, hand_total)
         raised = tuple(f for f in findings if f.detail.get("sequence") == event["sequence"])
-        steps.append(Step(event["sequence"], event, state, raised))
+        steps.append(RoundStep(event["sequence"], event, state, raised))
     return tuple(steps)
 
 

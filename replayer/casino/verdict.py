@@ -11,7 +11,7 @@ from replayer.findings import Finding
 
 
 @dataclass(frozen=True, slots=True)
-class Step:
+class RoundStep:
     """One event and the table's state after it, with the findings raised at it."""
 
     sequence: int
@@ -34,7 +34,7 @@ class RoundVerdict:
     rulebook_id: str | None
     game: str | None
     findings: tuple[Finding, ...]
-    steps: tuple[Step, ...]
+    steps: tuple[RoundStep, ...]
     expected_payouts: Mapping[str, int]
     expected_commissions: Mapping[str, int]
     expected_cagnotte: int | None

@@ -315,7 +315,23 @@ class Betting:
     # ------------------------------------------------------------------- actions
 
     def act(self, pos: int, action: str, amount: int, issues: list[Issue]) -> None:
-        """A voluntary action (ActionTaken); ``amount`` = chips added by it."""
+        """A voluntary action (ActionTaken); ``amount`` = chips added by it.
+
+        Minimum raise (MO-97/2010 art.12(1)): at least the last bet or raise. Blinds 50
+        and 100, a raise to 300 (by 200); re-raising to 400 is a raise of only 100:
+
+        >>> from replayer.rulebooks.mo_97_2010 import OMAHA
+        >>> betting = Betting(OMAHA, Structure.NO_LIMIT, [10_000] * 3, 50, 100, 0, 100)
+        >>> issues = []
+        >>> betting.post(0, "small_blind", 50, issues)
+        >>> betting.post(1, "big_blind", 100, issues)
+        >>> betting.act(2, "raise", 300, issues)
+        >>> betting.act(0, "raise", 350, issues)
+        >>> [(issue.citation, issue.reason) for issue in issues]
+        [('MO-97/2010 art.12(1)', 'raise of 100 below the minimum raise')]
+        >>> issues[0].expected
+        {'raise_at_least': 200, 'to_at_least': 500}
+        """
         if not self.started:
             self.start_round(self.round)
         cite = self.cite

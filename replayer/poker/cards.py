@@ -17,7 +17,8 @@ no ``"10"``, no surrounding spaces, so a malformed hand history is reported, not
 
 from __future__ import annotations
 
-RANKS = "23456789TJQKA"
+from replayer.rankings import RANKS
+
 SUITS = "cdhs"
 
 #: Ranks of the 28-card "póquer sintético" deck, ascending (PT-217/2007 n.º 95).

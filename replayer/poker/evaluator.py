@@ -21,7 +21,8 @@ Which cards make the hand:
   art.10(1); PT-217/2007 n.º 73) and "póquer sintético" (PT-217/2007 n.º 97).
 
 Hand values are ints, larger is better, equal hands give equal ints (split pots,
-MO-97/2010 art.10(4)); they compare meaningfully only within one ``Ranking``. Layout::
+MO-97/2010 art.10(4)); they compare meaningfully only within one ``Ranking`` (the
+orders the rulebooks choose, ``replayer.rankings``). Layout::
 
     bits 24..27  position of the category in the ranking's order
     bits 20..23  category code (fixed, for ``category``/``describe``)
@@ -43,20 +44,14 @@ from __future__ import annotations
 
 from collections import Counter
 from collections.abc import Sequence
-from dataclasses import dataclass
-from functools import cached_property
 from itertools import combinations, combinations_with_replacement
 from operator import itemgetter
-from typing import Any
 
 from replayer.poker.cards import RANKS, SUITS
+from replayer.rankings import STANDARD, Ranking
 
 __all__ = [
     "CATEGORIES",
-    "MO_97_2010",
-    "STANDARD",
-    "SYNTHETIC",
-    "Ranking",
     "best_any",
     "best_two_plus_three",
     "category",
@@ -139,86 +134,27 @@ _BOARD3_UNIT = _suit_field_table(3, 1)
 _Tables = tuple[dict[int, int], dict[int, int], list[list[int | None] | None]]
 
 
-@dataclass(frozen=True)
-class Ranking:
-    """How 5-card hands are ordered; one table set per distinct ranking.
+#: Tables per distinct ranking: equal rankings share one set.
+_TABLE_CACHE: dict[tuple[bool, tuple[str, ...], bool], _Tables] = {}
+#: Tables per ``Ranking`` object, by ``id``; ``_LOADED_RANKINGS`` keeps each object alive
+#: so that its ``id`` is never reused.
+_LOADED: dict[int, _Tables] = {}
+_LOADED_RANKINGS: list[Ranking] = []
 
-    * ``flush_beats_full_house``: swap flush and full house. False for 52-card games
-      (MO-97/2010 art.15(4)-(5); PT-217/2007 n.º 17). True in ``SYNTHETIC``: the changes
-      PT-217/2007 n.º 103/105 make for "póquer sintético" are cut from our copy; flush
-      above full house is the usual short-deck rule (a 28-card deck has 68 flushes and
-      1,008 full houses). Caution: n.º 104 cites items e) to l) of n.º 103, so the
-      original list has at least 12 entries and may differ from these 9 categories in
-      more than this swap (with 28 cards flushes are also rarer than four of a kind,
-      168, and straights, 4,080, rarer than three of a kind, 6,720).
-    * ``low_straight``: the five ranks of the straight where the ace plays low; it is the
-      lowest straight and its top card is its highest non-ace rank. A-2-3-4-5 (MO-97/2010
-      art.14(3), art.15(2),(6); PT-217/2007 n.º 72) or A-8-9-T-J (PT-217/2007 n.º 95).
-      Its lowest non-ace rank is the lowest rank of the ranking's deck: cards below it
-      (a 7 in "póquer sintético") are rejected with ``ValueError``.
-    * ``quads_kicker_counts``: whether the fifth card of four of a kind breaks ties.
-      Standard poker: it does (default). MO-97/2010 art.15(3) says the other card "is not
-      counted and has no effect on the hand's value" (另一張不計且對於牌面點數並無影響):
-      use ``MO_97_2010``. With one deck and exactly 2 hole + 3 board cards two players can
-      never both hold four of a kind, so the choice only shows in hold'em with four of a
-      kind on the board (kicker decides vs split pot).
-    """
 
-    name: str
-    flush_beats_full_house: bool = False
-    low_straight: tuple[str, ...] = ("A", "2", "3", "4", "5")
-    quads_kicker_counts: bool = True
-
-    def __post_init__(self) -> None:
-        low = tuple(self.low_straight)
-        object.__setattr__(self, "low_straight", low)
-        if len(low) != 5 or len(set(low)) != 5 or "A" not in low:
-            raise ValueError(f"low_straight must be 5 distinct ranks with the ace: {low!r}")
-        for rank in low:
-            if not isinstance(rank, str) or len(rank) != 1 or rank not in RANKS:
-                raise ValueError(f"low_straight rank {rank!r} is not one of {RANKS!r}")
-        others = sorted(RANKS.index(rank) for rank in low if rank != "A")
-        if others != list(range(others[0], others[0] + 4)) or others[-1] >= RANKS.index("K"):
-            raise ValueError(
-                f"low_straight {low!r}: the ace plus four consecutive ranks below the king"
-            )
-        # Not a field: derived from low_straight (the lowest rank of the ranking's deck).
-        object.__setattr__(self, "_lowest", others[0])
-
-    def __getstate__(self) -> dict[str, Any]:
-        """Pickle the fields only, never the cached tables."""
-        state = dict(self.__dict__)
-        state.pop("_tables", None)
-        return state
-
-    @property
-    def deck_ranks(self) -> str:
-        """The ranks this ranking accepts, ascending (from the low straight's lowest)."""
-        return RANKS[self._lowest :]
-
-    @cached_property
-    def _tables(self) -> _Tables:
-        """(non-flush, flush, omaha rows), built once and shared by equal rankings."""
-        key = (self.flush_beats_full_house, self.low_straight, self.quads_kicker_counts)
+def _tables(ranking: Ranking) -> _Tables:
+    """(non-flush, flush, omaha rows) of a ranking, built on first use (~0.3 s)."""
+    tables = _LOADED.get(id(ranking))
+    if tables is None:
+        if not isinstance(ranking, Ranking):
+            raise TypeError(f"not a Ranking: {ranking!r}")
+        key = (ranking.flush_beats_full_house, ranking.low_straight, ranking.quads_kicker_counts)
         tables = _TABLE_CACHE.get(key)
         if tables is None:
-            tables = _TABLE_CACHE[key] = _build_tables(self)
-        return tables
-
-
-#: Standard poker ranking, 52 cards: MO-97/2010 art.14-15 (kicker counted in four of
-#: a kind, see ``MO_97_2010``), PT-217/2007 n.º 17 and 72 (standard order).
-STANDARD = Ranking("standard")
-#: "Póquer sintético", 28 cards A K Q J T 9 8, A-8-9-T-J straight (PT-217/2007 n.º 95),
-#: flush above full house (n.º 103/105 cut from our copy; usual short-deck rule).
-SYNTHETIC = Ranking(
-    "synthetic-28", flush_beats_full_house=True, low_straight=("A", "8", "9", "T", "J")
-)
-#: Macau omaha as literally written: four of a kind ignores its kicker (MO-97/2010
-#: art.15(3)); otherwise the standard ranking.
-MO_97_2010 = Ranking("MO-97/2010", quads_kicker_counts=False)
-
-_TABLE_CACHE: dict[tuple[bool, tuple[str, ...], bool], _Tables] = {}
+            tables = _TABLE_CACHE[key] = _build_tables(ranking)
+        _LOADED_RANKINGS.append(ranking)
+        _LOADED[id(ranking)] = tables
+    return tables
 
 
 # --------------------------------------------------------------------------- tables
@@ -242,8 +178,8 @@ def _straight_top(ranking: Ranking, distinct: frozenset[int]) -> int | None:
     top = max(distinct)
     if distinct == frozenset(range(top - 4, top + 1)):
         return top
-    if distinct == frozenset({12, *range(ranking._lowest, ranking._lowest + 4)}):
-        return ranking._lowest + 3
+    if distinct == frozenset({12, *range(ranking.lowest_rank, ranking.lowest_rank + 4)}):
+        return ranking.lowest_rank + 3
     return None
 
 
@@ -290,7 +226,7 @@ def _build_tables(ranking: Ranking) -> _Tables:
       triple, both as sums of ``_B3`` (small ints); None where no such hand exists (a
       rank outside the ranking's deck), which makes ``max`` raise.
     """
-    ranks = range(ranking._lowest, 13)
+    ranks = range(ranking.lowest_rank, 13)
     non_flush: dict[int, int] = {}
     flush: dict[int, int] = {}
     for hand in combinations_with_replacement(ranks, 5):
@@ -353,9 +289,20 @@ def _duplicates(cards: Sequence[str]) -> ValueError:
 
 
 def rank_five(cards: Sequence[str], ranking: Ranking = STANDARD) -> int:
-    """Value of exactly five cards (MO-97/2010 art.15; PT-217/2007 n.º 17, 103)."""
+    """Value of exactly five cards (MO-97/2010 art.15; PT-217/2007 n.º 17, 103).
+
+    A full house beats a flush (MO-97/2010 art.15(4)-(5)); in "póquer sintético" the
+    flush is placed above it (``replayer.rankings.SYNTHETIC``):
+
+    >>> rank_five(["9h", "9d", "9c", "As", "Ad"]) > rank_five(["Ah", "Kh", "Qh", "Jh", "9h"])
+    True
+    >>> from replayer.rankings import SYNTHETIC
+    >>> full_house, flush = ["9h", "9d", "9c", "As", "Ad"], ["Ah", "Kh", "Qh", "Jh", "9h"]
+    >>> rank_five(full_house, SYNTHETIC) > rank_five(flush, SYNTHETIC)
+    False
+    """
     try:
-        non_flush, flush, _ = ranking._tables
+        non_flush, flush, _ = _tables(ranking)
         total = sum(map(_pack, cards))
         if len(cards) != 5:
             raise ValueError(f"rank_five needs exactly 5 cards, got {len(cards)}: {cards!r}")
@@ -372,10 +319,25 @@ def best_any(hole: Sequence[str], board: Sequence[str], ranking: Ranking = STAND
     """Best 5 of all hole and board cards (hold'em, PT-217/2007 n.º 94); the board may play.
 
     Needs at least 5 cards in all; duplicate cards raise ``ValueError``.
+
+    The ace plays low in A-2-3-4-5 (MO-97/2010 art.14(3)):
+
+    >>> describe(best_any(["As", "4d"], ["Qh", "7c", "5d", "3s", "2h"]))
+    'straight, five high'
+
+    Four nines on the board: the kicker decides in standard poker, but MO-97/2010
+    art.15(3) does not count it, so the pot is split:
+
+    >>> from replayer.rankings import MO_97_2010
+    >>> board = ["9c", "9d", "9h", "9s", "2d"]
+    >>> best_any(["Ah", "3c"], board) > best_any(["Kh", "3d"], board)
+    True
+    >>> best_any(["Ah", "3c"], board, MO_97_2010) == best_any(["Kh", "3d"], board, MO_97_2010)
+    True
     """
     cards = (*hole, *board)
     try:
-        non_flush, flush, _ = ranking._tables
+        non_flush, flush, _ = _tables(ranking)
         total = sum(map(_pack, cards))
         count = len(cards)
         if len(set(cards)) != count:
@@ -416,9 +378,18 @@ def best_two_plus_three(
     PT-217/2007 n.º 73 omaha, n.º 97 "póquer sintético").
 
     Needs 2-7 hole cards and 3-5 board cards; duplicate cards raise ``ValueError``.
+
+    Four spades on the board and one in the hand make no omaha flush: two hole cards
+    must play (MO-97/2010 art.10(1)), where hold'em would play the flush:
+
+    >>> hole, board = ["As", "Kd", "Qc", "Jh"], ["2s", "7s", "9s", "Ts", "3h"]
+    >>> describe(best_two_plus_three(hole, board))
+    'high card, ace-king-ten-nine-seven'
+    >>> describe(best_any(hole[:2], board))
+    'flush, ace-ten-nine-seven-two'
     """
     try:
-        _, flush, rows = ranking._tables
+        _, flush, rows = _tables(ranking)
         n_hole = len(hole)
         n_board = len(board)
         if len({*hole, *board}) != n_hole + n_board:

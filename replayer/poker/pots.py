@@ -29,7 +29,20 @@ Pot = tuple[int, tuple[int, ...]]
 
 
 def build_pots(put: list[int], dead: list[int], folded: list[bool]) -> tuple[list[Pot], list[int]]:
-    """(pots, uncalled chips returned per position); pots in order, main pot first."""
+    """(pots, uncalled chips returned per position); pots in order, main pot first.
+
+    Position 0 all-in for 100, the others for more: a main pot for all three and a side
+    pot for the two who put in more (PT-217/2007 n.º 38, 48-50); the 200 that only
+    position 1 put in was never called and goes back to him.
+
+    >>> build_pots([100, 500, 300], [0, 0, 0], [False, False, False])
+    ([(300, (0, 1, 2)), (400, (1, 2))], [0, 200, 0])
+
+    Folded chips stay in the pot they were put into (MO-97/2010 art.13(3)):
+
+    >>> build_pots([100, 300, 300], [0, 0, 0], [True, False, False])
+    ([(700, (1, 2))], [0, 0, 0])
+    """
     n = len(put)
     returned = [0] * n
     live = [put[p] - dead[p] for p in range(n)]
@@ -75,6 +88,23 @@ def split(
     """(share per winning position, chips kept by the house) of one pot.
 
     ``seat_of[position]`` is the table seat number; the button is the last position.
+
+    101 chips between positions 0 (seat 5) and 1 (seat 2). MO-97/2010 art.10(5): the odd
+    chip to the first winner from seat one, here seat 2:
+
+    >>> split(101, [0, 1], 1, OddChip.FIRST_WINNER_FROM_SEAT_ONE, (5, 2))
+    ({0: 50, 1: 51}, 0)
+
+    GG-2022 (Política de mãos atadas): equal shares, the house keeps the odd chip:
+
+    >>> split(101, [0, 1], 1, OddChip.DROPPED, (5, 2))
+    ({0: 50, 1: 50}, 1)
+
+    PT-217/2007 n.º 67: shares in whole units of the table minimum (100), the rest one
+    unit each from the player holding the "mão" (the button, position 2):
+
+    >>> split(250, [0, 2], 100, OddChip.ONE_UNIT_EACH_FROM_BUTTON, (4, 6, 1))
+    ({0: 100, 2: 150}, 0)
     """
     count = len(winners)
     share = amount // (count * unit) * unit

@@ -23,7 +23,15 @@ from replayer.rulebooks.poker import PokerRulebook, RakeTerms
 def rake_bounds(
     pots: list[int], terms: RakeTerms | None, chip: int, big_blind: int, board_dealt: bool
 ) -> tuple[list[int], list[int], int | None]:
-    """(lowest per pot, highest per pot, cap per hand or None)."""
+    """(lowest per pot, highest per pot, cap per hand or None).
+
+    MO-97/2010 art.16 on a pot of 20,000 with a big blind of 100: 3% to 5% of the pot,
+    but at most five big blinds.
+
+    >>> from replayer.rulebooks.mo_97_2010 import OMAHA
+    >>> rake_bounds([20_000], OMAHA.rake, chip=1, big_blind=100, board_dealt=True)
+    ([600], [1000], 500)
+    """
     if terms is None:
         return [0] * len(pots), list(pots), None
     if terms.only_if_board and not board_dealt:
@@ -63,7 +71,18 @@ def expected_rake(
     issues: list[Issue],
 ) -> list[int]:
     """Expected rake per pot (main pot first), appending a finding when ``recorded`` is
-    outside what the terms allow."""
+    outside what the terms allow.
+
+    A rake of 700 on that pot of 20,000 breaks the cap of five big blinds (MO-97/2010
+    art.16); the rules' rake is the cap:
+
+    >>> from replayer.rulebooks.mo_97_2010 import OMAHA
+    >>> issues = []
+    >>> expected_rake(OMAHA, OMAHA.rake, [20_000], 700, 1, 100, True, issues)
+    [500]
+    >>> [(str(issue.kind), issue.citation, issue.reason) for issue in issues]
+    [('rake_cap_breach', 'MO-97/2010 art.16', 'rake of 700 above the cap of 500')]
+    """
     low, high, cap = rake_bounds(pots, terms, chip, big_blind, board_dealt)
     lowest = sum(low)
     highest = sum(high)

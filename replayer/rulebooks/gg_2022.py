@@ -26,7 +26,7 @@ from __future__ import annotations
 from dataclasses import replace
 from datetime import UTC, datetime
 
-from replayer.poker.evaluator import STANDARD
+from replayer.rankings import STANDARD
 from replayer.rulebooks.poker import (
     Citations,
     FirstToAct,

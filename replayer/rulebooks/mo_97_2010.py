@@ -27,7 +27,7 @@ from __future__ import annotations
 
 from datetime import UTC, datetime
 
-from replayer.poker.evaluator import MO_97_2010
+from replayer.rankings import MO_97_2010
 from replayer.rulebooks.poker import (
     Citations,
     FirstToAct,

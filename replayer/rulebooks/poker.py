@@ -17,7 +17,7 @@ from dataclasses import dataclass
 from datetime import datetime
 from enum import StrEnum
 
-from replayer.poker.evaluator import Ranking
+from replayer.rankings import Ranking
 
 
 class Game(StrEnum):

@@ -39,8 +39,8 @@ from __future__ import annotations
 from dataclasses import replace
 from datetime import UTC, datetime
 
-from replayer.poker.evaluator import STANDARD
-from replayer.poker.evaluator import SYNTHETIC as SYNTHETIC_RANKING
+from replayer.rankings import STANDARD
+from replayer.rankings import SYNTHETIC as SYNTHETIC_RANKING
 from replayer.rulebooks.poker import (
     Citations,
     FirstToAct,

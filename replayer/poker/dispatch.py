@@ -1,0 +1,164 @@
+"""What each event kind of ``schemas/poker_hand.avsc`` does to a hand: ``HANDLERS``.
+
+A handler applies one event to the ``Hand`` and returns the seat the event concerns
+(None: no seat). Betting events go through the betting state machine (``betting``),
+board cards through the board schedule (``board``); cards, awards, rake and the outcome
+are recorded for the settlement. An event naming a seat not dealt in, a second
+HandStarted or an unknown event type is a data-quality issue and changes nothing.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+from replayer.events import FlatEvent
+from replayer.poker.betting import QUALITY, Issue
+from replayer.poker.hand import SCHEMA, Hand
+
+Handler = Callable[[Hand, FlatEvent], int | None]
+
+
+def apply(hand: Hand, event: FlatEvent) -> int | None:
+    """Apply one event to the hand; the seat it concerns, or None."""
+    kind = event.get("type")
+    handler = HANDLERS.get(kind) if isinstance(kind, str) else None
+    if handler is None:
+        hand.issues.append(Issue(QUALITY, SCHEMA, f"unknown event type {kind!r}", None, kind))
+        return None
+    return handler(hand, event)
+
+
+def _action_taken(hand: Hand, event: FlatEvent) -> int | None:
+    """A voluntary action, judged by the betting state machine (``Betting.act``)."""
+    seat = event["seat"]
+    pos = hand.position_of(seat)
+    if pos is None:
+        return seat
+    hand.board.before_action(hand.betting, hand.issues)
+    action = event["action"]
+    amount = int(event["amount"])
+    hand.betting.act(pos, action, amount, hand.issues)
+    return seat
+
+
+def _blind_posted(hand: Hand, event: FlatEvent) -> int | None:
+    """A forced bet (``Betting.post``)."""
+    seat = event["seat"]
+    pos = hand.position_of(seat)
+    if pos is None:
+        return seat
+    amount = int(event["amount"])
+    hand.betting.post(pos, event["kind"], amount, hand.issues)
+    return seat
+
+
+def _cards_dealt(hand: Hand, event: FlatEvent) -> int | None:
+    """Hole cards open the first betting round unless board cards are due first."""
+    target = event["target"]
+    cards = list(event.get("cards") or ())
+    if target == "hole":
+        seat = event.get("seat")
+        pos = hand.position_of(seat)
+        if pos is not None:
+            hand.holes[pos].extend(cards)
+        if not hand.board.needed:
+            hand.betting.start_round(0)
+        return seat
+    if target == "burn":
+        hand.board.burns.extend(cards)
+    elif target == "board":
+        hand.board.deal(cards, hand.betting, hand.table.seat_of, hand.issues)
+    else:
+        hand.issues.append(
+            Issue(QUALITY, f"{SCHEMA} DealTarget", f"unknown deal target {target!r}", None, target)
+        )
+    return None
+
+
+def _cards_shown(hand: Hand, event: FlatEvent) -> int | None:
+    """Cards shown at the showdown; no cards, or ``mucked``, is a muck."""
+    seat = event["seat"]
+    pos = hand.position_of(seat)
+    if pos is None:
+        return seat
+    cards = list(event.get("cards") or [])
+    if event.get("mucked") or not cards:
+        hand.mucked[pos] = True
+        return seat
+    hand.shown[pos] = cards
+    return seat
+
+
+def _pot_awarded(hand: Hand, event: FlatEvent) -> int | None:
+    """Chips the operator paid a seat, per pot when the event names it."""
+    seat = event["seat"]
+    pos = hand.position_of(seat)
+    if pos is None:
+        return seat
+    amount = int(event["amount"])
+    hand.awards[pos] += amount
+    hand.awarded = True
+    index = event.get("pot_index")
+    if index is not None:
+        key = (int(index), pos)
+        hand.awards_by_pot[key] = hand.awards_by_pot.get(key, 0) + amount
+    return seat
+
+
+def _rake_taken(hand: Hand, event: FlatEvent) -> int | None:
+    hand.rake_recorded += int(event["amount"])
+    return None
+
+
+def _hand_ended(hand: Hand, event: FlatEvent) -> int | None:
+    """The outcome; finishing stacks, when recorded, must name every seat listed."""
+    hand.ended = True
+    stacks = list(event.get("finishing_stacks") or [])
+    if stacks:
+        listed = hand.table.listed
+        if len(stacks) == len(listed):
+            hand.finishing = [int(chips) for chips in stacks]
+        else:
+            hand.issues.append(
+                Issue(
+                    QUALITY,
+                    f"{SCHEMA} HandEnded.finishing_stacks",
+                    "finishing stacks do not match the seats",
+                    len(listed),
+                    len(stacks),
+                )
+            )
+    return None
+
+
+def _hand_void(hand: Hand, event: FlatEvent) -> int | None:
+    """HandVoided or HandReverted: every chip put in is owed back (``settlement``)."""
+    hand.void = str(event.get("type"))
+    return None
+
+
+def _deck_revealed(hand: Hand, event: FlatEvent) -> int | None:
+    hand.revealed = (list(event["order"]), str(event["salt"]))
+    return None
+
+
+def _hand_started(hand: Hand, event: FlatEvent) -> int | None:
+    """The first event deals the hand (``hand.open_hand``); any other HandStarted is wrong."""
+    if event is not hand.opening:
+        hand.issues.append(Issue(QUALITY, SCHEMA, "a second HandStarted", None, event.get("type")))
+    return None
+
+
+HANDLERS: dict[str, Handler] = {
+    "ActionTaken": _action_taken,
+    "BlindPosted": _blind_posted,
+    "CardsDealt": _cards_dealt,
+    "CardsShown": _cards_shown,
+    "PotAwarded": _pot_awarded,
+    "RakeTaken": _rake_taken,
+    "HandEnded": _hand_ended,
+    "HandVoided": _hand_void,
+    "HandReverted": _hand_void,
+    "DeckRevealed": _deck_revealed,
+    "HandStarted": _hand_started,
+}

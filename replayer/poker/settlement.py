@@ -1,0 +1,292 @@
+"""End of hand: who is owed what, and the operator's payouts judged against it.
+
+1. Deal and commitment checks (``deal``): the cards dealt, and the revealed deck against
+   HandStarted.shuffle_commitment; a commitment never revealed is a data-quality issue.
+2. A voided or reverted hand returns every chip put in and takes no rake (MO-97/2010
+   art.9(2); PT-217/2007 n.º 69; GG-2022 Política de reembolso: ``book.cite.void_refund``).
+3. A played hand: pots (``pots.build_pots``), rake (``rake.expected_rake``), winners
+   (``showdown``), shares with the odd-chip rule (``pots.split_pots``).
+4. Expected payout per seat vs recorded (HandEnded.finishing_stacks when present, else
+   PotAwarded summed): ``mispaid_pot`` (one issue per hand, per-seat dicts, per-pot
+   detail), or ``void_hand_not_refunded`` for a void hand.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+from replayer.findings import FindingKind
+from replayer.poker.betting import QUALITY, Issue
+from replayer.poker.deal import check_cards, check_commitment
+from replayer.poker.hand import SCHEMA, Hand
+from replayer.poker.pots import build_pots, split_pots
+from replayer.poker.rake import expected_rake
+from replayer.poker.showdown import hand_values, winners
+from replayer.poker.verdict import PotResult
+from replayer.rulebooks.poker import SplitUnit
+
+
+@dataclass(frozen=True, slots=True)
+class Settlement:
+    """What the hand owes and what was recorded; positions, as ``betting`` holds them."""
+
+    expected: list[int]
+    """Chips each position should get back (shares, uncalled bets, refunds)."""
+    recorded: list[int] | None
+    """Chips each position got back as recorded (None: no outcome recorded)."""
+    conserved: bool
+    determined: bool
+    pots: tuple[PotResult, ...]
+    retained: int
+    rake: int
+
+
+def settle(hand: Hand) -> Settlement:
+    """Settle the hand; every departure is appended to ``hand.issues``."""
+    book = hand.book
+    table = hand.table
+    board = hand.board
+    issues = hand.issues
+    seat_of = table.seat_of
+    check_cards(book, hand.holes, board.cards, board.burns, hand.shown, seat_of, issues)
+    if hand.commitment and hand.revealed is not None:
+        order, salt = hand.revealed
+        check_commitment(
+            book,
+            hand.commitment,
+            order,
+            salt,
+            hand.holes,
+            board.cards,
+            board.burns,
+            seat_of,
+            issues,
+        )
+    elif hand.commitment and hand.ended:
+        issues.append(
+            Issue(
+                QUALITY,
+                book.cite.deal_order,
+                "shuffle committed but the deck was never revealed",
+                "DeckRevealed",
+                None,
+            )
+        )
+    put = hand.betting.put
+    recorded = _recorded_payouts(hand)
+    conserved = recorded is not None and sum(recorded) + hand.rake_recorded == sum(put)
+    determined = True
+    pot_results: list[PotResult] = []
+    retained = 0
+    rake_total = 0
+    if hand.void is not None:
+        expected = list(put)
+        if recorded is not None and (recorded != expected or hand.rake_recorded):
+            _payout_issue(
+                hand,
+                FindingKind.VOID_HAND_NOT_REFUNDED,
+                book.cite.void_refund,
+                f"{hand.void}: every chip put in must be returned",
+                expected,
+                recorded,
+            )
+    else:
+        expected, determined, retained, rake_total = _award(hand, pot_results)
+        if recorded is None:
+            if not hand.ended:
+                issues.append(
+                    Issue(
+                        QUALITY,
+                        SCHEMA,
+                        "hand has no outcome: no HandEnded, HandVoided or HandReverted",
+                        "an outcome",
+                        None,
+                    )
+                )
+        elif determined:
+            if recorded != expected:
+                _payout_issue(
+                    hand,
+                    FindingKind.MISPAID_POT,
+                    _payout_cite(hand, pot_results),
+                    "payouts differ from the rules' outcome",
+                    expected,
+                    recorded,
+                    pot_results,
+                )
+        elif not conserved:
+            _payout_issue(
+                hand,
+                FindingKind.MISPAID_POT,
+                book.cite.side_pots,
+                "recorded payouts and rake do not add up to the chips put in",
+                expected,
+                recorded,
+            )
+    return Settlement(
+        expected=expected,
+        recorded=recorded,
+        conserved=conserved,
+        determined=determined,
+        pots=tuple(pot_results),
+        retained=retained,
+        rake=rake_total,
+    )
+
+
+def _recorded_payouts(hand: Hand) -> list[int] | None:
+    """Per position, from finishing stacks when recorded, else PotAwarded."""
+    table = hand.table
+    seat_of = table.seat_of
+    n = len(seat_of)
+    if hand.finishing is not None:
+        by_seat = dict(zip(table.listed, hand.finishing, strict=True))
+        put = hand.betting.put
+        payouts = [by_seat[seat_of[p]] - table.starting[p] + put[p] for p in range(n)]
+        if hand.awarded and payouts != hand.awards:
+            hand.issues.append(
+                Issue(
+                    QUALITY,
+                    f"{SCHEMA} HandEnded.finishing_stacks",
+                    "PotAwarded totals disagree with the finishing stacks",
+                    {str(seat_of[p]): payouts[p] for p in range(n)},
+                    {str(seat_of[p]): hand.awards[p] for p in range(n)},
+                )
+            )
+        return payouts
+    if hand.awarded or hand.ended or hand.void is not None:
+        return list(hand.awards)
+    return None
+
+
+def _award(hand: Hand, results: list[PotResult]) -> tuple[list[int], bool, int, int]:
+    """(expected payout per position, determined, chips retained, rake) of a played hand."""
+    book = hand.book
+    table = hand.table
+    betting = hand.betting
+    board = hand.board.cards
+    seat_of = table.seat_of
+    n = len(seat_of)
+    pots, returned = build_pots(betting.put, betting.dead, betting.folded)
+    amounts = [amount for amount, _ in pots]
+    rake = expected_rake(
+        book,
+        hand.rake_terms,
+        amounts,
+        hand.rake_recorded,
+        table.chip,
+        table.big_blind,
+        bool(board),
+        hand.issues,
+    )
+    live = [not (betting.folded[p] or hand.mucked[p]) for p in range(n)]
+    cards = [hand.shown.get(p) or hand.holes[p] for p in range(n)]
+    contested = [p for p in range(n) if live[p]]
+    values = hand_values(book, hand.game, contested, cards, board) if len(contested) > 1 else {}
+    unit = table.chip
+    if book.split_unit is SplitUnit.TABLE_MINIMUM:
+        unit = max(table.chip, table.big_blind or table.min_bet)
+    expected = list(returned)
+    determined = True
+    retained_total = 0
+    won_by = [winners(eligible, live, values) if eligible else None for _, eligible in pots]
+    nets = [amount - chips for (amount, _), chips in zip(pots, rake, strict=True)]
+    settled = split_pots(list(zip(nets, won_by, strict=True)), unit, book.odd_chip, seat_of)
+    for index, (amount, eligible) in enumerate(pots):
+        won = won_by[index]
+        shares, retained = settled[index]
+        if won is None:
+            determined = False
+            hand.issues.append(
+                Issue(
+                    QUALITY,
+                    book.cite.ranking,
+                    f"pot {index} cannot be judged: undisclosed cards, "
+                    "incomplete board or no live player",
+                    None,
+                    {"eligible": [seat_of[p] for p in eligible]},
+                )
+            )
+        else:
+            for p, chips in shares.items():
+                expected[p] += chips
+        retained_total += retained
+        results.append(
+            PotResult(
+                index=index,
+                amount=amount,
+                eligible=tuple(sorted(seat_of[p] for p in eligible)),
+                winners=None if won is None else tuple(sorted(seat_of[p] for p in won)),
+                rake=rake[index],
+                shares=tuple(sorted((seat_of[p], chips) for p, chips in shares.items())),
+                retained=retained,
+            )
+        )
+    return expected, determined, retained_total, sum(rake)
+
+
+def _payout_cite(hand: Hand, results: list[PotResult]) -> str:
+    """The articles a mispaid pot breaks: split and odd chip, side pots, or ranking."""
+    cite = hand.book.cite
+    if any(r.winners is not None and len(r.winners) > 1 for r in results):
+        return _joined(cite.split, cite.odd_chip)
+    if len(results) > 1:
+        return _joined(cite.side_pots, cite.ranking)
+    if results and len(results[0].eligible) == 1:
+        return cite.uncontested
+    return cite.ranking
+
+
+def _payout_issue(
+    hand: Hand,
+    kind: FindingKind,
+    citation: str,
+    reason: str,
+    expected: list[int],
+    recorded: list[int],
+    results: list[PotResult] | None = None,
+) -> None:
+    """One issue for the whole hand: the differing seats, per pot when pots are judged."""
+    seat_of = hand.table.seat_of
+    differing = sorted(
+        (p for p in range(len(seat_of)) if expected[p] != recorded[p]), key=seat_of.__getitem__
+    )
+    if differing:
+        reason += f" (seats {', '.join(str(seat_of[p]) for p in differing)})"
+    detail: dict[str, Any] = {"rake_recorded": hand.rake_recorded}
+    if results is not None:
+        detail["pots"] = [
+            {
+                "pot_index": r.index,
+                "amount": r.amount,
+                "rake": r.rake,
+                "winners": list(r.winners or ()),
+                "expected": {str(seat): chips for seat, chips in r.shares},
+                "recorded": {
+                    str(seat_of[p]): chips
+                    for (i, p), chips in sorted(hand.awards_by_pot.items())
+                    if i == r.index
+                },
+            }
+            for r in results
+        ]
+    hand.issues.append(
+        Issue(
+            kind,
+            citation,
+            reason,
+            {str(seat_of[p]): expected[p] for p in differing},
+            {str(seat_of[p]): recorded[p] for p in differing},
+            {str(seat_of[p]): recorded[p] - expected[p] for p in differing},
+            detail,
+        )
+    )
+
+
+def _joined(*citations: str) -> str:
+    """Citations joined with '; ', each part once (rulebooks may cite one text twice)."""
+    parts: list[str] = []
+    for citation in citations:
+        parts.extend(p for p in citation.split("; ") if p not in parts)
+    return "; ".join(parts)

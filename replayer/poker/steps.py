@@ -1,0 +1,104 @@
+"""The step-by-step replay: each event with the table's state right after it (``Step``).
+
+A step names the event, the seat it concerns, a one-line text, the street, the pot, the
+stacks and the seat due to act, and lists the findings the event raised. Findings of the
+settlement go under the step of the hand's outcome (HandEnded, HandVoided,
+HandReverted), else under the last step.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from replayer.events import FlatEvent
+from replayer.findings import Finding
+from replayer.poker.betting import Betting
+from replayer.poker.board import Board
+from replayer.poker.table import Table
+from replayer.poker.verdict import Step
+
+_OUTCOMES = ("HandEnded", "HandVoided", "HandReverted")
+
+
+class StepLog:
+    """The steps of one hand, in event order."""
+
+    __slots__ = ("board", "steps", "table")
+
+    def __init__(self, table: Table, board: Board) -> None:
+        self.table = table
+        self.board = board
+        self.steps: list[Step] = []
+
+    def record(
+        self, event: FlatEvent, seat: int | None, betting: Betting, raised: Sequence[Finding]
+    ) -> None:
+        """Add the step of ``event``, applied, with the findings it raised."""
+        table = self.table
+        nxt = betting.next
+        self.steps.append(
+            Step(
+                sequence=event.get("sequence"),
+                event_type=str(event.get("type")),
+                seat=seat,
+                text=describe(event),
+                street=self.board.street(betting.round),
+                pot=sum(betting.put),
+                stacks=tuple(
+                    zip(
+                        table.seats_sorted,
+                        map(betting.stack.__getitem__, table.by_seat),
+                        strict=True,
+                    )
+                ),
+                to_act=table.seat_of[nxt] if nxt >= 0 else None,
+                findings=tuple(raised),
+            )
+        )
+
+    def outcome_index(self) -> int | None:
+        """Index of the step settlement findings go under (None: no step recorded)."""
+        steps = self.steps
+        for index in range(len(steps) - 1, -1, -1):
+            if steps[index].event_type in _OUTCOMES:
+                return index
+        return len(steps) - 1 if steps else None
+
+    def attach(self, index: int, findings: Sequence[Finding]) -> None:
+        """List ``findings`` under step ``index``, after the findings of its event."""
+        step = self.steps[index]
+        self.steps[index] = step._replace(findings=step.findings + tuple(findings))
+
+
+def describe(event: FlatEvent) -> str:
+    """One line for the step-by-step view."""
+    kind = event.get("type")
+    seat = event.get("seat")
+    amount = event.get("amount")
+    cards = " ".join(map(str, event.get("cards") or ()))
+    if kind == "ActionTaken":
+        return (
+            f"seat {seat} {event.get('action')} {amount}"
+            if amount
+            else (f"seat {seat} {event.get('action')}")
+        )
+    if kind == "BlindPosted":
+        return f"seat {seat} posts {event.get('kind')} {amount}"
+    if kind == "CardsDealt":
+        target = event.get("target")
+        return f"seat {seat} dealt {cards}" if target == "hole" else f"{target} {cards}"
+    if kind == "CardsShown":
+        return (
+            f"seat {seat} shows {cards}"
+            if cards and not event.get("mucked")
+            else (f"seat {seat} mucks")
+        )
+    if kind == "PotAwarded":
+        return f"seat {seat} awarded {amount}"
+    if kind == "RakeTaken":
+        return f"rake {amount}"
+    if kind in ("HandVoided", "HandReverted"):
+        return f"{kind}: {event.get('reason', '')}"
+    if kind == "HandStarted":
+        return f"hand started ({len(event.get('seats') or ())} players)"
+    return {"HandEnded": "hand ended", "DeckRevealed": "deck revealed"}.get(str(kind), str(kind))
