@@ -1,0 +1,167 @@
+"""What GGPoker and PokerStars text hand histories share: money, cards, time, names.
+
+Both rooms write amounts as decimal text with a currency symbol and thousands commas
+(``$1,005.50``, ``€0.5``, ``1,250`` for play chips); we read them as ``Decimal`` text into
+integer minor units of the hand's currency (``audit.ingest.phh_money``), never as floats,
+and an amount that is not a whole number of minor units is a rejection. Cards are
+``As Td`` in brackets, ``??`` never appears in the text (a blank ``Dealt to`` line is an
+undisclosed hand, which we record as ``??`` cards).
+
+A ``TextError`` is raised by the helpers for a line the importer does not understand; the
+reader turns it into a rejection of the hand naming the file, line number and text.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+import re
+from dataclasses import dataclass
+from decimal import Decimal, InvalidOperation
+from zoneinfo import ZoneInfo
+
+from audit.ingest.errors import FieldError, cap
+from audit.ingest.phh_cards import RANKS, SUITS
+from audit.ingest.phh_money import CHIP_MINOR_UNITS, CHIPS, Money, money_of
+from audit.ingest.phh_time import ZONE_ABBREVIATIONS
+
+#: Currency symbols of the stakes; the ISO code after the stakes (``USD``) wins.
+SYMBOLS = {"$": "USD", "€": "EUR", "£": "GBP"}
+#: Time zone names of the rooms' headers that follow daylight saving (IANA), beside the
+#: fixed abbreviations PHH import accepts (``audit.ingest.phh_time.ZONE_ABBREVIATIONS``).
+ZONES = {
+    "ET": "America/New_York",
+    "CT": "America/Chicago",
+    "MT": "America/Denver",
+    "PT": "America/Los_Angeles",
+    "MSK": "Europe/Moscow",
+    "WET": "Europe/Lisbon",
+    "AET": "Australia/Sydney",
+}
+#: How a header without a zone is read (GGPoker writes none): UTC, noted in the source.
+DEFAULT_ZONE = "UTC"
+
+_AMOUNT = re.compile(r"(?P<symbol>[$€£]?)(?P<number>\d{1,3}(?:,\d{3})+(?:\.\d+)?|\d+(?:\.\d+)?)")
+_CARDS = re.compile(r"\[(?P<cards>[^\[\]]*)\]")
+
+
+class TextError(ValueError):
+    """A line of a hand the importer does not understand (the reason says why);
+    ``line`` is its number in the file, once known."""
+
+    line: int | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class Line:
+    """One line of a hand: its number in the file (1-based) and its text."""
+
+    number: int
+    text: str
+
+    def error(self, reason: str) -> TextError:
+        return TextError(f"{reason}: {cap(repr(self.text), 300)}")
+
+
+def money_for(stakes: str, code: str | None) -> Money:
+    """The hand's unit from its stakes (``$0.01/$0.02``) and ISO code (``USD``), if any.
+
+    No symbol and no code: play or tournament chips (``XXX``, ``CHIP_MINOR_UNITS`` per
+    chip). ``¥`` and other symbols are refused: the text does not say which yen or yuan.
+    """
+    symbols = {char for char in stakes if not (char.isdigit() or char in "./, ")}
+    if symbols - set(SYMBOLS):
+        raise TextError(f"unknown currency symbol in the stakes {cap(repr(stakes), 60)}")
+    currency = code or (SYMBOLS[next(iter(symbols))] if len(symbols) == 1 else None)
+    if len(symbols) > 1:
+        raise TextError(f"mixed currency symbols in the stakes {cap(repr(stakes), 60)}")
+    if currency is None:
+        return Money(CHIPS, CHIP_MINOR_UNITS)
+    try:
+        return money_of(currency)
+    except FieldError as error:
+        raise TextError(error.reason) from None
+
+
+def amount(text: str, money: Money) -> int:
+    """``$1,005.50`` (symbol optional) as minor units of ``money``; TextError otherwise."""
+    match = _AMOUNT.fullmatch(text.strip())
+    if match is None:
+        raise TextError(f"{cap(repr(text), 60)} is not an amount")
+    symbol = match.group("symbol")
+    if symbol and SYMBOLS[symbol] != money.currency:
+        raise TextError(f"amount {text!r} is not in the hand's currency {money.currency}")
+    try:
+        return money.to_minor(Decimal(match.group("number").replace(",", "")), "amount")
+    except (FieldError, InvalidOperation) as error:
+        reason = error.reason if isinstance(error, FieldError) else "not a number"
+        raise TextError(f"amount {text!r}: {reason}") from None
+
+
+def cards(text: str, count: int | None = None) -> list[str]:
+    """``[As Td]`` or ``As Td`` as cards; ``count`` when the number is fixed."""
+    inner = _CARDS.fullmatch(text.strip())
+    words = (inner.group("cards") if inner else text).split()
+    for card in words:
+        if len(card) != 2 or card[0] not in RANKS or card[1] not in SUITS:
+            raise TextError(f"{cap(repr(card), 20)} is not a card (rank 2-9TJQKA, suit cdhs)")
+    if not words or (count is not None and len(words) != count):
+        raise TextError(f"{cap(repr(text), 60)} is not {count or 'some'} card(s)")
+    return words
+
+
+def bracketed(text: str) -> list[list[str]]:
+    """Every ``[...]`` group of cards in ``text``, in order."""
+    return [cards(match.group(0)) for match in _CARDS.finditer(text)]
+
+
+def start_time(date: str, clock: str, zone: str | None) -> tuple[dt.datetime, str | None]:
+    """The header's local ``YYYY/MM/DD`` and ``H:MM:SS`` in ``zone`` as UTC, and a note
+    when the zone was not given (``DEFAULT_ZONE`` assumed)."""
+    try:
+        local = dt.datetime.strptime(f"{date} {clock}", "%Y/%m/%d %H:%M:%S")
+    except ValueError:
+        raise TextError(f"{date} {clock} is not a date and time") from None
+    note = None
+    if zone is None:
+        zone, note = DEFAULT_ZONE, f"time zone not given, {DEFAULT_ZONE} assumed"
+    if zone in ZONES:
+        tzinfo: dt.tzinfo = ZoneInfo(ZONES[zone])
+    elif zone in ZONE_ABBREVIATIONS:
+        tzinfo = dt.timezone(dt.timedelta(hours=ZONE_ABBREVIATIONS[zone]))
+    else:
+        raise TextError(f"unknown time zone {cap(repr(zone), 20)}")
+    try:
+        return local.replace(tzinfo=tzinfo).astimezone(dt.UTC), note
+    except OverflowError:
+        raise TextError(f"{date} {clock} {zone} is out of range in UTC") from None
+
+
+class Names:
+    """The players of a hand by name, to split ``NAME: verb`` lines whose names may hold
+    anything, colons and brackets included (names are hostile input)."""
+
+    def __init__(self) -> None:
+        self.seat_of: dict[str, int] = {}
+
+    def add(self, name: str, seat: int) -> None:
+        if name in self.seat_of:
+            raise TextError(f"player {cap(repr(name), 60)} sits twice")
+        self.seat_of[name] = seat
+
+    def split(self, text: str, separator: str) -> tuple[int, str] | None:
+        """(seat, the rest) when ``text`` is a known name, ``separator``, the rest; the
+        longest matching name wins."""
+        best: tuple[int, str] | None = None
+        start = 0
+        while (index := text.find(separator, start)) >= 0:
+            seat = self.seat_of.get(text[:index])
+            if seat is not None:
+                best = (seat, text[index + len(separator) :])
+            start = index + 1
+        return best
+
+    def ending(self, text: str, prefix: str) -> int | None:
+        """The seat of the name that ``text`` ends with after ``prefix``."""
+        if not text.startswith(prefix):
+            return None
+        return self.seat_of.get(text[len(prefix) :])

@@ -1,0 +1,86 @@
+"""GGPoker text hand histories (``Poker Hand #HD…``), cash games.
+
+Header: ``Poker Hand #HD2255183008: Hold'em No Limit ($0.01/$0.02) - 2025/04/07
+23:48:32`` (``RC…`` Rush & Cash, ``OM…`` omaha; ``TM…`` tournaments are refused). GGPoker
+writes no time zone: the time is read as UTC (``common.DEFAULT_ZONE``) and the hand's
+``source`` says so. Player names are hashed (``9db941d0``) except the requester's
+(``Hero``); opponents' hole cards are blank unless shown.
+
+Summary: ``Total pot $10.96 | Rake $0.5 | Jackpot $0.05 | Bingo $0 | Fortune $0 | Tax $0``:
+rake and each fee are separate events. Lines GGPoker alone writes:
+
+* ``NAME: Chooses to EV Cashout``: nothing moves yet;
+* ``NAME: Pays Cashout Risk ($X)``: the player pays the house X outside the pot
+  (``FeeTaken`` kind ``cashout_risk`` with the seat);
+* ``NAME: Receives Cashout ($X)``: the house pays the player X outside the pot
+  (``CashoutPaid``);
+* ``NAME: pay premium of all-in insurance ($X)``: ``FeeTaken`` kind ``insurance``.
+
+Default rulebook (no ``--rulebook``): ``gg-2022-cash-holdem`` for NT, ``gg-2022-cash-omaha``
+for PO and NO, when the hand's date is within its period (``RULEBOOKS``).
+"""
+
+from __future__ import annotations
+
+import re
+
+from audit.ingest.room_text.building import HandBuilder, Header
+from audit.ingest.room_text.common import Line, TextError, amount
+from audit.ingest.room_text.headers import header, total_line
+from audit.ingest.room_text.parser import Room
+
+NAME = "ggpoker"
+#: The rulebook a GG hand naming none is judged under, by variant.
+RULEBOOKS = {"NT": "gg-2022-cash-holdem", "PO": "gg-2022-cash-omaha", "NO": "gg-2022-cash-omaha"}
+FEES = {"Jackpot": "jackpot", "Bingo": "bingo", "Fortune": "fortune", "Tax": "tax"}
+HEADER = re.compile(
+    r"Poker Hand #(?P<id>[A-Z]{2}\d+): (?P<game>.+?) \((?P<stakes>[^()]*)\) - "
+    r"(?P<date>\d{4}/\d{2}/\d{2}) (?P<time>\d{1,2}:\d{2}:\d{2})(?: (?P<zone>[A-Z]{2,5}))?"
+)
+_PAID = re.compile(
+    r"(?P<what>Pays Cashout Risk|Receives Cashout|pay premium of all-in "
+    r"insurance) \((?P<amount>[^()]+)\)"
+)
+
+
+def _header(line: Line) -> Header:
+    match = HEADER.fullmatch(line.text.rstrip())
+    if match is None:
+        raise line.error("not a GGPoker hand header")
+    return header(
+        NAME,
+        match.group("id"),
+        match.group("game"),
+        match.group("stakes"),
+        (match.group("date"), match.group("time"), match.group("zone")),
+    )
+
+
+def _total(line: Line, builder: HandBuilder) -> None:
+    total_line(line, builder, FEES)
+
+
+def _own_line(rest: str, seat: int, builder: HandBuilder) -> bool:
+    if rest == "Chooses to EV Cashout":
+        return True
+    match = _PAID.fullmatch(rest)
+    if match is None:
+        return False
+    chips = amount(match.group("amount"), builder.header.money)
+    what = match.group("what")
+    if what == "Receives Cashout":
+        builder.cashout(seat, chips)
+    else:
+        builder.fee("cashout_risk" if what.startswith("Pays") else "insurance", chips, seat)
+    return True
+
+
+ROOM = Room(NAME, _header, _total, _own_line)
+
+
+def is_header(text: str) -> bool:
+    """Whether a line opens a GGPoker hand."""
+    return text.startswith("Poker Hand #")
+
+
+__all__ = ["NAME", "ROOM", "RULEBOOKS", "TextError", "is_header"]

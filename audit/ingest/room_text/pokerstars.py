@@ -1,0 +1,57 @@
+"""PokerStars text hand histories (``PokerStars Hand #…``), cash games.
+
+Header: ``PokerStars Hand #123456789: Hold'em No Limit ($0.05/$0.10 USD) - 2024/01/15
+14:30:00 UTC [2024/01/15 9:30:00 ET]`` (``PokerStars Zoom Hand``, ``PokerStars Game`` too);
+the first date and zone are the hand's time. Only the requester's hole cards are listed:
+every other player is dealt ``??`` cards. Summary: ``Total pot $21.50 Main pot $15.00.
+Side pot $6.00. | Rake $0.50``. A PokerStars hand has no default rulebook: name one with
+``ingest --rulebook``.
+"""
+
+from __future__ import annotations
+
+import re
+
+from audit.ingest.room_text.building import HandBuilder, Header
+from audit.ingest.room_text.common import Line
+from audit.ingest.room_text.headers import header, total_line
+from audit.ingest.room_text.parser import Room
+
+NAME = "pokerstars"
+HEADER = re.compile(
+    r"PokerStars (?:Zoom )?(?:Hand|Game) #(?P<id>\d+): (?P<game>.+?) \((?P<stakes>[^()]*)\) - "
+    r"(?P<date>\d{4}/\d{2}/\d{2}) (?P<time>\d{1,2}:\d{2}:\d{2}) (?P<zone>[A-Z]{2,5})"
+    r"(?: \[[^\[\]]*\])?"
+)
+
+
+def _header(line: Line) -> Header:
+    match = HEADER.fullmatch(line.text.rstrip())
+    if match is None:
+        raise line.error("not a PokerStars hand header")
+    return header(
+        NAME,
+        match.group("id"),
+        match.group("game"),
+        match.group("stakes"),
+        (match.group("date"), match.group("time"), match.group("zone")),
+    )
+
+
+def _total(line: Line, builder: HandBuilder) -> None:
+    total_line(line, builder, {})
+
+
+def _own_line(rest: str, seat: int, builder: HandBuilder) -> bool:
+    return False
+
+
+ROOM = Room(NAME, _header, _total, _own_line)
+
+
+def is_header(text: str) -> bool:
+    """Whether a line opens a PokerStars hand."""
+    return text.startswith("PokerStars ")
+
+
+__all__ = ["NAME", "ROOM", "is_header"]

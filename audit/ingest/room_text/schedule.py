@@ -1,0 +1,184 @@
+"""A room's published rake schedule (``ingest --rake-schedule FILE``) as table terms.
+
+GG-2022 ("Política de taxas e de ancinho") leaves the rake rate and cap to each game's
+page, so a GGPoker hand is judged under its table's declared terms
+(``schemas/table_terms.avsc``, ``TableTermsDeclared``). A room publishes one schedule
+for all its tables by game and stakes; this module turns it into one declaration per
+table met in the ingest, so verdicts stay a function of stored events. The file, JSON
+or YAML (``yaml.safe_load``), at most ``MAX_BYTES``::
+
+    {"room": "ggpoker", "operator": "GGPoker", "source": "rake page, 2024-01-15",
+     "effective_from": "2022-09-28T00:00:00+00:00",
+     "stakes": [{"game": "NT", "currency": "USD", "small_blind": "0.05",
+                 "big_blind": "0.10", "rake_bps": 500, "cap": "1.00",
+                 "cap_per": "hand", "no_flop_no_drop": true}]}
+
+Amounts are decimal text in major units (never floats). A hand of the room whose game,
+currency and blinds match an entry gives its table (``HandStarted.table_id``) the
+declaration: table subject, sequence 0, ``effective_from`` from the file. The same
+schedule read again gives the same declaration (idempotent); a table that already has a
+different one is a conflict, quarantined by the ingest like any other.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+import json
+from collections.abc import Iterator, Mapping
+from decimal import Decimal, InvalidOperation
+from pathlib import Path
+from typing import Any
+
+from audit.ingest.errors import FieldError, RecordRejected
+from audit.ingest.phh_money import money_of
+from audit.store import SubjectRecords
+
+MAX_BYTES = 1 << 20
+_BASES = ("hand", "pot")
+
+
+class BadSchedule(ValueError):
+    """The schedule file cannot be used; the message names the field."""
+
+
+def _text(entry: Mapping[str, Any], name: str, where: str) -> str:
+    value = entry.get(name)
+    if not isinstance(value, str) or not value:
+        raise BadSchedule(f"{where}.{name}: expected text, got {value!r}"[:300])
+    return value
+
+
+def _minor(entry: Mapping[str, Any], name: str, currency: str, where: str) -> int:
+    text = _text(entry, name, where)
+    try:
+        return money_of(currency).to_minor(Decimal(text), f"{where}.{name}")
+    except InvalidOperation:
+        raise BadSchedule(f"{where}.{name}: {text[:40]!r} is not a decimal amount") from None
+    except FieldError as error:
+        raise BadSchedule(f"{error.field}: {error.reason}") from None
+
+
+def _entry(entry: Any, index: int, common: dict[str, Any]) -> tuple[tuple, dict[str, Any]]:
+    """(match key, declaration body) of one stakes entry."""
+    where = f"stakes[{index}]"
+    if not isinstance(entry, dict):
+        raise BadSchedule(f"{where}: expected an object")
+    currency = _text(entry, "currency", where)
+    try:
+        money_of(currency)
+    except FieldError as error:
+        raise BadSchedule(f"{where}.currency: {error.reason}") from None
+    bps = entry.get("rake_bps")
+    if isinstance(bps, bool) or not isinstance(bps, int) or not 0 <= bps <= 10_000:
+        raise BadSchedule(f"{where}.rake_bps: expected 0..10000 basis points, got {bps!r}"[:300])
+    basis = entry.get("cap_per", "hand")
+    if basis not in _BASES:
+        raise BadSchedule(f"{where}.cap_per: expected 'hand' or 'pot'")
+    no_drop = entry.get("no_flop_no_drop", False)
+    if not isinstance(no_drop, bool):
+        raise BadSchedule(f"{where}.no_flop_no_drop: expected true or false")
+    game = _text(entry, "game", where)
+    key = (
+        game,
+        currency,
+        _minor(entry, "small_blind", currency, where),
+        _minor(entry, "big_blind", currency, where),
+    )
+    body = {
+        **common,
+        "game": game,
+        "currency": currency,
+        "rake_min_bps": bps,
+        "rake_max_bps": bps,
+        "rake_cap": _minor(entry, "cap", currency, where) if "cap" in entry else None,
+        "rake_cap_big_blinds": None,
+        "rake_cap_per": basis,
+        "no_flop_no_drop": no_drop,
+    }
+    return key, body
+
+
+class RakeSchedule:
+    """A parsed schedule; ``with_terms`` adds each matching table's declaration once."""
+
+    def __init__(self, path: Path) -> None:
+        self.room, self.by_stakes = _load(path)
+        self.declared: set[str] = set()
+
+    def with_terms(
+        self, items: Iterator[SubjectRecords | RecordRejected]
+    ) -> Iterator[SubjectRecords | RecordRejected]:
+        """``items``, each hand of the room followed, the first time its table is met, by
+        its table's declaration."""
+        for item in items:
+            yield item
+            if isinstance(item, SubjectRecords) and item.kind == "poker":
+                declaration = self.declaration(item)
+                if declaration is not None:
+                    yield declaration
+
+    def declaration(self, hand: SubjectRecords) -> SubjectRecords | None:
+        start = hand.records[0]
+        table = str(start.get("table_id", ""))
+        key = (
+            start.get("variant"),
+            start.get("currency"),
+            start.get("small_blind"),
+            start.get("big_blind"),
+        )
+        body = self.by_stakes.get(key)
+        if body is None or table in self.declared or not table.startswith(f"{self.room}/"):
+            return None
+        self.declared.add(table)
+        record = {
+            "event_id": f"{table}#0",
+            "table_id": table,
+            "sequence": 0,
+            "occurred_at": body["effective_from"],
+            "type": "TableTermsDeclared",
+            **body,
+        }
+        return SubjectRecords(
+            "table", table, [record], source=hand.source, position=f"rake schedule for {table}"
+        )
+
+
+def _load(path: Path) -> tuple[str, dict[tuple, dict[str, Any]]]:
+    """(room, declaration body by (game, currency, small blind, big blind))."""
+    try:
+        data = path.read_bytes()[: MAX_BYTES + 1]
+    except OSError as error:
+        raise BadSchedule(f"{path}: {error.strerror or error}") from None
+    if len(data) > MAX_BYTES:
+        raise BadSchedule(f"{path}: larger than {MAX_BYTES:,} bytes")
+    try:
+        text = data.decode("utf-8")
+        if path.suffix in (".yaml", ".yml"):
+            import yaml
+
+            raw = yaml.safe_load(text)
+        else:
+            raw = json.loads(text, parse_float=Decimal)
+    except Exception as error:  # any parser's error is a bad file, said plainly
+        raise BadSchedule(f"{path}: not valid {path.suffix[1:] or 'JSON'}: {error}"[:500]) from None
+    if not isinstance(raw, dict) or not isinstance(raw.get("stakes"), list):
+        raise BadSchedule(f"{path}: expected an object with a 'stakes' list")
+    try:
+        effective = dt.datetime.fromisoformat(_text(raw, "effective_from", "schedule"))
+    except ValueError:
+        raise BadSchedule("schedule.effective_from: not an ISO 8601 date-time") from None
+    if effective.utcoffset() is None:
+        raise BadSchedule("schedule.effective_from: give a UTC offset (+00:00)")
+    common = {
+        "effective_from": effective.astimezone(dt.UTC),
+        "rulebook": raw.get("rulebook") if isinstance(raw.get("rulebook"), str) else None,
+        "operator": raw.get("operator") if isinstance(raw.get("operator"), str) else None,
+        "commission_bps": None,
+        "cagnotte_bps": None,
+        "min_bet": None,
+        "max_bet": None,
+        "smallest_chip": None,
+        "source": f"rake schedule {path.name}: {raw.get('source', '')}"[:500],
+    }
+    entries = dict(_entry(entry, index, common) for index, entry in enumerate(raw["stakes"]))
+    return _text(raw, "room", "schedule"), entries
