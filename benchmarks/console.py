@@ -15,9 +15,11 @@
    and the store's event count. With ``--work DIR`` the input and the SQLite store are
    kept there and reused by the next run with the same sizes (PostgreSQL is rebuilt).
 3. Serves it with ``casino-audit serve`` in a subprocess on 127.0.0.1 (the read model is
-   built at start: that time is printed), signs in with httpx and requests, one at a
-   time, each page below: its first request is reported apart (``cold``: the overview's
-   first verifies the whole hash chain and summarises the latest nights), then at most
+   built at start: that time is printed; the hash chain is verified in a background
+   process, which no page waits for), signs in with httpx and requests, one at a time,
+   each page below: its first request is reported apart (``cold``: the overview's first
+   summarises the latest nights, the first evidence bundle builds the Merkle tree the
+   later ones reuse), then at most
    ``--requests`` more in at most ``--seconds`` seconds per page, whose median, 95th
    percentile and max are reported.
    The time is the client's wall time per request on loopback: the server's time plus
@@ -28,6 +30,8 @@
    * ``findings p2``: the same filter's second keyset page (``cursor``)
    * ``subject``: ``/subjects/{hand}``, cycling through the hands of that first page
      (each view also appends its ``SubjectViewed`` event to the store, as in real use)
+   * ``evidence``: ``/subjects/{hand}/evidence``, the same hands' evidence bundles (Merkle
+     proofs to the latest signed tree head, which the looks do not move)
 
 Targets: p95 < 300 ms for the findings page and < 150 ms for a subject page. No
 assertion: a benchmark.
@@ -109,7 +113,7 @@ def event_count(url: str) -> int:
 
 def build_store(args: argparse.Namespace, url: str, input_dir: Path, out_dir: Path) -> float:
     """Every day's nightly into the store at ``url``, then the benchmark's account."""
-    from audit.cli import main as cli
+    from cli.main import main as cli
     from pipelines.nightly import run_nightly
 
     began = time.perf_counter()
@@ -138,7 +142,7 @@ def serve(url: str, port: int, log: Path) -> tuple[subprocess.Popen, float]:
     """``casino-audit serve`` in a subprocess; (process, seconds until it answers)."""
     env = {k: v for k, v in os.environ.items() if k != "CASINO_AUDIT_SIGNING_KEY"}
     script = Path(sys.executable).with_name("casino-audit")
-    command = [str(script)] if script.exists() else [sys.executable, "-m", "audit.cli"]
+    command = [str(script)] if script.exists() else [sys.executable, "-m", "cli"]
     began = time.perf_counter()
     with log.open("wb") as out:
         process = subprocess.Popen(
@@ -214,6 +218,7 @@ def load(port: int, args: argparse.Namespace) -> dict[str, dict]:
         if following is not None:  # fewer than 51 such findings: no second page
             pages["findings p2"] = [following.group(1).replace("&amp;", "&")]
         pages["subject"] = subjects
+        pages["evidence"] = [f"{subject}/evidence" for subject in subjects]
         results = {}
         for name, paths in pages.items():
             results[name] = measure(client, paths, args.requests, args.seconds)

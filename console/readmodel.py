@@ -2,7 +2,8 @@
 
 **A read model is rebuilt from events, never the source of truth.** It holds nothing the
 store does not: at startup it reads the store's notifications of a few topics in order
-(verdict and nightly units ``HandAdjudicated``, incidents opened, records quarantined,
+(verdict and nightly units opened and ``HandAdjudicated``, incidents opened, records
+quarantined,
 console accounts, looks, sign-offs and notes), and on each request it asks the store for
 its head (``max_notification_id``, one indexed query) and, when the head has moved,
 projects only the notifications after the last one it saw. Dropping it loses nothing;
@@ -14,6 +15,9 @@ What it keeps:
 * ``units``: the current (latest) verdict of every (kind, subject), as
   ``audit.adjudicate.current_adjudications`` defines it (the latest stored unit wins), with
   its context (table, operator, currency, players, start) and the store id of the unit;
+* ``unit_ids``: the id of every stored verdict unit, by (kind, subject) in the order
+  stored (from each unit's ``Opened`` event), so a subject page finds its verdict history
+  in O(subject), not by scanning every unit id (``audit.show_common.UnitIds``);
 * ``findings``: every current finding as the row ``audit.adjudicate.current_findings``
   yields (the finding plus its verdict's context), indexed for filters and keyset
   pagination (``console.queries``); a new verdict on a subject replaces its rows;
@@ -35,7 +39,7 @@ from typing import Any
 import orjson
 from eventsourcing.utils import get_topic
 
-from audit.store.application import AuditStore
+from audit.store import AuditStore
 from audit.store.chain import originator_hex
 from audit.store.subjects import (
     AccessTrail,
@@ -46,7 +50,7 @@ from audit.store.subjects import (
     QuarantinedRecord,
     SignOff,
 )
-from pipelines.records import COLLUSION_STATE, LEDGER, QUALITY
+from pipelines.night_units import COLLUSION_STATE, LEDGER, QUALITY, verdict_key
 from pipelines.report import DETECTORS
 
 BATCH = 2000
@@ -56,6 +60,7 @@ BOOKKEEPING = frozenset({LEDGER, COLLUSION_STATE})
 NIGHT_KINDS = frozenset({LEDGER, QUALITY, *DETECTORS})
 
 T_VERDICT = get_topic(Adjudication.HandAdjudicated)  # type: ignore[attr-defined]
+T_UNIT = get_topic(Adjudication.Opened)
 T_INCIDENT = get_topic(Incident.Opened)
 T_QUARANTINE = get_topic(QuarantinedRecord.RecordQuarantined)  # type: ignore[attr-defined]
 T_USER_ADDED = get_topic(ConsoleUser.UserAdded)  # type: ignore[attr-defined]
@@ -64,6 +69,7 @@ T_VIEWED = get_topic(AccessTrail.SubjectViewed)  # type: ignore[attr-defined]
 T_SIGNED = get_topic(SignOff.FindingSignedOff)  # type: ignore[attr-defined]
 T_NOTE = get_topic(IncidentNote.IncidentNoteRecorded)  # type: ignore[attr-defined]
 TOPICS = (
+    T_UNIT,
     T_VERDICT,
     T_INCIDENT,
     T_QUARANTINE,
@@ -80,6 +86,9 @@ CREATE TABLE units (key TEXT PRIMARY KEY, kind TEXT, subject TEXT, rulebook TEXT
   originator TEXT, notification INTEGER, version TEXT, digest TEXT);
 CREATE INDEX units_subject ON units (subject);
 CREATE INDEX units_table ON units (table_id);
+CREATE TABLE unit_ids (notification INTEGER PRIMARY KEY, kind TEXT, subject TEXT,
+  unit_id TEXT);
+CREATE INDEX unit_ids_key ON unit_ids (kind, subject, notification);
 CREATE TABLE unit_players (key TEXT, player TEXT);
 CREATE INDEX unit_players_player ON unit_players (player);
 CREATE INDEX unit_players_key ON unit_players (key);
@@ -183,7 +192,13 @@ class ReadModel:
     def _apply(self, notification: Any) -> None:
         topic = notification.topic
         state = orjson.loads(notification.state)
-        if topic == T_VERDICT:
+        if topic == T_UNIT:
+            unit_id = str(state["subject_id"])
+            self.db.execute(
+                "INSERT INTO unit_ids VALUES (?, ?, ?, ?)",
+                (notification.id, *verdict_key(unit_id), unit_id),
+            )
+        elif topic == T_VERDICT:
             self._verdict(state["record"], notification)
         elif topic == T_INCIDENT:
             self.db.execute(

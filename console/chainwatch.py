@@ -1,0 +1,193 @@
+"""Chain verification in the background: the overview shows its latest result, and no
+request ever waits for one.
+
+``ChainWatch`` starts with the app (``console.app``'s lifespan) and verifies the store
+(``AuditStore.verify``: the whole hash chain and every checkpoint; with the console's
+public key, ``audit.store.heads.require_signed`` too) at once, then again whenever the
+store's head has moved, at most once per ``verify_every``, and when asked (``/?verify=1``).
+Until the first result the overview says "verifying…".
+
+A verification reads and hashes every stored event (tens of seconds on a large store) in
+pure Python: in a thread of the console it would hold the GIL and slow every page, so it
+runs in one worker process (``spawn``ed: a fresh interpreter, never a fork of the
+threaded server), which opens the store itself. Tests may pass any
+``concurrent.futures.Executor`` instead.
+"""
+
+from __future__ import annotations
+
+import multiprocessing
+import threading
+from collections.abc import Callable
+from concurrent.futures import Executor, Future
+from dataclasses import dataclass
+from datetime import datetime, timedelta
+from typing import Any
+
+from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PublicKey
+from cryptography.hazmat.primitives.serialization import Encoding, PublicFormat
+
+from audit.store import AuditStore
+from audit.store.chain import ChainReport
+from audit.store.heads import require_signed
+
+Verified = tuple[ChainReport, int, ChainReport | None]
+"""What a verification gives: (the chain's report, the head it started at, the signatures'
+report or None)."""
+
+
+@dataclass
+class ChainStatus:
+    """The last verification, when it finished and at which head: ``report`` is the hash
+    chain and every checkpoint (``AuditStore.verify``); ``signed`` (with a public key) adds
+    that every signature verifies and signatures cover every event
+    (``audit.store.heads.require_signed``)."""
+
+    report: ChainReport
+    head: int
+    checked_at: datetime
+    signed: ChainReport | None
+
+
+def verify_store(store_url: str, public_key: bytes | None) -> Verified:
+    """Verify the store at ``store_url`` (in the worker: it opens the store itself);
+    ``public_key`` is the raw Ed25519 key whose signatures the checkpoints must carry."""
+    store = AuditStore(store_url)
+    try:
+        recorder: Any = store.recorder
+        head = int(recorder.max_notification_id() or 0)
+        report = store.verify()
+        signed = None
+        if public_key is not None and report.ok:
+            key = Ed25519PublicKey.from_public_bytes(public_key)
+            signed = require_signed(report, recorder.checkpoints(), key)
+        return report, head, signed
+    finally:
+        store.close()
+
+
+def _failed(error: Exception) -> ChainReport:
+    """The report of a verification that could not run to the end."""
+    problem = f"the verification could not read the store: {error!r}"[:300]
+    return ChainReport(events_checked=0, head_hash=b"", checkpoints_checked=0, problem=problem)
+
+
+class WorkerProcess(Executor):
+    """One worker process, killed (not waited for) at ``shutdown``: a verification in
+    progress when the console stops is simply dropped."""
+
+    def __init__(self) -> None:
+        self._pool = multiprocessing.get_context("spawn").Pool(1)
+
+    def submit(self, fn: Callable[..., Any], /, *args: Any, **kwargs: Any) -> Future:
+        future: Future = Future()
+        self._pool.apply_async(
+            fn, args, kwargs, callback=future.set_result, error_callback=future.set_exception
+        )
+        return future
+
+    def shutdown(self, wait: bool = True, *, cancel_futures: bool = False) -> None:
+        self._pool.terminate()
+
+
+class ChainWatch:
+    """The background verification (see the module docstring). ``latest`` is the last
+    result (None until the first); ``ask`` asks for a new one now."""
+
+    def __init__(
+        self,
+        store_url: str,
+        head: Callable[[], int],
+        *,
+        public_key: Ed25519PublicKey | None,
+        every: timedelta,
+        clock: Callable[[], datetime],
+        executor: Executor | None = None,
+    ):
+        self._url = store_url
+        self._key = public_key.public_bytes(Encoding.Raw, PublicFormat.Raw) if public_key else None
+        self._head = head
+        self._every = every
+        self._clock = clock
+        self._executor = executor
+        self._latest: ChainStatus | None = None
+        self._running = False
+        self._asked = threading.Event()
+        self._stopping = threading.Event()
+        self._changed = threading.Condition()
+        self._thread: threading.Thread | None = None
+
+    @property
+    def latest(self) -> ChainStatus | None:
+        return self._latest
+
+    @property
+    def running(self) -> bool:
+        """Whether a verification is in progress."""
+        return self._running
+
+    def start(self) -> None:
+        self._thread = threading.Thread(target=self._run, name="chain-watch", daemon=True)
+        self._thread.start()
+
+    def stop(self) -> None:
+        self._stopping.set()
+        self._asked.set()
+        if self._thread is not None:
+            self._thread.join(timeout=10)
+
+    def ask(self) -> None:
+        """Verify again as soon as the running verification (if any) is done."""
+        self._asked.set()
+
+    def settled(self, timeout: float) -> ChainStatus | None:
+        """Wait (at most ``timeout`` seconds) until no verification is asked for or
+        running and the latest one started at the store's current head; the latest."""
+        with self._changed:
+            self._changed.wait_for(
+                lambda: (
+                    not self._asked.is_set()
+                    and not self._running
+                    and self._latest is not None
+                    and self._latest.head >= self._head()
+                ),
+                timeout,
+            )
+            return self._latest
+
+    def _due(self) -> bool:
+        latest = self._latest
+        if latest is None or self._asked.is_set():
+            return True
+        return self._clock() - latest.checked_at >= self._every and self._head() != latest.head
+
+    def _run(self) -> None:
+        executor = self._executor or WorkerProcess()
+        try:
+            while not self._stopping.is_set():
+                if self._due():
+                    self._verify(executor)
+                self._asked.wait(timeout=min(self._every.total_seconds(), 5.0))
+        finally:
+            if self._executor is None:
+                executor.shutdown()
+
+    def _verify(self, executor: Executor) -> None:
+        with self._changed:
+            self._asked.clear()
+            self._running = True
+        try:
+            future = executor.submit(verify_store, self._url, self._key)
+            while not future.done():
+                if self._stopping.wait(timeout=0.2):
+                    return
+            try:
+                report, head, signed = future.result()
+            except Exception as error:  # the store could not be read: say so on the page
+                report, head, signed = _failed(error), 0, None  # tried again when due
+            with self._changed:
+                self._latest = ChainStatus(report, head, self._clock(), signed)
+        finally:
+            with self._changed:
+                self._running = False
+                self._changed.notify_all()
