@@ -7,13 +7,14 @@ VENV   ?= .venv
 PY     := $(VENV)/bin/python
 STAMP  := $(VENV)/.installed
 CHROMIUM := /usr/bin/chromium
+REDIS    := /usr/bin/redis-server
 
-.PHONY: install chromium demo test lint long bench clean
+.PHONY: install chromium redis demo test lint long bench clean
 
 $(STAMP): pyproject.toml constraints.txt
 	$(PYTHON) -m venv $(VENV)
 	$(PY) -m pip install --quiet --upgrade "pip>=24"
-	$(PY) -m pip install --quiet -c constraints.txt -e ".[test]"
+	$(PY) -m pip install --quiet -c constraints.txt -e ".[test,celery]"
 	touch $(STAMP)
 
 install: $(STAMP)
@@ -27,11 +28,21 @@ chromium:
 	    -o DPkg::Lock::Timeout=600 chromium >/dev/null; \
 	fi
 
+# The distributed DAG test (tests/test_dag_celery.py) starts its own Redis broker from
+# Debian's redis-server: installed the same way when missing and we are root.
+redis:
+	@if [ ! -x $(REDIS) ] && [ "$$(id -u)" = 0 ] && command -v apt-get >/dev/null; then \
+	  echo "make: $(REDIS) not found; installing Debian's redis-server" >&2; \
+	  apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq \
+	    -o DPkg::Lock::Timeout=600 redis-server >/dev/null; \
+	fi
+
 demo: $(STAMP)
 	$(VENV)/bin/casino-audit demo
 
-test: $(STAMP) chromium
-	$(VENV)/bin/ruff check audit replayer pipelines console tests benchmarks
+test: $(STAMP) chromium redis
+	$(VENV)/bin/ruff check audit replayer pipelines console cli tests benchmarks
+	$(VENV)/bin/lint-imports
 	.ci/with-postgres $(PY) -m pytest -n 2 -m "not long" tests
 
 long: $(STAMP)

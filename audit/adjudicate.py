@@ -14,6 +14,7 @@ from dataclasses import dataclass, field
 from datetime import date
 from typing import Any
 
+from audit.banker_runs import BANKER_RUN, is_coup
 from audit.judging import (
     KIND,
     REPLAY_KINDS,
@@ -24,10 +25,10 @@ from audit.judging import (
     started_on,
     verdict_unit,
 )
-from audit.store.application import AuditStore, SubjectRecords
+from audit.store import AuditStore, SubjectRecords
 from replayer.casino.garage import check_banker_runs
+from replayer.findings import tally_kinds
 
-BANKER_RUN = "banker_run"  # chemin de fer: the garage rule spans a banker's coups
 DEFAULT_BATCH = 2000
 
 __all__ = [
@@ -75,8 +76,7 @@ def replay(
     def record(inputs: Inputs, verdict: Any) -> None:
         summary.subjects[inputs.kind] = summary.subjects.get(inputs.kind, 0) + 1
         summary.with_findings += bool(verdict.findings)
-        for finding in verdict.findings:
-            summary.findings[str(finding.kind)] = summary.findings.get(str(finding.kind), 0) + 1
+        tally_kinds(verdict.findings, summary.findings)
         pending.append(verdict_unit(inputs, verdict))
         if len(pending) >= batch:
             flush()
@@ -92,7 +92,7 @@ def replay(
                 continue
             inputs = gather(store, kind, subject_id, records, terms_book)
             record(inputs, judge(inputs))
-            if kind == "banked" and records and records[0].get("game") == "chemin_de_fer":
+            if kind == "banked" and is_coup(records):
                 runs.setdefault(str(records[0].get("table_id")), []).append(list(records))
     for table_id, rounds in sorted(runs.items()):  # PT-217/2007 I.34, I.46 across coups
         events = [r for coup in rounds for r in coup]

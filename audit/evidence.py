@@ -1,4 +1,4 @@
-"""Evidence bundles, checked without any store: ``casino-audit verify-evidence``.
+"""Evidence bundles, checked without any store (``casino-audit verify-evidence``).
 
 A bundle (``console.evidence.build_bundle`` makes them; one JSON file) holds
 
@@ -23,11 +23,8 @@ digest, under the same replayer version. Any changed byte fails one of these.
 
 from __future__ import annotations
 
-import argparse
-import json
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
-from pathlib import Path
 from typing import Any, cast
 
 import orjson
@@ -37,11 +34,9 @@ from eventsourcing.utils import get_topic
 
 from audit.evidence_proof import ProofError, ProofResult, check_proof, row_state
 from audit.judging import ADJUDICATORS, findings_json, gather, judge
-from audit.store.application import AuditStore
-from audit.store.signing import KeyError_, load_public_key
+from audit.store import AuditStore
 from audit.store.subjects import FIRST_RECORD_VERSION, SUBJECT_CLASSES, subject_uuid
 from audit.store.transcoder import OrjsonTranscoder
-from audit.wording import terminal_safe
 from replayer import REPLAYER_VERSION
 from replayer.rulebooks.citations import summary_line
 
@@ -221,23 +216,3 @@ def verify_bundle(bundle: Mapping[str, Any], public_key: Ed25519PublicKey) -> Ev
     except (KeyError, TypeError, ValueError, IndexError, AttributeError) as error:
         report.problems.append(f"the bundle is malformed: {error!r}"[:300])
     return report
-
-
-def cmd_verify_evidence(args: argparse.Namespace) -> int:
-    """``casino-audit verify-evidence FILE --public-key KEY``: 0 proven, 1 not, 2 unusable."""
-    from audit.cli import EXIT_DATA_PROBLEMS, EXIT_OK, CannotRun
-
-    try:
-        public_key = load_public_key(Path(args.public_key))
-    except KeyError_ as error:
-        raise CannotRun(str(error)) from None
-    try:
-        bundle = json.loads(Path(args.file).read_text(encoding="utf-8"))
-    except (OSError, UnicodeDecodeError, json.JSONDecodeError) as error:
-        raise CannotRun(f"{args.file}: not a readable JSON file ({error})") from None
-    report = verify_bundle(bundle if isinstance(bundle, dict) else {}, public_key)
-    for line in report.proven:
-        print(f"PROVEN: {terminal_safe(line)}")
-    for line in report.problems:
-        print(f"NOT PROVEN: {terminal_safe(line)}")
-    return EXIT_OK if report.ok else EXIT_DATA_PROBLEMS

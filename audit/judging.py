@@ -24,7 +24,7 @@ from dataclasses import dataclass, field
 from datetime import datetime
 from typing import Any
 
-from audit.store.application import AuditStore, SubjectRecords, canonical, record_digest
+from audit.store import AuditStore, SubjectRecords, canonical, record_digest
 from replayer import REPLAYER_VERSION
 from replayer.findings import Finding, FindingKind
 from replayer.terms import terms_in_force
@@ -199,6 +199,33 @@ def context(inputs: Inputs) -> dict[str, Any]:
     }
 
 
+def adjudication_record(
+    kind: str, subject: str, findings: list[dict[str, Any]], **content: Any
+) -> dict[str, Any]:
+    """The one ``HandAdjudicated`` record shape (the store's only adjudication record
+    type), for verdicts, incident investigations and the nightly's own units: who is
+    judged (``kind``, ``subject``), under which replayer version, the findings, and
+    ``content`` (``rulebook`` defaults to None)."""
+    return {
+        "type": "HandAdjudicated",
+        "sequence": 0,
+        "kind": kind,
+        "subject": subject,
+        "rulebook": content.pop("rulebook", None),
+        "replayer_version": REPLAYER_VERSION,
+        "findings": findings,
+        **content,
+    }
+
+
+def adjudication_unit(record: dict[str, Any], digest: str, source: str = "") -> SubjectRecords:
+    """The store unit holding ``record``, with id
+    ``<kind>:<subject>|<replayer version>|<digest>``: the same digest stores nothing new,
+    a different one is a new, later unit of the same (kind, subject)."""
+    unit_id = f"{record['kind']}:{record['subject']}|{REPLAYER_VERSION}|{digest}"
+    return SubjectRecords(KIND, unit_id, [record], source=source)
+
+
 def verdict_record(
     kind: str,
     subject: str,
@@ -209,22 +236,18 @@ def verdict_record(
     rulebook: str | None = None,
     **content: Any,
 ) -> SubjectRecords:
-    """The store unit of one conclusion about a subject: ``HandAdjudicated`` with id
-    ``<kind>:<subject>|<replayer version>|<digest of its inputs>``."""
-    record = {
-        "type": "HandAdjudicated",
-        "sequence": 0,
-        "kind": kind,
-        "subject": subject,
-        "rulebook": rulebook,
-        "replayer_version": REPLAYER_VERSION,
-        "input_digest": digest,
-        "events_judged": events_judged,
-        "findings": findings,
+    """The store unit of one conclusion about a subject, identified by the digest of
+    its inputs (``adjudication_unit``)."""
+    record = adjudication_record(
+        kind,
+        subject,
+        findings,
+        rulebook=rulebook,
+        input_digest=digest,
+        events_judged=events_judged,
         **content,
-    }
-    unit_id = f"{kind}:{subject}|{REPLAYER_VERSION}|{digest}"
-    return SubjectRecords(KIND, unit_id, [record], source="replay")
+    )
+    return adjudication_unit(record, digest, source="replay")
 
 
 def verdict_unit(inputs: Inputs, verdict: Any) -> SubjectRecords:

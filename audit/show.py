@@ -36,6 +36,7 @@ from audit.judging import (
 )
 from audit.show_banked import GAMES, banker_run_body, coups_at, round_body
 from audit.show_common import (
+    UnitIds,
     adjudication_units,
     clock,
     findings_section,
@@ -49,7 +50,7 @@ from audit.show_poker import poker_body
 from audit.show_records import collusion_body, incident_body, table_body
 from audit.show_slots import slots_body
 from audit.show_tournament import tournament_body
-from audit.store.application import AuditStore
+from audit.store import AuditStore
 
 JUDGED = ("poker", "banked", "slots", "tournament", "table")
 INCIDENT = "incident"
@@ -68,8 +69,12 @@ BODIES = {
 }
 
 
-def show_lines(store: AuditStore, subject_id: str) -> list[str] | None:
-    """The lines explaining ``subject_id``; None when no such subject is stored."""
+def show_lines(
+    store: AuditStore, subject_id: str, unit_ids: UnitIds | None = None
+) -> list[str] | None:
+    """The lines explaining ``subject_id``; None when no such subject is stored.
+    ``unit_ids`` finds the ids of its verdict units (``audit.show_common.UnitIds``; by
+    default a scan of every stored unit id)."""
     parts: list[list[str]] = []
     for kind in JUDGED:
         try:
@@ -80,14 +85,14 @@ def show_lines(store: AuditStore, subject_id: str) -> list[str] | None:
             )
             continue
         if judged is not None:
-            parts.append(_judged(store, kind, subject_id, *judged))
+            parts.append(_judged(store, kind, subject_id, *judged, unit_ids))
     events = store.records_of(INCIDENT, subject_id)
     if events:
-        parts.append(_incident(store, subject_id, events))
+        parts.append(_incident(store, subject_id, events, unit_ids))
     if not parts and subject_id.startswith(("pair:", "ring:")):
-        parts += [lines for lines in [_collusion(store, subject_id)] if lines]
+        parts += [lines for lines in [_collusion(store, subject_id, unit_ids)] if lines]
     if not parts and subject_id.startswith("table:"):
-        parts += [lines for lines in [_banker_runs(store, subject_id)] if lines]
+        parts += [lines for lines in [_banker_runs(store, subject_id, unit_ids)] if lines]
     if not parts:
         return None
     out: list[str] = []
@@ -96,7 +101,9 @@ def show_lines(store: AuditStore, subject_id: str) -> list[str] | None:
     return out
 
 
-def _judged(store: AuditStore, kind: str, subject: str, inputs: Any, verdict: Any) -> list[str]:
+def _judged(
+    store: AuditStore, kind: str, subject: str, inputs: Any, verdict: Any, unit_ids: UnitIds | None
+) -> list[str]:
     about = {"subject_kind": kind, "rulebook": verdict.rulebook_id, **context(inputs)}
     first = opening(kind, inputs.events) or {}
     variant = first.get("variant") or first.get("game") or ("slots" if kind == "slots" else None)
@@ -141,7 +148,7 @@ def _judged(store: AuditStore, kind: str, subject: str, inputs: Any, verdict: An
     else:
         lines += BODIES[kind](verdict, inputs.events, numbers)
     lines += ["", *findings_section(rows(findings, about), variant=variant, at=when)]
-    units = adjudication_units(store, [f"{kind}:{subject}|"])
+    units = adjudication_units(store, [(kind, subject)], unit_ids)
     lines += ["", *history_section(units, judged_digest=inputs.digest(verdict.rulebook_id))]
     return lines
 
@@ -153,12 +160,17 @@ def _latest_declaration(events: Sequence[Mapping[str, Any]]) -> Mapping[str, Any
     return max(declared, key=lambda e: (str(e.get("effective_from")), e.get("sequence", 0)))
 
 
-def _incident(store: AuditStore, subject: str, events: Sequence[Mapping[str, Any]]) -> list[str]:
+def _incident(
+    store: AuditStore,
+    subject: str,
+    events: Sequence[Mapping[str, Any]],
+    unit_ids: UnitIds | None,
+) -> list[str]:
     ordered = sorted(events, key=lambda e: e.get("sequence", 0))
     state: dict[str, Any] = {}
     for event in ordered:
         state.update({k: v for k, v in event.items() if v not in (None, [], "")})
-    units = adjudication_units(store, [f"{INCIDENT}:{subject}|"])
+    units = adjudication_units(store, [(INCIDENT, subject)], unit_ids)
     unit = units[-1][1] if units else None
     findings = list(unit.get("findings") or ()) if unit else []
     tables = ", ".join(safe(t) for t in state.get("tables") or ()) or None
@@ -201,9 +213,9 @@ def _about(store: AuditStore, finding: Mapping[str, Any]) -> dict[str, Any]:
     return {}
 
 
-def _collusion(store: AuditStore, subject: str) -> list[str] | None:
+def _collusion(store: AuditStore, subject: str, unit_ids: UnitIds | None) -> list[str] | None:
     """The latest stored suspicion on a pair (or ring), from the nightly detector's units."""
-    units = adjudication_units(store, ["collusion:"])
+    units = adjudication_units(store, [("collusion", None)], unit_ids)
     by_night: dict[str, tuple[Mapping[str, Any], tuple[str, Mapping[str, Any]]]] = {}
     for unit_id, record in units:
         for finding in record.get("findings") or ():
@@ -241,10 +253,10 @@ def _collusion(store: AuditStore, subject: str) -> list[str] | None:
     return lines
 
 
-def _banker_runs(store: AuditStore, subject: str) -> list[str] | None:
+def _banker_runs(store: AuditStore, subject: str, unit_ids: UnitIds | None) -> list[str] | None:
     """Chemin de fer banker runs at a table: the replay's verdict, the night's detector."""
     table_id = subject.removeprefix("table:")
-    units = adjudication_units(store, [f"banker_run:{subject}|", "banker_runs:"])
+    units = adjudication_units(store, [("banker_run", subject), ("banker_runs", None)], unit_ids)
     own = [(uid, r) for uid, r in units if r.get("kind") == "banker_run"]
     findings: dict[str, Mapping[str, Any]] = {}
     if own:

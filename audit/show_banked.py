@@ -10,7 +10,7 @@ from typing import Any
 
 from audit.judging import judge_stored
 from audit.show_common import INDENT, Marks, card, cards, clock, money, safe, signed
-from audit.store.application import AuditStore
+from audit.store import AuditStore
 
 GAMES = {
     "punto_banco": "punto banco",

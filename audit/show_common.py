@@ -7,13 +7,13 @@ through ``wording.terminal_safe``: names are hostile input.
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from datetime import UTC, datetime
 from typing import Any
 
 from audit.judging import KIND as ADJUDICATION
 from audit.money import format_money
-from audit.store.application import AuditStore
+from audit.store import AuditStore
 from audit.wording import sentence, terminal_safe
 from replayer import REPLAYER_VERSION
 from replayer.rulebooks.citations import summary_line
@@ -174,13 +174,35 @@ def rulebook_hint(row: Mapping[str, Any], variant: str | None, at: datetime | No
     return [f"rulebooks for {safe(variant)}, none in force at its start: {listed}"]
 
 
+UnitKey = tuple[str, str | None]
+"""(kind, subject) of verdict units (unit ids ``kind:subject|version|digest``); a subject
+of None stands for every unit of the kind (a nightly detector's units, one per night)."""
+UnitIds = Callable[[Sequence[UnitKey]], list[str]]
+"""Ids of the stored adjudication units on any of some keys, in the order stored (oldest
+first): ``scanned_unit_ids`` for the command line, the console's read model's index for
+its pages (``console.queries.unit_ids``)."""
+
+
+def scanned_unit_ids(store: AuditStore) -> UnitIds:
+    """The lookup that scans every stored adjudication unit id (O(store) per call)."""
+
+    def lookup(keys: Sequence[UnitKey]) -> list[str]:
+        wanted = tuple(
+            f"{kind}:" if subject is None else f"{kind}:{subject}|" for kind, subject in keys
+        )
+        if not wanted:
+            return []
+        return [uid for uid in store.iter_subject_ids(ADJUDICATION) if uid.startswith(wanted)]
+
+    return lookup
+
+
 def adjudication_units(
-    store: AuditStore, prefixes: Sequence[str]
+    store: AuditStore, keys: Sequence[UnitKey], unit_ids: UnitIds | None = None
 ) -> list[tuple[str, dict[str, Any]]]:
-    """(unit id, record) of every stored adjudication unit whose id starts with one of
-    ``prefixes``, in the order stored (oldest first)."""
-    wanted = tuple(prefixes)
-    ids = [uid for uid in store.iter_subject_ids(ADJUDICATION) if uid.startswith(wanted)]
+    """(unit id, record) of every stored adjudication unit on one of ``keys``, in the order
+    stored (oldest first); ``unit_ids`` finds their ids (by default a scan of the store)."""
+    ids = (unit_ids or scanned_unit_ids(store))(keys)
     return [(uid, records[0]) for uid, records in store.iter_records(ADJUDICATION, ids) if records]
 
 

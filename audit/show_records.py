@@ -10,7 +10,7 @@ from itertools import combinations
 from typing import Any
 
 from audit.show_common import INDENT, Marks, clock, money, percent, safe
-from audit.store.application import AuditStore
+from audit.store import AuditStore
 
 FEATURES = {
     "flow": "chips flowing between them, against expectation",

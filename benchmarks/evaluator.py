@@ -26,13 +26,8 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from replayer.poker.cards import full_deck, synthetic_deck
-from replayer.poker.evaluator import (
-    STANDARD,
-    SYNTHETIC,
-    best_any,
-    best_two_plus_three,
-    rank_five,
-)
+from replayer.poker.evaluator import best_any, best_two_plus_three, rank_five
+from replayer.rankings import STANDARD, SYNTHETIC
 
 Deal = tuple[list[str], list[str]]
 

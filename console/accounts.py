@@ -14,17 +14,14 @@ Roles (``ROLES``), each a set of permissions (``PERMISSIONS``):
   off findings: whoever creates accounts cannot also decide what a finding means.
 
 ``casino-audit user add NAME --role R [--password-file F]``, ``user list``,
-``user disable NAME`` (``cmd_user``).
+``user disable NAME`` (the commands are in ``cli.console``).
 """
 
 from __future__ import annotations
 
-import argparse
 import contextlib
-import getpass
 import re
-import sys
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from datetime import UTC, datetime
 from typing import Any
@@ -32,7 +29,7 @@ from typing import Any
 from argon2 import PasswordHasher
 from argon2.exceptions import InvalidHashError, VerificationError
 
-from audit.store.application import AuditStore, SubjectRecords
+from audit.store import AuditStore, SubjectRecords
 from console.trail import seal
 
 KIND = "console_user"
@@ -204,49 +201,3 @@ def password_matches(user: User | None, password: str, hasher: PasswordHasher) -
         return hasher.verify(user.password_hash, password)
     except (VerificationError, InvalidHashError):
         return False
-
-
-# -- command line -------------------------------------------------------------------------
-
-
-def _password(args: argparse.Namespace) -> str:
-    if args.password_file is not None:
-        try:
-            lines = args.password_file.read_text(encoding="utf-8").splitlines()
-        except (OSError, UnicodeDecodeError) as error:
-            raise AccountError(f"cannot read {args.password_file}: {error}") from None
-        return lines[0] if lines else ""
-    if not sys.stdin.isatty():
-        raise AccountError("no terminal to ask for the password: give --password-file")
-    first = getpass.getpass(f"password for {args.name}: ")
-    if getpass.getpass("again: ") != first:
-        raise AccountError("the two passwords differ")
-    return first
-
-
-def cmd_user(args: argparse.Namespace) -> int:
-    """``casino-audit user …``: exit 0 done, 2 could not (the message says why)."""
-    from audit.cli import EXIT_OK, CannotRun, _open_store
-
-    store = _open_store(args, create=args.user_command != "list")
-    try:
-        if args.user_command == "list":
-            _print_users(all_users(store))
-        elif args.user_command == "add":
-            user = add_user(store, args.name, args.role, _password(args), by="cli")
-            print(f"user {user.name} added ({user.role})")
-        else:
-            disable_user(store, args.name, by="cli")
-            print(f"user {args.name} disabled")
-    except AccountError as error:
-        raise CannotRun(str(error)) from None
-    finally:
-        store.close()
-    return EXIT_OK
-
-
-def _print_users(users: Sequence[User]) -> None:
-    for user in users:
-        state = "enabled" if user.enabled else f"disabled {user.disabled_at}"
-        print(f"{user.name:<24} {user.role:<13} added {user.added_at} by {user.added_by}; {state}")
-    print(f"{len(users)} user(s)")

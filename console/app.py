@@ -23,6 +23,7 @@ from __future__ import annotations
 
 import secrets
 from collections.abc import AsyncIterator, Callable
+from concurrent.futures import Executor
 from contextlib import asynccontextmanager
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
@@ -37,7 +38,7 @@ from fastapi.staticfiles import StaticFiles
 from starlette.exceptions import HTTPException as StarletteHTTPException
 
 from audit.config import parse_store_url
-from audit.store.application import AuditStore
+from audit.store import AuditStore
 from audit.store.existing import require_existing
 from console import routes_admin, routes_incidents, routes_main, routes_nights, routes_subjects
 from console.auth import SignInNeeded, csrf_guard
@@ -66,13 +67,16 @@ def create_app(
     verify_every: timedelta = timedelta(seconds=60),
     clock: Callable[[], datetime] | None = None,
     hasher: PasswordHasher | None = None,
+    chain_executor: Executor | None = None,
 ) -> FastAPI:
     """The console over the store at ``store_url`` (see the module docstring).
 
     ``secret_key`` signs sessions (random per process when None); ``reports_dir`` is the
     nightly report root whose plots the night pages show; ``public_key`` checks checkpoint
-    signatures on the overview; ``cookie_secure`` marks cookies ``Secure`` (serve over
-    TLS); ``clock`` and ``hasher`` are for tests.
+    signatures on the overview (verified in the background, again when the head has moved,
+    at most once per ``verify_every``); ``cookie_secure`` marks cookies ``Secure`` (serve
+    over TLS); ``clock``, ``hasher`` and ``chain_executor`` (where verifications run) are
+    for tests.
     """
     require_existing(parse_store_url(store_url))
     settings = Settings(
@@ -85,13 +89,16 @@ def create_app(
         verify_every=verify_every,
         clock=clock or (lambda: datetime.now(UTC)),
         hasher=hasher or PasswordHasher(),
+        chain_executor=chain_executor,
     )
     store = AuditStore(store_url)
     runtime = Runtime(settings, store)
 
     @asynccontextmanager
     async def lifespan(_: FastAPI) -> AsyncIterator[None]:
+        runtime.chain.start()  # verifies in the background (console.chainwatch)
         yield
+        runtime.chain.stop()
         store.close()
 
     app = FastAPI(

@@ -12,7 +12,7 @@ from collections.abc import Iterator
 from typing import Any
 from uuid import UUID
 
-from audit.store.application import AuditStore
+from audit.store import AuditStore
 from audit.store.chain import ChainRow, chain_row
 
 BATCH = 5000
@@ -80,12 +80,11 @@ def rows_between(store: AuditStore, after: int, upto: int) -> Iterator[ChainRow]
         after = int(rows[-1][0])
 
 
-def leaves(store: AuditStore, upto: int) -> tuple[list[int], list[bytes]]:
-    """(notification ids, chain hashes) of every row up to ``upto``, in order: the
-    Merkle tree's leaf inputs (``audit.store.merkle``)."""
+def leaves(store: AuditStore, upto: int, after: int = 0) -> tuple[list[int], list[bytes]]:
+    """(notification ids, chain hashes) of every row after ``after`` up to ``upto``, in
+    order: the Merkle tree's leaf inputs (``audit.store.merkle``)."""
     ids: list[int] = []
     hashes: list[bytes] = []
-    after = 0
     while after < upto:
         rows = _query(
             store,

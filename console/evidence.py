@@ -23,13 +23,14 @@ import orjson
 
 from audit.evidence import FORMAT, FORMAT_VERSION
 from audit.judging import gather, opening
-from audit.store.application import AuditStore
+from audit.store import AuditStore
 from audit.store.chain import ChainRow
 from audit.store.subjects import subject_uuid
 from console import queries
 from console.chainrows import rows_of
 from console.proofs import event_json, prove
 from console.readmodel import ReadModel
+from console.treecache import TreeCache
 from replayer import REPLAYER_VERSION
 from replayer.rulebooks.citations import summary_line
 
@@ -81,10 +82,12 @@ def build_bundle(
     kind: str | None = None,
     made_by: str,
     made_at: datetime,
+    trees: TreeCache,
     proof: str = "auto",
 ) -> dict[str, Any]:
     """The evidence bundle of a stored subject (see the module docstring); ``proof`` is
-    ``auto``, ``merkle`` or ``hash-chain``."""
+    ``auto``, ``merkle`` or ``hash-chain``; ``trees`` keeps the Merkle tree between
+    bundles (``console.treecache``)."""
     kind = stored_kind(store, subject, kind)
     records = store.records_of(kind, subject)
     events = _rows(store, kind, subject)
@@ -118,5 +121,5 @@ def build_bundle(
         "verdict": {"unit": unit_id, "events": [event_json(r) for r in verdict_rows]},
         "rulebook": {"id": record.get("rulebook"), "citations": _citations(record)},
         "replayer_version": record.get("replayer_version", REPLAYER_VERSION),
-        "proof": prove(store, proven, proof),
+        "proof": prove(store, proven, trees, proof),
     }

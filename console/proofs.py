@@ -2,8 +2,8 @@
 
 * ``merkle``: the latest signed tree head (a checkpoint with ``tree_root``) covering the
   proven rows; per row its leaf index and RFC 9162 audit path. The tree's levels are
-  built once from the leaves (``chainrows.leaves``: the chain hashes, 32 bytes per
-  event), so each path costs O(log n) lookups, not a pass over the leaves.
+  kept between downloads (``console.treecache``: built from the leaves once, extended
+  for later heads), so each path costs O(log n) lookups, not a pass over the leaves.
 * ``hash-chain``: the first checkpoint (signed if any is) at or after the last proven
   row, and every row between the first proven row and it.
 """
@@ -15,9 +15,10 @@ from collections.abc import Sequence
 from typing import Any
 
 from audit.evidence_proof import HASH_CHAIN, MERKLE
-from audit.store.application import AuditStore
+from audit.store import AuditStore
 from audit.store.chain import ChainRow, Checkpoint
-from console.chainrows import leaves, rows_between
+from console.chainrows import rows_between
+from console.treecache import TreeCache
 
 
 class NoProof(LookupError):
@@ -59,45 +60,21 @@ def checkpoint_json(checkpoint: Checkpoint) -> dict[str, Any]:
     return out
 
 
-class Levels:
-    """Every aligned perfect subtree root of a Merkle tree, level by level."""
+def _merkle(
+    store: AuditStore, rows: Sequence[ChainRow], cp: Checkpoint, trees: TreeCache
+) -> dict[str, Any]:
+    from audit.store.merkle import inclusion_ranges
 
-    def __init__(self, leaf_hashes: list[bytes]):
-        from audit.store.merkle import node_hash
-
-        self._node = node_hash
-        self.levels = [leaf_hashes]
-        while len(self.levels[-1]) > 1:
-            below = self.levels[-1]
-            self.levels.append(
-                [node_hash(below[i], below[i + 1]) for i in range(0, len(below) - 1, 2)]
-            )
-
-    def root(self, start: int, end: int) -> bytes:
-        """MTH of leaves [start, end) (RFC 9162's split at the largest power of two)."""
-        size = end - start
-        level = size.bit_length() - 1
-        if size == 1 << level and start % size == 0:
-            return self.levels[level][start >> level]
-        split = 1 << ((size - 1).bit_length() - 1)
-        return self._node(self.root(start, start + split), self.root(start + split, end))
-
-
-def _merkle(store: AuditStore, rows: Sequence[ChainRow], cp: Checkpoint) -> dict[str, Any]:
-    from audit.store.merkle import EMPTY_ROOT, inclusion_ranges, leaf_hash
-
-    ids, hashes = leaves(store, cp.notification_id)
     size = cp.event_count
-    index = {number: i for i, number in enumerate(ids)}
-    tree = Levels([leaf_hash(h) for h in hashes[:size]])
-    root = tree.root(0, size) if size else EMPTY_ROOT
-    paths = {}
-    for row in rows:
-        m = index[row.notification_id]
-        path = [tree.root(a, b).hex() for a, b in inclusion_ranges(m, size)]
-        paths[str(row.notification_id)] = {"index": m, "path": path}
-    if root != cp.tree_root:  # the store disagrees with its own tree head: say so
-        raise NoProof("the stored events do not give the checkpoint's tree root")
+    with trees.use(store, cp.notification_id) as tree:
+        if tree.size < size or tree.root(0, size) != cp.tree_root:  # the store disagrees
+            trees.drop()
+            raise NoProof("the stored events do not give the checkpoint's tree root")
+        paths = {}
+        for row in rows:
+            m = tree.index(row.notification_id)
+            path = [tree.root(a, b).hex() for a, b in inclusion_ranges(m, size)]
+            paths[str(row.notification_id)] = {"index": m, "path": path}
     return {"type": MERKLE, "checkpoint": checkpoint_json(cp), "leaves": paths}
 
 
@@ -112,8 +89,11 @@ def _hash_chain(store: AuditStore, rows: Sequence[ChainRow], cp: Checkpoint) -> 
     return {"type": HASH_CHAIN, "checkpoint": checkpoint_json(cp), "rows": between}
 
 
-def prove(store: AuditStore, rows: Sequence[ChainRow], kind: str = "auto") -> dict[str, Any]:
-    """The proof that ``rows`` are in the history up to a (signed) checkpoint."""
+def prove(
+    store: AuditStore, rows: Sequence[ChainRow], trees: TreeCache, kind: str = "auto"
+) -> dict[str, Any]:
+    """The proof that ``rows`` are in the history up to a (signed) checkpoint; ``trees``
+    keeps the Merkle tree between proofs."""
     last = max(r.notification_id for r in rows)
     checkpoints = sorted(
         (c for c in store.recorder.checkpoints() if c.notification_id >= last),  # type: ignore[attr-defined]
@@ -126,7 +106,7 @@ def prove(store: AuditStore, rows: Sequence[ChainRow], kind: str = "auto") -> di
     rooted = [c for c in checkpoints if getattr(c, "tree_root", b"")]
     if kind in ("auto", MERKLE) and rooted:
         signed = [c for c in rooted if c.signature] or rooted
-        return _merkle(store, rows, signed[-1])
+        return _merkle(store, rows, signed[-1], trees)
     if kind == MERKLE:
         raise NoProof("the store's checkpoints carry no Merkle tree root")
     signed = [c for c in checkpoints if c.signature] or checkpoints

@@ -12,12 +12,13 @@ from __future__ import annotations
 import base64
 import binascii
 import json
-from collections.abc import Iterator, Mapping
+from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
 import orjson
 
+from audit.show_common import UnitKey
 from console.readmodel import ReadModel
 
 PAGE = 50
@@ -184,6 +185,20 @@ def units_of(model: ReadModel, subject: str) -> list[dict[str, Any]]:
     with model.reading() as db:
         found = db.execute("SELECT * FROM units WHERE subject = ? ORDER BY kind", (subject,))
         return [dict(r) for r in found]
+
+
+def unit_ids(model: ReadModel, keys: Sequence[UnitKey]) -> list[str]:
+    """The ids of the stored verdict units on any of ``keys`` (a subject of None: every
+    unit of the kind), in the order stored: ``audit.show_common.UnitIds`` from the index."""
+    if not keys:
+        return []
+    where = " OR ".join("kind = ?" if s is None else "(kind = ? AND subject = ?)" for _, s in keys)
+    params = [v for k, s in keys for v in ((k,) if s is None else (k, s))]
+    with model.reading() as db:
+        found = db.execute(
+            f"SELECT unit_id FROM unit_ids WHERE {where} ORDER BY notification", params
+        )
+        return [r[0] for r in found]
 
 
 def _like(text: str) -> str:

@@ -18,9 +18,9 @@ from markupsafe import Markup, escape
 
 from audit.money import format_money
 from audit.show_common import FIRST
-from audit.store.application import canonical
+from audit.store import canonical
 from audit.wording import owed, sentence, terminal_safe
-from pipelines.detectors.findings import operator_of
+from pipelines.report_counts import operator_of
 from replayer.rulebooks.citations import summary_line
 
 _CARD = re.compile(r"(?<![\w])(10|[2-9AKQJ])([♠♥♦♣])")

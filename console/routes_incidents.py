@@ -1,5 +1,5 @@
 """Incidents: the list (``/incidents``), one investigation (``/incidents/{id}``: the
-report of ``audit.incidents.investigate`` as ``audit.incident_report`` writes it, the
+report of ``audit.incidents.investigate`` as ``audit.incidents.report`` writes it, the
 incident's stored events, investigators' notes) and ``POST /incidents/{id}/notes``.
 
 An investigation is judged as of ``?as_of=`` (ISO 8601), else as of the latest stored
@@ -9,14 +9,15 @@ investigation of the incident, else now (an RNG bet is only due back a day later
 from __future__ import annotations
 
 from datetime import UTC, datetime
+from functools import partial
 from typing import Annotated
 
 from fastapi import APIRouter, Form, HTTPException, Request
 from fastapi.responses import RedirectResponse, Response
 
-from audit.incident_record import KIND, IncidentError
-from audit.incident_report import render_text
-from audit.incidents import investigate
+from audit.incidents.investigation import investigate
+from audit.incidents.record import KIND, IncidentError
+from audit.incidents.report import render_text
 from audit.show_common import adjudication_units
 from console import queries
 from console.auth import Decider, Reader, runtime
@@ -34,7 +35,7 @@ def _as_of(rt: Runtime, incident_id: str, text: str) -> datetime:
         except ValueError:
             raise HTTPException(400, "as_of is an ISO 8601 time") from None
         return moment.replace(tzinfo=UTC) if moment.tzinfo is None else moment
-    units = adjudication_units(rt.store, [f"{KIND}:{incident_id}|"])
+    units = adjudication_units(rt.store, [(KIND, incident_id)], partial(queries.unit_ids, rt.model))
     stored = units[-1][1].get("as_of") if units else None
     if stored:
         return datetime.fromisoformat(str(stored))

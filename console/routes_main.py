@@ -25,7 +25,8 @@ OVERVIEW_NIGHTS = 5
 @router.get("/")
 def overview(request: Request, viewer: Reader, verify: str = ""):
     rt = runtime(request)
-    status = rt.chain_status(force=bool(verify))
+    if verify:
+        rt.chain.ask()
     checkpoints = sorted(rt.store.recorder.checkpoints(), key=lambda c: c.notification_id)  # type: ignore[attr-defined]
     signed = [c for c in checkpoints if c.signature]
     key = rt.settings.public_key
@@ -34,7 +35,8 @@ def overview(request: Request, viewer: Reader, verify: str = ""):
     return rt.render(
         request,
         "overview.html",
-        status_info=status,
+        status_info=rt.chain.latest,
+        verifying=rt.chain.running or bool(verify),
         head=rt.model.head(),
         last_checkpoint=checkpoints[-1] if checkpoints else None,
         last_signed=signed[-1] if signed else None,

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import json
 import re
+from functools import partial
 from typing import Annotated
 from urllib.parse import quote
 
@@ -16,7 +17,7 @@ from fastapi import APIRouter, Form, HTTPException, Request
 from fastapi.responses import RedirectResponse, Response
 
 from audit.show import show_lines
-from audit.show_common import adjudication_units
+from audit.show_common import UnitKey, adjudication_units
 from console import queries
 from console.auth import Decider, Reader, runtime
 from console.evidence import KINDS, NoEvidence, build_bundle
@@ -48,6 +49,7 @@ def evidence(
             kind=kind or None,
             made_by=viewer.name,
             made_at=rt.now(),
+            trees=rt.trees,
             proof=proof,
         )
     except NoEvidence as error:
@@ -66,8 +68,9 @@ def evidence(
 @router.get("/subjects/{subject_id:path}")
 def subject_page(request: Request, viewer: Reader, subject_id: str):
     rt = runtime(request)
+    unit_ids = partial(queries.unit_ids, rt.model)
     try:
-        lines = show_lines(rt.store, subject_id)
+        lines = show_lines(rt.store, subject_id, unit_ids)
     except Exception as error:  # a record show cannot read: still show its events
         lines = [f"cannot be explained step by step: {error!r}"[:300]]
     stored = {kind: rt.store.records_of(kind, subject_id) for kind in KINDS}
@@ -76,10 +79,10 @@ def subject_page(request: Request, viewer: Reader, subject_id: str):
     if lines is None and not stored and not rows:
         raise HTTPException(404, "no such subject in the store")
     record_view(rt.store, viewer.name, subject_id, "subject", rt.now())
-    prefixes = [f"{kind}:{subject_id}|" for kind in stored]
+    keys: list[UnitKey] = [(kind, subject_id) for kind in stored]
     if subject_id.startswith("table:"):
-        prefixes.append(f"banker_run:{subject_id}|")
-    history = list(reversed(adjudication_units(rt.store, prefixes))) if prefixes else []
+        keys.append(("banker_run", subject_id))
+    history = list(reversed(adjudication_units(rt.store, keys, unit_ids)))
     found = views(rows)
     return rt.render(
         request,

@@ -1,4 +1,6 @@
-"""What every page needs: the store, the read model, sessions, templates, settings.
+"""What every page needs: the store, the read model, the background chain verification
+(``console.chainwatch``), the kept Merkle tree (``console.treecache``), sessions,
+templates, settings.
 
 One ``Runtime`` per app (``request.app.state.runtime``). Templates are Jinja2 with
 autoescape on for everything; the filters below are the only ways values reach a page:
@@ -13,6 +15,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable
+from concurrent.futures import Executor
 from dataclasses import dataclass, field
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
@@ -28,12 +31,12 @@ from fastapi.templating import Jinja2Templates
 from markupsafe import Markup, escape
 
 from audit.money import format_money
-from audit.store.application import AuditStore
-from audit.store.chain import ChainReport
-from audit.store.heads import require_signed
+from audit.store import AuditStore
 from audit.wording import terminal_safe
+from console.chainwatch import ChainWatch
 from console.readmodel import ReadModel
 from console.security import LoginLimiter, Sessions
+from console.treecache import TreeCache
 
 HERE = Path(__file__).resolve().parent
 
@@ -49,6 +52,8 @@ class Settings:
     session_seconds: int = 8 * 3600
     cookie_secure: bool = False
     verify_every: timedelta = timedelta(seconds=60)
+    chain_executor: Executor | None = None
+    """Where chain verifications run (``console.chainwatch``; tests): a worker process."""
     clock: Callable[[], datetime] = field(default=lambda: datetime.now(UTC))
     hasher: PasswordHasher = field(default_factory=PasswordHasher)
 
@@ -94,19 +99,6 @@ def environment() -> jinja2.Environment:
     return env
 
 
-@dataclass
-class ChainStatus:
-    """The last verification, when it ran and at which head: ``report`` is the hash chain
-    and every checkpoint (``AuditStore.verify``); ``signed`` (with a public key) adds that
-    every signature verifies and signatures cover every event
-    (``audit.store.heads.require_signed``)."""
-
-    report: ChainReport
-    head: int
-    checked_at: datetime
-    signed: ChainReport | None
-
-
 class Runtime:
     """The console's state (see the module docstring)."""
 
@@ -117,8 +109,16 @@ class Runtime:
         self.sessions = Sessions(settings.secret_key, settings.session_seconds)
         self.limiter = LoginLimiter(clock=settings.clock)
         self.templates = Jinja2Templates(env=environment())
-        self.chain: ChainStatus | None = None
+        self.chain = ChainWatch(
+            settings.store_url,
+            self.model.head,
+            public_key=settings.public_key,
+            every=settings.verify_every,
+            clock=settings.clock,
+            executor=settings.chain_executor,
+        )
         self.night_cache: dict[str, tuple[int, Any]] = {}
+        self.trees = TreeCache()
 
     def now(self) -> datetime:
         return self.settings.clock()
@@ -130,21 +130,3 @@ class Runtime:
         context.setdefault("viewer", viewer)
         context.setdefault("csrf", viewer.csrf if viewer is not None else "")
         return self.templates.TemplateResponse(request, name, context, status_code=status)
-
-    def chain_status(self, *, force: bool = False) -> ChainStatus:
-        """Verify the store (and, with the public key, its signatures) at most once per
-        ``verify_every`` (the whole chain is read: seconds on a large store), and again on
-        demand; the page shows when it ran and the head it saw."""
-        head = self.model.head()
-        now = self.now()
-        status = self.chain
-        if force or status is None or now - status.checked_at >= self.settings.verify_every:
-            report = self.store.verify()
-            signed = None
-            key = self.settings.public_key
-            if key is not None and report.ok:
-                checkpoints = self.store.recorder.checkpoints()  # type: ignore[attr-defined]
-                signed = require_signed(report, checkpoints, key)
-            status = ChainStatus(report, head, now, signed)
-            self.chain = status
-        return status

@@ -19,7 +19,7 @@ import secrets
 from datetime import UTC, datetime
 from typing import Any
 
-from audit.store.application import AuditStore, SubjectRecords
+from audit.store import AuditStore, SubjectRecords
 
 ACCESS, SIGN_OFF, NOTE = "access", "sign_off", "incident_note"
 DECISIONS = ("accepted", "disputed", "escalated")

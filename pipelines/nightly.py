@@ -17,7 +17,7 @@ one task each by the Airflow DAG (``pipelines/dags/nightly_reconciliation.py``):
 7. ``write_report(store_url, day, out_dir)``: HTML report, plots, CSV and JSONL exports.
 
 Every step is idempotent: the store keeps one copy of a record, verdicts and findings
-are units with content-derived ids (``pipelines.records``), files are rewritten whole.
+are units with content-derived ids (``pipelines.night_units``), files are rewritten whole.
 Rerunning a date gives the same findings and stores nothing new.
 """
 
@@ -34,11 +34,11 @@ from pathlib import Path
 
 from audit.ingest.pipeline import ingest
 from audit.judging import Inputs, TermsBook, gather, judge, verdict_unit
-from audit.store.application import AuditStore, SubjectRecords
+from audit.store import AuditStore, SubjectRecords
 from pipelines.detectors import Detection, detect
 from pipelines.detectors.collusion import CollusionDetector
+from pipelines.night_units import COLLUSION_STATE, LEDGER, QUALITY, unit
 from pipelines.quality import QualityResult, validate_shard
-from pipelines.records import COLLUSION_STATE, LEDGER, QUALITY, unit
 from pipelines.report import ReportPaths, write_report
 from pipelines.shards import (
     ShardEvents,
@@ -48,6 +48,7 @@ from pipelines.shards import (
     shard_name,
     subject_ids,
 )
+from replayer.findings import tally_kinds
 
 BATCH = 2000
 
@@ -200,8 +201,7 @@ def _judged(
     }
     result.subjects += 1
     result.with_findings += bool(verdict.findings)
-    for finding in verdict.findings:
-        result.findings[str(finding.kind)] = result.findings.get(str(finding.kind), 0) + 1
+    tally_kinds(verdict.findings, result.findings)
     return stored
 
 
@@ -315,9 +315,7 @@ def run_nightly(
     summary.replayed = [night.replayed for night in nights]
     detections = run_detectors(store_url, day)
     for detection in detections:
-        for finding in detection.findings:
-            kind = str(finding.kind)
-            summary.detector_findings[kind] = summary.detector_findings.get(kind, 0) + 1
+        tally_kinds(detection.findings, summary.detector_findings)
     summary.units_stored = append_findings(store_url, day, quality, detections)
     summary.report = write_report(store_url, day, Path(out_dir))
     return summary

@@ -25,7 +25,7 @@ import pandas as pd
 from pipelines.expectations.frames import FRAME_BUILDERS
 from pipelines.expectations.profile import rake_by_table
 from pipelines.expectations.suites import CITATION_PREFIX, SUITES, Check
-from pipelines.records import finding_of
+from pipelines.night_units import finding_of
 from pipelines.shards import (
     ShardEvents,
     declared_rake_terms,

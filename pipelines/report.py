@@ -1,6 +1,6 @@
 """The daily report for inspectors and operators, from the store alone.
 
-``write_report(store_url, day, out_dir)`` reads the night's units (``pipelines.records``:
+``write_report(store_url, day, out_dir)`` reads the night's units (``pipelines.night_units``:
 ledgers -> verdicts, data-quality units, detector units) and writes, under
 ``<out_dir>/<YYYY-MM-DD>/``::
 
@@ -26,7 +26,7 @@ gets that subject's), beside the report's own ``table``, ``family``, ``source`` 
 is HTML-escaped, control and bidirectional characters made visible. Without a context
 (verdicts stored before it was recorded) amounts read in minor units, seats have no
 names and the operator is taken from the table id
-(``pipelines.detectors.findings.operator_of``).
+(``pipelines.report_counts.operator_of``).
 """
 
 from __future__ import annotations
@@ -45,11 +45,11 @@ from audit.adjudicate import KIND as ADJUDICATION
 from audit.config import parse_store_url
 from audit.money import format_money
 from audit.reports import write_findings
-from audit.store.application import AuditStore
+from audit.store import AuditStore
 from audit.wording import OwedTotals, Sums, owed_totals, sentence, terminal_safe
+from pipelines import report_counts as agg
 from pipelines import report_plots
-from pipelines.detectors import findings as agg
-from pipelines.records import LEDGER, QUALITY, iter_days_units
+from pipelines.night_units import LEDGER, QUALITY, iter_days_units
 
 DETECTORS = ("banker_runs", "collusion", "meters")
 MAX_LISTED = 1000

@@ -78,8 +78,8 @@ class BrowserStore:
 
 def build_store(url: str, base: Path) -> BrowserStore:
     """The store of the module docstring (about 300 hands, 60 rounds, 4 machines)."""
-    from audit.cli import main
     from audit.store.signing import SIGNING_KEY_ENV, generate_keypair
+    from cli.main import main
     from pipelines.nightly import run_nightly
     from pipelines.simulate.day import generate_day
     from pipelines.simulate.fleet import slot_fleet

@@ -99,8 +99,8 @@ class ConsoleStore:
 def build(url: str, base: Path) -> ConsoleStore:
     """The store (see the module docstring)."""
     from audit.families import family_named
-    from audit.incident_record import record_incident
-    from audit.incidents import append_findings, investigate
+    from audit.incidents.investigation import append_findings, investigate
+    from audit.incidents.record import record_incident
     from audit.ingest.avro_files import write_events
     from audit.store import AuditStore
     from audit.store.signing import SIGNING_KEY_ENV, generate_keypair

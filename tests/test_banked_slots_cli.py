@@ -10,9 +10,9 @@ from pathlib import Path
 
 import pytest
 
-from audit.cli import main
 from audit.families import family_named
 from audit.ingest.avro_files import write_events
+from cli.main import main
 from pipelines.simulate.casino import FAULTS, SIMULATORS, plant
 from pipelines.simulate.slots import machine_month
 

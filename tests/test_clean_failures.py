@@ -21,10 +21,10 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from audit.cli import main
 from audit.config import StoreURLError, parse_store_url
 from audit.store import AuditStore
 from audit.store.existing import StoreMissing, StoreUnusable
+from cli.main import main
 from tests.conftest import postgres_base_url
 
 READS = [["verify"], ["findings"], ["quarantine"], ["show", "h/1"]]
@@ -74,7 +74,7 @@ def test_a_fifo_as_the_store_is_refused_without_hanging(tmp_path: Path, command:
     fifo = tmp_path / "store.db"
     os.mkfifo(fifo)
     done = subprocess.run(  # in a child: a regression would block on the FIFO for ever
-        [sys.executable, "-m", "audit.cli", "--store", f"sqlite:///{fifo}", *command],
+        [sys.executable, "-m", "cli", "--store", f"sqlite:///{fifo}", *command],
         capture_output=True,
         text=True,
         timeout=120,

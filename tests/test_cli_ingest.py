@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 
-from audit.cli import main
+from cli.main import main
 from tests.store_tamper import execute
 
 

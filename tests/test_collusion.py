@@ -14,9 +14,8 @@ from pipelines.detectors.collusion import (
     THRESHOLD,
     CollusionDetector,
     CollusionReport,
-    collusion_findings,
-    detect_collusion,
 )
+from pipelines.detectors.collusion_findings import collusion_findings
 from pipelines.simulate import DayManifest, generate_day
 from replayer.findings import FindingKind
 
@@ -57,7 +56,10 @@ def population(tmp_path_factory: pytest.TempPathFactory) -> tuple[list[list[dict
 @pytest.fixture(scope="module")
 def report(population: tuple[list[list[dict]], DayManifest]) -> CollusionReport:
     hands, _ = population
-    return detect_collusion(hands, as_of=START + timedelta(days=DAYS - 1))
+    detector = CollusionDetector(as_of=START + timedelta(days=DAYS - 1))
+    for events in hands:
+        detector.observe(events)
+    return detector.report(THRESHOLD)
 
 
 def test_planted_groups_are_found_and_no_honest_pair(

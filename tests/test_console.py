@@ -322,9 +322,15 @@ def test_the_night_page_shows_checks_and_serves_plots(make_client: Any) -> None:
     assert client.get("/nights/1999-01-01").status_code == 404
 
 
+def _verified(client: Any) -> str:
+    """The overview once the background verification has caught up with the store."""
+    assert client.app.state.runtime.chain.settled(timeout=300) is not None
+    return client.get("/").text
+
+
 def test_the_overview_shows_the_chain_nights_and_quarantine(make_client: Any) -> None:
     client = make_client("inspector")
-    page = client.get("/").text
+    page = _verified(client)
     assert "intact:" in page and "its signature verifies with the public key" in page
     assert f'href="/nights/{DAY.isoformat()}"' in page
     assert "records quarantined" in page and "mispaid_pot" in page
@@ -339,7 +345,8 @@ def test_with_the_signing_key_the_console_signs_its_own_events(
     monkeypatch.setenv(SIGNING_KEY_ENV, str(console_store.private_key))
     client = make_client("inspector")
     client.get("/subjects/" + quote(HOSTILE_HAND, safe=""))  # a look, then a signed head
-    page = client.get("/?verify=1").text
+    assert client.get("/?verify=1").status_code == 200  # asks for a verification
+    page = _verified(client)
     assert "covering every event" in page and "await the next signed checkpoint" not in page
 
 

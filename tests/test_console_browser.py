@@ -147,7 +147,7 @@ def _verify_evidence(bundle: Path, public_key: Path, folder: Path) -> Any:
     cwd.mkdir(exist_ok=True)
     env = {k: v for k, v in os.environ.items() if not k.startswith("CASINO_AUDIT_")}
     script = Path(sys.executable).with_name("casino-audit")
-    command = [str(script)] if script.exists() else [sys.executable, "-m", "audit.cli"]
+    command = [str(script)] if script.exists() else [sys.executable, "-m", "cli"]
     result = subprocess.run(
         [*command, "verify-evidence", str(bundle), "--public-key", str(public_key)],
         cwd=cwd,

@@ -18,8 +18,8 @@ from urllib.parse import quote
 import pytest
 from fastapi.routing import APIRoute
 
-from audit.cli import main
 from audit.store import AuditStore
+from cli.main import main
 from console.accounts import add_user, disable_user
 from tests.console_store import (
     DAY,

@@ -41,7 +41,7 @@ def test_a_dag_run_investigates_the_incident(tmp_path: Path) -> None:
         "out_dir": str(tmp_path / "out"),
     }
     result = dag_child(env, DAG_ID, conf)
-    assert result["tasks"] == ["in_flight", "investigate"]
+    assert result["tasks"] == ["investigate"]
     assert result["state"] == "success"
     store = AuditStore(store_url)
     stored = list(current_findings(store))

@@ -30,16 +30,13 @@ from replayer.poker.cards import (
 )
 from replayer.poker.evaluator import (
     CATEGORIES,
-    MO_97_2010,
-    STANDARD,
-    SYNTHETIC,
-    Ranking,
     best_any,
     best_two_plus_three,
     category,
     describe,
     rank_five,
 )
+from replayer.rankings import MO_97_2010, STANDARD, SYNTHETIC, Ranking
 
 Deal = tuple[list[str], list[str]]
 

@@ -26,12 +26,12 @@ import pytest
 from replayer.poker.cards import full_deck
 from replayer.poker.evaluator import (
     CATEGORIES,
-    Ranking,
     best_any,
     best_two_plus_three,
     category,
     rank_five,
 )
+from replayer.rankings import Ranking
 from tests.test_evaluator import (
     deal_showdowns,
     order_disagreements,

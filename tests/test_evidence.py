@@ -21,8 +21,7 @@ import pytest
 from audit.adjudicate import BANKER_RUN, current_adjudications, current_findings, replay
 from audit.judging import KIND, judge_stored
 from audit.show import show_lines
-from audit.store import AuditStore
-from audit.store.application import SubjectRecords
+from audit.store import AuditStore, SubjectRecords
 from pipelines.nightly import run_nightly
 from pipelines.simulate.day import generate_day
 from pipelines.simulate.demo import DEMO_DAY, DEMO_SEED, demo_day
@@ -54,9 +53,7 @@ def _report(out: Path) -> dict[str, list[str]]:
     return {subject: sorted(ids) for subject, ids in by_subject.items()}
 
 
-def test_every_path_gives_the_same_verdict(
-    store_url: str, day_input: Path, tmp_path: Path
-) -> None:
+def test_every_path_gives_the_same_verdict(store_url: str, day_input: Path, tmp_path: Path) -> None:
     out = tmp_path / "reports"
     run_nightly(store_url, day_input, DEMO_DAY, out, workers=2)
     store = AuditStore(store_url)
@@ -144,13 +141,11 @@ def _show_one_of_each_kind(store: AuditStore, night: dict[tuple[str, str], list[
         subject = next(s for k, s in night if k == kind)
         lines = show_lines(store, subject)
         assert lines and subject in lines[0], kind
-    pair = next(
-        f["subject"]
-        for f in current_findings(store, "collusion_suspected")
-    )
+    pair = next(f["subject"] for f in current_findings(store, "collusion_suspected"))
     assert show_lines(store, pair)
     [mispaid] = [
-        f for f in current_findings(store, "mispaid_pot")
+        f
+        for f in current_findings(store, "mispaid_pot")
         if f["subject"] == "gg-nt-007/20250301-000080"
     ]
     text = "\n".join(show_lines(store, mispaid["subject"]) or [])

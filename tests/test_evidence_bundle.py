@@ -16,10 +16,10 @@ from urllib.parse import quote
 
 import pytest
 
-from audit.cli import main
 from audit.evidence import verify_bundle
 from audit.store import AuditStore
 from audit.store.signing import generate_keypair, load_public_key
+from cli.main import main
 from console.readmodel import ReadModel
 from tests.console_store import (
     HOSTILE_TABLE,
@@ -201,7 +201,7 @@ def test_events_no_checkpoint_covers_are_not_proven(
     console_store: ConsoleStore, make_client: Any, key: Any
 ) -> None:
     from audit.judging import gather, judge, verdict_unit
-    from audit.store.application import SubjectRecords
+    from audit.store import SubjectRecords
     from tests.console_store import hostile_hand
 
     store = AuditStore(console_store.url)

@@ -14,14 +14,14 @@ from pathlib import Path
 import pytest
 
 from audit.adjudicate import current_findings
-from audit.cli import CannotRun
-from audit.incident_cli import add_incident_parser
-from audit.incident_inflight import find_in_flight
-from audit.incident_record import load_incident
-from audit.incident_report import render_text, to_json, write_csv
-from audit.incidents import append_findings, investigate
+from audit.incidents.inflight import find_in_flight
+from audit.incidents.investigation import append_findings, investigate
+from audit.incidents.record import load_incident
+from audit.incidents.report import render_text, to_json, write_csv
 from audit.ingest.pipeline import ingest
 from audit.store import AuditStore
+from cli.common import CannotRun
+from cli.incident import add_parsers as add_incident_parser
 from pipelines.simulate.incident import IncidentManifest, generate_incident
 
 DAY = date(2025, 3, 1)

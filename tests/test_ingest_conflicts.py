@@ -9,12 +9,12 @@ from pathlib import Path
 
 import pytest
 
-from audit.cli import main
 from audit.families import family_named
 from audit.ingest.avro_files import write_events
 from audit.ingest.pipeline import ingest
-from audit.quarantine import entries
+from audit.ingest.quarantine import entries
 from audit.store import AuditStore
+from cli.main import main
 from tests.test_ingest_avro import hand_events
 
 POKER = family_named("poker")

@@ -11,12 +11,12 @@ from pathlib import Path
 
 import pytest
 
-from audit.cli import main
 from audit.families import family_named
 from audit.ingest.avro_files import write_events
 from audit.ingest.limits import MIB, BadLimit, Limits
 from audit.ingest.pipeline import ingest
 from audit.store import AuditStore
+from cli.main import main
 from tests.avro_craft import container, deflate, encode, varint
 from tests.test_ingest_avro import hand_events
 

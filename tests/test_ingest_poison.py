@@ -14,13 +14,13 @@ from pathlib import Path
 
 import pytest
 
-from audit.cli import main
 from audit.families import family_named
 from audit.ingest import pipeline
 from audit.ingest.avro_files import write_events
 from audit.ingest.pipeline import ingest
-from audit.quarantine import entries
+from audit.ingest.quarantine import entries
 from audit.store import AuditStore
+from cli.main import main
 from pipelines.simulate.fleet import machine_day
 from tests.avro_craft import container, deflate, encode, write_crafted
 from tests.test_ingest_avro import hand_events

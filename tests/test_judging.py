@@ -7,7 +7,7 @@ from datetime import timedelta
 
 from audit.adjudicate import current_adjudications, replay
 from audit.judging import Inputs, gather, judge, verdict_unit
-from audit.store.application import SubjectRecords
+from audit.store import SubjectRecords
 from tests.poker_sim import EPOCH, HandBuilder
 
 

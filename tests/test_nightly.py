@@ -193,7 +193,7 @@ def test_the_command_exits_1_on_data_problems_and_2_when_it_cannot_run(
 ) -> None:
     from argparse import Namespace
 
-    from audit.nightly_cli import cmd_nightly
+    from cli.nightly import cmd_nightly
 
     inputs, out = night["base"] / "in", night["base"] / "out"
     args = Namespace(store=night["url"], date=DAY.isoformat(), input=str(inputs), out=str(out))

@@ -9,7 +9,7 @@ import pytest
 
 from replayer.findings import Finding, FindingKind
 from replayer.poker import adjudicate_hand
-from replayer.poker.evaluator import MO_97_2010, STANDARD, SYNTHETIC
+from replayer.rankings import MO_97_2010, STANDARD, SYNTHETIC
 from replayer.rulebooks.poker import (
     Citations,
     FirstToAct,

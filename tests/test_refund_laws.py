@@ -10,14 +10,14 @@ from datetime import timedelta
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from audit.incident_compare import judge_hand
-from audit.incident_record import Incident
+from audit.incidents.compare import judge_hand
+from audit.incidents.record import RecordedIncident
 from replayer.refunds import totals
 from replayer.tournaments import CancellationPolicy, Remainder, cancellation_refunds, state_before
 from tests.poker_sim import EPOCH, simulate
 from tests.test_tournament_cancellation import Tournament
 
-INCIDENT = Incident(
+INCIDENT = RecordedIncident(
     "inc", "server_failure", EPOCH, EPOCH + timedelta(hours=1), ("sim",), (), (), (), "", "", ()
 )
 _END = ("RakeTaken", "PotAwarded", "HandEnded", "DeckRevealed")

@@ -14,8 +14,8 @@ from pathlib import Path
 
 import pytest
 
-from audit.cli import main
 from audit.ingest.phh import hand_events, iter_phh_records
+from cli.main import main
 from replayer.poker.replay import adjudicate_hand
 from tests.conftest import fresh_postgres_url
 

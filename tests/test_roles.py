@@ -23,9 +23,9 @@ import psycopg
 import pytest
 from psycopg import sql
 
-from audit.cli import main
 from audit.store import AuditStore
 from audit.store.existing import POSTGRES_CHECKPOINTS_TABLE, POSTGRES_EVENTS_TABLE
+from cli.main import main
 from tests.conftest import postgres_base_url
 
 TABLES = (POSTGRES_EVENTS_TABLE, POSTGRES_CHECKPOINTS_TABLE)

@@ -11,12 +11,12 @@ from typing import Any
 import pytest
 
 from audit.adjudicate import current_findings
-from audit.cli import main
 from audit.families import family_named
 from audit.ingest.avro_files import write_events
 from audit.show import show_lines
 from audit.show_common import FIRST
 from audit.store import AuditStore
+from cli.main import main
 
 DAY = date(2025, 3, 1)
 NOON = datetime(2025, 3, 1, 12, tzinfo=UTC)
@@ -165,7 +165,7 @@ def slot_machine() -> list[dict[str, Any]]:
 
 @pytest.fixture(scope="module")
 def built(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Any]:
-    from pipelines.records import unit
+    from pipelines.night_units import unit
     from pipelines.simulate.day import generate_day
     from pipelines.simulate.fleet import slot_fleet
     from pipelines.simulate.floor import banked_rounds
@@ -232,8 +232,8 @@ def built(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Any]:
         },
     )
     store.append([unit("collusion", DAY.isoformat(), [suspicion], figures={})])
-    from audit.incident_record import record_incident
-    from audit.incidents import append_findings, investigate
+    from audit.incidents.investigation import append_findings, investigate
+    from audit.incidents.record import record_incident
 
     record_incident(
         store,

@@ -6,10 +6,10 @@ from pathlib import Path
 
 import pytest
 
-from audit.cli import main
 from audit.store import AuditStore
 from audit.store.chain import GENESIS, chain_links
 from audit.store.signing import SIGNING_KEY_ENV, generate_keypair, load_public_key
+from cli.main import main
 from tests.store_tamper import execute
 from tests.test_store import hand
 

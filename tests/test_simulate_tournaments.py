@@ -21,7 +21,8 @@ from pipelines.nightly import run_nightly
 from pipelines.quality import validate_shard
 from pipelines.simulate import PlantedFault, generate_day
 from pipelines.simulate.score import finding_pairs, score
-from pipelines.simulate.tournaments import TOURNAMENT_FAULTS, payout_table, tournament_day
+from pipelines.simulate.tournament_faults import TOURNAMENT_FAULTS
+from pipelines.simulate.tournaments import payout_table, tournament_day
 from replayer.tournaments import adjudicate_tournament
 from tests.determinism import assert_same_seed_same_bytes
 

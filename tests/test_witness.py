@@ -16,7 +16,6 @@ from uuid import UUID
 
 import pytest
 
-from audit.cli import main
 from audit.store import AuditStore
 from audit.store.chain import GENESIS, Checkpoint, link_hash, originator_hex
 from audit.store.merkle import TreeBuilder, tree_root
@@ -28,6 +27,7 @@ from audit.store.signing import (
     sign,
 )
 from audit.store.witness import WITNESS_ENV, describe, head_time_text, load_heads, publish
+from cli.main import main
 from tests.store_tamper import execute
 from tests.test_store import hand
 

@@ -42,7 +42,7 @@ from audit.ingest.errors import FieldError, RecordRejected
 from audit.ingest.invariants import UnitChecker, check_record, check_widths
 from audit.ingest.limits import DEFAULT_LIMITS, Limits
 from audit.ingest.rulebook_choice import rulebook_for
-from audit.store.application import SubjectRecords, canonical
+from audit.store import SubjectRecords, canonical
 
 RAW_FILE_LIMIT = 1 << 20  # a damaged file up to 1 MiB is kept whole in quarantine
 MAGIC = b"Obj\x01"
@@ -180,9 +180,7 @@ def _open(stream: BinaryIO) -> _Container:
 def _shape(schema: Any) -> Any:
     """A parsed schema without docs and fastavro's own keys, to compare two."""
     if isinstance(schema, dict):
-        return {
-            k: _shape(v) for k, v in schema.items() if k != "doc" and not k.startswith("__")
-        }
+        return {k: _shape(v) for k, v in schema.items() if k != "doc" and not k.startswith("__")}
     if isinstance(schema, list):
         return [_shape(item) for item in schema]
     return schema

@@ -30,12 +30,12 @@ from pathlib import Path
 from typing import Any
 
 from audit.ingest.errors import FieldError, RecordRejected, cap
+from audit.ingest.file_names import file_identity
 from audit.ingest.limits import DEFAULT_LIMITS, Limits
 from audit.ingest.phh_actions import ActionReplay, Body, Chips, blind_kinds, post_forced_bets
 from audit.ingest.phh_cards import CardTracker, ranks_of
 from audit.ingest.phh_money import CHIP_MINOR_UNITS, CHIPS, Money, money_of
 from audit.ingest.phh_time import UNKNOWN_TIME, start_time
-from audit.ingest.sources import file_identity
 from audit.ingest.toml_guard import LIMIT_FIELD, check_toml_shape
 
 __all__ = ["CHIP_MINOR_UNITS", "UNKNOWN_TIME", "PhhRecord", "hand_events", "iter_phh_records"]
@@ -457,7 +457,10 @@ def _table_id(record: PhhRecord) -> str:
 
 
 def _hand_id(record: PhhRecord) -> str:
-    """``table/hand`` when both are known, else ``folder/stem``; ``#section`` in a .phhs."""
+    """Our ``_hand_id``; else ``table/hand`` when both are known, else ``folder/stem``;
+    ``#section`` appended in a .phhs."""
+    if "_hand_id" in record.fields:  # our export's id, kept whole
+        return str(record.fields["_hand_id"])
     table, hand = _table_name(record.fields), record.fields.get("hand")
     base = f"{table}/{hand}" if table is not None and hand is not None else _file_name(record)
     return base if record.section is None else f"{base}#{record.section}"

@@ -41,15 +41,21 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PublicKey
+
 from audit.ingest.avro_files import iter_avro_units
 from audit.ingest.errors import FieldError, RecordRejected, cap
+from audit.ingest.file_names import file_identity
 from audit.ingest.invariants import check_widths
 from audit.ingest.limits import Limits
+from audit.ingest.manifest_check import ManifestCheck
 from audit.ingest.phh import hand_events, iter_phh_records
+from audit.ingest.quarantine import RAW_LIMIT, as_subject
+from audit.ingest.room_text.reader import iter_text_units
+from audit.ingest.room_text.schedule import RakeSchedule
 from audit.ingest.rulebook_choice import check_rulebook_ids, rulebook_for
-from audit.ingest.sources import AVRO_SUFFIXES, PHH_SUFFIXES, discover, file_identity
-from audit.quarantine import RAW_LIMIT, as_subject
-from audit.store.application import AppendResult, AuditStore, SubjectRecords, canonical
+from audit.ingest.sources import AVRO_SUFFIXES, PHH_SUFFIXES, TEXT_SUFFIXES, discover
+from audit.store import AppendResult, AuditStore, SubjectRecords, canonical
 from audit.store.versions import version_digest
 
 DEFAULT_BATCH_EVENTS = 10_000
@@ -137,12 +143,14 @@ def units_of(
         yield from _phh_units(path, rulebooks, limits)
     elif path.suffix in AVRO_SUFFIXES:
         yield from iter_avro_units(path, rulebooks=rulebooks, limits=limits)
+    elif path.suffix in TEXT_SUFFIXES:
+        yield from iter_text_units(path, rulebooks, limits)
     else:
         yield RecordRejected(
             path,
             "file",
             "(name)",
-            f"unsupported file type {path.suffix or '(none)'}: expected .avro, .phh or .phhs",
+            f"unsupported file type {path.suffix or '(none)'}: expected .avro/.phh/.phhs/.txt",
             "",
         )
 
@@ -404,12 +412,17 @@ def ingest(
     on_file: Callable[[Path], None] | None = None,
     limits: Limits | None = None,
     spill_dir: str | Path | None = None,
+    rake_schedule: RakeSchedule | None = None,
+    manifest_key: Ed25519PublicKey | None = None,
 ) -> IngestSummary:
     """Ingest files and folders into the store; return what happened.
 
     ``rulebooks`` are given to hands and rounds that name none
     (``audit.ingest.rulebook_choice``); ``limits`` default to ``Limits.from_env()``;
-    the spill goes to a temporary folder under ``spill_dir`` (default ``TMPDIR``).
+    the spill goes to a temporary folder under ``spill_dir`` (default ``TMPDIR``);
+    ``rake_schedule`` declares the terms of the room tables met (``room_text.schedule``).
+    A file covered by a ``SHA256SUMS`` manifest is read only when its digest matches
+    (``audit.ingest.manifest_check``; ``manifest_key`` asks for signed manifests).
     Raises audit.ingest.sources.MissingInput, UnknownRulebook or
     audit.ingest.limits.BadLimit before reading anything; never raises for the content
     of the input.
@@ -418,11 +431,18 @@ def ingest(
     limits = limits or Limits.from_env()
     files = list(discover(paths))
     summary = IngestSummary(files=len(files))
+    manifests = ManifestCheck(paths, files, manifest_key)
+    files += manifests.missing  # listed in a manifest but not there: quarantined below
     with tempfile.TemporaryDirectory(prefix="casino-audit-ingest-", dir=spill_dir) as folder:
         spill = _Spill(folder)
         try:
             for number, path in enumerate(files):
-                _read(path, number, rulebooks, limits, spill, summary)
+                rejected = manifests.rejection(path)
+                if rejected is None:
+                    _read(path, number, rulebooks, limits, spill, summary, rake_schedule)
+                else:  # the whole file, unread
+                    summary.units_read += 1
+                    spill.add_rejection(number, rejected)
                 if on_file:
                     on_file(path)
             spill.finish()
@@ -440,9 +460,11 @@ def _read(
     limits: Limits,
     spill: _Spill,
     summary: IngestSummary,
+    schedule: RakeSchedule | None = None,
 ) -> None:
     """Pass one for a file: validate, digest and spill its units."""
-    for item in _safe_units(path, rulebooks, limits):
+    items = _safe_units(path, rulebooks, limits)
+    for item in schedule.with_terms(items) if schedule else items:
         summary.units_read += 1
         if isinstance(item, RecordRejected):
             spill.add_rejection(number, item)

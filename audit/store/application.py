@@ -8,23 +8,23 @@ is a new event.
 
 from __future__ import annotations
 
-import hashlib
 import os
 from collections.abc import Iterable, Iterator, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
-from typing import Any
+from typing import Any, cast
 from uuid import UUID
 
-import orjson
 from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PublicKey
 from eventsourcing.application import Application
 from eventsourcing.persistence import StoredEvent
 from eventsourcing.utils import get_topic
 
 from audit.config import StoreURL, parse_store_url
+from audit.store.canonical import canonical
 from audit.store.chain import ChainReport, Checkpoint, verify_rows
+from audit.store.recording import ChainedRecorder
 from audit.store.signing import signing_key_from_env
 from audit.store.subjects import (
     FIRST_RECORD_VERSION,
@@ -42,6 +42,8 @@ _PLAIN_STATE = {"COMPRESSOR_TOPIC": "", "CIPHER_TOPIC": ""}
 SQLITE_RECORDER = "audit.store.sqlite_recorder:ChainedSQLiteApplicationRecorder"
 POSTGRES_RECORDER = "audit.store.postgres_recorder:ChainedPostgresApplicationRecorder"
 _CREATE_TABLE_KEY = f"{APP_NAME.upper()}_CREATE_TABLE"
+#: Tries of one ``append`` whose insert loses a race with another writer.
+APPEND_ATTEMPTS = 10
 
 
 def _env_for(url: StoreURL, create: bool = True) -> dict[str, str]:
@@ -59,18 +61,22 @@ def _env_for(url: StoreURL, create: bool = True) -> dict[str, str]:
             "APPLICATION_RECORDER_TOPIC": SQLITE_RECORDER,
         }
     schema = {"POSTGRES_SCHEMA": url.schema} if url.schema else {}
-    return creating | schema | {
-        "PERSISTENCE_MODULE": "eventsourcing.postgres",
-        "POSTGRES_DBNAME": url.dbname,
-        "POSTGRES_HOST": url.host,
-        "POSTGRES_PORT": str(url.port),
-        "POSTGRES_USER": url.user,
-        "POSTGRES_PASSWORD": url.password,
-        "POSTGRES_LOCK_TIMEOUT": "30",
-        **_PLAIN_STATE,
-        "POSTGRES_ENABLE_DB_FUNCTIONS": "n",
-        "APPLICATION_RECORDER_TOPIC": POSTGRES_RECORDER,
-    }
+    return (
+        creating
+        | schema
+        | {
+            "PERSISTENCE_MODULE": "eventsourcing.postgres",
+            "POSTGRES_DBNAME": url.dbname,
+            "POSTGRES_HOST": url.host,
+            "POSTGRES_PORT": str(url.port),
+            "POSTGRES_USER": url.user,
+            "POSTGRES_PASSWORD": url.password,
+            "POSTGRES_LOCK_TIMEOUT": "30",
+            **_PLAIN_STATE,
+            "POSTGRES_ENABLE_DB_FUNCTIONS": "n",
+            "APPLICATION_RECORDER_TOPIC": POSTGRES_RECORDER,
+        }
+    )
 
 
 @contextmanager
@@ -128,20 +134,6 @@ def _setting_up(url: StoreURL, create: bool) -> Iterator[bool]:
         yield ddl
 
 
-def canonical(record: dict[str, Any]) -> str:
-    """Byte-stable JSON of a flat record (keys sorted at every level, no spaces, UTF-8,
-    datetimes as ISO 8601, bytes as hex), for comparisons and content digests."""
-    return orjson.dumps(record, option=orjson.OPT_SORT_KEYS, default=_json_default).decode()
-
-
-def _json_default(value: Any) -> Any:
-    if isinstance(value, datetime):
-        return value.isoformat()
-    if isinstance(value, (bytes, bytearray)):
-        return value.hex()
-    raise TypeError(f"cannot serialise {type(value).__name__}")
-
-
 @dataclass
 class SubjectRecords:
     """Records of one subject from one input unit (a PHH hand, a run of Avro records).
@@ -188,6 +180,12 @@ class AuditStore(Application):
         with _setting_up(self.url, create) as creating:
             super().__init__(env=_env_for(self.url, creating))
 
+    @property
+    def chained(self) -> ChainedRecorder:
+        """The recorder, typed as the chained recorder both back ends are
+        (``SQLITE_RECORDER``, ``POSTGRES_RECORDER``)."""
+        return cast("ChainedRecorder", self.recorder)
+
     # -- writing ------------------------------------------------------------------------
 
     def append(self, units: Sequence[SubjectRecords], *, whole: bool = False) -> AppendResult:
@@ -201,14 +199,29 @@ class AuditStore(Application):
         (``audit.store.versions``). A subject already stored, or earlier in the batch, is
         a duplicate only when the unit is the same version; any difference (one record,
         or more or fewer events) is a conflict, and nothing is merged or overwritten.
+
+        What is stored is read before the insert's transaction: another writer (a
+        concurrent ingest of overlapping files) may store the same subjects in between.
+        The insert then fails whole on the primary key, and the batch is read and
+        written again, where those subjects are now duplicates (up to
+        ``APPEND_ATTEMPTS`` times, each after another writer committed).
         """
-        if whole:
-            return self._append_whole(units)
+        from eventsourcing.persistence import IntegrityError
+
+        attempts = APPEND_ATTEMPTS
+        while True:
+            try:
+                return self._append_whole(units) if whole else self._append_records(units)
+            except IntegrityError:
+                attempts -= 1
+                if not attempts:
+                    raise
+
+    def _append_records(self, units: Sequence[SubjectRecords]) -> AppendResult:
+        """``append`` record by record (``whole=False``), one try."""
         result = AppendResult()
         ids = [subject_uuid(u.kind, u.subject_id) for u in units]
-        existing = self.recorder.existing_versions(  # type: ignore[attr-defined]
-            sorted({i.hex for i in ids})
-        )
+        existing = self.chained.existing_versions(sorted({i.hex for i in ids}))
         planned: set[tuple[str, int]] = set()
         now = datetime.now(UTC)
         stored_events: list[StoredEvent] = []
@@ -245,11 +258,11 @@ class AuditStore(Application):
 
         result = AppendResult()
         ids = [subject_uuid(u.kind, u.subject_id).hex for u in units]
-        existing = self.recorder.existing_versions(sorted(set(ids)))  # type: ignore[attr-defined]
+        existing = self.chained.existing_versions(sorted(set(ids)))
         present = {key for key, _ in existing}
         stored: dict[str, list[dict[str, Any]]] = {}
         if present:
-            rows = self.recorder.states_of(sorted(present), FIRST_RECORD_VERSION)  # type: ignore[attr-defined]
+            rows = self.chained.states_of(sorted(present), FIRST_RECORD_VERSION)
             for originator, _, state in rows:
                 stored.setdefault(originator, []).append(self.transcoder.decode_record(state))
         planned: dict[str, SubjectRecords] = {}
@@ -354,7 +367,7 @@ class AuditStore(Application):
         from audit.store.witness import publish as publish_head
         from audit.store.witness import witness_from_env
 
-        checkpoint = make_checkpoint(self.recorder, self.signing_key)
+        checkpoint = make_checkpoint(self.chained, self.signing_key)
         witness = witness_from_env() if publish is None else os.fspath(publish)
         if checkpoint is not None and witness:
             publish_head(checkpoint, witness)
@@ -378,7 +391,7 @@ class AuditStore(Application):
         """``records_of`` for many subjects in a few queries: subject id -> records (only the
         subjects that are stored)."""
         by_hex = {subject_uuid(kind, subject).hex: subject for subject in subject_ids}
-        rows = self.recorder.states_of(list(by_hex), FIRST_RECORD_VERSION)  # type: ignore[attr-defined]
+        rows = self.chained.states_of(list(by_hex), FIRST_RECORD_VERSION)
         decode = self.transcoder.decode_record
         found: dict[str, list[dict[str, Any]]] = {}
         for originator, _, state in rows:
@@ -423,7 +436,8 @@ class AuditStore(Application):
         yield from self.iter_records(kind, self.iter_subject_ids(kind))
 
     def count_events(self) -> int:
-        return self.recorder.chain_head()[2]  # type: ignore[attr-defined]
+        """How many events the store holds (the chain's length)."""
+        return self.chained.chain_head()[2]
 
     # -- tamper evidence ----------------------------------------------------------------
 
@@ -433,7 +447,7 @@ class AuditStore(Application):
         missing or unsigned (``audit.store.heads.require_signed``)."""
         from audit.store.heads import require_signed
 
-        recorder: Any = self.recorder
+        recorder = self.chained
         checkpoints = recorder.checkpoints()
         report = verify_rows(recorder.iter_chain_rows(), checkpoints)
         if public_key is None or not report.ok:
@@ -449,19 +463,10 @@ class AuditStore(Application):
         from audit.store.witness import load_heads, verify_witnessed
 
         heads, unreadable = load_heads(witness)
-        recorder: Any = self.recorder
+        recorder = self.chained
         return verify_witnessed(
             recorder.iter_chain_rows(), recorder.checkpoints(), heads, public_key, unreadable
         )
 
     def close(self) -> None:
         self.factory.close()
-
-
-def record_digest(parts: Iterable[str]) -> str:
-    """A short stable digest of strings, for deterministic subject ids."""
-    digest = hashlib.sha256()
-    for part in parts:
-        digest.update(part.encode())
-        digest.update(b"\x00")
-    return digest.hexdigest()[:32]

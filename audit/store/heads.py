@@ -21,6 +21,7 @@ from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey,
 from audit.store import merkle
 from audit.store.chain import ChainReport, Checkpoint
 from audit.store.merkle import TreeBuilder
+from audit.store.recording import ChainedRecorder
 from audit.store.signing import sign, signature_valid
 
 
@@ -70,7 +71,7 @@ def tree_head(
     )
 
 
-def make_checkpoint(recorder: Any, key: Ed25519PrivateKey | None) -> Checkpoint | None:
+def make_checkpoint(recorder: ChainedRecorder, key: Ed25519PrivateKey | None) -> Checkpoint | None:
     """Record the signed tree head of the store now (None when it is empty) and return it.
 
     One checkpoint per notification id: when the head already has a rooted checkpoint

@@ -187,8 +187,7 @@ class ChainedSQLiteApplicationRecorder(SQLiteApplicationRecorder):
         """The checkpoint recorded at a notification id, if any."""
         tree = _TREE_SELECT if self._has_tree_columns() else ""
         found = self._select_checkpoints(
-            f"SELECT {_CHECKPOINT_COLUMNS}{tree} FROM chain_checkpoints "
-            "WHERE notification_id = ?",
+            f"SELECT {_CHECKPOINT_COLUMNS}{tree} FROM chain_checkpoints WHERE notification_id = ?",
             (notification_id,),
         )
         return found[0] if found else None

@@ -43,10 +43,6 @@ class Subject(Aggregate):
         self.records: list[dict[str, Any]] = []
 
     @classmethod
-    def create_id(cls, subject_id: str) -> UUID:  # type: ignore[override]
-        return subject_uuid(cls.KIND, subject_id)
-
-    @classmethod
     def event_class(cls, record_type: str) -> type["Subject.Recorded"]:
         """The domain event class for a record type of this subject's family."""
         return getattr(cls, record_type)

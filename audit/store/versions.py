@@ -18,6 +18,8 @@ from typing import Any
 
 import orjson
 
+from audit.store.canonical import json_default
+
 #: Record fields that say where a record was read from, not what happened.
 PROVENANCE_FIELDS = frozenset({"source"})
 
@@ -30,9 +32,7 @@ def _fact(record: Mapping[str, Any]) -> Mapping[str, Any]:
 
 
 def _json(value: Any) -> bytes:
-    from audit.store.application import _json_default
-
-    return orjson.dumps(value, option=orjson.OPT_SORT_KEYS, default=_json_default)
+    return orjson.dumps(value, option=orjson.OPT_SORT_KEYS, default=json_default)
 
 
 def _content(record: Mapping[str, Any]) -> bytes:

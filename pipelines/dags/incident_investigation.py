@@ -1,9 +1,10 @@
 """Airflow 3 DAG: investigate one incident (manual trigger, the incident id as a param).
 
-Thin by design: the tasks call the functions the CLI (``casino-audit incident
-investigate``) and the tests call (``audit.incidents``, ``audit.incident_report``).
+Thin by design: its one task calls ``pipelines.incident_run.investigate_incident``, the
+same steps as ``casino-audit incident investigate --append-findings``.
 
-    in_flight ─▶ investigate (reports to <out_dir>/<incident_id>/, findings to the store)
+    investigate (in-flight play judged; reports to <out_dir>/<incident_id>/, findings to
+    the store)
 
 Params:
     incident_id  the incident to investigate (required)
@@ -13,23 +14,21 @@ Params:
     store_url    the store; default ``$CASINO_AUDIT_STORE`` or ``sqlite:///casino-audit.db``
     out_dir      where reports go; default ``$CASINO_AUDIT_OUT`` or ``./casino-audit-reports``
 
-Both tasks are idempotent: findings are stored under a digest of the events judged and
-``as_of`` (``audit.incidents.append_findings``).
+The task is idempotent: findings are stored under a digest of the events judged and
+``as_of`` (``audit.incidents.investigation.append_findings``).
 """
 
 from __future__ import annotations
 
-import os
 from datetime import UTC, datetime
 from typing import Any
 
 from airflow.sdk import Param, dag, get_current_context, task
 
-OUT_ENV = "CASINO_AUDIT_OUT"
-
 
 def _settings() -> dict[str, Any]:
-    from audit.config import store_url_from_env
+    """The run's params with defaults filled in (see the module docstring)."""
+    from pipelines.settings import run_settings
 
     context = get_current_context()
     params = context["params"]
@@ -38,8 +37,7 @@ def _settings() -> dict[str, Any]:
     return {
         "incident_id": params["incident_id"],
         "as_of": moment if moment.tzinfo else moment.replace(tzinfo=UTC),
-        "store_url": store_url_from_env(params.get("store_url") or None),
-        "out_dir": params.get("out_dir") or os.environ.get(OUT_ENV, "casino-audit-reports"),
+        **run_settings(params),
     }
 
 
@@ -59,50 +57,18 @@ def _settings() -> dict[str, Any]:
 )
 def incident_investigation() -> None:
     @task
-    def in_flight() -> dict[str, list[str]]:
-        from audit.incident_inflight import find_in_flight
-        from audit.incident_record import load_incident
-        from audit.store import AuditStore
+    def investigate() -> dict[str, Any]:
+        from pipelines.incident_run import investigate_incident
 
         settings = _settings()
-        store = AuditStore(settings["store_url"])
-        try:
-            found = find_in_flight(store, load_incident(store, settings["incident_id"]))
-        finally:
-            store.close()
-        return {
-            "poker": [subject for subject, _ in found.hands],
-            "live": [subject for subject, _ in found.live_rounds],
-            "rng": [subject for subject, _ in found.rng_rounds],
-            "tournament": [subject for subject, _ in found.tournaments],
-        }
+        return investigate_incident(
+            settings["store_url"],
+            settings["incident_id"],
+            as_of=settings["as_of"],
+            out_dir=settings["out_dir"],
+        )
 
-    @task
-    def investigate(subjects: dict[str, list[str]]) -> dict[str, Any]:
-        from pathlib import Path
-
-        from audit.incident_report import write_reports
-        from audit.incidents import append_findings
-        from audit.incidents import investigate as run
-        from audit.store import AuditStore
-
-        settings = _settings()
-        store = AuditStore(settings["store_url"])
-        try:
-            investigation = run(store, settings["incident_id"], as_of=settings["as_of"])
-            stored = append_findings(store, investigation)
-        finally:
-            store.close()
-        folder = Path(settings["out_dir"]) / settings["incident_id"]
-        paths = write_reports(investigation, folder)
-        return {
-            "in_flight": sum(len(ids) for ids in subjects.values()),
-            "findings": len(investigation.findings),
-            "stored": stored,
-            "reports": [str(p) for p in paths],
-        }
-
-    investigate(in_flight())
+    investigate()
 
 
 incident_investigation()

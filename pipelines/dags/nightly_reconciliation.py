@@ -4,9 +4,13 @@ Thin by design: every task calls a plain function that the CLI (``casino-audit n
 and the tests call too, and every task is idempotent, so any task or the whole run can
 be retried or rerun for a date without duplicating anything.
 
-    discover ─▶ validate[shard] ─▶ ingest_and_replay[shard] ─▶ detectors ─▶ append ─▶ report
-                (dynamic task mapping: one task instance per shard; discover
+    discover ─▶ validate[chunk] ─▶ ingest_and_replay[chunk] ─▶ detectors ─▶ append ─▶ report
+                (dynamic task mapping: one task instance per chunk of shards; discover
                  stores the day's table declarations first, and fails on no input)
+
+Chunks (``pipelines.chunks``): the day's shards in at most ``max_chunks``
+consecutive chunks, never more than Airflow's ``[core] max_map_length`` (1,024 by
+default), so any day size maps; one shard per chunk when the day is small enough.
 
 Params (trigger with ``--conf`` or the UI; empty means the default):
     date       YYYY-MM-DD; default the run's data interval start (UTC day)
@@ -14,30 +18,36 @@ Params (trigger with ``--conf`` or the UI; empty means the default):
                default ``$CASINO_AUDIT_INPUT`` or ``./casino-audit-input``
     store_url  the store; default ``$CASINO_AUDIT_STORE`` or ``sqlite:///casino-audit.db``
     out_dir    where reports go; default ``$CASINO_AUDIT_OUT`` or ``./casino-audit-reports``
+    max_chunks the most mapped instances per mapped task; 0 (default) means
+               ``[core] max_map_length``, which also caps any larger value
 
 Scaling out: run Airflow with the CeleryExecutor (or KubernetesExecutor) and the store
-on PostgreSQL. The mapped ``validate`` and ``ingest_and_replay`` instances of a day's
-shards then spread over the workers (``max_active_tis_per_dag`` and pools bound the
-concurrency the database takes); ``input_dir`` and ``out_dir`` must be on storage every
-worker sees (a shared volume, or a synced bucket). The store serialises appends per
-subject (the hash chain), and units have content-derived ids, so concurrent shards and
-retries never duplicate a fact.
+on PostgreSQL (README: "Deploying the nightly on Airflow"). The mapped ``validate`` and
+``ingest_and_replay`` instances then spread over the workers; every task that opens the
+store runs in the pool ``casino_audit_store`` (create it: ``airflow pools set``), whose
+slots bound the connections the store takes. ``input_dir`` and ``out_dir`` must be on
+storage every worker sees (a shared volume, or a synced bucket). The store serialises
+appends per subject (the hash chain), and units have content-derived ids, so concurrent
+shards and retries (``RETRIES`` per task; a day without input fails at once) never
+duplicate a fact.
 """
 
 from __future__ import annotations
 
-import os
-from datetime import date, datetime
+from datetime import date, datetime, timedelta
 from typing import Any
 
 from airflow.sdk import Param, dag, get_current_context, task
 
-INPUT_ENV, OUT_ENV = "CASINO_AUDIT_INPUT", "CASINO_AUDIT_OUT"
+from pipelines.chunks import STORE_POOL, chunk_shards
+
+RETRIES = 2
+"""Attempts after the first for every task (a lost worker, a dropped connection)."""
 
 
 def _settings() -> dict[str, Any]:
     """The run's params with defaults filled in (see the module docstring)."""
-    from audit.config import store_url_from_env
+    from pipelines.settings import run_settings
 
     context = get_current_context()
     params = context["params"]
@@ -47,12 +57,7 @@ def _settings() -> dict[str, Any]:
     else:
         start = context.get("data_interval_start") or context["dag_run"].run_after
         day = start.date()
-    return {
-        "day": day,
-        "input_dir": params.get("input_dir") or os.environ.get(INPUT_ENV, "casino-audit-input"),
-        "store_url": store_url_from_env(params.get("store_url") or None),
-        "out_dir": params.get("out_dir") or os.environ.get(OUT_ENV, "casino-audit-reports"),
-    }
+    return {"day": day, **run_settings(params)}
 
 
 @dag(
@@ -62,56 +67,63 @@ def _settings() -> dict[str, Any]:
     catchup=False,
     max_active_runs=1,
     tags=["casino-audit"],
+    default_args={"retries": RETRIES, "retry_delay": timedelta(seconds=30)},
     params={
         "date": Param("", type="string", description="YYYY-MM-DD (default: the data interval)"),
         "input_dir": Param("", type="string", description="root of <YYYY-MM-DD>/ folders"),
         "store_url": Param("", type="string", description="sqlite:///… or postgresql://…"),
         "out_dir": Param("", type="string", description="where the report goes"),
+        "max_chunks": Param(0, type="integer", minimum=0, description="0: max_map_length"),
     },
     doc_md=__doc__,
 )
 def nightly_reconciliation() -> None:
-    @task
-    def discover() -> list[str]:
+    @task(pool=STORE_POOL)
+    def discover() -> list[list[str]]:
         from pathlib import Path
 
-        from pipelines.nightly import prepare_night
+        from airflow.sdk.configuration import conf
+        from airflow.sdk.exceptions import AirflowFailException
+
+        from pipelines.nightly import NoInput, prepare_night
 
         settings = _settings()
-        shards = prepare_night(settings["store_url"], Path(settings["input_dir"]), settings["day"])
-        return [str(p) for p in shards]
+        try:
+            shards = prepare_night(
+                settings["store_url"], Path(settings["input_dir"]), settings["day"]
+            )
+        except NoInput as error:  # a retry would not find more
+            raise AirflowFailException(str(error)) from error
+        cap = conf.getint("core", "max_map_length")
+        wanted = get_current_context()["params"].get("max_chunks") or cap
+        return chunk_shards([str(p) for p in shards], min(wanted, cap))
 
     @task
-    def validate(shard: str) -> dict[str, Any]:
+    def validate(chunk: list[str]) -> list[dict[str, Any]]:
         from pathlib import Path
 
-        from pipelines.nightly import validate_shard
+        from pipelines.nightly_chunks import validate_chunk
 
         settings = _settings()
         docs = Path(settings["out_dir"]) / settings["day"].isoformat() / "data-docs"
-        return validate_shard(Path(shard), docs).to_json()
+        return validate_chunk(chunk, docs)
 
-    @task
-    def ingest_and_replay(shard: str) -> dict[str, Any]:
-        from dataclasses import asdict
-        from pathlib import Path
-
-        from pipelines.nightly import ingest_shard, replay_day
+    @task(pool=STORE_POOL)
+    def ingest_and_replay(chunk: list[str]) -> list[dict[str, Any]]:
+        from pipelines.nightly_chunks import ingest_and_replay_chunk
 
         settings = _settings()
-        ingested = ingest_shard(settings["store_url"], Path(shard))
-        replayed = replay_day(settings["store_url"], settings["day"], Path(shard))
-        return {"ingested": asdict(ingested), "replayed": asdict(replayed)}
+        return ingest_and_replay_chunk(settings["store_url"], settings["day"], chunk)
 
-    @task
-    def detectors(replayed: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    @task(pool=STORE_POOL)
+    def detectors(replayed: list[list[dict[str, Any]]]) -> list[dict[str, Any]]:
         from pipelines.nightly import run_detectors
 
         settings = _settings()
         return [d.to_json() for d in run_detectors(settings["store_url"], settings["day"])]
 
-    @task
-    def append(quality: list[dict[str, Any]], detections: list[dict[str, Any]]) -> int:
+    @task(pool=STORE_POOL)
+    def append(quality: list[list[dict[str, Any]]], detections: list[dict[str, Any]]) -> int:
         from pipelines.detectors import Detection
         from pipelines.nightly import append_findings
         from pipelines.quality import QualityResult
@@ -120,11 +132,11 @@ def nightly_reconciliation() -> None:
         return append_findings(
             settings["store_url"],
             settings["day"],
-            [QualityResult.from_json(q) for q in quality],
+            [QualityResult.from_json(q) for chunk in quality for q in chunk],
             [Detection.from_json(d) for d in detections],
         )
 
-    @task
+    @task(pool=STORE_POOL)
     def report(stored: int) -> str:
         from pathlib import Path
 
@@ -134,9 +146,9 @@ def nightly_reconciliation() -> None:
         paths = write_report(settings["store_url"], settings["day"], Path(settings["out_dir"]))
         return str(paths.html)
 
-    shards = discover()
-    quality = validate.expand(shard=shards)
-    replayed = ingest_and_replay.expand(shard=shards)
+    chunks = discover()
+    quality = validate.expand(chunk=chunks)
+    replayed = ingest_and_replay.expand(chunk=chunks)
     quality >> replayed
     report(append(quality, detectors(replayed)))
 

@@ -1,7 +1,7 @@
 """Detectors over a whole day, after replay: patterns no single hand or round shows.
 
 ``detect(store, day)`` runs every installed detector over the subjects the night's
-replay judged (the ledgers of ``pipelines.records``) and returns one ``Detection`` each:
+replay judged (the ledgers of ``pipelines.night_units``) and returns one ``Detection`` each:
 its findings (stored by ``pipelines.nightly.append_findings``) and the figures the
 report plots. ``meters`` is the fleet view of slot machines; ``banker_runs`` judges the
 garage rule over each table's chemin de fer coups of the day; ``collusion`` scores pairs
@@ -15,8 +15,8 @@ from dataclasses import dataclass, field
 from datetime import date, timedelta
 from typing import Any
 
-from audit.store.application import AuditStore
-from pipelines.records import COLLUSION_STATE, LEDGER, finding_of, iter_days_units
+from audit.store import AuditStore
+from pipelines.night_units import COLLUSION_STATE, LEDGER, finding_of, iter_days_units
 from replayer.findings import Finding
 
 MAX_FLOWS = 40
@@ -66,6 +66,7 @@ def _collusion(store: AuditStore, day: date) -> Detection:
     """Pairs and rings over the window ending on ``day``: the collusion states its nights
     stored (one per poker shard), merged in (day, shard) order."""
     from pipelines.detectors import collusion
+    from pipelines.detectors.collusion_findings import collusion_findings
 
     window = [day - timedelta(days=n) for n in range(collusion.WINDOW_DAYS)]
     detector = collusion.CollusionDetector(as_of=day)
@@ -75,7 +76,7 @@ def _collusion(store: AuditStore, day: date) -> Detection:
     suspects = sorted({p for s in report.suspicions for p in s.players})
     return Detection(
         "collusion",
-        collusion.collusion_findings(report),
+        collusion_findings(report),
         {
             "pairs_scored": report.pairs_scored,
             "suspects": suspects,

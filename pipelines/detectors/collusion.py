@@ -66,13 +66,12 @@ from __future__ import annotations
 
 import heapq
 import math
-from collections.abc import Iterable, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from datetime import date, datetime, timedelta
 from typing import Any
 
 from replayer.events import FlatEvent
-from replayer.findings import Finding, FindingKind
 
 #: Score at or above which a pair is suspected. Calibrated with
 #: ``benchmarks/collusion_curve.py`` (seeds 1-4, 10 days x 3,000 hands each): the honest
@@ -573,47 +572,3 @@ def _ratio(numerator: float, denominator: float, default: float = 0.0) -> float:
 
 def _citation(venues: set[str]) -> str:
     return "; ".join(CITATIONS[v] for v in sorted(venues) if v in CITATIONS) or CITATIONS["gg"]
-
-
-def detect_collusion(
-    hands: Iterable[Sequence[FlatEvent]],
-    *,
-    as_of: date,
-    window_days: int = WINDOW_DAYS,
-    min_hands: int = MIN_HANDS,
-    threshold: float = THRESHOLD,
-) -> CollusionReport:
-    """Score every pair over the hands of the window ending on ``as_of``."""
-    detector = CollusionDetector(as_of=as_of, window_days=window_days, min_hands=min_hands)
-    for events in hands:
-        detector.observe(events)
-    return detector.report(threshold)
-
-
-def collusion_findings(report: CollusionReport) -> list[Finding]:
-    """One ``collusion_suspected`` finding per suspected pair or ring."""
-    findings = []
-    for item in report.suspicions:
-        strongest = max(FEATURES, key=lambda f: (item.features[f], f))
-        findings.append(
-            Finding(
-                kind=FindingKind.COLLUSION_SUSPECTED,
-                subject=item.subject,
-                citation=item.citation,
-                reason=(
-                    f"collusion score {item.score:.2f} over {item.shared_hands} shared hands "
-                    f"(strongest: {strongest} z={item.features[strongest]:.2f})"
-                ),
-                expected={"score_below": report.threshold},
-                recorded=item.score,
-                difference=round(item.score - report.threshold, 4),
-                detail={
-                    "players": list(item.players),
-                    "features": item.features,
-                    "shared_hands": item.shared_hands,
-                    "evidence_hands": list(item.evidence),
-                    "window": {"as_of": report.as_of, "days": report.window_days},
-                },
-            )
-        )
-    return findings

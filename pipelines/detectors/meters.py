@@ -17,7 +17,7 @@ from collections.abc import Sequence
 from datetime import date, datetime
 from typing import Any
 
-from audit.store.application import AuditStore
+from audit.store import AuditStore
 
 DEFAULT_SD_BPS = 80_000
 METERED = {"coin_in": "wager", "coin_out": "win"}

@@ -18,6 +18,7 @@ from dataclasses import dataclass, field
 from datetime import datetime, timedelta
 from typing import Any
 
+from pipelines.simulate.envelope import envelope, renumbered
 from replayer.casino import chemin_de_fer, punto_banco
 from replayer.casino.cards import RANKS, SUITS, baccarat_points, blackjack_total, blackjack_value
 from replayer.casino.coup import rebuild
@@ -52,15 +53,9 @@ class RoundWriter:
 
     def emit(self, body_type: str, **fields: Any) -> FlatEvent:
         sequence = len(self.events)
-        event = {
-            "event_id": f"{self.round_id}/{sequence}",
-            "round_id": self.round_id,
-            "sequence": sequence,
-            "occurred_at": self.start + timedelta(seconds=sequence),
-            "type": body_type,
-            **_DEFAULTS.get(body_type, {}),
-            **fields,
-        }
+        at = self.start + timedelta(seconds=sequence)
+        body = {**_DEFAULTS.get(body_type, {}), **fields}
+        event = envelope("round_id", self.round_id, sequence, at, body_type, **body)
         self.events.append(event)
         return event
 
@@ -459,10 +454,11 @@ def plant(events: list[FlatEvent], fault: str) -> tuple[list[FlatEvent], list[st
         winners = [p for p in payouts if p["amount"] > stakes[p["bet_id"]]]
         if not winners:
             return None
-        return _renumber([e for e in events if e is not winners[0]]), ["mispaid_bet"]
+        return renumbered("round_id", [e for e in events if e is not winners[0]]), ["mispaid_bet"]
     if fault == "malfunction_not_refunded":
         keep = [e for e in events if e["type"] in ("RoundOpened", "BetPlaced", "CardDealt")]
-        writer = RoundWriter(events[0]["round_id"], events[0]["occurred_at"], _renumber(keep))
+        first = events[0]
+        writer = RoundWriter(first["round_id"], first["occurred_at"], renumbered("round_id", keep))
         writer.emit("RoundMalfunction", reason="card scanner failure")
         for bet in bets[1:]:
             writer.emit(
@@ -488,16 +484,10 @@ def plant(events: list[FlatEvent], fault: str) -> tuple[list[FlatEvent], list[st
                 e["type"] in ("PayoutMade", "CommissionTaken") and e["bet_id"] == late["bet_id"]
             )
         ]
-        writer = RoundWriter(events[0]["round_id"], events[0]["occurred_at"], _renumber(rest))
+        first = events[0]
+        writer = RoundWriter(first["round_id"], first["occurred_at"], renumbered("round_id", rest))
         writer.emit(
             "RefundPaid", bet_id=late["bet_id"], player_id=late["player_id"], amount=late["amount"]
         )
         return writer.events, ["illegal_action"]
     return None
-
-
-def _renumber(events: list[FlatEvent]) -> list[FlatEvent]:
-    return [
-        {**event, "sequence": index, "event_id": f"{event['round_id']}/{index}"}
-        for index, event in enumerate(events)
-    ]

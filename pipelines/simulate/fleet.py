@@ -39,6 +39,7 @@ from typing import Any
 from audit.families import family_named
 from pipelines.simulate.avro_out import write_shard
 from pipelines.simulate.day import ExtraGenerator
+from pipelines.simulate.envelope import renumbered
 from pipelines.simulate.manifest import PlantedFault
 from pipelines.simulate.slots import WAGERS, FlatEvent, machine_month
 
@@ -115,18 +116,11 @@ def machine_day(
     return events, PlantedFault(kind, machine_id, METER_FAULTS[kind], detail)
 
 
-def _renumber(events: list[FlatEvent]) -> list[FlatEvent]:
-    return [
-        {**event, "sequence": index, "event_id": f"{event['machine_id']}/{index}"}
-        for index, event in enumerate(events)
-    ]
-
-
 def _leave_out(body_type: str) -> Callable[[list[FlatEvent], random.Random], Planted]:
     def planter(events: list[FlatEvent], rng: random.Random) -> Planted:
         gone = rng.choice([e for e in events if e["type"] == body_type])
         detail = {"left_out": body_type, "sequence": gone["sequence"]}
-        return _renumber([e for e in events if e is not gone]), detail
+        return renumbered("machine_id", [e for e in events if e is not gone]), detail
 
     return planter
 
@@ -175,7 +169,8 @@ def _misread(events: list[FlatEvent], rng: random.Random) -> Planted:
 
 def _hide_ram_clear(events: list[FlatEvent], rng: random.Random) -> Planted:
     reset = next(e for e in events if e["type"] == "MachineReset")
-    return _renumber([e for e in events if e is not reset]), {"sequence": reset["sequence"]}
+    kept = [e for e in events if e is not reset]
+    return renumbered("machine_id", kept), {"sequence": reset["sequence"]}
 
 
 #: Fault kind -> planter(events, rng) -> (faulty events, detail).

@@ -38,6 +38,7 @@ from typing import Any
 from audit.families import family_named
 from audit.ingest.avro_files import write_events
 from pipelines.simulate.casino import RoundWriter, punto_banco_round, roulette_round
+from pipelines.simulate.envelope import envelope
 from pipelines.simulate.players import player_pool
 from pipelines.simulate.poker import HandPlan, PlayedHand, play_hand
 from pipelines.simulate.tables import TableSpec, make_tables
@@ -93,14 +94,7 @@ def _event(
     family: str, subject: str, seq: int, at: datetime, record_type: str, /, **body: Any
 ) -> dict:
     key = {"poker": "hand_id", "incident": "incident_id"}[family]
-    return {
-        "event_id": f"{subject}#{seq}",
-        key: subject,
-        "sequence": seq,
-        "occurred_at": at,
-        "type": record_type,
-        **body,
-    }
+    return envelope(key, subject, seq, at, record_type, **body)
 
 
 # --------------------------------------------------------------------------- poker

@@ -23,6 +23,7 @@ from dataclasses import dataclass, field
 from datetime import datetime, timedelta
 from typing import Any
 
+from pipelines.simulate.envelope import envelope
 from pipelines.simulate.manifest import CollusionGroup
 from pipelines.simulate.players import Player
 from pipelines.simulate.strategy import CHIP_DUMPING, WHIPSAW, Spot, colluding, honest
@@ -119,14 +120,7 @@ class PlayedHand:
 
 
 def _event(hand_id: str, seq: int, at: datetime, event_type: str, /, **body: Any) -> dict[str, Any]:
-    return {
-        "event_id": f"{hand_id}#{seq}",
-        "hand_id": hand_id,
-        "sequence": seq,
-        "occurred_at": at,
-        "type": event_type,
-        **body,
-    }
+    return envelope("hand_id", hand_id, seq, at, event_type, **body)
 
 
 @dataclass(slots=True)

@@ -18,6 +18,7 @@ from fractions import Fraction
 from math import isqrt
 from typing import Any
 
+from pipelines.simulate.envelope import envelope
 from replayer.slots.meters import COMPOSITES, METERS, contributions
 
 FlatEvent = dict[str, Any]
@@ -59,14 +60,8 @@ class _Machine:
 
     def emit(self, body_type: str, **fields: Any) -> FlatEvent:
         sequence = len(self.events)
-        event = {
-            "event_id": f"{self.machine_id}/{sequence}",
-            "machine_id": self.machine_id,
-            "sequence": sequence,
-            "occurred_at": self.start + timedelta(seconds=10 * (sequence - self.base)),
-            "type": body_type,
-            **fields,
-        }
+        at = self.start + timedelta(seconds=10 * (sequence - self.base))
+        event = envelope("machine_id", self.machine_id, sequence, at, body_type, **fields)
         self.events.append(event)
         for meter, amount in contributions(event).items():
             self.meters[meter] = (self.meters[meter] + amount) % 10**self.width

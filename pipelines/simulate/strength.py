@@ -10,7 +10,8 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from replayer.poker.evaluator import Ranking, best_any, best_two_plus_three, rank_five
+from replayer.poker.evaluator import best_any, best_two_plus_three, rank_five
+from replayer.rankings import Ranking
 from replayer.rulebooks.poker import Game
 
 _RANK = {r: i + 2 for i, r in enumerate("23456789TJQKA")}

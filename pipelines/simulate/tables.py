@@ -26,6 +26,7 @@ from dataclasses import dataclass
 from datetime import UTC, datetime
 from typing import Any
 
+from pipelines.simulate.envelope import envelope
 from replayer.rulebooks.poker import RakeTerms
 
 #: (venue, rulebook id, variant, seats at the table)
@@ -140,11 +141,7 @@ def terms_declarations(tables: Sequence[TableSpec]) -> list[dict[str, Any]]:
         terms = table.rake_terms
         declarations.append(
             {
-                "event_id": f"{table.table_id}#terms-0",
-                "table_id": table.table_id,
-                "sequence": 0,
-                "occurred_at": DECLARED_FROM,
-                "type": "TableTermsDeclared",
+                **envelope("table_id", table.table_id, 0, DECLARED_FROM, "TableTermsDeclared"),
                 "effective_from": DECLARED_FROM,
                 "rulebook": table.rulebook,
                 "operator": OPERATORS.get(table.venue),

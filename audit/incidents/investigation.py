@@ -1,10 +1,10 @@
 """Incident investigations: after a server failure, what was in flight, what the rules
 required to be given back, and what was actually given back.
 
-    record_incident / amend_incident    (audit.incident_record)  the incident as events
-    find_in_flight                      (audit.incident_inflight) hands, rounds, tournaments
-    judge_* / compare                   (audit.incident_compare)  required vs recorded
-    render_text / to_json / write_csv   (audit.incident_report)   the report
+    record_incident / amend_incident    (audit.incidents.record)  the incident as events
+    find_in_flight                      (audit.incidents.inflight) hands, rounds, tournaments
+    judge_* / compare                   (audit.incidents.compare)  required vs recorded
+    render_text / to_json / write_csv   (audit.incidents.report)   the report
 
 ``investigate(store, incident_id, as_of=...)`` runs the middle two; the CLI
 (``casino-audit incident …``) and the Airflow DAG ``incident_investigation`` both call
@@ -19,11 +19,11 @@ from __future__ import annotations
 from dataclasses import dataclass
 from datetime import datetime, timedelta
 
-from audit.incident_compare import SubjectResult, judge_hand, judge_round, judge_tournament
-from audit.incident_inflight import find_in_flight
-from audit.incident_record import KIND, Incident, load_incident
+from audit.incidents.compare import SubjectResult, judge_hand, judge_round, judge_tournament
+from audit.incidents.inflight import find_in_flight
+from audit.incidents.record import KIND, RecordedIncident, load_incident
 from audit.judging import findings_json, verdict_record
-from audit.store.application import AuditStore, canonical, record_digest
+from audit.store import AuditStore, canonical, record_digest
 from replayer.findings import Finding
 from replayer.refunds import PENDING_BET_HOLD
 from replayer.tournaments import DEFAULT_POLICY, CancellationPolicy
@@ -33,7 +33,7 @@ from replayer.tournaments import DEFAULT_POLICY, CancellationPolicy
 class Investigation:
     """An incident, the subjects in flight judged, as of a moment."""
 
-    incident: Incident
+    incident: RecordedIncident
     as_of: datetime
     subjects: tuple[SubjectResult, ...]
     input_digest: str

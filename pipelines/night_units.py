@@ -25,27 +25,18 @@ from datetime import date
 from typing import Any
 
 from audit.adjudicate import KIND as ADJUDICATION
-from audit.store.application import AuditStore, SubjectRecords, canonical, record_digest
-from replayer import REPLAYER_VERSION
+from audit.judging import adjudication_record, adjudication_unit
+from audit.store import AuditStore, SubjectRecords, canonical, record_digest
 from replayer.findings import Finding, FindingKind
 
 QUALITY, LEDGER, COLLUSION_STATE = "data_quality", "nightly", "collusion_state"
 
 
 def unit(kind: str, scope: str, findings: Iterable[Finding], **content: Any) -> SubjectRecords:
-    """The store unit of one conclusion of the nightly job (see the module docstring)."""
-    record: dict[str, Any] = {
-        "type": "HandAdjudicated",
-        "sequence": 0,
-        "kind": kind,
-        "subject": scope,
-        "rulebook": None,
-        "replayer_version": REPLAYER_VERSION,
-        "findings": [f.to_record() for f in findings],
-        **content,
-    }
-    digest = record_digest([canonical(record)])
-    return SubjectRecords(ADJUDICATION, f"{kind}:{scope}|{REPLAYER_VERSION}|{digest}", [record])
+    """The store unit of one conclusion of the nightly job (see the module docstring),
+    identified by the digest of its own content."""
+    record = adjudication_record(kind, scope, [f.to_record() for f in findings], **content)
+    return adjudication_unit(record, record_digest([canonical(record)]))
 
 
 def verdict_key(unit_id: str) -> tuple[str, str]:

@@ -26,8 +26,8 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from audit.incident_record import Incident
-from audit.store.application import AuditStore
+from audit.incidents.record import RecordedIncident
+from audit.store import AuditStore
 from replayer.refunds import hand_closed_at, round_closed_at
 
 Events = list[dict[str, Any]]
@@ -47,7 +47,7 @@ def _first(events: Sequence[dict[str, Any]], kind: str) -> dict[str, Any] | None
     return next((e for e in events if e["type"] == kind), None)
 
 
-def hand_in_flight(events: Sequence[dict[str, Any]], incident: Incident) -> bool:
+def hand_in_flight(events: Sequence[dict[str, Any]], incident: RecordedIncident) -> bool:
     start = _first(events, "HandStarted")
     if start is None or start["table_id"] not in incident.tables:
         return False
@@ -57,7 +57,7 @@ def hand_in_flight(events: Sequence[dict[str, Any]], incident: Incident) -> bool
     return closed is None or closed >= incident.window_start
 
 
-def round_in_flight(events: Sequence[dict[str, Any]], incident: Incident) -> bool:
+def round_in_flight(events: Sequence[dict[str, Any]], incident: RecordedIncident) -> bool:
     opened = _first(events, "RoundOpened")
     if opened is None or opened["table_id"] not in incident.games:
         return False
@@ -69,7 +69,7 @@ def round_in_flight(events: Sequence[dict[str, Any]], incident: Incident) -> boo
 
 
 def tournament_in_flight(
-    tournament_id: str, events: Sequence[dict[str, Any]], incident: Incident
+    tournament_id: str, events: Sequence[dict[str, Any]], incident: RecordedIncident
 ) -> bool:
     cancelled = [e for e in events if e["type"] == "TournamentCancelled"]
     named = tournament_id in incident.tournaments or any(
@@ -79,7 +79,7 @@ def tournament_in_flight(
     return named and not any(at < incident.window_start for at in completed)
 
 
-def find_in_flight(store: AuditStore, incident: Incident) -> InFlight:
+def find_in_flight(store: AuditStore, incident: RecordedIncident) -> InFlight:
     """Every hand, round and tournament in flight during ``incident`` (module docstring)."""
     found = InFlight()
     if incident.tables:

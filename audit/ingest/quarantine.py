@@ -2,7 +2,7 @@
 
 A quarantined record is a subject of the store like any other (kind ``quarantine``), so
 it is append-only, hash-chained and idempotent: the same rejection twice is kept once.
-The file is named by ``audit.ingest.sources.file_identity`` (its folder and name), never
+The file is named by ``audit.ingest.file_names.file_identity`` (its folder and name), never
 by the path it was given on the command line, so the same rejection read by a relative
 and by an absolute path is one record; the record's text is kept up to ``RAW_LIMIT``.
 """
@@ -13,8 +13,8 @@ from collections.abc import Iterator
 from dataclasses import dataclass
 
 from audit.ingest.errors import RecordRejected
-from audit.ingest.sources import file_identity
-from audit.store.application import AuditStore, SubjectRecords, record_digest
+from audit.ingest.file_names import file_identity
+from audit.store import AuditStore, SubjectRecords, record_digest
 
 KIND = "quarantine"
 #: Characters of a rejected record's text kept in the store (the rest is noted, not kept).

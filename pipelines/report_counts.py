@@ -51,7 +51,3 @@ def by_machine(rows: Iterable[Row]) -> dict[str, Counter[str]]:
 
 def by_operator(rows: Iterable[Row]) -> dict[str, Counter[str]]:
     return count_by((r for r in rows if r["table"]), lambda r: operator_of(r["table"]))
-
-
-def by_day(rows: Iterable[Row]) -> dict[str, Counter[str]]:
-    return count_by(rows, lambda r: r["day"])

@@ -2,49 +2,65 @@
 
 ``cmd_nightly`` runs ``pipelines.nightly.run_nightly`` for one date; ``cmd_demo`` writes a
 synthetic day with planted faults (``pipelines.simulate``) and runs the nightly over it.
-Exit codes as for every command (``audit.cli``): 0 done; 1 done, but the day's data has
-problems (failed data-quality checks or quarantined records); 2 could not run.
+Exit codes (``cli.common``): 0 done; 1 done, but the day's data has problems (failed
+data-quality checks or quarantined records); 2 could not run.
 """
 
 from __future__ import annotations
 
 import argparse
-import os
 import shlex
-import sys
 from collections import Counter
 from datetime import date
 from pathlib import Path
 from typing import TYPE_CHECKING
 
 from audit.config import StoreURLError, parse_store_url, store_url_from_env
+from cli.common import EXIT_DATA_PROBLEMS, EXIT_OK, CannotRun, parse_day
+from pipelines.settings import input_root, report_root
 
 if TYPE_CHECKING:
     from pipelines.nightly import NightlySummary
     from pipelines.simulate.manifest import DayManifest
 
-EXIT_OK, EXIT_DATA_PROBLEMS, EXIT_CANNOT_RUN = 0, 1, 2
-INPUT_ENV, OUT_ENV = "CASINO_AUDIT_INPUT", "CASINO_AUDIT_OUT"
-DEFAULT_INPUT, DEFAULT_OUT = "casino-audit-input", "casino-audit-reports"
 DEMO_DIR = Path("casino-audit-demo")
 
 
-def _fail(command: str, message: str) -> int:
-    print(f"casino-audit {command}: {message}", file=sys.stderr)
-    return EXIT_CANNOT_RUN
+def add_parsers(sub: argparse._SubParsersAction) -> None:
+    """Add ``nightly`` and ``demo`` to the ``casino-audit`` parser."""
+    p = sub.add_parser("nightly", help="the nightly reconciliation without a scheduler")
+    p.add_argument("--date", required=True, help="the day, YYYY-MM-DD (UTC)")
+    p.add_argument(
+        "--input",
+        help="input root: <input>/<date>/**/*.avro "
+        "(default $CASINO_AUDIT_INPUT or ./casino-audit-input)",
+    )
+    p.add_argument(
+        "--out", help="report root (default $CASINO_AUDIT_OUT or ./casino-audit-reports)"
+    )
+    p.add_argument(
+        "--workers",
+        type=int,
+        help="processes validating, ingesting and replaying shards (default: one per CPU)",
+    )
+    p.set_defaults(run=cmd_nightly)
+    p = sub.add_parser("demo", help="a synthetic day with planted faults, end to end")
+    p.set_defaults(run=cmd_demo)
 
 
 def _store_url(args: argparse.Namespace) -> str:
     url = store_url_from_env(getattr(args, "store", None))
-    parse_store_url(url)  # raises StoreURLError with the reason
+    try:
+        parse_store_url(url)  # raises StoreURLError with the reason
+    except StoreURLError as error:
+        raise CannotRun(str(error)) from None
     return url
 
 
 def _run(
-    command: str, url: str, input_dir: Path, day: date, out_dir: Path, workers: int | None = None
-) -> NightlySummary | None:
-    """run_nightly in ``workers`` processes (default: one per CPU), or None after saying why
-    it could not run."""
+    url: str, input_dir: Path, day: date, out_dir: Path, workers: int | None = None
+) -> NightlySummary:
+    """run_nightly in ``workers`` processes (default: one per CPU)."""
     from eventsourcing.persistence import PersistenceError
 
     from audit.store.existing import StoreUnusable
@@ -53,11 +69,10 @@ def _run(
     try:
         return run_nightly(url, input_dir, day, out_dir, workers=workers or default_workers())
     except (NoInput, StoreUnusable) as error:  # their messages name the store already
-        _fail(command, str(error))
-        return None
+        raise CannotRun(str(error)) from None
     except (PersistenceError, OSError) as error:
-        _fail(command, f"cannot use the store {parse_store_url(url).redacted()}: {error}")
-        return None
+        where = parse_store_url(url).redacted()
+        raise CannotRun(f"cannot use the store {where}: {error}") from None
 
 
 def _print_summary(summary: NightlySummary) -> None:
@@ -90,41 +105,29 @@ def _exit_code(summary: NightlySummary) -> int:
 
 def cmd_nightly(args: argparse.Namespace) -> int:
     """``casino-audit [--store URL] nightly --date D [--input DIR] [--out DIR] [--workers N]``."""
-    try:
-        day = date.fromisoformat(args.date)
-    except (TypeError, ValueError):
-        return _fail("nightly", f"{args.date!r} is not a date (YYYY-MM-DD)")
-    try:
-        url = _store_url(args)
-    except StoreURLError as error:
-        return _fail("nightly", str(error))
-    input_dir = Path(getattr(args, "input", None) or os.environ.get(INPUT_ENV, DEFAULT_INPUT))
-    out_dir = Path(getattr(args, "out", None) or os.environ.get(OUT_ENV, DEFAULT_OUT))
-    summary = _run("nightly", url, input_dir, day, out_dir, getattr(args, "workers", None))
-    if summary is None:
-        return EXIT_CANNOT_RUN
+    day = parse_day(args.date)
+    assert day is not None  # --date is required
+    url = _store_url(args)
+    input_dir = Path(input_root(getattr(args, "input", None)))
+    out_dir = Path(report_root(getattr(args, "out", None)))
+    summary = _run(url, input_dir, day, out_dir, getattr(args, "workers", None))
     _print_summary(summary)
     return _exit_code(summary)
 
 
 def cmd_demo(args: argparse.Namespace) -> int:
     """``casino-audit demo``: a seeded synthetic day with planted faults, end to end."""
-    try:
-        from pipelines.simulate.demo import (
-            DEMO_DAY,
-            DEMO_HANDS,
-            DEMO_MACHINES,
-            DEMO_ROUNDS,
-            DEMO_SEED,
-            DEMO_TOURNAMENTS,
-            demo_day,
-        )
-    except ImportError as error:
-        return _fail("demo", f"the synthetic-day generator is not available ({error})")
-    try:
-        url = _store_url(args)
-    except StoreURLError as error:
-        return _fail("demo", str(error))
+    from pipelines.simulate.demo import (
+        DEMO_DAY,
+        DEMO_HANDS,
+        DEMO_MACHINES,
+        DEMO_ROUNDS,
+        DEMO_SEED,
+        DEMO_TOURNAMENTS,
+        demo_day,
+    )
+
+    url = _store_url(args)
     folder = DEMO_DIR / DEMO_DAY.isoformat()
     print(
         f"generating {DEMO_HANDS} hands, {DEMO_ROUNDS} banked rounds, {DEMO_MACHINES} slot"
@@ -132,9 +135,7 @@ def cmd_demo(args: argparse.Namespace) -> int:
         f" into {folder}/ ..."
     )
     manifest = demo_day(DEMO_DIR)
-    summary = _run("demo", url, DEMO_DIR, DEMO_DAY, DEMO_DIR / "reports")
-    if summary is None:
-        return EXIT_CANNOT_RUN
+    summary = _run(url, DEMO_DIR, DEMO_DAY, DEMO_DIR / "reports")
     _print_summary(summary)
     _print_found_vs_planted(url, manifest)
     store = shlex.quote(parse_store_url(url).redacted())

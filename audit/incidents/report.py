@@ -14,8 +14,8 @@ import json
 from pathlib import Path
 from typing import IO, Any
 
-from audit.incident_compare import SubjectResult
-from audit.incidents import Investigation
+from audit.incidents.compare import SubjectResult
+from audit.incidents.investigation import Investigation
 
 CSV_COLUMNS = (
     "incident_id",

@@ -10,15 +10,18 @@ newer version needs. On SQLite it creates the file's tables. ``db grant`` gives 
 writer exactly what ``ingest``, ``replay``, ``checkpoint``, ``nightly`` and ``incident
 record`` need and a reader exactly what ``findings``, ``show``, ``verify`` and
 ``quarantine`` need (``audit.store.roles`` lists every privilege and why); PostgreSQL
-only. Exit codes as ``audit.cli``: 0 done, 2 could not run.
+only. Exit codes as ``cli.common``: 0 done, 2 could not run.
 """
 
 from __future__ import annotations
 
 import argparse
 
+from cli.common import EXIT_OK, CannotRun
 
-def add_db_parser(sub: argparse._SubParsersAction) -> None:
+
+def add_parsers(sub: argparse._SubParsersAction) -> None:
+    """Add ``db`` and its actions to the ``casino-audit`` parser."""
     parser = sub.add_parser(
         "db", help="set up the store and its PostgreSQL roles (owner, writer, reader)"
     )
@@ -52,7 +55,6 @@ def add_db_parser(sub: argparse._SubParsersAction) -> None:
 
 
 def cmd_db(args: argparse.Namespace) -> int:
-    from audit.cli import EXIT_OK, CannotRun
     from audit.config import StoreURLError, parse_store_url, store_url_from_env
     from audit.store.existing import StoreUnusable
     from audit.store.roles import grant, init_store

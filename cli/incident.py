@@ -9,7 +9,7 @@
         [--out FILE] [--append-findings] [--fail-on-findings]
 
 Times are ISO 8601; without a zone they are taken as UTC. ``--as-of`` defaults to now.
-Exit codes as ``audit.cli``: 0 done, 1 ``--fail-on-findings`` and there are findings,
+Exit codes as ``cli.common``: 0 done, 1 ``--fail-on-findings`` and there are findings,
 2 could not run.
 """
 
@@ -19,6 +19,8 @@ import argparse
 import sys
 from datetime import UTC, datetime
 from pathlib import Path
+
+from cli.common import EXIT_DATA_PROBLEMS, EXIT_OK, CannotRun, open_store
 
 SCOPES = ("tables", "tournaments", "machines", "games")
 
@@ -42,7 +44,7 @@ def _scope_arguments(parser: argparse.ArgumentParser) -> None:
     )
 
 
-def add_incident_parser(subparsers: argparse._SubParsersAction) -> None:
+def add_parsers(subparsers: argparse._SubParsersAction) -> None:
     """Add ``incident`` and its subcommands to the ``casino-audit`` parser."""
     parser = subparsers.add_parser(
         "incident", help="record an incident and investigate refunds after a failure"
@@ -73,10 +75,9 @@ def add_incident_parser(subparsers: argparse._SubParsersAction) -> None:
 
 
 def cmd_incident(args: argparse.Namespace) -> int:
-    from audit.cli import EXIT_DATA_PROBLEMS, EXIT_OK, CannotRun, _open_store
-    from audit.incident_record import IncidentError
+    from audit.incidents.record import IncidentError
 
-    store = _open_store(args)
+    store = open_store(args)
     try:
         if args.incident_command == "investigate":
             return EXIT_DATA_PROBLEMS if _investigate(store, args) else EXIT_OK
@@ -87,7 +88,7 @@ def cmd_incident(args: argparse.Namespace) -> int:
 
 
 def _record(store, args: argparse.Namespace) -> None:
-    from audit.incident_record import amend_incident, record_incident
+    from audit.incidents.record import amend_incident, record_incident
 
     scope = {name: getattr(args, name) for name in SCOPES}
     now = datetime.now(UTC)
@@ -119,8 +120,8 @@ def _record(store, args: argparse.Namespace) -> None:
 
 def _investigate(store, args: argparse.Namespace) -> bool:
     """Write the report; True when the fail-on-findings exit applies."""
-    from audit.incident_report import render_text, to_json, write_csv
-    from audit.incidents import append_findings, investigate
+    from audit.incidents.investigation import append_findings, investigate
+    from audit.incidents.report import render_text, to_json, write_csv
 
     investigation = investigate(store, args.incident_id, as_of=args.as_of or datetime.now(UTC))
     out = args.out.open("w", newline="") if args.out else sys.stdout

@@ -14,7 +14,7 @@ from dataclasses import dataclass
 from datetime import datetime
 from typing import Any
 
-from audit.store.application import AuditStore, SubjectRecords
+from audit.store import AuditStore, SubjectRecords
 
 KIND = "incident"
 _SCOPES = ("tables", "tournaments", "machines", "games")
@@ -25,7 +25,7 @@ class IncidentError(ValueError):
 
 
 @dataclass(frozen=True, slots=True)
-class Incident:
+class RecordedIncident:
     """An incident's current statement (IncidentRecorded, then each IncidentAmended)."""
 
     incident_id: str
@@ -42,7 +42,7 @@ class Incident:
     """The reasons of the amendments applied, oldest first."""
 
 
-def incident_from_events(events: Sequence[dict[str, Any]]) -> Incident:
+def incident_from_events(events: Sequence[dict[str, Any]]) -> RecordedIncident:
     """Fold an incident's events; IncidentError when there is no IncidentRecorded."""
     ordered = sorted(events, key=lambda event: event["sequence"])
     first = next((e for e in ordered if e["type"] == "IncidentRecorded"), None)
@@ -54,7 +54,7 @@ def incident_from_events(events: Sequence[dict[str, Any]]) -> Incident:
         if event["type"] == "IncidentAmended":
             current |= {k: event[k] for k in ("window_start", "window_end", *_SCOPES)}
             reasons.append(str(event["reason"]))
-    return Incident(
+    return RecordedIncident(
         incident_id=str(first["incident_id"]),
         kind=str(first["kind"]),
         window_start=current["window_start"],
@@ -69,7 +69,7 @@ def incident_from_events(events: Sequence[dict[str, Any]]) -> Incident:
     )
 
 
-def load_incident(store: AuditStore, incident_id: str) -> Incident:
+def load_incident(store: AuditStore, incident_id: str) -> RecordedIncident:
     events = store.records_of(KIND, incident_id)
     if not events:
         raise IncidentError(f"no incident {incident_id!r} in the store")

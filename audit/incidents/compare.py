@@ -24,7 +24,7 @@ from dataclasses import dataclass
 from datetime import datetime, timedelta
 from typing import Any
 
-from audit.incident_record import Incident
+from audit.incidents.record import RecordedIncident
 from replayer.findings import Finding, FindingKind
 from replayer.refunds import (
     Refund,
@@ -76,7 +76,7 @@ class SubjectResult:
 
 
 def compare(
-    incident: Incident,
+    incident: RecordedIncident,
     subject: str,
     required: Sequence[Refund],
     recorded: Mapping[str, int],
@@ -123,7 +123,7 @@ def compare(
     return lines, tuple(findings)
 
 
-def judge_hand(incident: Incident, hand_id: str, events: Events) -> SubjectResult:
+def judge_hand(incident: RecordedIncident, hand_id: str, events: Events) -> SubjectResult:
     hand = hand_at_failure(events)
     step = hand.step
     state = {
@@ -153,7 +153,7 @@ def judge_hand(incident: Incident, hand_id: str, events: Events) -> SubjectResul
 
 
 def judge_round(
-    incident: Incident, round_id: str, events: Events, *, as_of: datetime, hold: timedelta
+    incident: RecordedIncident, round_id: str, events: Events, *, as_of: datetime, hold: timedelta
 ) -> SubjectResult:
     opened = next(e for e in events if e["type"] == "RoundOpened")
     if opened["game"] == "rng":
@@ -190,7 +190,7 @@ def judge_round(
 
 
 def judge_tournament(
-    incident: Incident, tournament_id: str, events: Events, policy: CancellationPolicy
+    incident: RecordedIncident, tournament_id: str, events: Events, policy: CancellationPolicy
 ) -> SubjectResult:
     state = state_before(events, incident.window_start)
     adjudicated = adjudicate_tournament(events, bounty_remainder=policy.remainder).findings

@@ -1,0 +1,51 @@
+"""What the store needs of its recorder beyond eventsourcing's ``ApplicationRecorder``:
+the hash chain, the checkpoints and bulk reads. Both chained recorders
+(``sqlite_recorder``, ``postgres_recorder``) provide it; ``AuditStore.chained`` is the
+store's recorder seen through this Protocol, so the store calls them typed."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator, Sequence
+from typing import Any, Protocol
+
+from audit.store.chain import ChainRow, Checkpoint
+
+
+class ChainedRecorder(Protocol):
+    """A recorder whose every insert extends the hash chain (``audit.store.chain``)."""
+
+    def iter_chain_rows(self) -> Iterator[ChainRow]:
+        """Every stored event with its chain link, in notification order."""
+        ...
+
+    def chain_head(self) -> tuple[int, bytes, int]:
+        """(last notification id, its chain hash, events stored)."""
+        ...
+
+    def write_checkpoint(self, checkpoint: Checkpoint) -> None:
+        """Record a checkpoint (append-only)."""
+        ...
+
+    def checkpoints(self) -> list[Checkpoint]:
+        """Every checkpoint, oldest first."""
+        ...
+
+    def checkpoint_at(self, notification_id: int) -> Checkpoint | None:
+        """The checkpoint at this head, if any."""
+        ...
+
+    def rooted_checkpoints_before(self, notification_id: int, limit: int = 3) -> list[Checkpoint]:
+        """The latest checkpoints with a Merkle root before ``notification_id``."""
+        ...
+
+    def iter_chain_hashes(self, after: int, upto: int) -> Iterator[bytes]:
+        """The chain hashes of notifications ``after`` < id <= ``upto``, in order."""
+        ...
+
+    def states_of(self, originator_ids: Sequence[str], first_version: int) -> list[Any]:
+        """(originator id, state) rows of these subjects from ``first_version`` on."""
+        ...
+
+    def existing_versions(self, originator_ids: Sequence[str]) -> set[tuple[str, int]]:
+        """(originator id, version) of every stored event of these subjects."""
+        ...

@@ -1,0 +1,31 @@
+"""Findings in words: one sentence an inspector can act on, and who is owed what.
+
+Input is a *finding row*: the stored finding record (``finding_id, kind, subject,
+citation, reason, expected, recorded, difference, detail``; ``Finding.to_record``) plus
+the context the store adds (``audit.adjudicate.current_findings``): ``subject_kind``,
+``currency`` (ISO 4217, ``XXX`` for chips, or None), ``table``, ``players`` (poker: seat
+number as a string -> player id), ``operator``, ``rulebook``, ``started_at``. A row
+without the context keys (older callers) works: a missing key counts as None (``{}`` for
+``players``); amounts are then written in minor units and seats without names.
+
+Money is always written by ``audit.money.format_money``; the functions here never turn
+an amount into a float.
+
+Modules: ``rows`` (reading a row), ``owed`` (who is owed what, the sign convention and
+counting once), ``sentences`` (a finding in words), ``escape`` (terminal and CSV).
+"""
+
+from audit.wording.escape import csv_safe, terminal_safe
+from audit.wording.owed import Owed, OwedTotals, Sums, owed, owed_totals
+from audit.wording.sentences import sentence
+
+__all__ = [
+    "Owed",
+    "OwedTotals",
+    "Sums",
+    "csv_safe",
+    "owed",
+    "owed_totals",
+    "sentence",
+    "terminal_safe",
+]

@@ -1,0 +1,69 @@
+"""What every command shares: exit codes, ``CannotRun`` and opening the store.
+
+Exit codes, for every command:
+  0  done; for ``ingest``: every record stored (or already stored)
+  1  done, but the data has problems: ``ingest`` quarantined records, ``verify`` found a
+     broken chain, ``findings --fail-on-findings`` found some
+  2  could not run: bad arguments, a missing path, an unreachable or unusable store
+"""
+
+from __future__ import annotations
+
+import argparse
+import importlib
+from collections.abc import Callable
+from datetime import date
+from typing import TYPE_CHECKING
+
+from audit.config import StoreURLError, parse_store_url, store_url_from_env
+
+if TYPE_CHECKING:
+    from audit.store import AuditStore
+
+EXIT_OK, EXIT_DATA_PROBLEMS, EXIT_CANNOT_RUN = 0, 1, 2
+
+Command = Callable[[argparse.Namespace], int]
+
+
+class CannotRun(Exception):
+    """The command cannot run; the message says why (no traceback for the user)."""
+
+
+def open_store(args: argparse.Namespace, *, create: bool = True) -> AuditStore:
+    """The store of ``--store``; a read command (``create=False``) never creates one."""
+    from eventsourcing.persistence import PersistenceError
+
+    from audit.store import AuditStore
+    from audit.store.existing import StoreUnusable
+    from audit.store.signing import KeyError_
+
+    url = store_url_from_env(args.store)
+    try:
+        return AuditStore(url, create=create)
+    except StoreUnusable as error:  # missing, or the role may not use it so
+        raise CannotRun(str(error)) from None
+    except (StoreURLError, KeyError_) as error:
+        raise CannotRun(str(error)) from None
+    except (PersistenceError, OSError) as error:
+        where = parse_store_url(url).redacted()
+        raise CannotRun(f"cannot open the store {where}: {error}") from None
+
+
+def parse_day(text: str | None) -> date | None:
+    """``YYYY-MM-DD`` as a date (None stays None); anything else cannot run."""
+    if text is None:
+        return None
+    try:
+        return date.fromisoformat(text)
+    except ValueError:
+        raise CannotRun(f"{text!r} is not a date (YYYY-MM-DD)") from None
+
+
+def lazy(module: str, function: str) -> Command:
+    """A command implemented in ``module``, imported only when it runs (fast ``--help``)."""
+
+    def run(args: argparse.Namespace) -> int:
+        command: Command = getattr(importlib.import_module(module), function)
+        return command(args)
+
+    return run
