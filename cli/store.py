@@ -15,7 +15,9 @@ if TYPE_CHECKING:
 
 def add_parsers(sub: argparse._SubParsersAction) -> None:
     """Add the store commands to the ``casino-audit`` parser."""
-    p = sub.add_parser("ingest", help="store Avro (.avro) and PHH (.phh/.phhs) files or folders")
+    p = sub.add_parser(
+        "ingest", help="store Avro (.avro), PHH (.phh/.phhs) and room text (.txt) files or folders"
+    )
     p.add_argument(
         "--rulebook",
         action="append",

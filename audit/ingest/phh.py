@@ -36,6 +36,7 @@ from audit.ingest.phh_actions import ActionReplay, Body, Chips, blind_kinds, pos
 from audit.ingest.phh_cards import CardTracker, ranks_of
 from audit.ingest.phh_money import CHIP_MINOR_UNITS, CHIPS, Money, money_of
 from audit.ingest.phh_time import UNKNOWN_TIME, start_time
+from audit.ingest.text_files import read_text
 from audit.ingest.toml_guard import LIMIT_FIELD, check_toml_shape
 
 __all__ = ["CHIP_MINOR_UNITS", "UNKNOWN_TIME", "PhhRecord", "hand_events", "iter_phh_records"]
@@ -72,26 +73,9 @@ def iter_phh_records(
     every record's text is pre-scanned against the TOML limits before it is parsed.
     """
     path = Path(path)
-    with path.open("rb") as stream:
-        size = os.fstat(stream.fileno()).st_size
-        data = (
-            b"" if size > limits.max_phh_file_bytes else stream.read(limits.max_phh_file_bytes + 1)
-        )
-    if max(size, len(data)) > limits.max_phh_file_bytes:
-        yield RecordRejected(
-            path,
-            "file",
-            LIMIT_FIELD,
-            f"file of {max(size, len(data)):,} bytes or more, beyond "
-            f"{limits.describe('max_phh_file_bytes')}; not read",
-            f"(file of {size:,} bytes left in place; too large to read)",
-        )
-        return
-    try:
-        text = data.decode("utf-8")
-    except UnicodeDecodeError as error:
-        raw = data.decode("utf-8", errors="replace")
-        yield RecordRejected(path, "file", SYNTAX, f"not UTF-8 text at byte {error.start}", raw)
+    text = read_text(path, limits, field=SYNTAX, encoding="utf-8")
+    if isinstance(text, RecordRejected):
+        yield text
         return
     if path.suffix == ".phhs":
         yield from _sections(path, text, limits)

@@ -26,6 +26,7 @@ from audit.store.chain import (
     originator_hex,
     tree_head_row,
 )
+from audit.store.checkpoint_reads import CHECKPOINT_COLUMNS, TREE_SELECT, CheckpointReads
 
 READ_BATCH = 5000
 
@@ -54,11 +55,9 @@ BEGIN
 END
 $casino_audit$
 """
-_CHECKPOINT_COLUMNS = "notification_id, chain_hash, event_count, signature, key_id"
-_TREE_SELECT = ", tree_root, head_time, tree_frontier"
 
 
-class ChainedPostgresApplicationRecorder(PostgresApplicationRecorder):
+class ChainedPostgresApplicationRecorder(CheckpointReads, PostgresApplicationRecorder):
     """Application recorder whose rows form a hash chain in notification order."""
 
     def __init__(self, datastore: PostgresDatastore, *, events_table_name: str = "stored_events"):
@@ -240,7 +239,7 @@ class ChainedPostgresApplicationRecorder(PostgresApplicationRecorder):
                 SQL(
                     "INSERT INTO {cp} ({columns}) VALUES (%s, %s, %s, %s, %s, %s, %s, %s) "
                     "ON CONFLICT DO NOTHING"
-                ).format(cp=self._checkpoints, columns=SQL(_CHECKPOINT_COLUMNS + _TREE_SELECT)),
+                ).format(cp=self._checkpoints, columns=SQL(CHECKPOINT_COLUMNS + TREE_SELECT)),
                 (
                     checkpoint.notification_id,
                     checkpoint.chain_hash,
@@ -252,32 +251,6 @@ class ChainedPostgresApplicationRecorder(PostgresApplicationRecorder):
                     checkpoint.tree_frontier if checkpoint.tree_root else None,
                 ),
             )
-
-    def checkpoints(self) -> list[Checkpoint]:
-        """Every checkpoint (without the frontiers), in no particular order."""
-        tree = ", tree_root, head_time, NULL AS tree_frontier" if self._has_tree_columns() else ""
-        return self._select_checkpoints(f"SELECT {_CHECKPOINT_COLUMNS}{tree} FROM {{cp}}")
-
-    def checkpoint_at(self, notification_id: int) -> Checkpoint | None:
-        """The checkpoint recorded at a notification id, if any."""
-        tree = _TREE_SELECT if self._has_tree_columns() else ""
-        found = self._select_checkpoints(
-            f"SELECT {_CHECKPOINT_COLUMNS}{tree} FROM {{cp}} WHERE notification_id = %s",
-            (notification_id,),
-        )
-        return found[0] if found else None
-
-    def rooted_checkpoints_before(self, notification_id: int, limit: int = 3) -> list[Checkpoint]:
-        """The latest checkpoints with a tree root (and frontier) at or before a
-        notification id, latest first."""
-        if not self._has_tree_columns():
-            return []
-        return self._select_checkpoints(
-            f"SELECT {_CHECKPOINT_COLUMNS}{_TREE_SELECT} FROM {{cp}} "
-            "WHERE notification_id <= %s AND tree_root IS NOT NULL "
-            "ORDER BY notification_id DESC LIMIT %s",
-            (notification_id, limit),
-        )
 
     def _select_checkpoints(self, query: str, params: tuple = ()) -> list[Checkpoint]:
         with self.datastore.transaction(commit=False) as curs:

@@ -27,12 +27,11 @@ from audit.store.chain import (
     originator_hex,
     tree_head_row,
 )
+from audit.store.checkpoint_reads import CHECKPOINT_COLUMNS, TREE_SELECT, CheckpointReads
 
 READ_BATCH = 5000
 # Columns of a checkpoint as a signed tree head (absent from stores made before).
 TREE_COLUMNS = (("tree_root", "BLOB"), ("tree_frontier", "BLOB"), ("head_time", "INTEGER"))
-_CHECKPOINT_COLUMNS = "notification_id, chain_hash, event_count, signature, key_id"
-_TREE_SELECT = ", tree_root, head_time, tree_frontier"
 
 
 class _ImmediateTransaction(SQLiteTransaction):
@@ -45,7 +44,7 @@ class _ImmediateTransaction(SQLiteTransaction):
         return cursor
 
 
-class ChainedSQLiteApplicationRecorder(SQLiteApplicationRecorder):
+class ChainedSQLiteApplicationRecorder(CheckpointReads, SQLiteApplicationRecorder):
     """Application recorder whose rows form a hash chain in rowid order."""
 
     def construct_create_table_statements(self) -> list[str]:
@@ -162,8 +161,8 @@ class ChainedSQLiteApplicationRecorder(SQLiteApplicationRecorder):
         self._has_tree_columns(add=True)
         with self.datastore.transaction(commit=True) as c:
             c.execute(
-                f"INSERT OR IGNORE INTO chain_checkpoints ({_CHECKPOINT_COLUMNS}"
-                f"{_TREE_SELECT}) VALUES (?,?,?,?,?,?,?,?)",
+                f"INSERT OR IGNORE INTO chain_checkpoints ({CHECKPOINT_COLUMNS}"
+                f"{TREE_SELECT}) VALUES (?,?,?,?,?,?,?,?)",
                 (
                     checkpoint.notification_id,
                     checkpoint.chain_hash,
@@ -176,37 +175,10 @@ class ChainedSQLiteApplicationRecorder(SQLiteApplicationRecorder):
                 ),
             )
 
-    def checkpoints(self) -> list[Checkpoint]:
-        """Every checkpoint (without the frontiers), in no particular order."""
-        tree = ", tree_root, head_time, NULL" if self._has_tree_columns() else ""
-        return self._select_checkpoints(
-            f"SELECT {_CHECKPOINT_COLUMNS}{tree} FROM chain_checkpoints"
-        )
-
-    def checkpoint_at(self, notification_id: int) -> Checkpoint | None:
-        """The checkpoint recorded at a notification id, if any."""
-        tree = _TREE_SELECT if self._has_tree_columns() else ""
-        found = self._select_checkpoints(
-            f"SELECT {_CHECKPOINT_COLUMNS}{tree} FROM chain_checkpoints WHERE notification_id = ?",
-            (notification_id,),
-        )
-        return found[0] if found else None
-
-    def rooted_checkpoints_before(self, notification_id: int, limit: int = 3) -> list[Checkpoint]:
-        """The latest checkpoints with a tree root (and frontier) at or before a
-        notification id, latest first."""
-        if not self._has_tree_columns():
-            return []
-        return self._select_checkpoints(
-            f"SELECT {_CHECKPOINT_COLUMNS}{_TREE_SELECT} FROM chain_checkpoints "
-            "WHERE notification_id <= ? AND tree_root IS NOT NULL "
-            "ORDER BY notification_id DESC LIMIT ?",
-            (notification_id, limit),
-        )
-
     def _select_checkpoints(self, query: str, params: tuple = ()) -> list[Checkpoint]:
+        sql = query.format(cp="chain_checkpoints").replace("%s", "?")
         with self.datastore.transaction(commit=False) as c:
-            c.execute(query, params)
+            c.execute(sql, params)
             return [tree_head_row(*r) for r in c.fetchall()]
 
     def iter_chain_hashes(self, after: int, upto: int) -> Iterator[bytes]:

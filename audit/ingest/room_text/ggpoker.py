@@ -26,7 +26,7 @@ import re
 
 from audit.ingest.room_text.building import HandBuilder, Header
 from audit.ingest.room_text.common import Line, TextError, amount
-from audit.ingest.room_text.headers import header, total_line
+from audit.ingest.room_text.headers import header_line, total_line
 from audit.ingest.room_text.parser import Room
 
 NAME = "ggpoker"
@@ -44,16 +44,7 @@ _PAID = re.compile(
 
 
 def _header(line: Line) -> Header:
-    match = HEADER.fullmatch(line.text.rstrip())
-    if match is None:
-        raise line.error("not a GGPoker hand header")
-    return header(
-        NAME,
-        match.group("id"),
-        match.group("game"),
-        match.group("stakes"),
-        (match.group("date"), match.group("time"), match.group("zone")),
-    )
+    return header_line(line, HEADER, NAME, "GGPoker")
 
 
 def _total(line: Line, builder: HandBuilder) -> None:

@@ -55,6 +55,22 @@ def header(
     )
 
 
+def header_line(line: Line, pattern: re.Pattern[str], room: str, label: str) -> Header:
+    """The ``Header`` of a room's first hand line, read by its ``pattern`` (groups ``id``,
+    ``game``, ``stakes``, ``date``, ``time``, ``zone``); TextError naming the room's
+    ``label`` when the line is not one."""
+    match = pattern.fullmatch(line.text.rstrip())
+    if match is None:
+        raise line.error(f"not a {label} hand header")
+    return header(
+        room,
+        match.group("id"),
+        match.group("game"),
+        match.group("stakes"),
+        (match.group("date"), match.group("time"), match.group("zone")),
+    )
+
+
 def total_line(line: Line, builder: HandBuilder, fees: dict[str, str]) -> None:
     """``Total pot X[ Main pot Y. Side pot-1 Z.] | Rake R | Jackpot J …``: the rake and
     each fee named in ``fees`` (summary word -> ``FeeTaken.kind``); another word is a

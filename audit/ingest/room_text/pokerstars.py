@@ -14,7 +14,7 @@ import re
 
 from audit.ingest.room_text.building import HandBuilder, Header
 from audit.ingest.room_text.common import Line
-from audit.ingest.room_text.headers import header, total_line
+from audit.ingest.room_text.headers import header_line, total_line
 from audit.ingest.room_text.parser import Room
 
 NAME = "pokerstars"
@@ -26,16 +26,7 @@ HEADER = re.compile(
 
 
 def _header(line: Line) -> Header:
-    match = HEADER.fullmatch(line.text.rstrip())
-    if match is None:
-        raise line.error("not a PokerStars hand header")
-    return header(
-        NAME,
-        match.group("id"),
-        match.group("game"),
-        match.group("stakes"),
-        (match.group("date"), match.group("time"), match.group("zone")),
-    )
+    return header_line(line, HEADER, NAME, "PokerStars")
 
 
 def _total(line: Line, builder: HandBuilder) -> None:

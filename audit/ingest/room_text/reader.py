@@ -17,7 +17,6 @@ Bounds (``audit.ingest.limits``): a file is read up to ``max_phh_file_bytes``, a
 from __future__ import annotations
 
 import datetime as dt
-import os
 import re
 from collections.abc import Iterator, Sequence
 from pathlib import Path
@@ -31,6 +30,7 @@ from audit.ingest.room_text import ggpoker, pokerstars
 from audit.ingest.room_text.common import Line, TextError
 from audit.ingest.room_text.parser import parse_hand
 from audit.ingest.rulebook_choice import rulebook_for
+from audit.ingest.text_files import read_text
 from audit.ingest.toml_guard import LIMIT_FIELD
 from audit.store import SubjectRecords
 from replayer.rulebooks.registry import get_rulebook
@@ -52,7 +52,7 @@ def iter_text_units(
     path: Path, rulebooks: Sequence[str], limits: Limits
 ) -> Iterator[SubjectRecords | RecordRejected]:
     """Every hand of a room text file, converted, or its rejection."""
-    data = _read(path, limits)
+    data = read_text(path, limits, field=TEXT, encoding="utf-8-sig")
     if isinstance(data, RecordRejected):
         yield data
         return
@@ -81,33 +81,6 @@ def iter_text_units(
             )
             return
         yield _unit(path, lines, rulebooks, limits)
-
-
-def _read(path: Path, limits: Limits) -> str | RecordRejected:
-    with path.open("rb") as stream:
-        size = os.fstat(stream.fileno()).st_size
-        data = (
-            b"" if size > limits.max_phh_file_bytes else stream.read(limits.max_phh_file_bytes + 1)
-        )
-    if max(size, len(data)) > limits.max_phh_file_bytes:
-        return RecordRejected(
-            path,
-            "file",
-            LIMIT_FIELD,
-            f"file of {max(size, len(data)):,} bytes or more, beyond "
-            f"{limits.describe('max_phh_file_bytes')}; not read",
-            "",
-        )
-    try:
-        return data.decode("utf-8-sig")
-    except UnicodeDecodeError as error:
-        return RecordRejected(
-            path,
-            "file",
-            TEXT,
-            f"not UTF-8 text at byte {error.start}",
-            data.decode("utf-8", errors="replace"),
-        )
 
 
 def _split(texts: list[str]) -> Iterator[list[Line]]:
