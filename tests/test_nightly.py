@@ -191,16 +191,19 @@ def test_a_day_without_a_folder_has_no_shards(tmp_path: Path) -> None:
 def test_the_command_exits_1_on_data_problems_and_2_when_it_cannot_run(
     night: dict[str, Any], tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
-    from argparse import Namespace
-
-    from cli.nightly import cmd_nightly
+    from cli.main import main
 
     inputs, out = night["base"] / "in", night["base"] / "out"
-    args = Namespace(store=night["url"], date=DAY.isoformat(), input=str(inputs), out=str(out))
-    assert cmd_nightly(args) == 1
+
+    def nightly(store: str = night["url"], day: str = DAY.isoformat()) -> int:
+        arguments = ["--store", store, "nightly", "--date", day]
+        return main([*arguments, "--input", str(inputs), "--out", str(out)])
+
+    assert nightly() == 1
     printed = capsys.readouterr().out
     assert "mispaid_pot" in printed
     assert str(out / DAY.isoformat() / "report.html") in printed
-    assert cmd_nightly(Namespace(**{**vars(args), "date": "2025-03-02"})) == 2
-    assert cmd_nightly(Namespace(**{**vars(args), "date": "yesterday"})) == 2
-    assert cmd_nightly(Namespace(**{**vars(args), "store": "mysql://x"})) == 2
+    assert nightly(day="2025-03-02") == 2
+    assert "no Avro shards for 2025-03-02" in capsys.readouterr().err
+    assert nightly(day="yesterday") == 2
+    assert nightly(store="mysql://x") == 2
