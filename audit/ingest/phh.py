@@ -247,7 +247,7 @@ def _events(record: PhhRecord, default_rulebook: str | None, limits: Limits) -> 
         )
     hand_id = _hand_id(record)
     return [
-        _flat(hand_id, sequence, occurred_at, name, body)
+        poker_event(hand_id, sequence, occurred_at, name, body)
         for sequence, (name, body) in enumerate(bodies)
     ]
 
@@ -260,8 +260,11 @@ def _action_bodies(fields: dict[str, Any], variant: str, money: Money, chips: Ch
     return [body for body in bodies if body is not None]
 
 
-def _flat(hand_id: str, sequence: int, occurred_at: dt.datetime, name: str, body: dict) -> dict:
-    """Envelope (``event_id``, ``hand_id``, ``sequence``, ``occurred_at``), type, body."""
+def poker_event(
+    hand_id: str, sequence: int, occurred_at: dt.datetime, name: str, body: dict
+) -> dict:
+    """One flat poker event as the ingest stores it: envelope (``event_id`` =
+    ``<hand id>#<sequence>``, ``hand_id``, ``sequence``, ``occurred_at``), type, body."""
     return {
         "event_id": f"{hand_id}#{sequence}",
         "hand_id": hand_id,

@@ -25,7 +25,7 @@ from audit.ingest.errors import FieldError, RecordRejected, cap
 from audit.ingest.file_names import file_identity
 from audit.ingest.invariants import check_widths
 from audit.ingest.limits import Limits
-from audit.ingest.phh import _flat
+from audit.ingest.phh import poker_event
 from audit.ingest.room_text import ggpoker, pokerstars
 from audit.ingest.room_text.common import Line, TextError
 from audit.ingest.room_text.parser import parse_hand
@@ -121,7 +121,7 @@ def _unit(
             )
         hand_id = f"{room.name}/{header.hand_number}"
         events = [
-            _flat(hand_id, sequence, header.occurred_at, name, body)
+            poker_event(hand_id, sequence, header.occurred_at, name, body)
             for sequence, (name, body) in enumerate(bodies)
         ]
         for event in events:
