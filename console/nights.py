@@ -1,11 +1,13 @@
 """Nightly runs as the console shows them: the report's own data, from the store.
 
 A night is what ``pipelines.report.load_day`` reads (its findings with context, the
-data-quality checks of each shard, the subjects judged), summarised (findings by kind,
-owed totals by currency counted once) and kept per day until the read model sees a new
-verdict unit (``ReadModel.generation``). The data-quality results are the stored
-``data_quality`` units' ``checks``: one row per expectation per frame per shard, with
-its outcome and failing row count (the GX Data Docs need a CDN, so they are not shown).
+data-quality checks of each shard, the subjects judged; its units found by the read
+model's index of unit ids, ``console.queries.unit_ids_with_prefix``, not by a scan of
+the store), summarised (findings by kind, owed totals by currency counted once) and kept
+per day until the read model sees a new verdict unit (``ReadModel.generation``). The
+data-quality results are the stored ``data_quality`` units' ``checks``: one row per
+expectation per frame per shard, with its outcome and failing row count (the GX Data
+Docs need a CDN, so they are not shown).
 Plots are the PNG files of the report folder (``--reports DIR``:
 ``DIR/<day>/plots/*.png``), served from this site.
 """
@@ -16,10 +18,12 @@ import re
 from collections import Counter
 from dataclasses import dataclass, field
 from datetime import date
+from functools import partial
 from pathlib import Path
 from typing import Any
 
 from audit.wording import OwedTotals, owed_totals
+from console.queries import unit_ids_with_prefix
 from console.render import in_context
 from console.runtime import Runtime
 from pipelines.report import load_day
@@ -51,7 +55,7 @@ def night(rt: Runtime, day: date) -> Night:
     cached = rt.night_cache.get(key)
     if cached is not None and cached[0] == rt.model.generation:
         return cached[1]
-    data = load_day(rt.store, day)
+    data = load_day(rt.store, day, partial(unit_ids_with_prefix, rt.model))
     rows = [in_context(r) for r in data.rows]
     shards: dict[str, list[dict[str, Any]]] = {}
     for check in data.checks:

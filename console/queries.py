@@ -14,6 +14,7 @@ import binascii
 import json
 from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
+from functools import partial
 from typing import Any
 
 import orjson
@@ -141,7 +142,12 @@ def iter_findings(model: ReadModel, query: FindingsQuery) -> Iterator[dict[str, 
 
 
 def facets(model: ReadModel) -> dict[str, list[str]]:
-    """The values each filter can take (for the filter form's choices)."""
+    """The values each filter can take (for the filter form's choices); kept until the
+    findings change (``ReadModel.per_generation``: each is a scan of every finding)."""
+    return model.per_generation("facets", partial(_facets, model))
+
+
+def _facets(model: ReadModel) -> dict[str, list[str]]:
     out: dict[str, list[str]] = {}
     with model.reading() as db:
         for name, column in (("kind", "kind"), ("rulebook", "rulebook"),
@@ -156,6 +162,11 @@ def facets(model: ReadModel) -> dict[str, list[str]]:
 
 
 def counts_by_kind(model: ReadModel) -> dict[str, int]:
+    """Current findings by kind (kept until the findings change, as ``facets``)."""
+    return model.per_generation("counts_by_kind", partial(_counts_by_kind, model))
+
+
+def _counts_by_kind(model: ReadModel) -> dict[str, int]:
     with model.reading() as db:
         rows = db.execute("SELECT kind, COUNT(*) FROM findings GROUP BY kind ORDER BY kind")
         return {r[0]: r[1] for r in rows}
@@ -199,6 +210,22 @@ def unit_ids(model: ReadModel, keys: Sequence[UnitKey]) -> list[str]:
             f"SELECT unit_id FROM unit_ids WHERE {where} ORDER BY notification", params
         )
         return [r[0] for r in found]
+
+
+def unit_ids_with_prefix(model: ReadModel, prefix: str) -> list[str]:
+    """The ids of the stored verdict units that start with ``prefix`` (``<kind>:<scope
+    start>``, e.g. ``nightly:2025-03-01``), in the order stored: a night's units by
+    index (``pipelines.night_units.UnitLookup``), not by scanning every unit id."""
+    kind, colon, start = prefix.partition(":")
+    where, params = ("kind = ?", [kind]) if colon else ("1 = 1", [])
+    if colon and start and start[-1] < "\x7f":  # a range of the (kind, subject) index
+        where += " AND subject >= ? AND subject < ?"
+        params += [start, start[:-1] + chr(ord(start[-1]) + 1)]
+    with model.reading() as db:
+        found = db.execute(
+            f"SELECT unit_id FROM unit_ids WHERE {where} ORDER BY notification", params
+        )
+        return [r[0] for r in found if r[0].startswith(prefix)]
 
 
 def _like(text: str) -> str:

@@ -17,7 +17,8 @@ What it keeps:
   its context (table, operator, currency, players, start) and the store id of the unit;
 * ``unit_ids``: the id of every stored verdict unit, by (kind, subject) in the order
   stored (from each unit's ``Opened`` event), so a subject page finds its verdict history
-  in O(subject), not by scanning every unit id (``audit.show_common.UnitIds``);
+  in O(subject), not by scanning every unit id (``audit.show_common.UnitIds``), and a
+  night's units are found by (kind, day) (``pipelines.night_units.UnitLookup``);
 * ``findings``: every current finding as the row ``audit.adjudicate.current_findings``
   yields (the finding plus its verdict's context), indexed for filters and keyset
   pagination (``console.queries``); a new verdict on a subject replaces its rows;
@@ -32,9 +33,9 @@ from __future__ import annotations
 import re
 import sqlite3
 import threading
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from contextlib import contextmanager
-from typing import Any
+from typing import Any, TypeVar
 
 import orjson
 from eventsourcing.utils import get_topic
@@ -59,6 +60,7 @@ BOOKKEEPING = frozenset({LEDGER, COLLUSION_STATE})
 """Nightly units that record what a night relied on: nights, not subjects."""
 NIGHT_KINDS = frozenset({LEDGER, QUALITY, *DETECTORS})
 
+T = TypeVar("T")
 T_VERDICT = get_topic(Adjudication.HandAdjudicated)  # type: ignore[attr-defined]
 T_UNIT = get_topic(Adjudication.Opened)
 T_INCIDENT = get_topic(Incident.Opened)
@@ -158,6 +160,7 @@ class ReadModel:
         self.generation = 0
         """How many verdict units were projected: changes when findings may have."""
         self.quarantined = 0
+        self._kept: dict[str, tuple[int, Any]] = {}
         self.refresh()
 
     @contextmanager
@@ -165,6 +168,16 @@ class ReadModel:
         """The connection, under the lock, for queries (``console.queries``)."""
         with self.lock:
             yield self.db
+
+    def per_generation(self, name: str, compute: Callable[[], T]) -> T:
+        """``compute()``'s answer about the findings, kept until the next verdict unit is
+        projected (``generation``: findings change only then), as the model itself is
+        rebuilt from events; callers must not change what it returns."""
+        with self.lock:
+            kept = self._kept.get(name)
+            if kept is None or kept[0] != self.generation:
+                kept = self._kept[name] = (self.generation, compute())
+            return kept[1]
 
     def head(self) -> int:
         return int(self.store.recorder.max_notification_id() or 0)  # type: ignore[attr-defined]

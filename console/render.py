@@ -12,6 +12,7 @@ from __future__ import annotations
 import re
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
+from functools import lru_cache
 from typing import Any
 
 from markupsafe import Markup, escape
@@ -25,6 +26,9 @@ from replayer.rulebooks.citations import summary_line
 
 _CARD = re.compile(r"(?<![\w])(10|[2-9AKQJ])([♠♥♦♣])")
 _RED = {"♥": "suit-h", "♦": "suit-d", "♠": "suit-s", "♣": "suit-c"}
+_rule = lru_cache(maxsize=4096)(summary_line)
+"""``summary_line`` kept per citation: a pure function of the citation and the rulebook
+catalogue (code, not data), and a findings page would otherwise resolve each row's."""
 
 
 @dataclass(frozen=True)
@@ -98,7 +102,7 @@ def finding_view(row: Mapping[str, Any]) -> FindingView:
         str(row.get("subject_kind") or ""),
         sentence(full),
         citation,
-        summary_line(citation) if citation else "",
+        _rule(citation) if citation else "",
         str(row.get("table") or ""),
         str(row.get("started_at") or ""),
         owed_lines,

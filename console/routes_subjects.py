@@ -2,7 +2,8 @@
 and sign-offs of findings (``POST /findings/{finding_id}/sign-off``).
 
 Both the page and the bundle show the subject's stored events, so each appends a
-``SubjectViewed`` event (``console.trail``) before it is served.
+``SubjectViewed`` event (``console.trail``) before it is served. The page's reads of the
+store that ``audit.show.show_lines`` also makes are made once (``console.pagereads``).
 """
 
 from __future__ import annotations
@@ -21,6 +22,7 @@ from audit.show_common import UnitKey, adjudication_units
 from console import queries
 from console.auth import Decider, Reader, runtime
 from console.evidence import KINDS, NoEvidence, build_bundle
+from console.pagereads import PageReads
 from console.proofs import NoProof
 from console.render import explain, record_json, views
 from console.runtime import subject_url
@@ -69,11 +71,12 @@ def evidence(
 def subject_page(request: Request, viewer: Reader, subject_id: str):
     rt = runtime(request)
     unit_ids = partial(queries.unit_ids, rt.model)
+    reads = PageReads(rt.store, subject_id, KINDS).store  # what show and the page share
     try:
-        lines = show_lines(rt.store, subject_id, unit_ids)
+        lines = show_lines(reads, subject_id, unit_ids)
     except Exception as error:  # a record show cannot read: still show its events
         lines = [f"cannot be explained step by step: {error!r}"[:300]]
-    stored = {kind: rt.store.records_of(kind, subject_id) for kind in KINDS}
+    stored = {kind: reads.records_of(kind, subject_id) for kind in KINDS}
     stored = {kind: records for kind, records in stored.items() if records}
     rows = queries.findings_about(rt.model, subject_id)
     if lines is None and not stored and not rows:
@@ -82,7 +85,7 @@ def subject_page(request: Request, viewer: Reader, subject_id: str):
     keys: list[UnitKey] = [(kind, subject_id) for kind in stored]
     if subject_id.startswith("table:"):
         keys.append(("banker_run", subject_id))
-    history = list(reversed(adjudication_units(rt.store, keys, unit_ids)))
+    history = list(reversed(adjudication_units(reads, keys, unit_ids)))
     found = views(rows)
     return rt.render(
         request,

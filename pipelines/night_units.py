@@ -20,7 +20,7 @@ verdicts, ``audit.adjudicate.current_adjudications``).
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Iterator
+from collections.abc import Callable, Iterable, Iterator
 from datetime import date
 from typing import Any
 
@@ -30,6 +30,12 @@ from audit.store import AuditStore, SubjectRecords, canonical, record_digest
 from replayer.findings import Finding, FindingKind
 
 QUALITY, LEDGER, COLLUSION_STATE = "data_quality", "nightly", "collusion_state"
+
+UnitLookup = Callable[[str], Iterable[str]]
+"""prefix -> the ids of the stored adjudication units that start with it (a prefix is
+``<kind>:<day>``), in the order stored (oldest first): an index's answer to what
+``iter_days_units`` otherwise finds by scanning every adjudication subject id (the
+console passes its read model's, ``console.queries.unit_ids_with_prefix``)."""
 
 
 def unit(kind: str, scope: str, findings: Iterable[Finding], **content: Any) -> SubjectRecords:
@@ -46,21 +52,30 @@ def verdict_key(unit_id: str) -> tuple[str, str]:
 
 
 def iter_days_units(
-    store: AuditStore, days: Iterable[date], kinds: Iterable[str]
+    store: AuditStore,
+    days: Iterable[date],
+    kinds: Iterable[str],
+    unit_ids: UnitLookup | None = None,
 ) -> Iterator[tuple[tuple[str, str], dict]]:
     """((kind, scope), current record) of the units of ``kinds`` whose scope is one of
     ``days``, in (kind, scope) order, read one at a time (a day's ledgers and detector
     states are never all in memory).
 
-    Scans adjudication subject ids (batched reads of the store's index of subjects) and
-    reads only the matching units.
+    Finds the units' ids with ``unit_ids`` (an index: one lookup per kind and day) or,
+    without it, by scanning the adjudication subject ids (batched reads of the store's
+    index of subjects), and reads only the matching units.
     """
-    kinds = list(kinds)
-    prefixes = tuple(f"{kind}:{day.isoformat()}" for kind in kinds for day in days)
+    days, kinds = list(days), list(kinds)
+    prefixes = tuple(dict.fromkeys(f"{k}:{d.isoformat()}" for k in kinds for d in days))
+    if unit_ids is None:
+        found: Iterable[str] = (
+            uid for uid in store.iter_subject_ids(ADJUDICATION) if uid.startswith(prefixes)
+        )
+    else:
+        found = (uid for prefix in prefixes for uid in unit_ids(prefix) if uid.startswith(prefix))
     latest: dict[tuple[str, str], str] = {}
-    for unit_id in store.iter_subject_ids(ADJUDICATION):
-        if unit_id.startswith(prefixes):
-            latest[verdict_key(unit_id)] = unit_id
+    for unit_id in found:  # in the order stored: the latest unit of a (kind, scope) wins
+        latest[verdict_key(unit_id)] = unit_id
     ordered = sorted(latest.items())
     units = store.iter_records(ADJUDICATION, [uid for _, uid in ordered], batch=1)
     for (key, _), (_, records) in zip(ordered, units, strict=True):

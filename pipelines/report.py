@@ -49,7 +49,7 @@ from audit.store import AuditStore
 from audit.wording import OwedTotals, Sums, owed_totals, sentence, terminal_safe
 from pipelines import report_counts as agg
 from pipelines import report_plots
-from pipelines.night_units import LEDGER, QUALITY, iter_days_units
+from pipelines.night_units import LEDGER, QUALITY, UnitLookup, iter_days_units
 
 DETECTORS = ("banker_runs", "collusion", "meters")
 MAX_LISTED = 1000
@@ -79,13 +79,16 @@ class DayData:
     detector_figures: dict[str, dict[str, Any]] = field(default_factory=dict)
 
 
-def load_day(store: AuditStore, day: date) -> DayData:
+def load_day(store: AuditStore, day: date, unit_ids: UnitLookup | None = None) -> DayData:
     """Everything the report shows for ``day``, read from the store one unit at a time:
     the data-quality and detector units first, then the shards' ledgers, whose verdicts
-    give the replayer's findings and name the table of every subject found."""
+    give the replayer's findings and name the table of every subject found.
+
+    ``unit_ids`` finds the night's units by index (``pipelines.night_units.UnitLookup``;
+    the console's read model); without it they are found by scanning the store."""
     data = DayData(day)
     found: list[tuple[dict[str, Any], str]] = []
-    for (kind, scope), record in iter_days_units(store, [day], (QUALITY, *DETECTORS)):
+    for (kind, scope), record in iter_days_units(store, [day], (QUALITY, *DETECTORS), unit_ids):
         if kind == QUALITY:
             data.events += record.get("events_judged", 0)
             shard = scope.partition("/")[2]
@@ -97,7 +100,7 @@ def load_day(store: AuditStore, day: date) -> DayData:
     wanted = {finding["subject"] for finding, _ in found}
     tables: dict[str, tuple[str, str]] = {}
     contexts: dict[str, dict[str, Any]] = {}
-    for _, record in iter_days_units(store, [day], [LEDGER]):
+    for _, record in iter_days_units(store, [day], [LEDGER], unit_ids):
         family, ledger = record["family"], record["ledger"]
         data.subjects[family] += len(ledger)
         tables |= {s: (e["table"], family) for s, e in ledger.items() if s in wanted}

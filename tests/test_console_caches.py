@@ -1,8 +1,10 @@
 """What keeps the console fast gives what the slow paths give, on SQLite and PostgreSQL:
 the read model's index of verdict unit ids is the scan of every unit id (and a subject
-explained through it reads the same); the overview answers while the chain is still being
-verified in the background; the Merkle tree kept between evidence bundles gives the
-proofs a fresh tree gives (and RFC 9162's reference functions).
+explained through it, and through a page's read-once view of the store, reads the same;
+a night found through it is the night the scan finds: the latest unit of each kind and
+scope); the overview answers while the chain is still being verified in the background;
+the Merkle tree kept between evidence bundles gives the proofs a fresh tree gives (and
+RFC 9162's reference functions).
 """
 
 from __future__ import annotations
@@ -11,6 +13,7 @@ import random
 import threading
 from collections.abc import Callable
 from concurrent.futures import Executor, Future
+from datetime import timedelta
 from functools import partial
 from typing import Any
 
@@ -25,10 +28,15 @@ from audit.store.merkle import inclusion_proof, inclusion_ranges, leaf_hash, tre
 from audit.store.subjects import subject_uuid
 from console import queries
 from console.chainrows import rows_of
+from console.evidence import KINDS
+from console.pagereads import PageReads
 from console.proofs import prove
 from console.readmodel import ReadModel
 from console.treecache import Tree, TreeCache
+from pipelines.night_units import COLLUSION_STATE, LEDGER, QUALITY, iter_days_units, unit
+from pipelines.report import DETECTORS, load_day
 from tests.console_store import (
+    DAY,
     HOSTILE_HAND,
     HOSTILE_TABLE,
     INCIDENT,
@@ -89,7 +97,61 @@ def test_a_subject_explained_through_the_index_reads_the_same(
         with model.reading() as db:
             subjects |= {r[0] for r in db.execute("SELECT subject FROM findings LIMIT 20")}
         for subject in sorted(subjects):
-            assert show_lines(store, subject, indexed) == show_lines(store, subject), subject
+            scanned = show_lines(store, subject)
+            assert show_lines(store, subject, indexed) == scanned, subject
+            reads = PageReads(store, subject, KINDS)  # read once, as the page does
+            assert show_lines(reads.store, subject, indexed) == scanned, subject
+            by_kind = store.records_by_kind(subject, KINDS)
+            assert by_kind == {kind: store.records_of(kind, subject) for kind in KINDS}
+            assert {k: reads.records_of(k, subject) for k in KINDS} == by_kind, subject
+    finally:
+        store.close()
+
+
+def _no_scan(*args: Any, **kwargs: Any) -> Any:
+    raise AssertionError("scanned every subject id")
+
+
+def test_a_night_found_through_the_index_is_the_scanned_one(
+    console_store: ConsoleStore, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    store = AuditStore(console_store.url)
+    try:
+        model = ReadModel(store)
+        lookup = partial(queries.unit_ids_with_prefix, model)
+        every = list(store.iter_subject_ids(ADJUDICATION))
+        for prefix in ("poker:", "nightly", f"{LEDGER}:2025", f"{QUALITY}:{DAY}", "none:", ""):
+            assert lookup(prefix) == [u for u in every if u.startswith(prefix)], prefix
+        kinds = (QUALITY, LEDGER, COLLUSION_STATE, *DETECTORS)
+        days = [DAY - timedelta(days=1), DAY, DAY + timedelta(days=1)]
+        scanned = list(iter_days_units(store, days, kinds))
+        assert {QUALITY, LEDGER, COLLUSION_STATE} <= {kind for (kind, _), _ in scanned}
+        night = load_day(store, DAY)
+        assert night.rows and night.checks
+        monkeypatch.setattr(store, "iter_subject_ids", _no_scan)
+        assert list(iter_days_units(store, days, kinds, lookup)) == scanned
+        assert load_day(store, DAY, lookup) == night
+    finally:
+        store.close()
+
+
+def test_the_latest_unit_of_a_night_wins_through_the_index(tmp_path: Any) -> None:
+    store = AuditStore(f"sqlite:///{tmp_path / 'store.db'}")
+    try:
+        day = DAY.isoformat()
+        store.append([unit(QUALITY, f"{day}/poker-0", [], events_judged=1)])
+        store.append([unit(QUALITY, f"{day}x/other", [], events_judged=5)])  # not a day
+        store.append([unit(LEDGER, f"{day}/poker-0", [], family="poker", ledger={})])
+        store.append([unit(QUALITY, f"{day}/poker-0", [], events_judged=2)])  # a rerun
+        model = ReadModel(store)
+        lookup = partial(queries.unit_ids_with_prefix, model)
+        scanned = list(iter_days_units(store, [DAY], [QUALITY, LEDGER]))
+        assert [(key, r.get("events_judged")) for key, r in scanned] == [
+            ((QUALITY, f"{day}/poker-0"), 2),
+            ((QUALITY, f"{day}x/other"), 5),  # a prefix, as the scan matches it
+            ((LEDGER, f"{day}/poker-0"), None),
+        ]
+        assert list(iter_days_units(store, [DAY], [QUALITY, LEDGER], lookup)) == scanned
     finally:
         store.close()
 

@@ -7,6 +7,8 @@ import csv
 import io
 import json
 import random
+import sys
+import unicodedata
 from datetime import UTC, date, datetime
 from pathlib import Path
 from typing import Any
@@ -454,6 +456,18 @@ def test_terminal_output_escapes_a_hostile_player_name() -> None:
     text = out.getvalue()
     assert "\x1b" not in text and text.count("\n") == 1
     assert "\\e[2J\\e[31mgg-p0123\\nFAKE LINE" in text and "EUR 0.35 owed to the player" in text
+
+
+def test_terminal_safe_text_is_left_whole_only_when_nothing_needs_escaping() -> None:
+    """Printable text is returned as is (the fast path): every character the escape
+    writes out (control, line and paragraph separators, bidirectional) is unprintable."""
+    bidi = "\u061c\u200e\u200f\u202a\u202b\u202c\u202d\u202e\u2066\u2067\u2068\u2069"
+    for code in range(sys.maxunicode + 1):
+        char = chr(code)
+        needs = char in bidi or unicodedata.category(char) in ("Cc", "Zl", "Zp")
+        assert (terminal_safe(char) != char) == needs, hex(code)
+    assert terminal_safe("A♠ 10♥ gg-p0123 €5,00") == "A♠ 10♥ gg-p0123 €5,00"
+    assert terminal_safe("ok\u2028\u00adx") == "ok\\u2028\u00adx"
 
 
 def test_rows_without_context_still_work() -> None:

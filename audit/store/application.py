@@ -398,6 +398,18 @@ class AuditStore(Application):
             found.setdefault(by_hex[originator], []).append(decode(state))
         return found
 
+    def records_by_kind(
+        self, subject_id: str, kinds: Sequence[str]
+    ) -> dict[str, list[dict[str, Any]]]:
+        """``records_of`` one subject id under each of ``kinds``, in one query: kind ->
+        records in sequence order ([] when not stored)."""
+        by_hex = {subject_uuid(kind, subject_id).hex: kind for kind in kinds}
+        found: dict[str, list[dict[str, Any]]] = {kind: [] for kind in kinds}
+        decode = self.transcoder.decode_record
+        for originator, _, state in self.chained.states_of(list(by_hex), FIRST_RECORD_VERSION):
+            found[by_hex[originator]].append(decode(state))
+        return found
+
     def iter_subject_ids(self, kind: str, batch: int = 2000) -> Iterator[str]:
         """Every subject of a kind, in the order first stored."""
         topic = get_topic(SUBJECT_CLASSES[kind].Opened)

@@ -23,6 +23,8 @@ def terminal_safe(text: Any) -> str:
     separators and bidirectional overrides are written as visible escapes (``\\e``,
     ``\\n``, ``\\x07``, ``\\u202e``)."""
     text = "" if text is None else str(text)
+    if text.isprintable():  # no Cc, Zl, Zp nor Cf (every bidirectional control is Cf)
+        return text
     return "".join(
         _escaped(c) if c in _BIDI or unicodedata.category(c) in ("Cc", "Zl", "Zp") else c
         for c in text

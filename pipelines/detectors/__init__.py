@@ -16,7 +16,13 @@ from datetime import date, timedelta
 from typing import Any
 
 from audit.store import AuditStore
-from pipelines.night_units import COLLUSION_STATE, LEDGER, finding_of, iter_days_units
+from pipelines.night_units import (
+    COLLUSION_STATE,
+    LEDGER,
+    UnitLookup,
+    finding_of,
+    iter_days_units,
+)
 from replayer.findings import Finding
 
 MAX_FLOWS = 40
@@ -42,14 +48,16 @@ class Detection:
         return cls(data["name"], [finding_of(f) for f in data["findings"]], data["figures"])
 
 
-def detect(store: AuditStore, day: date) -> list[Detection]:
-    """Every installed detector's Detection for the day, in a fixed order."""
+def detect(store: AuditStore, day: date, unit_ids: UnitLookup | None = None) -> list[Detection]:
+    """Every installed detector's Detection for the day, in a fixed order; ``unit_ids``
+    finds the night's units by index (``pipelines.night_units.UnitLookup``), without it
+    by scanning the store."""
     from pipelines.detectors import meters
     from pipelines.detectors.banker_runs import banker_run_findings
 
     banked: dict[str, list[str]] = {}
     machines: list[str] = []
-    for _, record in iter_days_units(store, [day], [LEDGER]):
+    for _, record in iter_days_units(store, [day], [LEDGER], unit_ids):
         if record["family"] == "banked":
             for subject, entry in record["ledger"].items():
                 banked.setdefault(entry["table"], []).append(subject)
@@ -58,11 +66,11 @@ def detect(store: AuditStore, day: date) -> list[Detection]:
     return [
         Detection("meters", [], {"machines": meters.fleet(store, machines, day)}),
         Detection("banker_runs", banker_run_findings(store, banked), {}),
-        _collusion(store, day),
+        _collusion(store, day, unit_ids),
     ]
 
 
-def _collusion(store: AuditStore, day: date) -> Detection:
+def _collusion(store: AuditStore, day: date, unit_ids: UnitLookup | None = None) -> Detection:
     """Pairs and rings over the window ending on ``day``: the collusion states its nights
     stored (one per poker shard), merged in (day, shard) order."""
     from pipelines.detectors import collusion
@@ -70,7 +78,7 @@ def _collusion(store: AuditStore, day: date) -> Detection:
 
     window = [day - timedelta(days=n) for n in range(collusion.WINDOW_DAYS)]
     detector = collusion.CollusionDetector(as_of=day)
-    for _, record in iter_days_units(store, window, [COLLUSION_STATE]):
+    for _, record in iter_days_units(store, window, [COLLUSION_STATE], unit_ids):
         detector.merge(record["state"])
     report = detector.report()
     suspects = sorted({p for s in report.suspicions for p in s.players})
