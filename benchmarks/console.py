@@ -50,7 +50,6 @@ import subprocess
 import sys
 import tempfile
 import time
-import uuid
 from datetime import date, timedelta
 from pathlib import Path
 
@@ -61,6 +60,9 @@ ROOT = HERE.parent
 # run as a script, this folder is first on sys.path and this file would shadow the
 # ``console`` package: look for packages at the project's root instead
 sys.path[:] = [str(ROOT)] + [p for p in sys.path if Path(p or ".").resolve() != HERE]
+
+from benchmarks.nightly import fresh_pg_url  # noqa: E402  (after the path is set)
+
 FIRST_DAY = date(2025, 3, 1)
 SEED = 7
 USER = "bench-inspector"
@@ -224,18 +226,6 @@ def load(port: int, args: argparse.Namespace) -> dict[str, dict]:
             results[name] = measure(client, paths, args.requests, args.seconds)
             print(f"  {name}: {json.dumps(results[name])}", flush=True)
         return results
-
-
-def fresh_pg_url() -> str | None:
-    base = os.environ.get("CASINO_AUDIT_TEST_PG_URL")
-    if not base:
-        return None
-    import psycopg
-
-    schema = f"bench_{uuid.uuid4().hex[:10]}"
-    with psycopg.connect(base, autocommit=True) as conn:
-        conn.execute(f"CREATE SCHEMA {schema}")
-    return f"{base}?schema={schema}"
 
 
 def main() -> None:
