@@ -20,6 +20,15 @@ _BLINDS = {
     "missed_big_blind": "a missed big blind",
 }
 _ACTIONS = {"fold": "folds", "check": "checks", "call": "calls", "bet": "bets", "raise": "raises"}
+_FEES = {
+    "jackpot": "a jackpot fee",
+    "bingo": "a bingo fee",
+    "fortune": "a fortune fee",
+    "tax": "a tax",
+    "insurance": "an all-in insurance premium",
+    "cashout_risk": "an EV cash-out risk premium",
+    "other": "a fee",
+}
 
 
 class Hand:
@@ -82,6 +91,18 @@ class Hand:
             return f"{who} is paid {self.money(amount)}{pot}"
         if kind == "RakeTaken":
             return f"the house takes {self.money(amount)} rake"
+        if kind == "FeeTaken":
+            what = _FEES.get(str(event.get("kind")), f"a {safe(event.get('kind'))} fee")
+            if event.get("seat") is None:
+                return f"the house takes {what} of {self.money(amount)} from the pot (not rake)"
+            return f"{who} pays the house {what} of {self.money(amount)}, outside the pot"
+        if kind == "BoardRun":
+            return f"run {safe(event.get('run'))} of the board (run more than once after an all-in)"
+        if kind == "CashoutPaid":
+            return (
+                f"{who} is paid a cash-out of {self.money(amount)} by the house, outside the "
+                "pot (not a pot payout)"
+            )
         if kind == "HandEnded":
             return "the hand ends"
         if kind == "HandVoided":
@@ -187,6 +208,23 @@ def settlement(hand: Hand, verdict: Any) -> list[str]:
             else ""
         )
     )
+    fees, allowed = verdict.recorded_fees, verdict.expected_fees
+    if fees or allowed:
+        lines.append(
+            f"{INDENT}fees other than rake: the rules allow {hand.money(allowed)}, recorded "
+            f"{hand.money(fees)}"
+            + (f" ({signed(fees - allowed, hand.currency)})" if fees != allowed else "")
+        )
+    for seat, chips in sorted(verdict.cashouts.items()):
+        lines.append(
+            f"{INDENT}{hand.seat(seat)}: paid a cash-out of {hand.money(chips)} by the house "
+            "outside the pot (not a pot payout)"
+        )
+    for seat, chips in sorted(verdict.paid_outside.items()):
+        lines.append(
+            f"{INDENT}{hand.seat(seat)}: paid the house {hand.money(chips)} outside the pot "
+            "(cash-out risk, insurance)"
+        )
     if verdict.house_retained:
         lines.append(
             f"{INDENT}kept by the house under the odd-chip rule: "
@@ -203,7 +241,8 @@ def settlement(hand: Hand, verdict: Any) -> list[str]:
             f"{INDENT}{name}: {hand.money(pot.amount)} (rake {hand.money(pot.rake)}), {won}"
         )
     if hand.first and not verdict.conserved and recorded:
-        lines.append(f"{INDENT}the recorded payouts and rake do not add up to the chips put in")
+        taken = "rake and fees" if verdict.recorded_fees else "rake"
+        lines.append(f"{INDENT}the recorded payouts and {taken} do not add up to the chips put in")
     return lines
 
 

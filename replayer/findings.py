@@ -50,6 +50,10 @@ class FindingKind(StrEnum):
     TERMS_OUTSIDE_RULEBOOK = "terms_outside_rulebook"
     """Terms a table or machine declares that the rulebook does not allow (e.g. a rake
     rate outside MO-97/2010 art.16's 3-5%, a banker commission above the rule's rate)."""
+    FEE_NOT_ALLOWED = "fee_not_allowed"
+    """A deduction from a pot other than rake (a jackpot drop, ``FeeTaken``) of a kind the
+    rulebook and the table's terms do not allow, or above their maximum. Its money is
+    inside the hand's ``mispaid_pot``, like rake above its bounds."""
 
 
 @dataclass(frozen=True, slots=True)

@@ -20,7 +20,7 @@ from typing import Any
 
 from replayer.events import FlatEvent
 from replayer.findings import Finding, FindingKind
-from replayer.rulebooks.poker import PokerRulebook, RakeTerms
+from replayer.rulebooks.poker import FeeTerms, PokerRulebook, RakeTerms
 from replayer.rulebooks.registry import all_rulebooks
 
 DECLARED = "TableTermsDeclared"
@@ -96,6 +96,40 @@ def rake_in_force(rulebook: RakeTerms | None, declared: RakeTerms | None) -> Rak
         cap_big_blinds=_least(rulebook.cap_big_blinds, declared.cap_big_blinds),
         only_if_board=rulebook.only_if_board or declared.only_if_board,
         cap_per_pot=rulebook.cap_per_pot and declared.cap_per_pot,
+    )
+
+
+def declared_fees(record: Mapping[str, Any] | None) -> FeeTerms | None:
+    """The fees other than rake a declaration allows (None: it states none).
+
+    ``fee_kinds`` (FeeKind symbols; empty: none allowed), ``fee_max_bps`` and ``fee_cap``
+    (minor units), each bounding the hand's fees together. ``schemas/table_terms.avsc`` v1
+    has no such fields, so a stored declaration states none; a caller passes them (or
+    ``adjudicate_hand(fee_terms=...)``). Raises ``ValueError`` for an unknown kind or a
+    rate outside 0..10000 bps.
+    """
+    if record is None or record.get("fee_kinds") is None:
+        return None
+    return FeeTerms(
+        kinds=frozenset(str(kind) for kind in record["fee_kinds"]),
+        max_bps=record.get("fee_max_bps"),
+        cap=record.get("fee_cap"),
+    )
+
+
+def fees_in_force(rulebook: FeeTerms | None, declared: FeeTerms | None) -> FeeTerms | None:
+    """The fee terms a hand is judged by: like the rake (``rake_in_force``), a rulebook
+    that fixes its fees (MO-97/2010 art.16: none besides the commission) is narrowed by a
+    declaration, never widened (the kinds both allow, the lower bounds); where the
+    rulebook leaves them to the table (PT-217/2007 n.º 7, 65; GG-2022) the declaration
+    governs alone, and with neither, a fee taken is ``terms_missing``.
+    """
+    if declared is None or rulebook is None:
+        return declared if rulebook is None else rulebook
+    return FeeTerms(
+        kinds=rulebook.kinds & declared.kinds,
+        max_bps=_least(rulebook.max_bps, declared.max_bps),
+        cap=_least(rulebook.cap, declared.cap),
     )
 
 

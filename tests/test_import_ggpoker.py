@@ -331,6 +331,26 @@ def test_tricky_hands_read_back_the_same(tmp_path: Path, room: str, make: Any) -
     assert runs == ([1, 2, 1, 2] if make is run_twice_with_fees else [])
 
 
+def test_a_hand_run_twice_with_a_jackpot_is_judged(tmp_path: Path) -> None:
+    """Read back from GGPoker text: each run's pot share by its own board, the jackpot
+    kept apart from the rake, the rake alone over the cap (no data_quality)."""
+    from replayer.poker.replay import adjudicate_hand
+    from replayer.rulebooks.poker import FeeTerms, RakeTerms
+
+    events = round_trip(tmp_path, run_twice_with_fees().events, "ggpoker")
+    verdict = adjudicate_hand(
+        events,
+        rake_terms=RakeTerms(min_bps=0, max_bps=500, cap=30),
+        fee_terms=FeeTerms(kinds=frozenset({"jackpot"})),
+    )
+    kinds = {str(f.kind) for f in verdict.findings}
+    assert "data_quality" not in kinds and "fee_not_allowed" not in kinds
+    [breach] = [f for f in verdict.findings if f.kind == "rake_cap_breach"]
+    assert breach.recorded == 100  # the jackpot of 20 is not rake
+    assert verdict.expected_payouts == {1: 1975, 2: 1975}  # (4000 - 30 - 20) / 2 runs
+    assert (verdict.expected_fees, verdict.pots[0].winners) == (20, (1, 2))
+
+
 # -- a room's rake schedule ---------------------------------------------------------------
 
 SCHEDULE = """{
@@ -358,6 +378,9 @@ def test_a_rake_schedule_declares_the_table_terms(tmp_path: Path) -> None:
     assert judged is not None
     kinds = {finding.kind for finding in judged[1].findings}
     assert "rake_cap_breach" in kinds  # 0.50 taken, cap 0.30: the jackpot is not rake
+    assert "data_quality" not in kinds  # the jackpot fee is judged, apart from the rake
+    [fee] = [f for f in judged[1].findings if "jackpot" in f.reason]
+    assert (fee.kind, fee.recorded) == ("terms_missing", 2)  # no fee terms declared
 
 
 def test_a_bad_rake_schedule_cannot_run(tmp_path: Path) -> None:

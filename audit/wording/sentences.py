@@ -302,12 +302,37 @@ def _past_posted(row: Mapping[str, Any]) -> str | None:
 
 
 def _terms_missing(row: Mapping[str, Any]) -> str | None:
-    recorded = row.get("recorded")
-    if not (_is_amount(recorded) and str(row.get("reason", "")).startswith("rake of")):
+    recorded, reason = row.get("recorded"), str(row.get("reason", ""))
+    if not _is_amount(recorded):
+        return None
+    if reason.startswith("fees of") and "(" in reason:
+        kinds = reason[reason.index("(") + 1 : reason.index(")")]
+        return (
+            f"fees of {_money(row, recorded)} ({kinds}) taken from the pot besides the rake, "
+            "but neither the rulebook nor the table's terms in force say which fees may be "
+            f"taken, so the fees cannot be checked ({_cite(row)})"
+        )
+    if not reason.startswith("rake of"):
         return None
     return (
         f"rake of {_money(row, recorded)} taken, but the table declared no rake terms in "
         f"force at the hand's start, so the rake cannot be checked ({_cite(row)})"
+    )
+
+
+def _fee_not_allowed(row: Mapping[str, Any]) -> str | None:
+    """A fee other than rake beyond the fee terms; its money is in the hand's payouts."""
+    expected, recorded = row.get("expected"), row.get("recorded")
+    most = expected.get("at_most") if isinstance(expected, dict) else None
+    if not (_is_amount(most) and _is_amount(recorded)):
+        return None
+    kind = _detail(row).get("fee_kind")
+    what = f"{kind} fee" if kind else "fees other than rake"
+    allowed = "none" if most == 0 else f"at most {_money(row, most)}"
+    return (
+        f"{what} of {_money(row, recorded)} taken from the pot where {_cite(row)} and the "
+        f"table's terms allow {allowed}: {_money(row, recorded - most)} belongs to "
+        f"{_winners_words(row)} (counted in the hand's payouts)"
     )
 
 
@@ -362,6 +387,7 @@ SENTENCES: dict[str, Callable[[Mapping[str, Any]], str | None]] = {
     "collusion_suspected": _collusion,
     "past_posted_bet": _past_posted,
     "terms_missing": _terms_missing,
+    "fee_not_allowed": _fee_not_allowed,
     "illegal_action": _illegal_action,
 }
 

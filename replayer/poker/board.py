@@ -5,6 +5,10 @@
 Betting while board cards are still due, more cards at once than are due, or more board
 cards than the game has is ``invalid_deal``; a board dealt while players still owe an
 action in the open round is a data-quality issue. The replay continues as recorded.
+
+Boards run more than once after an all-in (``BoardRun``, ``start_run``): the board dealt
+before the first BoardRun is common to every run; each run then deals from that point
+on, by the same schedule, to its own full board (``run_boards``).
 """
 
 from __future__ import annotations
@@ -19,7 +23,18 @@ _STANDARD_STREETS = ("preflop", "flop", "turn", "river")
 class Board:
     """Board and burnt cards of one hand, and how many board cards are still due."""
 
-    __slots__ = ("burns", "cards", "citation", "needed", "round", "schedule", "street_names")
+    __slots__ = (
+        "burns",
+        "cards",
+        "citation",
+        "common",
+        "needed",
+        "round",
+        "run",
+        "runs",
+        "schedule",
+        "street_names",
+    )
 
     def __init__(self, book: PokerRulebook) -> None:
         schedule = book.board_schedule
@@ -36,6 +51,40 @@ class Board:
             if schedule == (0, 3, 1, 1)
             else tuple(f"round {i + 1}" for i in range(len(schedule)))
         )
+        # Run-it-twice: the common board's length, round and cards due at the first
+        # BoardRun; the run being dealt (0: none); each run's (cards, round, needed).
+        self.common: tuple[int, int, int] | None = None
+        self.run = 0
+        self.runs: dict[int, tuple[list[str], int, int]] = {}
+
+    def start_run(self, run: int) -> None:
+        """A BoardRun: the board cards dealt next belong to run ``run`` (1, 2, ...)."""
+        if self.common is None:
+            self.common = (len(self.cards), self.round, self.needed)
+        elif self.run:
+            self.runs[self.run] = (self.cards, self.round, self.needed)
+        length, common_round, common_needed = self.common
+        cards, self.round, self.needed = self.runs.get(
+            run, (self.cards[:length], common_round, common_needed)
+        )
+        self.cards = list(cards)
+        self.run = run
+        self.runs[run] = (self.cards, self.round, self.needed)
+
+    def run_boards(self) -> list[list[str]]:
+        """Each run's full board (common cards, then the run's own), in run order; empty
+        when the board was run once."""
+        if self.run:
+            self.runs[self.run] = (self.cards, self.round, self.needed)
+        return [list(self.runs[run][0]) for run in sorted(self.runs)]
+
+    def all_cards(self) -> list[str]:
+        """Every board card dealt: the common board, then each run's own cards."""
+        if self.common is None:
+            return self.cards
+        length = self.common[0]
+        boards = self.run_boards()
+        return boards[0][:length] + [card for board in boards for card in board[length:]]
 
     def street(self, betting_round: int) -> str:
         """Name of a betting round: preflop, flop, turn, river (else "round N")."""

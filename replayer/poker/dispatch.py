@@ -5,6 +5,12 @@ A handler applies one event to the ``Hand`` and returns the seat the event conce
 board cards through the board schedule (``board``); cards, awards, rake and the outcome
 are recorded for the settlement. An event naming a seat not dealt in, a second
 HandStarted or an unknown event type is a data-quality issue and changes nothing.
+
+Poker v3 events: ``FeeTaken`` from the pot is judged at the settlement (``fees``); one a
+player pays outside the pot, and ``CashoutPaid`` (the house pays a player outside the
+pot), touch no pot and are only recorded, after a check that the player is all-in.
+``BoardRun`` before the first PotAwarded starts a run's board (``board.start_run``);
+after it, it labels the awards that follow and changes nothing.
 """
 
 from __future__ import annotations
@@ -13,6 +19,7 @@ from collections.abc import Callable
 
 from replayer.events import FlatEvent
 from replayer.poker.betting import QUALITY, Issue
+from replayer.poker.fees import Fee
 from replayer.poker.hand import SCHEMA, Hand
 
 Handler = Callable[[Hand, FlatEvent], int | None]
@@ -110,6 +117,117 @@ def _rake_taken(hand: Hand, event: FlatEvent) -> int | None:
     return None
 
 
+_PLAYER_PAID = frozenset({"insurance", "cashout_risk"})
+"""Fee kinds a player pays outside the pot; the others (jackpot, ...) come from it."""
+
+
+def _fee_taken(hand: Hand, event: FlatEvent) -> int | None:
+    """A deduction that is not rake: from the pot (no seat) or paid by a player outside it."""
+    kind = str(event["kind"])
+    amount = int(event["amount"])
+    seat = event.get("seat")
+    if amount < 0:
+        hand.issues.append(
+            Issue(QUALITY, f"{SCHEMA} FeeTaken.amount", "a negative fee", "at least 0", amount)
+        )
+        return seat
+    if seat is None:
+        if kind in _PLAYER_PAID:
+            hand.issues.append(
+                Issue(
+                    QUALITY,
+                    f"{SCHEMA} FeeTaken.seat",
+                    f"a {kind} fee is paid by a player, but no seat is named: taken from the pot",
+                    "a seat",
+                    None,
+                )
+            )
+        index = event.get("pot_index")
+        hand.fees.append(Fee(kind, amount, None if index is None else int(index)))
+        return None
+    pos = hand.position_of(seat)
+    if pos is None:
+        return seat
+    if kind not in _PLAYER_PAID and kind != "other":
+        hand.issues.append(
+            Issue(
+                QUALITY,
+                f"{SCHEMA} FeeTaken.seat",
+                f"a {kind} fee comes from the pot, but a seat is named: recorded as paid "
+                "outside the pot",
+                None,
+                seat,
+            )
+        )
+    _all_in(hand, pos, "FeeTaken.seat", f"pays a {kind} fee")
+    hand.paid_outside.append((pos, kind, amount))
+    return seat
+
+
+def _cashout_paid(hand: Hand, event: FlatEvent) -> int | None:
+    """The house paid a player outside the pot (EV cash-out, insurance): not a payout."""
+    seat = event["seat"]
+    pos = hand.position_of(seat)
+    if pos is None:
+        return seat
+    amount = int(event["amount"])
+    if amount <= 0:
+        hand.issues.append(
+            Issue(
+                QUALITY,
+                f"{SCHEMA} CashoutPaid.amount",
+                "a cash-out of no money",
+                "more than 0",
+                amount,
+            )
+        )
+    _all_in(hand, pos, "CashoutPaid.seat", "is paid a cash-out")
+    hand.cashouts.append((pos, amount))
+    return seat
+
+
+def _all_in(hand: Hand, pos: int, field: str, what: str) -> None:
+    """A cash-out or insurance needs a player all-in and still in the hand."""
+    betting = hand.betting
+    if betting.folded[pos] or betting.stack[pos] > 0:
+        state = "folded" if betting.folded[pos] else f"{betting.stack[pos]} chips behind"
+        hand.issues.append(
+            Issue(
+                QUALITY,
+                f"{SCHEMA} {field}",
+                f"{what} but is not all-in ({state})",
+                "all-in",
+                state,
+            )
+        )
+
+
+def _board_run(hand: Hand, event: FlatEvent) -> int | None:
+    """Run ``run`` of the board (1, 2, ...): its board cards, or its awards, follow."""
+    run = event["run"]
+    if isinstance(run, bool) or not isinstance(run, int) or run < 1:
+        hand.issues.append(
+            Issue(QUALITY, f"{SCHEMA} BoardRun.run", "runs are numbered from 1", "1, 2, ...", run)
+        )
+        return None
+    if hand.awarded:
+        return None
+    betting = hand.betting
+    able = [p for p in range(len(betting.stack)) if not betting.folded[p] and betting.stack[p] > 0]
+    if hand.board.common is None and (len(able) > 1 or betting.pending()):
+        hand.issues.append(
+            Issue(
+                QUALITY,
+                f"{SCHEMA} BoardRun.run",
+                "the board is run again while players can still bet",
+                "every player but one all-in",
+                [hand.table.seat_of[p] for p in able],
+            )
+        )
+    hand.board.start_run(run)
+    return None
+
+
 def _hand_ended(hand: Hand, event: FlatEvent) -> int | None:
     """The outcome; finishing stacks, when recorded, must name every seat listed."""
     hand.ended = True
@@ -161,4 +279,7 @@ HANDLERS: dict[str, Handler] = {
     "HandReverted": _hand_void,
     "DeckRevealed": _deck_revealed,
     "HandStarted": _hand_started,
+    "FeeTaken": _fee_taken,
+    "BoardRun": _board_run,
+    "CashoutPaid": _cashout_paid,
 }

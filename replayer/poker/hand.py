@@ -15,9 +15,10 @@ from typing import Any
 from replayer.events import FlatEvent
 from replayer.poker.betting import QUALITY, Betting, Issue
 from replayer.poker.board import Board
+from replayer.poker.fees import Fee
 from replayer.poker.table import Table, seat_table
-from replayer.rulebooks.poker import VARIANTS, Game, PokerRulebook, RakeTerms
-from replayer.terms import rake_in_force
+from replayer.rulebooks.poker import VARIANTS, FeeTerms, Game, PokerRulebook, RakeTerms
+from replayer.terms import fees_in_force, rake_in_force
 
 SCHEMA = "schemas/poker_hand.avsc"
 
@@ -30,6 +31,8 @@ class Hand:
     book: PokerRulebook
     rake_terms: RakeTerms | None
     """The rake the hand is judged by (``replayer.terms.rake_in_force``)."""
+    fee_terms: FeeTerms | None
+    """The fees other than rake it is judged by (``replayer.terms.fees_in_force``)."""
     game: Game
     table: Table
     betting: Betting
@@ -54,6 +57,12 @@ class Hand:
     """The event type that voided the hand (HandVoided, HandReverted), else None."""
     revealed: tuple[list[str], str] | None = None
     """DeckRevealed (order, salt)."""
+    fees: list[Fee] = field(default_factory=list)
+    """FeeTaken from the pot (no seat), in event order."""
+    paid_outside: list[tuple[int, str, int]] = field(default_factory=list)
+    """(position, kind, amount) of each FeeTaken a player paid outside the pot."""
+    cashouts: list[tuple[int, int]] = field(default_factory=list)
+    """(position, amount) of each CashoutPaid: the house paid outside the pot."""
     issues: list[Issue] = field(default_factory=list)
 
     def position_of(self, seat: Any) -> int | None:
@@ -78,6 +87,7 @@ def open_hand(
     opening: FlatEvent,
     hand_id: str,
     rake_terms: RakeTerms | None,
+    fee_terms: FeeTerms | None = None,
 ) -> Hand:
     """The hand as HandStarted deals it; raises KeyError/TypeError/ValueError if unreadable."""
     judged_rake = rake_in_force(book.rake, rake_terms)
@@ -97,6 +107,7 @@ def open_hand(
         hand_id=hand_id,
         book=book,
         rake_terms=judged_rake,
+        fee_terms=fees_in_force(book.fees, fee_terms),
         game=game,
         table=table,
         betting=betting,

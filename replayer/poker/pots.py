@@ -160,8 +160,25 @@ def split_pots(
         for p in won:
             credit[p] = credit.get(p, Fraction(0)) + Fraction(units, len(won))
     owed = {p: int(c) for p, c in sorted(credit.items()) if c >= 1}
-    if not owed:
-        return settled
+    if owed:
+        recover_units(settled, slots, owed, unit)
+    return settled
+
+
+def recover_units(
+    settled: list[tuple[dict[int, int], int]],
+    slots: list[tuple[int, tuple[int, ...]]],
+    owed: dict[int, int],
+    unit: int,
+) -> None:
+    """Pay each position the whole units it is ``owed`` out of the pots' kept remainders.
+
+    ``slots`` holds one (pot index, positions that may receive it) per whole unit of a
+    pot's remainder; a unit goes only to a position listed for its pot, and units already
+    placed move when that makes room (Kuhn). ``settled`` is updated in place. The caller
+    guarantees that sharing each slot among its positions in proportion to what they are
+    owed would cover every debt, so a whole assignment exists (Hall's theorem).
+    """
     owner: list[int | None] = [None] * len(slots)
 
     def place(p: int, seen: set[int]) -> bool:
@@ -177,8 +194,7 @@ def split_pots(
 
     for p, units in owed.items():
         for _ in range(units):
-            # Always possible: sharing each remainder unit equally among its pot's winners
-            # already gives p his credit, so a whole assignment exists (Hall's theorem).
+            # Always possible: see the docstring (Hall's theorem).
             placed = place(p, set())
             assert placed, "a recovered unit has no pot remainder left"
     for s, p in enumerate(owner):
@@ -187,4 +203,3 @@ def split_pots(
             shares, kept = settled[index]
             shares[p] += unit
             settled[index] = (shares, kept - unit)
-    return settled

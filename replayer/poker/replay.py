@@ -11,8 +11,10 @@ It never raises on bad input; what it cannot judge it reports (``data_quality``,
 2. Each event, in sequence order, is applied by its handler (``dispatch.HANDLERS``); the
    issues it raises become findings of that event, and the state after it a ``Step``
    (``steps``). A gap in the sequence numbers is a data-quality finding.
-3. At the end the hand is settled (``settlement``): deal checks, pots, rake, winners and
-   shares, or the refund of a void hand, against the payouts recorded.
+3. At the end the hand is settled (``settlement``): deal checks, pots, rake, fees other
+   than rake, winners and shares (per run when the board was run more than once), or the
+   refund of a void hand, against the payouts recorded. Cash-outs the house paid outside
+   the pot are reported (``HandVerdict.cashouts``), never counted as payouts.
 
 Findings are ordered by (event sequence, kind, canonical JSON).
 """
@@ -33,9 +35,9 @@ from replayer.poker.settlement import settle
 from replayer.poker.steps import StepLog
 from replayer.poker.table import seating_issues
 from replayer.poker.verdict import HandVerdict
-from replayer.rulebooks.poker import VARIANTS, PokerRulebook, RakeTerms
+from replayer.rulebooks.poker import VARIANTS, FeeTerms, PokerRulebook, RakeTerms
 from replayer.rulebooks.registry import choose_rulebook
-from replayer.terms import declared_rake
+from replayer.terms import declared_fees, declared_rake
 
 __all__ = ["SCHEMA", "adjudicate_hand"]
 
@@ -49,6 +51,7 @@ def adjudicate_hand(
     rake_terms: RakeTerms | None = None,
     table_terms: Mapping[str, Any] | None = None,
     with_steps: bool = True,
+    fee_terms: FeeTerms | None = None,
 ) -> HandVerdict:
     """Judge one hand's events under the rulebook in force (see the module docstring).
 
@@ -57,13 +60,20 @@ def adjudicate_hand(
     at the hand's start, ``replayer.terms.terms_in_force``) states; it narrows a rulebook
     that fixes its own band and governs alone where the rulebook leaves the rake to the
     table (``replayer.terms.rake_in_force``). ``with_steps=False`` skips building the
-    step-by-step replay (batch jobs).
+    step-by-step replay (batch jobs). ``fee_terms`` (else those ``table_terms`` states,
+    ``replayer.terms.declared_fees``) are the table's fees other than rake, judged with the
+    rulebook's own (``replayer.terms.fees_in_force``).
     """
     if rake_terms is None and table_terms is not None:
         try:
             rake_terms = declared_rake(table_terms)
         except ValueError:  # a malformed declaration is judged on the table itself
             rake_terms = None
+    if fee_terms is None and table_terms is not None:
+        try:
+            fee_terms = declared_fees(table_terms)
+        except ValueError:
+            fee_terms = None
     try:
         ordered = sorted(events, key=_BY_SEQUENCE)
     except (KeyError, TypeError):
@@ -115,7 +125,7 @@ def adjudicate_hand(
             ),
         )
     try:
-        hand = open_hand(chosen, start, ordered[0], hand_id, rake_terms)
+        hand = open_hand(chosen, start, ordered[0], hand_id, rake_terms, fee_terms)
         return _replay(hand, ordered, StepLog(hand.table, hand.board) if with_steps else None)
     except (KeyError, TypeError, ValueError, IndexError) as error:
         return _empty(
@@ -204,7 +214,19 @@ def _replay(hand: Hand, ordered: list[FlatEvent], log: StepLog | None) -> HandVe
         steps=() if log is None else tuple(log.steps),
         conserved=settled.conserved,
         determined=settled.determined,
+        expected_fees=settled.fees,
+        recorded_fees=sum(fee.amount for fee in hand.fees),
+        cashouts=_by_seat(seat_of, hand.cashouts),
+        paid_outside=_by_seat(seat_of, [(p, chips) for p, _, chips in hand.paid_outside]),
     )
+
+
+def _by_seat(seat_of: tuple[int, ...], paid: list[tuple[int, int]]) -> dict[int, int]:
+    """Seat -> chips, summed, from (position, chips) pairs."""
+    totals: dict[int, int] = {}
+    for pos, chips in paid:
+        totals[seat_of[pos]] = totals.get(seat_of[pos], 0) + chips
+    return dict(sorted(totals.items()))
 
 
 def _event_finding(hand: Hand, issue: Issue, event: FlatEvent, seat: int | None) -> Finding:

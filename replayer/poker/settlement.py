@@ -2,10 +2,13 @@
 
 1. Deal and commitment checks (``deal``): the cards dealt, and the revealed deck against
    HandStarted.shuffle_commitment; a commitment never revealed is a data-quality issue.
-2. A voided or reverted hand returns every chip put in and takes no rake (MO-97/2010
+2. A voided or reverted hand returns every chip put in, takes no rake nor fee (MO-97/2010
    art.9(2); PT-217/2007 n.º 69; GG-2022 Política de reembolso: ``book.cite.void_refund``).
-3. A played hand: pots (``pots.build_pots``), rake (``rake.expected_rake``), winners
-   (``showdown``), shares with the odd-chip rule (``pots.split_pots``).
+3. A played hand: pots (``pots.build_pots``), rake (``rake.expected_rake``), fees other
+   than rake (``fees``: judged apart from the rake, taken from the pots after it),
+   winners (``showdown``), shares with the odd-chip rule (``pots.split_pots``); a board
+   run more than once shares each pot between the runs (``runs.split_runs``). Cash-outs
+   the house pays outside the pot are not payouts and settle nothing here.
 4. Expected payout per seat vs recorded (HandEnded.finishing_stacks when present, else
    PotAwarded summed): ``mispaid_pot`` (one issue per hand, per-seat dicts, per-pot
    detail), or ``void_hand_not_refunded`` for a void hand.
@@ -19,9 +22,11 @@ from typing import Any
 from replayer.findings import FindingKind
 from replayer.poker.betting import QUALITY, Issue
 from replayer.poker.deal import check_cards, check_commitment
+from replayer.poker.fees import allocate, expected_fees
 from replayer.poker.hand import SCHEMA, Hand
 from replayer.poker.pots import build_pots, split_pots
 from replayer.poker.rake import expected_rake
+from replayer.poker.runs import split_runs
 from replayer.poker.showdown import hand_values, winners
 from replayer.poker.verdict import PotResult
 from replayer.rulebooks.poker import SplitUnit
@@ -40,6 +45,8 @@ class Settlement:
     pots: tuple[PotResult, ...]
     retained: int
     rake: int
+    fees: int = 0
+    """The fees other than rake the rules allow (``fees.expected_fees``)."""
 
 
 def settle(hand: Hand) -> Settlement:
@@ -49,7 +56,12 @@ def settle(hand: Hand) -> Settlement:
     board = hand.board
     issues = hand.issues
     seat_of = table.seat_of
-    check_cards(book, hand.holes, board.cards, board.burns, hand.shown, seat_of, issues)
+    if board.common is None:
+        check_cards(book, hand.holes, board.cards, board.burns, hand.shown, seat_of, issues)
+    else:  # run more than once: every card once; burns are not counted per run
+        cards = board.all_cards() + board.burns
+        check_cards(book, hand.holes, cards, [], hand.shown, seat_of, issues)
+        _check_runs(hand)
     if hand.commitment and hand.revealed is not None:
         order, salt = hand.revealed
         check_commitment(
@@ -58,7 +70,7 @@ def settle(hand: Hand) -> Settlement:
             order,
             salt,
             hand.holes,
-            board.cards,
+            board.all_cards(),
             board.burns,
             seat_of,
             issues,
@@ -75,14 +87,17 @@ def settle(hand: Hand) -> Settlement:
         )
     put = hand.betting.put
     recorded = _recorded_payouts(hand)
-    conserved = recorded is not None and sum(recorded) + hand.rake_recorded == sum(put)
+    fees_recorded = sum(fee.amount for fee in hand.fees)
+    taken = hand.rake_recorded + fees_recorded
+    conserved = recorded is not None and sum(recorded) + taken == sum(put)
     determined = True
     pot_results: list[PotResult] = []
     retained = 0
     rake_total = 0
+    fees_total = 0
     if hand.void is not None:
         expected = list(put)
-        if recorded is not None and (recorded != expected or hand.rake_recorded):
+        if recorded is not None and (recorded != expected or taken):
             _payout_issue(
                 hand,
                 FindingKind.VOID_HAND_NOT_REFUNDED,
@@ -92,7 +107,7 @@ def settle(hand: Hand) -> Settlement:
                 recorded,
             )
     else:
-        expected, determined, retained, rake_total = _award(hand, pot_results)
+        expected, determined, retained, rake_total, fees_total = _award(hand, pot_results)
         if recorded is None:
             if not hand.ended:
                 issues.append(
@@ -120,7 +135,9 @@ def settle(hand: Hand) -> Settlement:
                 hand,
                 FindingKind.MISPAID_POT,
                 book.cite.side_pots,
-                "recorded payouts and rake do not add up to the chips put in",
+                "recorded payouts, rake and fees do not add up to the chips put in"
+                if hand.fees
+                else "recorded payouts and rake do not add up to the chips put in",
                 expected,
                 recorded,
             )
@@ -132,6 +149,7 @@ def settle(hand: Hand) -> Settlement:
         pots=tuple(pot_results),
         retained=retained,
         rake=rake_total,
+        fees=fees_total,
     )
 
 
@@ -160,8 +178,9 @@ def _recorded_payouts(hand: Hand) -> list[int] | None:
     return None
 
 
-def _award(hand: Hand, results: list[PotResult]) -> tuple[list[int], bool, int, int]:
-    """(expected payout per position, determined, chips retained, rake) of a played hand."""
+def _award(hand: Hand, results: list[PotResult]) -> tuple[list[int], bool, int, int, int]:
+    """(expected payout per position, determined, chips retained, rake, fees) of a
+    played hand."""
     book = hand.book
     table = hand.table
     betting = hand.betting
@@ -177,22 +196,31 @@ def _award(hand: Hand, results: list[PotResult]) -> tuple[list[int], bool, int, 
         hand.rake_recorded,
         table.chip,
         table.big_blind,
-        bool(board),
+        bool(hand.board.all_cards()),
         hand.issues,
     )
     live = [not (betting.folded[p] or hand.mucked[p]) for p in range(n)]
     cards = [hand.shown.get(p) or hand.holes[p] for p in range(n)]
     contested = [p for p in range(n) if live[p]]
-    values = hand_values(book, hand.game, contested, cards, board) if len(contested) > 1 else {}
     unit = table.chip
     if book.split_unit is SplitUnit.TABLE_MINIMUM:
         unit = max(table.chip, table.big_blind or table.min_bet)
     expected = list(returned)
     determined = True
     retained_total = 0
-    won_by = [winners(eligible, live, values) if eligible else None for _, eligible in pots]
     nets = [amount - chips for (amount, _), chips in zip(pots, rake, strict=True)]
-    settled = split_pots(list(zip(nets, won_by, strict=True)), unit, book.odd_chip, seat_of)
+    fees = [0] * len(pots)
+    if hand.fees:
+        allowed = expected_fees(book, hand.fee_terms, hand.fees, sum(amounts), hand.issues)
+        fees = allocate(hand.fees, allowed, nets, hand.issues)
+        nets = [net - fee for net, fee in zip(nets, fees, strict=True)]
+    boards = hand.board.run_boards()
+    if boards:
+        won_by, settled = _run_shares(hand, pots, nets, live, cards, contested, boards, unit)
+    else:
+        values = hand_values(book, hand.game, contested, cards, board) if len(contested) > 1 else {}
+        won_by = [winners(eligible, live, values) if eligible else None for _, eligible in pots]
+        settled = split_pots(list(zip(nets, won_by, strict=True)), unit, book.odd_chip, seat_of)
     for index, (amount, eligible) in enumerate(pots):
         won = won_by[index]
         shares, retained = settled[index]
@@ -223,12 +251,64 @@ def _award(hand: Hand, results: list[PotResult]) -> tuple[list[int], bool, int, 
                 retained=retained,
             )
         )
-    return expected, determined, retained_total, sum(rake)
+    return expected, determined, retained_total, sum(rake), sum(fees)
+
+
+def _run_shares(
+    hand: Hand,
+    pots: list[tuple[int, tuple[int, ...]]],
+    nets: list[int],
+    live: list[bool],
+    cards: list[list[str]],
+    contested: list[int],
+    boards: list[list[str]],
+    unit: int,
+) -> tuple[list[list[int] | None], list[tuple[dict[int, int], int]]]:
+    """(winners over every run or None, shares) of each pot of a board run more than once:
+    each run's winners by its own board, each pot shared between the runs
+    (``runs.split_runs``). A pot any run cannot judge is not judged."""
+    book = hand.book
+    values = [
+        hand_values(book, hand.game, contested, cards, board) if len(contested) > 1 else {}
+        for board in boards
+    ]
+    by_run: list[list[list[int]] | None] = []
+    for _, eligible in pots:
+        runs = [winners(eligible, live, run_values) for run_values in values] if eligible else []
+        judged = [won for won in runs if won is not None]
+        by_run.append(judged if runs and len(judged) == len(runs) else None)
+    won_by = [None if runs is None else sorted({p for won in runs for p in won}) for runs in by_run]
+    settled = split_runs(
+        list(zip(nets, by_run, strict=True)), unit, book.odd_chip, hand.table.seat_of
+    )
+    return won_by, settled
+
+
+def _check_runs(hand: Hand) -> None:
+    """Runs numbered 1..k, every run dealing its own cards."""
+    board = hand.board
+    runs = sorted(board.runs)
+    common = board.common[0] if board.common is not None else 0
+    empty = [run for run, (cards, _, _) in sorted(board.runs.items()) if len(cards) <= common]
+    if runs != list(range(1, len(runs) + 1)) or empty:
+        hand.issues.append(
+            Issue(
+                QUALITY,
+                f"{SCHEMA} BoardRun.run",
+                "board runs must be numbered 1, 2, ... and each deal its own cards",
+                list(range(1, len(runs) + 1)),
+                runs,
+                None,
+                {"runs_without_cards": empty} if empty else None,
+            )
+        )
 
 
 def _payout_cite(hand: Hand, results: list[PotResult]) -> str:
     """The articles a mispaid pot breaks: split and odd chip, side pots, or ranking."""
     cite = hand.book.cite
+    if hand.board.common is not None:
+        return cite.board_runs  # names the split and odd-chip articles it applies
     if any(r.winners is not None and len(r.winners) > 1 for r in results):
         return _joined(cite.split, cite.odd_chip)
     if len(results) > 1:
@@ -255,6 +335,10 @@ def _payout_issue(
     if differing:
         reason += f" (seats {', '.join(str(seat_of[p]) for p in differing)})"
     detail: dict[str, Any] = {"rake_recorded": hand.rake_recorded}
+    if hand.fees:
+        detail["fees_recorded"] = sum(fee.amount for fee in hand.fees)
+    if hand.board.common is not None:
+        detail["boards"] = hand.board.run_boards()
     if results is not None:
         detail["pots"] = [
             {

@@ -97,6 +97,13 @@ def describe(event: FlatEvent) -> str:
         return f"seat {seat} awarded {amount}"
     if kind == "RakeTaken":
         return f"rake {amount}"
+    if kind == "FeeTaken":
+        paid = "from the pot" if seat is None else f"paid by seat {seat}"
+        return f"{event.get('kind')} fee {amount} {paid}"
+    if kind == "BoardRun":
+        return f"board run {event.get('run')}"
+    if kind == "CashoutPaid":
+        return f"seat {seat} cash-out {amount} paid outside the pot"
     if kind in ("HandVoided", "HandReverted"):
         return f"{kind}: {event.get('reason', '')}"
     if kind == "HandStarted":

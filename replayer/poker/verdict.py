@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import NamedTuple
 
 from replayer.findings import Finding
@@ -62,9 +62,20 @@ class HandVerdict:
     pots: tuple[PotResult, ...]
     steps: tuple[Step, ...]
     conserved: bool
-    """The operator's books balance: recorded payouts + recorded rake == contributions."""
+    """The operator's books balance: recorded payouts + recorded rake + recorded fees
+    from the pots == contributions."""
     determined: bool
     """Every chip's destination could be judged (False: see the data_quality finding)."""
+    expected_fees: int = 0
+    """Fees other than rake the rules allow from the pots (jackpot, ...), minor units."""
+    recorded_fees: int = 0
+    """Fees other than rake recorded from the pots (FeeTaken without a seat)."""
+    cashouts: dict[int, int] = field(default_factory=dict)
+    """Seat -> chips the house paid the player outside the pot (CashoutPaid): not a
+    payout, not in ``recorded_payouts``."""
+    paid_outside: dict[int, int] = field(default_factory=dict)
+    """Seat -> chips the player paid the house outside the pot (FeeTaken with a seat:
+    EV cash-out risk, insurance premium)."""
 
 
 def render_steps(verdict: HandVerdict) -> list[str]:

@@ -13,6 +13,14 @@ themselves to the game pages; what they do say:
   tournament-prize section; applying it to cash pots is our reading;
 * rake per pot, rate and cap on each game's page (Política de taxas e de ancinho), not in
   the copy: no default terms, declare them per table;
+* fees other than rake (the "Jackpot", "Bingo", "Fortune", "Tax" of a hand's summary,
+  ``FeeTaken``): not mentioned; the policy leaves the commission to each game's page. No
+  default fee terms (``fees=None``): declare them per table; a fee taken without them is
+  ``terms_missing``. The fee is not rake: a rake cap bounds the rake alone;
+* boards run more than once after an all-in (run it twice), EV cash-out and all-in
+  insurance: not mentioned. Each run shares the pot equally, the tied-hands policy and
+  the prize-fraction rule settle each player's share (``runs.split_runs``); a cash-out is
+  paid by the house outside the pot and settles nothing of it;
 * missed blinds: dead small blind, live big blind + dead small blind (Apostas perdidas);
 * server failure: cash hands are reverted, stacks reset to the start (Política de reembolso).
 
@@ -64,6 +72,11 @@ _CITE = Citations(
     odd_chip=f"{_K} Política de mãos atadas; concessão de prémios (frações de centavo)",
     rake_rate=f"{_K} Política de taxas e de ancinho",
     rake_cap=f"{_K} Política de taxas e de ancinho",
+    fees=f"{_K} Política de taxas e de ancinho",
+    board_runs=(
+        f"{_K} Política de mãos atadas; concessão de prémios (frações de centavo) "
+        "(silent on boards run more than once)"
+    ),
     void_refund=f"{_K} Política de reembolso",
 )
 
@@ -94,6 +107,7 @@ CASH_HOLDEM = PokerRulebook(
     split_unit=SplitUnit.SMALLEST_CHIP,  # mãos atadas: split equally
     odd_chip=OddChip.DROPPED,  # fractions of a cent are not paid
     rake=None,  # per game page: declare per table
+    fees=None,  # not mentioned: declare per table
 )
 
 CASH_OMAHA = replace(

@@ -21,6 +21,12 @@ Choices the text leaves open, each beside its value below:
 * art.16: 3%-5% "of each hand's pot" (每局彩池), at most 5x the big blind: computed per
   pot, bounds rounded down to the smallest chip, cap per hand.
 * art.15(3): four of a kind ignores its kicker (``evaluator.MO_97_2010``).
+* Fees other than rake (a jackpot drop, ``FeeTaken``): the text is silent. Art.16 is the
+  whole of what it lets the house take from a pot (場方在每局彩池中抽取 ... 作佣金: 3%-5% as
+  commission), so we allow no other deduction: ``FeeTerms(kinds=frozenset())``; a table
+  declaration may narrow this, never widen it (``replayer.terms.fees_in_force``).
+* Boards run more than once after an all-in: silent. Each run shares the pot equally and
+  art.10(4)-(5) settles the shares and the indivisible remainder (``runs.split_runs``).
 """
 
 from __future__ import annotations
@@ -30,6 +36,7 @@ from datetime import UTC, datetime
 from replayer.rankings import MO_97_2010
 from replayer.rulebooks.poker import (
     Citations,
+    FeeTerms,
     FirstToAct,
     MinRaise,
     OddChip,
@@ -71,6 +78,8 @@ OMAHA = PokerRulebook(
         odd_chip=f"{_K} art.10(5)",
         rake_rate=f"{_K} art.16",
         rake_cap=f"{_K} art.16",
+        fees=f"{_K} art.16",
+        board_runs=f"{_K} art.10(4), 10(5) (silent on boards run more than once)",
         void_refund=f"{_K} art.9(2)",
     ),
     deck_size=52,  # art.1(1)(3)
@@ -93,6 +102,7 @@ OMAHA = PokerRulebook(
     split_unit=SplitUnit.SMALLEST_CHIP,  # art.10(4)
     odd_chip=OddChip.FIRST_WINNER_FROM_SEAT_ONE,  # art.10(5)
     rake=RakeTerms(min_bps=300, max_bps=500, cap_big_blinds=5),  # art.16
+    fees=FeeTerms(kinds=frozenset()),  # art.16: the commission is the house's whole take
 )
 
 RULEBOOKS = (OMAHA,)

@@ -116,6 +116,49 @@ class RakeTerms:
             raise ValueError(f"rake band must satisfy 0 <= min <= max <= 10000 bps: {self}")
 
 
+FEE_KINDS: tuple[str, ...] = (
+    "jackpot",
+    "bingo",
+    "fortune",
+    "tax",
+    "insurance",
+    "cashout_risk",
+    "other",
+)
+"""``schemas/poker_hand.avsc`` FeeKind symbols, in schema order."""
+
+
+@dataclass(frozen=True, slots=True)
+class FeeTerms:
+    """Deductions other than rake the house may take from a pot (``FeeTaken`` without a
+    seat: a jackpot, bingo, fortune or tax drop).
+
+    None of the sources speaks of such fees (MO-97/2010 art.16 and PT-217/2007 n.º 65 name
+    the commission only; GG-2022 Política de taxas e de ancinho leaves the commission to
+    each game's page), so which fees are allowed is always stated here, never assumed:
+    ``kinds`` names every kind allowed (empty: none), and the fees of a hand together are
+    at most ``max_bps`` of its pots and at most ``cap``. A fee is kept apart from the rake:
+    the rake cap bounds the rake alone.
+    """
+
+    kinds: frozenset[str]
+    """FeeKind symbols allowed (``FEE_KINDS``); any other fee is ``fee_not_allowed``."""
+    max_bps: int | None = None
+    """Most the fees of a hand may take together, basis points of its pots (None: no
+    such bound)."""
+    cap: int | None = None
+    """Most the fees of a hand may take together, minor units (None: no such bound)."""
+
+    def __post_init__(self) -> None:
+        unknown = sorted(set(self.kinds) - set(FEE_KINDS))
+        if unknown:
+            raise ValueError(f"unknown fee kinds {unknown}: expected some of {FEE_KINDS}")
+        if self.max_bps is not None and not 0 <= self.max_bps <= 10_000:
+            raise ValueError(f"fee rate must be 0..10000 bps: {self.max_bps}")
+        if self.cap is not None and self.cap < 0:
+            raise ValueError(f"fee cap must not be negative: {self.cap}")
+
+
 @dataclass(frozen=True, slots=True)
 class Citations:
     """The article each rule cites in a finding, e.g. ``"MO-97/2010 art.12(1)"``."""
@@ -143,6 +186,10 @@ class Citations:
     odd_chip: str
     rake_rate: str
     rake_cap: str
+    fees: str
+    """Deductions from a pot other than rake (``FeeTerms``)."""
+    board_runs: str
+    """A pot shared between several boards run after an all-in (``BoardRun``)."""
     void_refund: str
 
 
@@ -209,6 +256,10 @@ class PokerRulebook:
     rake: RakeTerms | None
     """The commission; None when the source leaves it to a per-table declaration (then
     the recorded rake is accepted, bounded by the pots, unless terms are passed in)."""
+    fees: FeeTerms | None
+    """Fees other than rake allowed from a pot; None when the source leaves them to a
+    per-table declaration (then a fee taken without declared terms is ``terms_missing``).
+    Each rulebook states its choice beside the value: no source mentions such fees."""
 
     def covers(self, variant: str, at: datetime) -> bool:
         """In force at ``at`` for ``variant``."""

@@ -25,6 +25,12 @@ Choices the text leaves open, each beside its value below:
   share equals the bet minimum": the split unit is the table minimum (big blind) and
   the leftover units go one each to the mão (button) first, then clockwise.
 * n.º 7 (rake modalities) is cut: no default rake terms; declare them per table.
+* Fees other than rake (a jackpot drop, ``FeeTaken``): n.º 65 names only the
+  concessionaire's percentage, and n.º 7's list of modalities is cut, so whether a drop
+  may be one cannot be read: no default fee terms (``fees=None``); declare them per
+  table, and a fee taken without them is ``terms_missing``.
+* Boards run more than once after an all-in: silent. Each run shares the pot equally and
+  n.º 66-67 settle the shares and the leftover units (``runs.split_runs``).
 * n.º 24: fewer than four players suspends the game; a hand dealt to fewer is reported
   as ``invalid_deal`` (the deal should not have happened) and otherwise judged as played.
 * Sintético (n.º 95-112): ante from every player (n.º 102), no burn (n.º 100), five board
@@ -77,6 +83,8 @@ _CITE = Citations(
     odd_chip=f"{_K} n.º 67",
     rake_rate=f"{_K} n.º 7, 65",
     rake_cap=f"{_K} n.º 7, 65",
+    fees=f"{_K} n.º 7, 65",
+    board_runs=f"{_K} n.º 66, 67 (silent on boards run more than once)",
     void_refund=f"{_K} n.º 69",
 )
 
@@ -107,6 +115,7 @@ OMAHA = PokerRulebook(
     split_unit=SplitUnit.TABLE_MINIMUM,  # n.º 67
     odd_chip=OddChip.ONE_UNIT_EACH_FROM_BUTTON,  # n.º 67
     rake=None,  # n.º 7 list cut: declared per table
+    fees=None,  # n.º 7 list cut, n.º 65 names the percentage only: declared per table
 )
 
 HOLDEM = replace(
