@@ -57,6 +57,29 @@ class Family:
         body = next(f for f in self.raw_schema["fields"] if f["name"] == "body")
         return tuple(t["name"] for t in body["type"])
 
+    @cached_property
+    def later_optional_fields(self) -> frozenset[str]:
+        """Body fields a later schema version added (``"added_in"``), each optional.
+
+        A record read without one (written under the earlier version, resolved to the
+        field's null default) is stored without it, so the same declaration is stored
+        the same way under every version and re-ingesting an old file is not a conflict.
+        """
+        body = next(f for f in self.raw_schema["fields"] if f["name"] == "body")
+        return frozenset(
+            field["name"]
+            for record in body["type"]
+            for field in record["fields"]
+            if "added_in" in field
+        )
+
+    def without_unset_additions(self, flat: dict[str, Any]) -> dict[str, Any]:
+        """``flat`` without the later optional fields that are null (see above)."""
+        for name in self.later_optional_fields:
+            if name in flat and flat[name] is None:
+                del flat[name]
+        return flat
+
 
 FAMILIES: dict[str, Family] = {
     family.name: family

@@ -103,10 +103,10 @@ def declared_fees(record: Mapping[str, Any] | None) -> FeeTerms | None:
     """The fees other than rake a declaration allows (None: it states none).
 
     ``fee_kinds`` (FeeKind symbols; empty: none allowed), ``fee_max_bps`` and ``fee_cap``
-    (minor units), each bounding the hand's fees together. ``schemas/table_terms.avsc`` v1
-    has no such fields, so a stored declaration states none; a caller passes them (or
-    ``adjudicate_hand(fee_terms=...)``). Raises ``ValueError`` for an unknown kind or a
-    rate outside 0..10000 bps.
+    (minor units), each bounding the hand's fees together (``schemas/table_terms.avsc``
+    v2; a declaration without ``fee_kinds``, every v1 one included, states none, and
+    ``adjudicate_hand(fee_terms=...)`` may pass terms directly). Raises ``ValueError``
+    for an unknown kind or a rate outside 0..10000 bps.
     """
     if record is None or record.get("fee_kinds") is None:
         return None

@@ -8,6 +8,7 @@ by ``tests.room_text_writer`` from simulator and hand-built events.
 from __future__ import annotations
 
 import random
+import re
 from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
@@ -381,6 +382,60 @@ def test_a_rake_schedule_declares_the_table_terms(tmp_path: Path) -> None:
     assert "data_quality" not in kinds  # the jackpot fee is judged, apart from the rake
     [fee] = [f for f in judged[1].findings if "jackpot" in f.reason]
     assert (fee.kind, fee.recorded) == ("terms_missing", 2)  # no fee terms declared
+
+
+@pytest.mark.parametrize(
+    ("fees", "fee_kinds"),
+    [
+        ('{"kinds": ["jackpot"], "max_bps": 100, "cap": "0.05"}', set()),
+        ('{"kinds": ["bingo"]}', {"fee_not_allowed"}),
+        ('{"kinds": ["jackpot"], "cap": "0.01"}', {"fee_not_allowed"}),
+    ],
+)
+def test_a_rake_schedule_declares_the_fees_apart_from_the_rake(
+    tmp_path: Path, fees: str, fee_kinds: set[str]
+) -> None:
+    from audit.ingest.room_text.schedule import RakeSchedule
+    from audit.judging import judge_stored
+
+    with_fees = SCHEDULE.replace(
+        '"no_flop_no_drop": true}', f'"no_flop_no_drop": true, "fees": {fees}}}'
+    )
+    (tmp_path / "rake.json").write_text(with_fees)
+    (tmp_path / "hand.txt").write_text(SAMPLE)
+    store = AuditStore(f"sqlite:///{tmp_path / 'store.db'}")
+    summary = ingest(
+        store, [tmp_path / "hand.txt"], rake_schedule=RakeSchedule(tmp_path / "rake.json")
+    )
+    assert (summary.subjects_stored, summary.quarantined) == (2, 0)
+    [terms] = store.records_of("table", "ggpoker/NLHGold7")
+    assert terms["fee_kinds"] in (["jackpot"], ["bingo"])
+    judged = judge_stored(store, "poker", "ggpoker/HD100000001")
+    assert judged is not None
+    kinds = {finding.kind for finding in judged[1].findings}
+    assert "rake_cap_breach" in kinds  # the rake alone against its cap, fees or not
+    assert "terms_missing" not in kinds  # the fee terms are declared
+    assert kinds - {"rake_cap_breach", "mispaid_pot"} == fee_kinds
+
+
+def test_a_schedule_with_bad_fees_cannot_run(tmp_path: Path) -> None:
+    from audit.ingest.room_text.schedule import BadSchedule, RakeSchedule
+
+    for fees, field in (
+        ('{"kinds": ["insurance"]}', "stakes[0].fees.kinds"),
+        ('{"kinds": "jackpot"}', "stakes[0].fees.kinds"),
+        ('{"kinds": [], "max_bps": 10001}', "stakes[0].fees.max_bps"),
+        ('{"kinds": [], "cap": 1}', "stakes[0].fees.cap"),
+        ("[]", "stakes[0].fees"),
+    ):
+        path = tmp_path / "rake.json"
+        path.write_text(
+            SCHEDULE.replace(
+                '"no_flop_no_drop": true}', f'"no_flop_no_drop": true, "fees": {fees}}}'
+            )
+        )
+        with pytest.raises(BadSchedule, match=re.escape(field)):
+            RakeSchedule(path)
 
 
 def test_a_bad_rake_schedule_cannot_run(tmp_path: Path) -> None:

@@ -87,6 +87,59 @@ def test_a_file_written_with_schema_v1_reads_with_v2(tmp_path: Path, store_url: 
     assert [e["type"] for e in stored] == [e["type"] for e in events]
 
 
+def table_declaration(**fees: object) -> dict:
+    return {
+        "event_id": "gg-t1#0",
+        "table_id": "gg-t1",
+        "sequence": 0,
+        "occurred_at": T0,
+        "type": "TableTermsDeclared",
+        "effective_from": T0,
+        "rulebook": "gg-2022-cash-holdem",
+        "currency": "USD",
+        "rake_min_bps": 500,
+        "rake_max_bps": 500,
+        "rake_cap": 30,
+        **fees,
+    }
+
+
+def test_table_terms_v1_and_v2_store_one_declaration_the_same_way(
+    tmp_path: Path, store_url: str
+) -> None:
+    """A declaration written under table_terms v1, then the same under v2 (its fee
+    fields, added in v2, null): one stored record, without the fee fields, and the
+    second ingest finds it already stored rather than a conflict."""
+    table = family_named("table")
+    v1 = json.loads((SCHEMA_DIR / "history" / "table_terms.v1.avsc").read_text())
+    assert v1["version"] == 1 and table.version == 2
+    assert table.later_optional_fields == {"fee_kinds", "fee_max_bps", "fee_cap"}
+    old, new = tmp_path / "v1" / "tables.avro", tmp_path / "v2" / "tables.avro"
+    old.parent.mkdir()
+    new.parent.mkdir()
+    with old.open("wb") as out:
+        record = to_avro(table_declaration(), namespace=table.namespace)
+        fastavro.writer(out, fastavro.parse_schema(v1), [record])
+    write_events(new, table, [table_declaration()])
+    store = AuditStore(store_url)
+    first, second = ingest(store, [old]), ingest(store, [new])
+    assert (first.subjects_stored, first.quarantined) == (1, 0)
+    assert (second.subjects_already_stored, second.quarantined) == (1, 0)
+    [stored] = store.records_of("table", "gg-t1")
+    assert not {"fee_kinds", "fee_max_bps", "fee_cap"} & set(stored)
+
+
+def test_table_terms_v2_declares_fees(tmp_path: Path, store_url: str) -> None:
+    path = tmp_path / "tables.avro"
+    fees = {"fee_kinds": ["jackpot"], "fee_max_bps": 100, "fee_cap": None}
+    write_events(path, family_named("table"), [table_declaration(**fees)])
+    store = AuditStore(store_url)
+    assert ingest(store, [path]).subjects_stored == 1
+    [stored] = store.records_of("table", "gg-t1")
+    assert (stored["fee_kinds"], stored["fee_max_bps"]) == (["jackpot"], 100)
+    assert "fee_cap" not in stored  # null and added in v2: left out, like an old file's
+
+
 def test_a_bad_record_is_quarantined_alone(tmp_path: Path) -> None:
     events = hand_events("t1/1") + hand_events("t1/2", card="Zz") + hand_events("t1/3")
     write_events(tmp_path / "day.avro", POKER, events)

@@ -362,7 +362,7 @@ def _units(
                 continue
             dropping = None
             try:
-                flat = from_avro(raw)
+                flat = family.without_unset_additions(from_avro(raw))
             except Exception as error:  # not the shape fastavro gives: cannot happen, kept safe
                 yield RecordRejected(path, f"record {index}", "body", str(error), repr(raw))
                 continue

@@ -11,13 +11,21 @@ or YAML (``yaml.safe_load``), at most ``MAX_BYTES``::
      "effective_from": "2022-09-28T00:00:00+00:00",
      "stakes": [{"game": "NT", "currency": "USD", "small_blind": "0.05",
                  "big_blind": "0.10", "rake_bps": 500, "cap": "1.00",
-                 "cap_per": "hand", "no_flop_no_drop": true}]}
+                 "cap_per": "hand", "no_flop_no_drop": true,
+                 "fees": {"kinds": ["jackpot"], "max_bps": 100, "cap": "0.50"}}]}
 
-Amounts are decimal text in major units (never floats). A hand of the room whose game,
-currency and blinds match an entry gives its table (``HandStarted.table_id``) the
-declaration: table subject, sequence 0, ``effective_from`` from the file. The same
-schedule read again gives the same declaration (idempotent); a table that already has a
-different one is a conflict, quarantined by the ingest like any other.
+Amounts are decimal text in major units (never floats). ``fees`` (optional) declares
+the fees other than rake the room takes from a pot (``table_terms.avsc`` v2 ``fee_kinds``,
+``fee_max_bps``, ``fee_cap``): the kinds allowed (``DeclaredFeeKind`` symbols; an empty
+list allows none), at most ``max_bps`` of the hand's pots and ``cap`` together (each
+optional). Without ``fees`` the declaration states no fee terms, and a fee the room took
+is judged ``terms_missing``: a schedule never allows a fee by omission.
+
+A hand of the room whose game, currency and blinds match an entry gives its table
+(``HandStarted.table_id``) the declaration: table subject, sequence 0,
+``effective_from`` from the file. The same schedule read again gives the same
+declaration (idempotent); a table that already has a different one is a conflict,
+quarantined by the ingest like any other.
 """
 
 from __future__ import annotations
@@ -34,6 +42,8 @@ from audit.ingest.phh_money import money_of
 from audit.store import SubjectRecords
 
 MAX_BYTES = 1 << 20
+#: ``schemas/table_terms.avsc`` v2 DeclaredFeeKind: the fees a table may take from a pot.
+DECLARED_FEE_KINDS = ("jackpot", "bingo", "fortune", "tax", "other")
 _BASES = ("hand", "pot")
 
 
@@ -95,7 +105,26 @@ def _entry(entry: Any, index: int, common: dict[str, Any]) -> tuple[tuple, dict[
         "rake_cap_per": basis,
         "no_flop_no_drop": no_drop,
     }
+    if "fees" in entry:
+        body.update(_fees(entry["fees"], currency, f"{where}.fees"))
     return key, body
+
+
+def _fees(fees: Any, currency: str, where: str) -> dict[str, Any]:
+    """The declaration's fee fields from a stakes entry's ``fees`` object."""
+    if not isinstance(fees, dict):
+        raise BadSchedule(f"{where}: expected an object")
+    kinds = fees.get("kinds")
+    if not isinstance(kinds, list) or not all(k in DECLARED_FEE_KINDS for k in kinds):
+        allowed = ", ".join(DECLARED_FEE_KINDS)
+        raise BadSchedule(f"{where}.kinds: expected a list of {allowed}; got {kinds!r}"[:300])
+    bps = fees.get("max_bps")
+    if bps is not None and (
+        isinstance(bps, bool) or not isinstance(bps, int) or not 0 <= bps <= 10_000
+    ):
+        raise BadSchedule(f"{where}.max_bps: expected 0..10000 basis points, got {bps!r}"[:300])
+    cap = _minor(fees, "cap", currency, where) if "cap" in fees else None
+    return {"fee_kinds": sorted(set(kinds)), "fee_max_bps": bps, "fee_cap": cap}
 
 
 class RakeSchedule:
