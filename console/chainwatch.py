@@ -9,7 +9,7 @@ Until the first result the overview says "verifying…".
 
 A verification reads and hashes every stored event (tens of seconds on a large store) in
 pure Python: in a thread of the console it would hold the GIL and slow every page, so it
-runs in one worker process (``spawn``ed: a fresh interpreter, never a fork of the
+runs in a worker process of its own (``spawn``ed: a fresh interpreter, never a fork of the
 threaded server), which opens the store itself. Tests may pass any
 ``concurrent.futures.Executor`` instead.
 """
@@ -22,6 +22,7 @@ from collections.abc import Callable
 from concurrent.futures import Executor, Future
 from dataclasses import dataclass
 from datetime import datetime, timedelta
+from multiprocessing.connection import Connection
 from typing import Any
 
 from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PublicKey
@@ -72,22 +73,71 @@ def _failed(error: Exception) -> ChainReport:
     return ChainReport(events_checked=0, head_hash=b"", checkpoints_checked=0, problem=problem)
 
 
+def _answer(sender: Connection, fn: Callable[..., Any], args: tuple, kwargs: dict) -> None:
+    """In the worker: call ``fn`` and send back (True, result) or (False, exception)."""
+    try:
+        answer: tuple[bool, Any] = (True, fn(*args, **kwargs))
+    except Exception as error:  # sent to the console, which reports it
+        answer = (False, error)
+    sender.send(answer)
+    sender.close()
+
+
 class WorkerProcess(Executor):
-    """One worker process, killed (not waited for) at ``shutdown``: a verification in
-    progress when the console stops is simply dropped."""
+    """Each call in its own ``spawn``ed process, killed (not waited for) at ``shutdown``:
+    a verification in progress when the console stops is simply dropped.
+
+    Not ``multiprocessing.Pool``: its ``terminate`` closes the pool's pipes while its
+    handler threads may still close them too, and a descriptor closed twice can be one
+    SQLite has since opened (seen as "disk I/O error" in the console's next request).
+    Here each pipe end is closed once, by the one thread that owns it.
+    """
 
     def __init__(self) -> None:
-        self._pool = multiprocessing.get_context("spawn").Pool(1)
+        self._context = multiprocessing.get_context("spawn")
+        self._lock = threading.Lock()
+        self._live: set[Any] = set()
+        self._closed = False
 
     def submit(self, fn: Callable[..., Any], /, *args: Any, **kwargs: Any) -> Future:
         future: Future = Future()
-        self._pool.apply_async(
-            fn, args, kwargs, callback=future.set_result, error_callback=future.set_exception
+        receiver, sender = self._context.Pipe(duplex=False)
+        process = self._context.Process(
+            target=_answer, args=(sender, fn, args, kwargs), name="chain-verify", daemon=True
         )
+        with self._lock:
+            if self._closed:
+                receiver.close()
+                sender.close()
+                raise RuntimeError("the verification worker is shut down")
+            process.start()
+            self._live.add(process)
+        sender.close()
+        collect = threading.Thread(
+            target=self._collect, args=(process, receiver, future), daemon=True
+        )
+        collect.start()
         return future
 
+    def _collect(self, process: Any, receiver: Connection, future: Future) -> None:
+        try:
+            ok, value = receiver.recv()
+        except (EOFError, OSError):
+            future.set_exception(RuntimeError("the verification process ended without answer"))
+        else:
+            (future.set_result if ok else future.set_exception)(value)
+        finally:
+            receiver.close()
+            process.join()
+            with self._lock:
+                self._live.discard(process)
+
     def shutdown(self, wait: bool = True, *, cancel_futures: bool = False) -> None:
-        self._pool.terminate()
+        with self._lock:
+            self._closed = True
+            live = list(self._live)
+        for process in live:
+            process.kill()
 
 
 class ChainWatch:
