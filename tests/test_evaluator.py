@@ -472,15 +472,18 @@ def pokerkit_indices(game: str, hands: Sequence[Deal]) -> list[int]:
 
 
 def pokerkit_indices_parallel(game: str, hands: Sequence[Deal], chunk: int = 2_000) -> list[int]:
-    """``pokerkit_indices`` over forked worker processes (PokerKit is slow), in order."""
+    """``pokerkit_indices`` over worker processes (PokerKit is slow), in order."""
     import multiprocessing
+    from concurrent.futures import ProcessPoolExecutor
 
     workers = min(os.cpu_count() or 1, 16)
-    if workers < 2 or len(hands) <= chunk or "fork" not in multiprocessing.get_all_start_methods():
+    if workers < 2 or len(hands) <= chunk:
         return pokerkit_indices(game, hands)
     parts = [hands[i : i + chunk] for i in range(0, len(hands), chunk)]
-    with multiprocessing.get_context("fork").Pool(workers) as pool:
-        results = pool.starmap(pokerkit_indices, [(game, part) for part in parts])
+    # spawned, never forked from the test process (it may hold threads and open stores)
+    context = multiprocessing.get_context("spawn")
+    with ProcessPoolExecutor(workers, mp_context=context) as pool:
+        results = list(pool.map(pokerkit_indices, [game] * len(parts), parts))
     return [index for part in results for index in part]
 
 

@@ -388,13 +388,13 @@ def test_the_reader_cannot_write_and_is_told_so(deployment: Deployment, command:
 def test_two_writer_processes_keep_one_chain(deployment: Deployment) -> None:
     """The writer serialises appends without the EXCLUSIVE table lock it may not take."""
     import multiprocessing
+    from concurrent.futures import ProcessPoolExecutor
 
     from tests.test_store import _append_many
 
-    with multiprocessing.get_context("spawn").Pool(2) as pool:
-        stored = pool.starmap(
-            _append_many, [(deployment.writer_url, 71), (deployment.writer_url, 72)]
-        )
+    context = multiprocessing.get_context("spawn")
+    with ProcessPoolExecutor(2, mp_context=context) as pool:
+        stored = list(pool.map(_append_many, [deployment.writer_url] * 2, [71, 72]))
     assert stored == [200, 200]
     store = AuditStore(deployment.reader_url, create=False)
     try:

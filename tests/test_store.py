@@ -204,9 +204,11 @@ def test_concurrent_writers_keep_one_unbroken_chain(store_url: str) -> None:
     """Two processes appending at once (parallel nightly shards, mapped DAG tasks) queue for
     the write lock: every batch is stored and the chain verifies end to end."""
     import multiprocessing
+    from concurrent.futures import ProcessPoolExecutor
 
-    with multiprocessing.get_context("spawn").Pool(2) as pool:
-        stored = pool.starmap(_append_many, [(store_url, 1), (store_url, 2)])
+    context = multiprocessing.get_context("spawn")
+    with ProcessPoolExecutor(2, mp_context=context) as pool:
+        stored = list(pool.map(_append_many, [store_url, store_url], [1, 2]))
     assert stored == [200, 200]
     store = AuditStore(store_url)
     try:
