@@ -11,6 +11,7 @@ from __future__ import annotations
 import re
 import warnings
 from collections.abc import Callable, Iterator
+from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 from datetime import UTC, date, datetime, timedelta
 from pathlib import Path
@@ -159,6 +160,11 @@ def build(url: str, base: Path) -> ConsoleStore:
     return built
 
 
+VERIFIER = ThreadPoolExecutor(max_workers=1, thread_name_prefix="test-chain-verify")
+"""Where the test apps' background chain verifications run: a thread of the test process
+rather than a spawned interpreter per app (the tests make hundreds of apps; the served
+console's own worker process is exercised by the browser tests' ``casino-audit serve``)."""
+
 _BUILT: dict[str, ConsoleStore] = {}
 """Built stores by backend: pytest tears a parametrized session fixture down whenever
 the next test wants the other parameter; the store itself is kept for the session."""
@@ -222,6 +228,7 @@ def make_client(console_store: ConsoleStore) -> Iterator[Callable[..., TestClien
 
     def make(role: str | None = None, **options: Any) -> TestClient:
         options.setdefault("hasher", FAST_HASHER)
+        options.setdefault("chain_executor", VERIFIER)
         options.setdefault("reports_dir", console_store.reports)
         options.setdefault("public_key", load_public_key(console_store.public_key))
         app = create_app(console_store.url, **options)
