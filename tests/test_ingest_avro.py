@@ -16,6 +16,7 @@ from audit.ingest.errors import RecordRejected
 from audit.ingest.pipeline import ingest
 from audit.ingest.quarantine import entries
 from audit.store import AuditStore
+from replayer.rulebooks.poker import POT_FEE_KINDS
 
 POKER = family_named("poker")
 HAND_STARTED_DEFAULTS = {"start_time_known": True, "shuffle_commitment": None}
@@ -114,6 +115,9 @@ def test_table_terms_v1_and_v2_store_one_declaration_the_same_way(
     v1 = json.loads((SCHEMA_DIR / "history" / "table_terms.v1.avsc").read_text())
     assert v1["version"] == 1 and table.version == 2
     assert table.later_optional_fields == {"fee_kinds", "fee_max_bps", "fee_cap"}
+    body = next(f for f in table.raw_schema["fields"] if f["name"] == "body")["type"][0]
+    kinds = next(f for f in body["fields"] if f["name"] == "fee_kinds")["type"][1]["items"]
+    assert tuple(kinds["symbols"]) == POT_FEE_KINDS  # the schema and the rule agree
     old, new = tmp_path / "v1" / "tables.avro", tmp_path / "v2" / "tables.avro"
     old.parent.mkdir()
     new.parent.mkdir()

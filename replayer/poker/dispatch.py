@@ -16,11 +16,13 @@ after it, it labels the awards that follow and changes nothing.
 from __future__ import annotations
 
 from collections.abc import Callable
+from functools import wraps
 
 from replayer.events import FlatEvent
 from replayer.poker.betting import QUALITY, Issue
 from replayer.poker.fees import Fee
 from replayer.poker.hand import SCHEMA, Hand
+from replayer.rulebooks.poker import PLAYER_PAID_FEE_KINDS
 
 Handler = Callable[[Hand, FlatEvent], int | None]
 
@@ -35,28 +37,39 @@ def apply(hand: Hand, event: FlatEvent) -> int | None:
     return handler(hand, event)
 
 
-def _action_taken(hand: Hand, event: FlatEvent) -> int | None:
-    """A voluntary action, judged by the betting state machine (``Betting.act``)."""
-    seat = event["seat"]
-    pos = hand.position_of(seat)
-    if pos is None:
+SeatedHandler = Callable[[Hand, FlatEvent, int], None]
+
+
+def _seated(handler: SeatedHandler) -> Handler:
+    """The handler of an event that names a seat, given the seat's position; skipped when
+    the seat was not dealt in (``Hand.position_of`` records that issue). The seat is
+    returned either way."""
+
+    @wraps(handler)
+    def on_seat(hand: Hand, event: FlatEvent) -> int | None:
+        seat = event["seat"]
+        pos = hand.position_of(seat)
+        if pos is not None:
+            handler(hand, event, pos)
         return seat
+
+    return on_seat
+
+
+@_seated
+def _action_taken(hand: Hand, event: FlatEvent, pos: int) -> None:
+    """A voluntary action, judged by the betting state machine (``Betting.act``)."""
     hand.board.before_action(hand.betting, hand.issues)
     action = event["action"]
     amount = int(event["amount"])
     hand.betting.act(pos, action, amount, hand.issues)
-    return seat
 
 
-def _blind_posted(hand: Hand, event: FlatEvent) -> int | None:
+@_seated
+def _blind_posted(hand: Hand, event: FlatEvent, pos: int) -> None:
     """A forced bet (``Betting.post``)."""
-    seat = event["seat"]
-    pos = hand.position_of(seat)
-    if pos is None:
-        return seat
     amount = int(event["amount"])
     hand.betting.post(pos, event["kind"], amount, hand.issues)
-    return seat
 
 
 def _cards_dealt(hand: Hand, event: FlatEvent) -> int | None:
@@ -82,26 +95,19 @@ def _cards_dealt(hand: Hand, event: FlatEvent) -> int | None:
     return None
 
 
-def _cards_shown(hand: Hand, event: FlatEvent) -> int | None:
+@_seated
+def _cards_shown(hand: Hand, event: FlatEvent, pos: int) -> None:
     """Cards shown at the showdown; no cards, or ``mucked``, is a muck."""
-    seat = event["seat"]
-    pos = hand.position_of(seat)
-    if pos is None:
-        return seat
     cards = list(event.get("cards") or [])
     if event.get("mucked") or not cards:
         hand.mucked[pos] = True
-        return seat
+        return
     hand.shown[pos] = cards
-    return seat
 
 
-def _pot_awarded(hand: Hand, event: FlatEvent) -> int | None:
+@_seated
+def _pot_awarded(hand: Hand, event: FlatEvent, pos: int) -> None:
     """Chips the operator paid a seat, per pot when the event names it."""
-    seat = event["seat"]
-    pos = hand.position_of(seat)
-    if pos is None:
-        return seat
     amount = int(event["amount"])
     hand.awards[pos] += amount
     hand.awarded = True
@@ -109,16 +115,11 @@ def _pot_awarded(hand: Hand, event: FlatEvent) -> int | None:
     if index is not None:
         key = (int(index), pos)
         hand.awards_by_pot[key] = hand.awards_by_pot.get(key, 0) + amount
-    return seat
 
 
 def _rake_taken(hand: Hand, event: FlatEvent) -> int | None:
     hand.rake_recorded += int(event["amount"])
     return None
-
-
-_PLAYER_PAID = frozenset({"insurance", "cashout_risk"})
-"""Fee kinds a player pays outside the pot; the others (jackpot, ...) come from it."""
 
 
 def _fee_taken(hand: Hand, event: FlatEvent) -> int | None:
@@ -132,7 +133,7 @@ def _fee_taken(hand: Hand, event: FlatEvent) -> int | None:
         )
         return seat
     if seat is None:
-        if kind in _PLAYER_PAID:
+        if kind in PLAYER_PAID_FEE_KINDS:
             hand.issues.append(
                 Issue(
                     QUALITY,
@@ -148,7 +149,7 @@ def _fee_taken(hand: Hand, event: FlatEvent) -> int | None:
     pos = hand.position_of(seat)
     if pos is None:
         return seat
-    if kind not in _PLAYER_PAID and kind != "other":
+    if kind not in PLAYER_PAID_FEE_KINDS and kind != "other":
         hand.issues.append(
             Issue(
                 QUALITY,
@@ -164,12 +165,9 @@ def _fee_taken(hand: Hand, event: FlatEvent) -> int | None:
     return seat
 
 
-def _cashout_paid(hand: Hand, event: FlatEvent) -> int | None:
+@_seated
+def _cashout_paid(hand: Hand, event: FlatEvent, pos: int) -> None:
     """The house paid a player outside the pot (EV cash-out, insurance): not a payout."""
-    seat = event["seat"]
-    pos = hand.position_of(seat)
-    if pos is None:
-        return seat
     amount = int(event["amount"])
     if amount <= 0:
         hand.issues.append(
@@ -183,7 +181,6 @@ def _cashout_paid(hand: Hand, event: FlatEvent) -> int | None:
         )
     _all_in(hand, pos, "CashoutPaid.seat", "is paid a cash-out")
     hand.cashouts.append((pos, amount))
-    return seat
 
 
 def _all_in(hand: Hand, pos: int, field: str, what: str) -> None:

@@ -126,6 +126,10 @@ FEE_KINDS: tuple[str, ...] = (
     "other",
 )
 """``schemas/poker_hand.avsc`` FeeKind symbols, in schema order."""
+PLAYER_PAID_FEE_KINDS = frozenset({"insurance", "cashout_risk"})
+"""Fee kinds a player pays outside the pot; the others (jackpot, ...) come from the pot."""
+POT_FEE_KINDS: tuple[str, ...] = tuple(k for k in FEE_KINDS if k not in PLAYER_PAID_FEE_KINDS)
+"""Fees a table may take from a pot (``schemas/table_terms.avsc`` DeclaredFeeKind)."""
 
 
 @dataclass(frozen=True, slots=True)

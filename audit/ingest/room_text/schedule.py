@@ -40,10 +40,9 @@ from typing import Any
 from audit.ingest.errors import FieldError, RecordRejected
 from audit.ingest.phh_money import money_of
 from audit.store import SubjectRecords
+from replayer.rulebooks.poker import POT_FEE_KINDS
 
 MAX_BYTES = 1 << 20
-#: ``schemas/table_terms.avsc`` v2 DeclaredFeeKind: the fees a table may take from a pot.
-DECLARED_FEE_KINDS = ("jackpot", "bingo", "fortune", "tax", "other")
 _BASES = ("hand", "pot")
 
 
@@ -115,8 +114,8 @@ def _fees(fees: Any, currency: str, where: str) -> dict[str, Any]:
     if not isinstance(fees, dict):
         raise BadSchedule(f"{where}: expected an object")
     kinds = fees.get("kinds")
-    if not isinstance(kinds, list) or not all(k in DECLARED_FEE_KINDS for k in kinds):
-        allowed = ", ".join(DECLARED_FEE_KINDS)
+    if not isinstance(kinds, list) or not all(k in POT_FEE_KINDS for k in kinds):
+        allowed = ", ".join(POT_FEE_KINDS)
         raise BadSchedule(f"{where}.kinds: expected a list of {allowed}; got {kinds!r}"[:300])
     bps = fees.get("max_bps")
     if bps is not None and (
