@@ -40,9 +40,7 @@ def open_store(args: argparse.Namespace, *, create: bool = True) -> AuditStore:
     url = store_url_from_env(args.store)
     try:
         return AuditStore(url, create=create)
-    except StoreUnusable as error:  # missing, or the role may not use it so
-        raise CannotRun(str(error)) from None
-    except (StoreURLError, KeyError_) as error:
+    except (StoreUnusable, StoreURLError, KeyError_) as error:  # their messages say why
         raise CannotRun(str(error)) from None
     except (PersistenceError, OSError) as error:
         where = parse_store_url(url).redacted()
