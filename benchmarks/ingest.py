@@ -9,7 +9,11 @@
    peak memory grows with input size.
 3. Dumps the rows the store wrote on PostgreSQL and COPYs the same rows with raw psycopg
    into a plain table (no keys, no indexes) on the same server, in the same run.
-4. Prints events/s, the ratio to COPY and peak memory. No assertion: a benchmark.
+4. Ingests the same number of events as two files, by two writer processes at once,
+   each on its own chain shard, into a fresh PostgreSQL schema: the throughput of two
+   writers beside one (wall time from the first start to the last end).
+5. Profiles one ingest into PostgreSQL (cProfile, the top functions by own time).
+6. Prints events/s, the ratios and peak memory. No assertion: a benchmark.
 """
 
 from __future__ import annotations
@@ -42,11 +46,11 @@ def _event(hand_id: str, at: datetime, seq: int, kind: str, body: dict) -> dict:
     }
 
 
-def synthetic_events(n_events: int):
+def synthetic_events(n_events: int, first_hand: int = 0):
     """Flat poker events: HandStarted, a blind, 17 actions, one award (20 per hand)."""
     start = datetime(2025, 3, 1, tzinfo=UTC)
     seats = [{"seat": s, "player_id": f"player-{s}", "stack": 1_000_000} for s in range(1, 7)]
-    for h in range(n_events // EVENTS_PER_HAND):
+    for h in range(first_hand, first_hand + n_events // EVENTS_PER_HAND):
         hand_id, at = f"bench-table-{h % 50}/{h}", start + timedelta(seconds=h)
         yield _event(
             hand_id,
@@ -89,38 +93,78 @@ def synthetic_events(n_events: int):
         )
 
 
-def write_input(path: Path, n_events: int) -> None:
+def write_input(path: Path, n_events: int, first_hand: int = 0) -> None:
     from audit.families import family_named
     from audit.ingest.avro_files import write_events
 
-    write_events(path, family_named("poker"), synthetic_events(n_events))
+    write_events(path, family_named("poker"), synthetic_events(n_events, first_hand))
 
 
-def child_ingest(url: str, avro: str) -> None:
-    """Run in a child process: ingest and report seconds, events and peak RSS as JSON."""
+def child_ingest(url: str, avro: str, shard: str, profile: bool) -> None:
+    """Run in a child process: ingest (into ``shard``'s chain) and report its start and
+    end (epoch seconds), events and peak RSS as JSON; with ``profile``, print the top of
+    the cProfile of the ingest first."""
+    import cProfile
+    import pstats
+
     from audit.ingest.pipeline import ingest
     from audit.store import AuditStore
 
-    store = AuditStore(url)
-    began = time.perf_counter()
+    store = AuditStore(url, chain_shard=shard)
+    profiler = cProfile.Profile() if profile else None
+    began = time.time()
+    if profiler is not None:
+        profiler.enable()
     summary = ingest(store, [Path(avro)])
-    seconds = time.perf_counter() - began
+    if profiler is not None:
+        profiler.disable()
+    ended = time.time()
+    if profiler is not None:
+        pstats.Stats(profiler, stream=sys.stdout).sort_stats("tottime").print_stats(18)
     peak_kib = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
     print(
         json.dumps(
-            {"seconds": seconds, "events": summary.events_stored, "peak_mib": peak_kib / 1024}
+            {
+                "seconds": ended - began,
+                "began": began,
+                "ended": ended,
+                "events": summary.events_stored,
+                "peak_mib": peak_kib / 1024,
+            }
         )
     )
 
 
-def run_child(url: str, avro: Path) -> dict:
+def _child_command(url: str, avro: Path, shard: str = "", profile: bool = False) -> list[str]:
+    return [sys.executable, __file__, "--child", url, str(avro), shard, str(int(profile))]
+
+
+def run_child(url: str, avro: Path, profile: bool = False) -> dict:
     out = subprocess.run(
-        [sys.executable, __file__, "--child", url, str(avro)],
-        check=True,
-        capture_output=True,
-        text=True,
+        _child_command(url, avro, profile=profile), check=True, capture_output=True, text=True
     )
+    if profile:
+        print(out.stdout.strip().rsplit("\n", 1)[0])
     return json.loads(out.stdout.strip().splitlines()[-1])
+
+
+def run_writers(url: str, avros: list[Path]) -> dict:
+    """Ingest each file in its own writer process, on its own chain shard, all at once:
+    events and the wall time from the first writer's start to the last one's end."""
+    children = [
+        subprocess.Popen(
+            _child_command(url, avro, f"bench/writer-{i}"), stdout=subprocess.PIPE, text=True
+        )
+        for i, avro in enumerate(avros)
+    ]
+    outs = []
+    for child in children:
+        stdout, _ = child.communicate()
+        if child.returncode:
+            sys.exit(f"a writer failed (exit {child.returncode})")
+        outs.append(json.loads(stdout.strip().splitlines()[-1]))
+    wall = max(o["ended"] for o in outs) - min(o["began"] for o in outs)
+    return {"events": sum(o["events"] for o in outs), "seconds": wall}
 
 
 def copy_baseline(pg_base: str, schema: str) -> tuple[float, int]:
@@ -154,10 +198,11 @@ def copy_baseline(pg_base: str, schema: str) -> tuple[float, int]:
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--events", type=int, default=1_000_000)
-    parser.add_argument("--child", nargs=2, metavar=("URL", "AVRO"))
+    parser.add_argument("--child", nargs=4, metavar=("URL", "AVRO", "SHARD", "PROFILE"))
     args = parser.parse_args()
     if args.child:
-        child_ingest(*args.child)
+        url, avro, shard, profile = args.child
+        child_ingest(url, avro, shard, profile == "1")
         return
     pg_base = os.environ.get("CASINO_AUDIT_TEST_PG_URL")
     if not pg_base:
@@ -174,6 +219,17 @@ def main() -> None:
             results["postgresql", n] = run_child(f"{pg_base}?schema={schema}", avro)
             if n == args.events:
                 copy_seconds, copy_rows = copy_baseline(pg_base, schema)
+        hands = args.events // EVENTS_PER_HAND
+        halves = [tmp / "half-0.avro", tmp / "half-1.avro"]
+        for i, half in enumerate(halves):
+            write_input(half, args.events // 2, first_hand=i * (hands // 2))
+        two = run_writers(f"{pg_base}?schema=bench_{uuid.uuid4().hex[:8]}", halves)
+        print(f"profile: one ingest of {sizes[0]:,} events into PostgreSQL, by own time")
+        run_child(
+            f"{pg_base}?schema=bench_{uuid.uuid4().hex[:8]}",
+            tmp / f"events-{sizes[0]}.avro",
+            profile=True,
+        )
     print(
         f"ingest benchmark: {args.events:,} events (+ one 'opened' event per hand), "
         f"hands of {EVENTS_PER_HAND} events, hash chain on"
@@ -188,11 +244,18 @@ def main() -> None:
     copy_rate = copy_rows / copy_seconds
     ours = results["postgresql", args.events]
     ours_rate = ours["events"] / ours["seconds"]
+    two_rate = two["events"] / two["seconds"]
     print(
         f"  raw COPY   {copy_rows:>10,} rows    {copy_rate:>9,.0f} rows/s   (plain table, "
         "same rows, same server)"
     )
+    print(
+        f"  2 writers  {two['events']:>10,} events  {two_rate:>9,.0f} events/s  (PostgreSQL, "
+        "two processes, two chain shards, at once)"
+    )
     print(f"  ratio PostgreSQL ingest / raw COPY = {ours_rate / copy_rate:.3f}")
+    print(f"  ratio 2 writers / 1 writer (PostgreSQL) = {two_rate / ours_rate:.2f}")
+    print(f"  CPUs this process may use: {len(os.sched_getaffinity(0))}")
 
 
 if __name__ == "__main__":

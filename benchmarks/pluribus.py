@@ -1,26 +1,35 @@
 """The 10,000 Pluribus hands: ingest and replay speed beside PokerKit on the same files.
 
-    .venv/bin/python benchmarks/pluribus.py [PHH_FOLDER]
+    .ci/with-postgres .venv/bin/python benchmarks/pluribus.py [--profile] [PHH_FOLDER]
 
 PHH_FOLDER defaults to the Pluribus archive of ../shared/data/phh, unpacked to a
 temporary folder. One process, one core. Prints hands/s for:
 
-* ingest: PHH files -> validated events -> the SQLite store (hash chain, batches);
-* replay from the store: read every hand back and judge it (``casino-audit replay``);
+* ingest: PHH files -> validated events -> the store (hash chain, batches), on SQLite
+  and, when ``CASINO_AUDIT_TEST_PG_URL`` names a server (``.ci/with-postgres``), on a
+  fresh PostgreSQL schema;
+* replay from the store: read every hand back, judge it, store the verdicts
+  (``casino-audit replay``), on each store; with ``--profile``, the top of its cProfile
+  (profiling slows it: take the rates from a run without);
 * replay in memory: ``adjudicate_hand`` over the converted events (no I/O, no steps);
 * PokerKit: iterating every state of the same files' ``HandHistory`` (PokerKit's own
   replay of PHH, with its showdown and chip pushing), parsed beforehand like ours;
 
-and the ratio of our in-memory replay to PokerKit's. No assertion: a benchmark.
+and the ratios of replay from each store to replay in memory, and of our in-memory
+replay to PokerKit's, all from the same run. No assertion: a benchmark.
 """
 
 from __future__ import annotations
 
+import cProfile
 import gc
+import os
+import pstats
 import sys
 import tarfile
 import tempfile
 import time
+import uuid
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
@@ -41,15 +50,34 @@ def rate(count: int, seconds: float) -> str:
     return f"{count:>6,} hands in {seconds:7.2f} s = {count / seconds:>9,.0f} hands/s"
 
 
-def main(folder: Path, work: Path) -> None:
-    files = sorted(folder.rglob("*.phh"))
-    store = AuditStore(f"sqlite:///{work / 'pluribus.db'}")
+def store_run(url: str, folder: Path, profile: bool) -> tuple[int, float, int, float]:
+    """(hands ingested, seconds, hands replayed, seconds) into the store at ``url``."""
+    store = AuditStore(url)
     began = time.perf_counter()
     summary = ingest(store, [folder], rulebooks=[RULEBOOK])
     ingest_s = time.perf_counter() - began
+    profiler = cProfile.Profile() if profile else None
     began = time.perf_counter()
+    if profiler is not None:
+        profiler.enable()
     replayed = replay(store, kinds=["poker"])
+    if profiler is not None:
+        profiler.disable()
     replay_s = time.perf_counter() - began
+    store.close()
+    if profiler is not None:
+        print(f"profile: replay from {url.split(':', 1)[0]}, by own time")
+        pstats.Stats(profiler, stream=sys.stdout).sort_stats("tottime").print_stats(15)
+    return summary.subjects_stored, ingest_s, replayed.subjects["poker"], replay_s
+
+
+def main(folder: Path, work: Path, profile: bool) -> None:
+    files = sorted(folder.rglob("*.phh"))
+    stores = {"SQLite": f"sqlite:///{work / 'pluribus.db'}"}
+    pg_base = os.environ.get("CASINO_AUDIT_TEST_PG_URL")
+    if pg_base:
+        stores["PostgreSQL"] = f"{pg_base}?schema=pluribus_{uuid.uuid4().hex[:8]}"
+    runs = {name: store_run(url, folder, profile) for name, url in stores.items()}
 
     hands = [
         hand_events(record, default_rulebook=RULEBOOK)
@@ -75,23 +103,29 @@ def main(folder: Path, work: Path) -> None:
     pokerkit_s = time.perf_counter() - began
 
     print(f"Pluribus hands: {len(files):,} files")
-    print(f"  ingest into SQLite        {rate(summary.subjects_stored, ingest_s)}")
-    print(f"  replay from the store     {rate(replayed.subjects['poker'], replay_s)}")
+    for name, (ingested, ingest_s, _, _) in runs.items():
+        print(f"  ingest into {name:<14}{rate(ingested, ingest_s)}")
+    for name, (_, _, replayed, replay_s) in runs.items():
+        print(f"  replay from {name:<14}{rate(replayed, replay_s)}")
     print(
         f"  replay in memory          {rate(len(hands), memory_s)}  ({with_findings} with findings)"
     )
     print(f"  PokerKit replay           {rate(len(files), pokerkit_s)}  (parsed beforehand)")
     print(f"  PokerKit parse + replay   {rate(len(files), parse_s + pokerkit_s)}")
+    memory_rate = len(hands) / memory_s
+    for name, (_, _, replayed, replay_s) in runs.items():
+        print(f"  replay from {name} / in memory = {replayed / replay_s / memory_rate:.2f}")
     print(f"  in-memory replay / PokerKit replay = {pokerkit_s / memory_s:.1f}x")
 
 
 if __name__ == "__main__":
+    arguments = [a for a in sys.argv[1:] if a != "--profile"]
     with tempfile.TemporaryDirectory() as tmp_name:
         tmp = Path(tmp_name)
-        if len(sys.argv) > 1:
-            source = Path(sys.argv[1])
+        if arguments:
+            source = Path(arguments[0])
         else:
             with tarfile.open(ARCHIVE) as tar:
                 tar.extractall(tmp, filter="data")
             source = tmp / "pluribus"
-        main(source, tmp)
+        main(source, tmp, "--profile" in sys.argv[1:])

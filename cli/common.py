@@ -29,18 +29,23 @@ class CannotRun(Exception):
     """The command cannot run; the message says why (no traceback for the user)."""
 
 
-def open_store(args: argparse.Namespace, *, create: bool = True) -> AuditStore:
-    """The store of ``--store``; a read command (``create=False``) never creates one."""
+def open_store(
+    args: argparse.Namespace, *, create: bool = True, chain_shard: str | None = None
+) -> AuditStore:
+    """The store of ``--store``; a read command (``create=False``) never creates one;
+    writes go to ``chain_shard``'s hash chain (None: the main chain)."""
     from eventsourcing.persistence import PersistenceError
 
-    from audit.store import AuditStore
+    from audit.store import AuditStore, ShardNameError
     from audit.store.existing import StoreUnusable
     from audit.store.signing import KeyError_
 
     url = store_url_from_env(args.store)
     try:
-        return AuditStore(url, create=create)
-    except (StoreUnusable, StoreURLError, KeyError_) as error:  # their messages say why
+        if chain_shard is None:
+            return AuditStore(url, create=create)
+        return AuditStore(url, create=create, chain_shard=chain_shard)
+    except (StoreUnusable, StoreURLError, KeyError_, ShardNameError) as error:  # they say why
         raise CannotRun(str(error)) from None
     except (PersistenceError, OSError) as error:
         where = parse_store_url(url).redacted()

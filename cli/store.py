@@ -37,6 +37,12 @@ def add_parsers(sub: argparse._SubParsersAction) -> None:
         help="Ed25519 public key (PEM) the SHA256SUMS manifest beside every input must be "
         "signed with (SHA256SUMS.sig); without it, a SHA256SUMS present is still checked",
     )
+    p.add_argument(
+        "--chain-shard",
+        metavar="NAME",
+        help="append to this shard's hash chain (default: the main chain); ingests of "
+        "different shards run side by side on PostgreSQL",
+    )
     p.add_argument("paths", nargs="+", metavar="PATH")
     p.set_defaults(run=cmd_ingest)
 
@@ -86,7 +92,7 @@ def cmd_ingest(args: argparse.Namespace) -> int:
     except BadSchedule as error:
         raise CannotRun(f"--rake-schedule: {error}") from None
     manifest_key = _manifest_key(args.manifest_key)
-    store = open_store(args)
+    store = open_store(args, chain_shard=args.chain_shard)
     try:
         with file_progress("ingest") as advance:
             summary = ingest(
@@ -137,7 +143,8 @@ def cmd_verify(args: argparse.Namespace) -> int:
         return EXIT_DATA_PROBLEMS
     print(
         f"chain intact: {report.events_checked} events, "
-        f"{report.checkpoints_checked} checkpoints, head {report.head_hash.hex()}"
+        f"{report.checkpoints_checked} checkpoints, {report.shards} chain shard(s), "
+        f"head {report.head_hash.hex()}"
     )
     if public_key is not None:
         print(

@@ -19,6 +19,12 @@ BATCH = 5000
 _COLUMNS = "originator_id, originator_version, topic, state, chain_prev, chain_hash"
 
 
+def _columns(store: AuditStore) -> str:
+    """The columns of a ``ChainRow`` after its id: its shard too ('' in a store made
+    before chain shards, where every row is on the main chain)."""
+    return _COLUMNS + (", chain_shard" if store.chained.is_sharded() else ", ''")
+
+
 def _postgres(store: AuditStore) -> bool:
     return store.url.kind == "postgresql"
 
@@ -58,7 +64,8 @@ def rows_of(store: AuditStore, originator: str) -> list[ChainRow]:
     key: Any = UUID(originator) if _postgres(store) else UUID(originator).hex
     rows = _query(
         store,
-        f"SELECT {{id}}, {_COLUMNS} FROM {{t}} WHERE originator_id = ? ORDER BY originator_version",
+        f"SELECT {{id}}, {_columns(store)} FROM {{t}} WHERE originator_id = ? "
+        "ORDER BY originator_version",
         (key,),
     )
     return [chain_row(*r) for r in rows]
@@ -69,7 +76,7 @@ def rows_between(store: AuditStore, after: int, upto: int) -> Iterator[ChainRow]
     while after < upto:
         rows = _query(
             store,
-            f"SELECT {{id}}, {_COLUMNS} FROM {{t}} WHERE {{id}} > ? AND {{id}} <= ? "
+            f"SELECT {{id}}, {_columns(store)} FROM {{t}} WHERE {{id}} > ? AND {{id}} <= ? "
             "ORDER BY {id} LIMIT ?",
             (after, upto, BATCH),
         )

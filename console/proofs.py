@@ -79,14 +79,23 @@ def _merkle(
 
 
 def _hash_chain(store: AuditStore, rows: Sequence[ChainRow], cp: Checkpoint) -> dict[str, Any]:
+    """The rows of the proven events' chain shard from the first of them to the
+    checkpoint's head (which is on that shard): the chain recomputed over them ends at
+    the signed head hash."""
     proven = {r.notification_id for r in rows}
-    first = min(proven)
+    first, shard = min(proven), rows[0].shard
     between = [
         event_json(r, link=False)
         for r in rows_between(store, first - 1, cp.notification_id)
-        if r.notification_id not in proven
+        if r.notification_id not in proven and r.shard == shard
     ]
     return {"type": HASH_CHAIN, "checkpoint": checkpoint_json(cp), "rows": between}
+
+
+def _head_on(store: AuditStore, checkpoint: Checkpoint, shard: str) -> bool:
+    """Whether the checkpoint's head event is on ``shard``'s chain."""
+    at = checkpoint.notification_id
+    return any(r.shard == shard for r in rows_between(store, at - 1, at))
 
 
 def prove(
@@ -109,5 +118,16 @@ def prove(
         return _merkle(store, rows, signed[-1], trees)
     if kind == MERKLE:
         raise NoProof("the store's checkpoints carry no Merkle tree root")
-    signed = [c for c in checkpoints if c.signature] or checkpoints
+    shards = {r.shard for r in rows}
+    if len(shards) > 1:
+        raise NoProof(
+            "the events are on more than one chain shard: only a Merkle proof covers them"
+        )
+    shard = shards.pop()
+    on_shard = [c for c in checkpoints if _head_on(store, c, shard)]
+    if not on_shard:
+        raise NoProof(
+            "no checkpoint's head is on these events' chain shard: only a Merkle proof covers them"
+        )
+    signed = [c for c in on_shard if c.signature] or on_shard
     return _hash_chain(store, rows, signed[0])

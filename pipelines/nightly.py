@@ -34,7 +34,7 @@ from pathlib import Path
 
 from audit.ingest.pipeline import ingest
 from audit.judging import Inputs, TermsBook, gather, judge, verdict_unit
-from audit.store import AuditStore, SubjectRecords
+from audit.store import MAIN_SHARD, AuditStore, SubjectRecords
 from pipelines.detectors import Detection, detect
 from pipelines.detectors.collusion import CollusionDetector
 from pipelines.night_units import COLLUSION_STATE, LEDGER, QUALITY, unit
@@ -42,6 +42,7 @@ from pipelines.quality import QualityResult, validate_shard
 from pipelines.report import ReportPaths, write_report
 from pipelines.shards import (
     ShardEvents,
+    chain_shard_of,
     declaration_shards,
     discover_shards,
     read_shard,
@@ -74,9 +75,10 @@ __all__ = [
 
 
 @contextmanager
-def open_store(store_url: str) -> Iterator[AuditStore]:
-    """The store for one step, closed afterwards (each DAG task opens its own)."""
-    store = AuditStore(store_url)
+def open_store(store_url: str, chain_shard: str = MAIN_SHARD) -> Iterator[AuditStore]:
+    """The store for one step, closed afterwards (each DAG task opens its own), appending
+    to ``chain_shard``'s hash chain."""
+    store = AuditStore(store_url, chain_shard=chain_shard)
     try:
         yield store
     finally:
@@ -123,8 +125,9 @@ class ShardIngest:
 
 
 def ingest_shard(store_url: str, path: Path) -> ShardIngest:
-    """Store one shard's valid records; quarantine the others (idempotent)."""
-    with open_store(store_url) as store:
+    """Store one shard's valid records, on its own chain shard (``chain_shard_of``);
+    quarantine the others (idempotent)."""
+    with open_store(store_url, chain_shard_of(path)) as store:
         summary = ingest(store, [Path(path)])
     return ShardIngest(
         shard_name(path),
@@ -167,7 +170,7 @@ def replay_day(
     ledger: dict[str, dict[str, str]] = {}
     pending: list[SubjectRecords] = []
     watcher = CollusionDetector(as_of=day) if shard.family == "poker" else None
-    with open_store(store_url) as store:
+    with open_store(store_url, chain_shard_of(path)) as store:
         terms_book = TermsBook(store)
         for subject, records in store.iter_records(shard.family, subject_ids(shard), BATCH):
             if not records:

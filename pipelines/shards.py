@@ -15,6 +15,7 @@ reruns and machines and so names the shard in stored findings.
 
 from __future__ import annotations
 
+import hashlib
 from collections.abc import Iterator
 from dataclasses import dataclass, field
 from datetime import date
@@ -25,6 +26,7 @@ import fastavro
 
 from audit.families import family_named, family_of_schema
 from audit.ingest.avro_shape import from_avro
+from audit.store import MAX_SHARD_NAME
 
 
 def day_folder(input_dir: Path, day: date) -> Path:
@@ -55,6 +57,21 @@ def shard_name(path: Path) -> str:
     """The shard's name: its path below the day folder (``poker/0001.avro``)."""
     folder = day_folder_of(path)
     return Path(path).relative_to(folder).as_posix() if folder else Path(path).name
+
+
+def chain_shard_of(path: Path) -> str:
+    """The store's chain shard (``AuditStore(chain_shard=...)``) a night's input shard is
+    ingested and judged into: ``night/<YYYY-MM-DD>/<shard name>``, so that the night's
+    workers append side by side. Characters a shard name may not hold are escaped, and a
+    name too long is cut and ends in a digest of the whole."""
+    folder = day_folder_of(path)
+    name = f"night/{folder.name if folder else '-'}/{shard_name(path)}"
+    if not name.isprintable():
+        name = name.encode("unicode_escape").decode("ascii")
+    if len(name) > MAX_SHARD_NAME:
+        digest = hashlib.sha256(name.encode()).hexdigest()[:16]
+        name = f"{name[: MAX_SHARD_NAME - 17]}~{digest}"
+    return name
 
 
 def shard_family(path: Path) -> str | None:

@@ -7,35 +7,16 @@ from pathlib import Path
 import pytest
 
 from audit.store import AuditStore
-from audit.store.chain import GENESIS, chain_links
 from audit.store.signing import SIGNING_KEY_ENV, generate_keypair, load_public_key
 from cli.main import main
-from tests.store_tamper import execute
+from tests.store_tamper import recompute_history
 from tests.test_store import hand
 
 
 def rewrite_history(store_url: str, victim: int) -> None:
     """What an attacker with database access can do: alter an event, then recompute every
     hash after it and the checkpoint, so that the chain alone looks intact."""
-    execute(store_url, "UPDATE {t} SET state = {p} WHERE {id} = {p}", (b'{"forged":1}', victim))
-    rows = execute(
-        store_url,
-        "SELECT {id}, originator_id, originator_version, topic, state FROM {t} ORDER BY {id}",
-    )
-    from audit.store.chain import originator_hex
-
-    links = chain_links(GENESIS, ((originator_hex(r[1]), r[2], r[3], bytes(r[4])) for r in rows))
-    head = GENESIS
-    for (notification_id, *_), link in zip(rows, links, strict=True):
-        prev, new = link[4], link[5]
-        execute(
-            store_url,
-            "UPDATE {t} SET chain_prev = {p}, chain_hash = {p} WHERE {id} = {p}",
-            (prev, new, notification_id),
-        )
-        head = new
-    table = "chain_checkpoints" if store_url.startswith("sqlite") else "{t}_checkpoints"
-    execute(store_url, f"UPDATE {table} SET chain_hash = {{p}}", (head,))
+    recompute_history(store_url, victim, lambda _: b'{"forged":1}', strip_signatures=False)
 
 
 def test_signature_catches_a_recomputed_chain(

@@ -17,8 +17,8 @@ from uuid import UUID
 import pytest
 
 from audit.store import AuditStore
-from audit.store.chain import GENESIS, Checkpoint, link_hash, originator_hex
-from audit.store.merkle import TreeBuilder, tree_root
+from audit.store.chain import Checkpoint, link_hash, originator_hex
+from audit.store.merkle import tree_root
 from audit.store.signing import (
     SIGNING_KEY_ENV,
     generate_keypair,
@@ -28,7 +28,7 @@ from audit.store.signing import (
 )
 from audit.store.witness import WITNESS_ENV, describe, head_time_text, load_heads, publish
 from cli.main import main
-from tests.store_tamper import execute
+from tests.store_tamper import checkpoints_table, execute, recompute_history
 from tests.test_store import hand
 
 
@@ -75,10 +75,6 @@ def witnessed(
     store.close()
 
 
-def checkpoints_table(url: str) -> str:
-    return "chain_checkpoints" if url.startswith("sqlite") else "{t}_checkpoints"
-
-
 def test_an_honest_store_verifies_clean(
     witnessed: Witnessed, capsys: pytest.CaptureFixture[str]
 ) -> None:
@@ -113,9 +109,9 @@ def test_verification_reads_the_events_once_for_all_heads(
     calls = []
     original = recorder.iter_chain_rows
 
-    def counted():
+    def counted(upto=None):
         calls.append(1)
-        return original()
+        return original(upto)
 
     monkeypatch.setattr(recorder, "iter_chain_rows", counted)
     report = witnessed.store.verify_witness(witnessed.witness, load_public_key(witnessed.public))
@@ -126,37 +122,13 @@ def test_verification_reads_the_events_once_for_all_heads(
 
 
 def recompute_everything(url: str, victim: int, old: bytes, new: bytes) -> None:
-    """Alter a payout, then recompute every chain hash after it and every checkpoint:
-    chain hash, Merkle root and frontier (the attacker knows the algorithms; only the
-    signing key is out of reach, so the signatures go)."""
-    rows = execute(
-        url, "SELECT {id}, originator_id, originator_version, topic, state FROM {t} ORDER BY {id}"
-    )
-    prev, builder, at = GENESIS, TreeBuilder(), {}
-    for notification_id, originator_id, version, topic, state in rows:
-        state = bytes(state)
-        if notification_id == victim:
-            assert old in state
-            state = state.replace(old, new)
-            execute(url, "UPDATE {t} SET state = {p} WHERE {id} = {p}", (state, notification_id))
-        link = link_hash(prev, originator_hex(originator_id), version, topic, state)
-        execute(
-            url,
-            "UPDATE {t} SET chain_prev = {p}, chain_hash = {p} WHERE {id} = {p}",
-            (prev, link, notification_id),
-        )
-        builder.append(link)
-        at[notification_id] = (link, builder.root(), builder.frontier_bytes())
-        prev = link
-    table = checkpoints_table(url)
-    for (notification_id,) in execute(url, f"SELECT notification_id FROM {table}"):
-        link, root, frontier = at[notification_id]
-        execute(
-            url,
-            f"UPDATE {table} SET chain_hash = {{p}}, tree_root = {{p}}, tree_frontier = {{p}}, "
-            "signature = {p}, key_id = '' WHERE notification_id = {p}",
-            (link, root, frontier, b"", notification_id),
-        )
+    """Alter a payout, then recompute every chain hash and checkpoint; the signatures go."""
+
+    def alter(state: bytes) -> bytes:
+        assert old in state
+        return state.replace(old, new)
+
+    recompute_history(url, victim, alter, strip_signatures=True)
 
 
 def test_a_altered_payout_with_the_whole_chain_and_checkpoints_recomputed(

@@ -2,10 +2,21 @@
 
 Its public names, which every other package imports from here: ``AuditStore`` (the
 application), ``SubjectRecords`` and ``AppendResult`` (what goes in, what came of it),
-``canonical`` and ``record_digest`` (byte-stable JSON and deterministic ids).
+``canonical`` and ``record_digest`` (byte-stable JSON and deterministic ids), and the
+chain shards' ``MAIN_SHARD``, ``MAX_SHARD_NAME`` and ``ShardNameError``.
 """
 
 from audit.store.application import AppendResult, AuditStore, SubjectRecords
 from audit.store.canonical import canonical, record_digest
+from audit.store.shards import MAIN_SHARD, MAX_SHARD_NAME, ShardNameError
 
-__all__ = ["AppendResult", "AuditStore", "SubjectRecords", "canonical", "record_digest"]
+__all__ = [
+    "MAIN_SHARD",
+    "MAX_SHARD_NAME",
+    "AppendResult",
+    "AuditStore",
+    "ShardNameError",
+    "SubjectRecords",
+    "canonical",
+    "record_digest",
+]

@@ -25,6 +25,7 @@ from audit.config import StoreURL, parse_store_url
 from audit.store.canonical import canonical
 from audit.store.chain import ChainReport, Checkpoint, verify_rows
 from audit.store.recording import ChainedRecorder
+from audit.store.shards import MAIN_SHARD, checked_shard
 from audit.store.signing import signing_key_from_env
 from audit.store.subjects import (
     FIRST_RECORD_VERSION,
@@ -170,15 +171,19 @@ class AuditStore(Application):
         self.transcoder = transcoder
         return transcoder
 
-    def __init__(self, url: str, create: bool = True):
+    def __init__(self, url: str, create: bool = True, chain_shard: str = MAIN_SHARD):
         """Open the store at ``url``. ``create=False`` (read commands) never creates
         anything: the store must exist (``StoreMissing``) and the role may only read.
         ``create=True`` (writers) creates a missing store, or runs its DDL again, only
-        where the connecting role may (see ``_setting_up``)."""
+        where the connecting role may (see ``_setting_up``). Events are appended to the
+        hash chain of ``chain_shard`` (``audit.store.shards``; ``ShardNameError`` when the
+        name is refused)."""
         self.url = parse_store_url(url)
         self.signing_key = signing_key_from_env()
+        shard = checked_shard(chain_shard)
         with _setting_up(self.url, create) as creating:
             super().__init__(env=_env_for(self.url, creating))
+        self.chained.chain_shard = shard
 
     @property
     def chained(self) -> ChainedRecorder:
@@ -454,14 +459,16 @@ class AuditStore(Application):
     # -- tamper evidence ----------------------------------------------------------------
 
     def verify(self, public_key: Ed25519PublicKey | None = None) -> ChainReport:
-        """Recompute the whole hash chain and check every checkpoint; with a public key,
+        """Recompute every shard's hash chain and check every checkpoint (over the events
+        settled when it starts: those of writers still in flight are not read); with a
+        public key,
         also every checkpoint's signature, and refuse a store whose checkpoints are
         missing or unsigned (``audit.store.heads.require_signed``)."""
         from audit.store.heads import require_signed
 
         recorder = self.chained
         checkpoints = recorder.checkpoints()
-        report = verify_rows(recorder.iter_chain_rows(), checkpoints)
+        report = verify_rows(recorder.iter_chain_rows(recorder.settled_head()), checkpoints)
         if public_key is None or not report.ok:
             return report
         return require_signed(report, checkpoints, public_key)
@@ -476,9 +483,9 @@ class AuditStore(Application):
 
         heads, unreadable = load_heads(witness)
         recorder = self.chained
-        return verify_witnessed(
-            recorder.iter_chain_rows(), recorder.checkpoints(), heads, public_key, unreadable
-        )
+        checkpoints = recorder.checkpoints()
+        rows = recorder.iter_chain_rows(recorder.settled_head())
+        return verify_witnessed(rows, checkpoints, heads, public_key, unreadable)
 
     def close(self) -> None:
         self.factory.close()

@@ -1,15 +1,18 @@
-"""The hash chain over the store's global order (tamper evidence).
+"""The hash chains over the store's events (tamper evidence).
 
-Every stored event carries ``chain_prev`` (its predecessor's hash; 32 zero bytes for the
-first event) and ``chain_hash`` = SHA-256 over ``chain_prev`` and the event's identity and
-bytes, length-prefixed so that no two different events hash alike::
+Every stored event carries ``chain_prev`` (the hash of the previous event of its chain
+shard, ``audit.store.shards``; 32 zero bytes for a shard's first event) and ``chain_hash``
+= SHA-256 over ``chain_prev`` and the event's identity and bytes, length-prefixed so that
+no two different events hash alike::
 
     chain_hash = sha256(chain_prev ‖ len‖originator_id_hex ‖ version(8 bytes)
                         ‖ len‖topic ‖ len‖state)
 
 Changing any stored byte breaks that row's hash; deleting, inserting or reordering rows
-breaks the next row's link; truncating the tail is caught by the checkpoints, which
-record the head hash at a notification id after every ingest.
+of a shard breaks the next row's link. The checkpoints, recorded after every ingest,
+catch the rest: the Merkle root over every event's chain hash in the global order (a
+reordering across shards, a deleted tail), the event count, and the head of each shard
+written since the checkpoint before (a shard dropped whole, or cut short).
 """
 
 from __future__ import annotations
@@ -17,7 +20,11 @@ from __future__ import annotations
 import hashlib
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field
+from typing import Any
 from uuid import UUID
+
+from audit.store.merkle import TreeBuilder
+from audit.store.shards import MAIN_SHARD, ShardHead, decode_heads, shard_label
 
 GENESIS = bytes(32)
 
@@ -60,6 +67,7 @@ class ChainRow:
     state: bytes
     chain_prev: bytes
     chain_hash: bytes
+    shard: str = MAIN_SHARD
 
 
 def _as_bytes(value: object) -> bytes:
@@ -83,6 +91,7 @@ def chain_row(
     state: object,
     chain_prev: object,
     chain_hash: object,
+    shard: object = MAIN_SHARD,
 ) -> ChainRow:
     """A ChainRow from raw column values, whatever a tamperer left in them."""
     return ChainRow(
@@ -93,6 +102,7 @@ def chain_row(
         _as_bytes(state),
         _as_bytes(chain_prev),
         _as_bytes(chain_hash),
+        str(shard),
     )
 
 
@@ -105,7 +115,9 @@ class Checkpoint:
     the epoch, UTC); both are signed with the rest. Checkpoints written before the Merkle
     tree have neither (``tree_root`` empty) and are signed as before. ``tree_frontier``
     (not signed) holds the subtree roots the next checkpoint extends instead of reading
-    every event again.
+    every event again. ``shard_heads`` (not signed: the root covers every event) holds
+    the heads of the shards written since the checkpoint before (``audit.store.shards``);
+    None when the stored value is unreadable.
     """
 
     notification_id: int
@@ -116,6 +128,7 @@ class Checkpoint:
     tree_root: bytes = b""
     head_time: int = 0
     tree_frontier: bytes = field(default=b"", repr=False, compare=False)
+    shard_heads: tuple[ShardHead, ...] | None = field(default=(), repr=False, compare=False)
 
 
 def tree_head_row(
@@ -127,9 +140,11 @@ def tree_head_row(
     tree_root: object = None,
     head_time: int | None = None,
     tree_frontier: object = None,
+    shard_heads: object = None,
 ) -> Checkpoint:
     """A Checkpoint from a checkpoints-table row (tree columns NULL or absent: a
-    checkpoint written before the Merkle tree)."""
+    checkpoint written before the Merkle tree; shard heads NULL or absent: before
+    shards)."""
     return Checkpoint(
         notification_id,
         _as_bytes(chain_hash),
@@ -139,6 +154,7 @@ def tree_head_row(
         _as_bytes(tree_root) if tree_root is not None else b"",
         head_time or 0,
         _as_bytes(tree_frontier) if tree_frontier is not None else b"",
+        decode_heads(_as_bytes(shard_heads) if shard_heads is not None else None),
     )
 
 
@@ -153,6 +169,7 @@ class ChainReport:
     problem: str = ""
     signatures_checked: int = 0
     unsigned_checkpoints: int = 0
+    shards: int = 0
 
     @property
     def ok(self) -> bool:
@@ -160,9 +177,10 @@ class ChainReport:
 
 
 def _link_problem(row: ChainRow, prev: bytes) -> str:
-    """Why a row does not extend the chain ending in ``prev`` ('' when it does)."""
+    """Why a row does not extend its shard's chain ending in ``prev`` ('' when it does)."""
     where = f"event at notification {row.notification_id} ({row.originator_id} v"
-    where += f"{row.originator_version})"
+    where += f"{row.originator_version}"
+    where += ")" if row.shard == MAIN_SHARD else f", {shard_label(row.shard)})"
     if row.chain_prev != prev:
         return (
             f"{where} does not link to its predecessor: an event before it was "
@@ -176,53 +194,113 @@ def _link_problem(row: ChainRow, prev: bytes) -> str:
     return ""
 
 
-def verify_rows(rows: Iterable[ChainRow], checkpoints: Iterable[Checkpoint]) -> ChainReport:
-    """Recompute the chain over rows in notification order and check every checkpoint.
+class _Walk:
+    """The state of a verification at a point of the global order: each shard's last
+    event (notification id, hash), the events counted, the Merkle tree over them."""
 
-    Streams: memory does not grow with the store. Stops at the first broken link.
+    def __init__(self) -> None:
+        self.heads: dict[str, tuple[int, bytes]] = {}
+        self.count = 0
+        self.last = GENESIS
+        self.tree = TreeBuilder()
+
+    def add(self, row: ChainRow) -> str:
+        """Extend the walk by a row; why it does not extend its shard ('' when it does)."""
+        problem = _link_problem(row, self.heads.get(row.shard, (0, GENESIS))[1])
+        if not problem:
+            self.heads[row.shard] = (row.notification_id, row.chain_hash)
+            self.last, self.count = row.chain_hash, self.count + 1
+            self.tree.append(row.chain_hash)
+        return problem
+
+    def checkpoint_problem(self, checkpoint: Checkpoint) -> str:
+        """Why the store up to here does not match a checkpoint at this point ('' if
+        it does): a shard it names first, then its head and count, then its root."""
+        at = f"checkpoint at notification {checkpoint.notification_id}"
+        problem = self.shard_problem(checkpoint)
+        if problem:
+            return problem
+        if checkpoint.chain_hash != self.last or checkpoint.event_count != self.count:
+            return f"{at} does not match the chain: events before it were changed, removed or added"
+        if checkpoint.tree_root and checkpoint.tree_root != self.tree.root():
+            return (
+                f"{at}: the Merkle root of the events up to it differs from the signed "
+                "one: events were reordered, moved between shards, removed or added"
+            )
+        return ""
+
+    def shard_problem(self, checkpoint: Checkpoint) -> str:
+        """Which shard the checkpoint names does not end here where it says ('' none)."""
+        at = f"checkpoint at notification {checkpoint.notification_id}"
+        if checkpoint.shard_heads is None:
+            return f"{at}: its record of the shard heads is unreadable (altered)"
+        for head in checkpoint.shard_heads:
+            found = self.heads.get(head.shard)
+            if found is None:
+                return (
+                    f"{at} names {shard_label(head.shard)} ending at notification "
+                    f"{head.notification_id}, and the store has no event of it: the shard "
+                    "was dropped"
+                )
+            if found != (head.notification_id, head.chain_hash):
+                return (
+                    f"{at}: {shard_label(head.shard)} ended at notification "
+                    f"{head.notification_id}, the store's ends at {found[0]}: events of the "
+                    "shard were deleted, added or reordered"
+                )
+        return ""
+
+
+def verify_rows(rows: Iterable[ChainRow], checkpoints: Iterable[Checkpoint]) -> ChainReport:
+    """Recompute each shard's chain over rows in notification order and check every
+    checkpoint (its head hash and count, its Merkle root, its shard heads).
+
+    Streams: memory grows with the number of shards, not of events. Stops at the first
+    broken link.
     """
     pending: Iterator[Checkpoint] = iter(sorted(checkpoints, key=lambda c: c.notification_id))
     checkpoint = next(pending, None)
-    checked, prev, count = 0, GENESIS, 0
+    checked = 0
+    walk = _Walk()
 
     def broken(at: int, problem: str) -> ChainReport:
-        return ChainReport(count, prev, checked, broken_at=at, problem=problem)
+        return ChainReport(walk.count, walk.last, checked, broken_at=at, problem=problem)
 
     for row in rows:
         if checkpoint and checkpoint.notification_id < row.notification_id:
             return broken(
                 checkpoint.notification_id,
-                f"checkpoint at notification {checkpoint.notification_id} names an "
+                walk.shard_problem(checkpoint)
+                or f"checkpoint at notification {checkpoint.notification_id} names an "
                 "event that is no longer in the store (deleted)",
             )
-        problem = _link_problem(row, prev)
+        problem = walk.add(row)
         if problem:
             return broken(row.notification_id, problem)
-        prev, count = row.chain_hash, count + 1
         if checkpoint and checkpoint.notification_id == row.notification_id:
-            if checkpoint.chain_hash != prev or checkpoint.event_count != count:
-                return broken(
-                    row.notification_id,
-                    f"checkpoint at notification {row.notification_id} does not "
-                    "match the chain: events before it were changed, removed or "
-                    "added",
-                )
+            problem = walk.checkpoint_problem(checkpoint)
+            if problem:
+                return broken(row.notification_id, problem)
             checked += 1
             checkpoint = next(pending, None)
     if checkpoint is not None:
         return broken(
             checkpoint.notification_id,
-            f"checkpoint at notification {checkpoint.notification_id} is past the "
+            walk.shard_problem(checkpoint)
+            or f"checkpoint at notification {checkpoint.notification_id} is past the "
             "last stored event: events at the end were deleted",
         )
-    return ChainReport(count, prev, checked)
+    return ChainReport(walk.count, walk.last, checked, shards=len(walk.heads))
 
 
 def chain_links(
-    prev: bytes, rows: Iterable[tuple[str, int, str, bytes]]
-) -> Iterator[tuple[str, int, str, bytes, bytes, bytes]]:
-    """Extend the chain from ``prev`` over (originator_hex, version, topic, state) rows."""
+    prev: bytes, rows: Iterable[tuple[str, int, str, bytes]], shard: str | None = None
+) -> Iterator[tuple[Any, ...]]:
+    """Extend a shard's chain from ``prev`` over (originator_hex, version, topic, state)
+    rows: each row with its ``chain_prev`` and ``chain_hash`` (and ``shard``, unless None:
+    a store without the shard column)."""
+    tail = () if shard is None else (shard,)
     for originator_id, version, topic, state in rows:
         new = link_hash(prev, originator_id, version, topic, state)
-        yield originator_id, version, topic, state, prev, new
+        yield (originator_id, version, topic, state, prev, new, *tail)
         prev = new

@@ -1,7 +1,8 @@
 """Reading checkpoints back: the three queries both chained recorders answer, written once.
 
 A recorder mixes in ``CheckpointReads`` and supplies ``_has_tree_columns()`` (whether its
-checkpoints table has the tree-head columns, added after the first release) and
+checkpoints table has the tree-head columns, added after the first release),
+``is_sharded()`` (whether the store has chain shards' columns, added later still) and
 ``_select_checkpoints(query, params)``, which runs a query written here with ``{cp}`` for
 its checkpoints table and ``%s`` for each parameter, and returns the rows as checkpoints.
 """
@@ -21,18 +22,26 @@ class CheckpointReads:
     recorder's ``_select_checkpoints`` (see the module docstring)."""
 
     _has_tree_columns: Callable[..., bool]
+    is_sharded: Callable[..., bool]
     _select_checkpoints: Callable[..., list[Checkpoint]]
+
+    def _columns(self, *, frontier: bool = True) -> str:
+        """Every column ``tree_head_row`` takes, NULL where the store has none."""
+        if self._has_tree_columns():
+            tree = TREE_SELECT if frontier else ", tree_root, head_time, NULL"
+        else:
+            tree = ", NULL, NULL, NULL"
+        shards = ", shard_heads" if self.is_sharded() else ", NULL"
+        return CHECKPOINT_COLUMNS + tree + shards
 
     def checkpoints(self) -> list[Checkpoint]:
         """Every checkpoint (without the frontiers), in no particular order."""
-        tree = ", tree_root, head_time, NULL AS tree_frontier" if self._has_tree_columns() else ""
-        return self._select_checkpoints(f"SELECT {CHECKPOINT_COLUMNS}{tree} FROM {{cp}}")
+        return self._select_checkpoints(f"SELECT {self._columns(frontier=False)} FROM {{cp}}")
 
     def checkpoint_at(self, notification_id: int) -> Checkpoint | None:
         """The checkpoint recorded at a notification id, if any."""
-        tree = TREE_SELECT if self._has_tree_columns() else ""
         found = self._select_checkpoints(
-            f"SELECT {CHECKPOINT_COLUMNS}{tree} FROM {{cp}} WHERE notification_id = %s",
+            f"SELECT {self._columns()} FROM {{cp}} WHERE notification_id = %s",
             (notification_id,),
         )
         return found[0] if found else None
@@ -43,8 +52,31 @@ class CheckpointReads:
         if not self._has_tree_columns():
             return []
         return self._select_checkpoints(
-            f"SELECT {CHECKPOINT_COLUMNS}{TREE_SELECT} FROM {{cp}} "
+            f"SELECT {self._columns()} FROM {{cp}} "
             "WHERE notification_id <= %s AND tree_root IS NOT NULL "
             "ORDER BY notification_id DESC LIMIT %s",
             (notification_id, limit),
         )
+
+
+def checkpoint_row(checkpoint: Checkpoint, *, sharded: bool) -> tuple[str, tuple]:
+    """(columns, values) that record ``checkpoint``: its tree head when it has a root, its
+    shard heads when the store has chain shards."""
+    from audit.store.shards import encode_heads
+
+    rooted = bool(checkpoint.tree_root)
+    values: tuple = (
+        checkpoint.notification_id,
+        checkpoint.chain_hash,
+        checkpoint.event_count,
+        checkpoint.signature,
+        checkpoint.key_id,
+        checkpoint.tree_root or None,
+        checkpoint.head_time if rooted else None,
+        checkpoint.tree_frontier if rooted else None,
+    )
+    columns = CHECKPOINT_COLUMNS + TREE_SELECT
+    if sharded:
+        columns += ", shard_heads"
+        values += (encode_heads(list(checkpoint.shard_heads or ())),)
+    return columns, values

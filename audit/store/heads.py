@@ -1,4 +1,5 @@
-"""Making signed tree heads (checkpoints with a Merkle root), and what ``verify
+"""Making signed tree heads (checkpoints with a Merkle root and the heads of the chain
+shards written since the checkpoint it extends), and what ``verify
 --public-key`` asks of the database's checkpoints when there is no witness.
 
 A checkpoint's root is computed from the previous rooted checkpoint's frontier (the
@@ -58,7 +59,7 @@ def tree_head(
     for leaf in recorder.iter_chain_hashes(after, notification_id):
         builder.append(leaf)
     if after and builder.size != count:  # the base does not add up: build from the start
-        builder = TreeBuilder()
+        after, builder = 0, TreeBuilder()
         for leaf in recorder.iter_chain_hashes(0, notification_id):
             builder.append(leaf)
     return Checkpoint(
@@ -68,6 +69,7 @@ def tree_head(
         tree_root=builder.root(),
         head_time=time.time_ns() // 1_000_000,
         tree_frontier=builder.frontier_bytes(),
+        shard_heads=tuple(recorder.shard_heads_between(after, notification_id)),
     )
 
 

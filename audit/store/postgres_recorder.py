@@ -1,8 +1,11 @@
-"""eventsourcing's PostgreSQL application recorder, extended with the hash chain.
+"""eventsourcing's PostgreSQL application recorder, extended with the hash chains.
 
-Batches go in with one ``COPY`` per transaction, one writer at a time (a transaction
-advisory lock, see ``_append_lock``), so notification ids and the chain follow commit
-order. The database itself refuses
+Batches go in with one ``COPY`` per transaction, one writer per chain shard at a time
+(``audit.store.shards``; transaction advisory locks, see ``_append_lock``): writers of
+different shards append side by side, so notification ids are not in commit order across
+shards, and whatever needs a settled prefix of the global order (a checkpoint's head,
+``verify``, the console's head) waits for the writers in flight (``settled_head``).
+The database itself refuses
 UPDATE, DELETE and TRUNCATE on the events and checkpoint tables (triggers). Checkpoints
 carry the Merkle tree root of the events up to them (columns added to older stores'
 tables when their tables are set up, or at the first checkpoint written).
@@ -26,7 +29,8 @@ from audit.store.chain import (
     originator_hex,
     tree_head_row,
 )
-from audit.store.checkpoint_reads import CHECKPOINT_COLUMNS, TREE_SELECT, CheckpointReads
+from audit.store.checkpoint_reads import CheckpointReads, checkpoint_row
+from audit.store.shards import MAIN_SHARD, ShardHead
 
 READ_BATCH = 5000
 
@@ -56,6 +60,23 @@ END
 $casino_audit$
 """
 
+# A store made before chain shards gains the shard column (its rows all on the main
+# chain: a constant default, no table rewrite), the index that finds a shard's head and
+# the checkpoints' shard heads; checked first, like the tree columns.
+_ADD_SHARD_COLUMNS = """
+DO $casino_audit$
+BEGIN
+    IF (SELECT count(*) FROM information_schema.columns WHERE table_schema = {schema_name}
+        AND ((table_name = {table_name} AND column_name = 'chain_shard')
+          OR (table_name = {checkpoints_name} AND column_name = 'shard_heads'))) < 2 THEN
+        ALTER TABLE {schema}.{table} ADD COLUMN IF NOT EXISTS chain_shard text NOT NULL
+            DEFAULT '';
+        ALTER TABLE {schema}.{checkpoints} ADD COLUMN IF NOT EXISTS shard_heads bytea;
+    END IF;
+END
+$casino_audit$
+"""
+
 
 class ChainedPostgresApplicationRecorder(CheckpointReads, PostgresApplicationRecorder):
     """Application recorder whose rows form a hash chain in notification order."""
@@ -70,6 +91,7 @@ class ChainedPostgresApplicationRecorder(CheckpointReads, PostgresApplicationRec
             "originator_id {id_type} NOT NULL, originator_version bigint NOT NULL, "
             "topic text NOT NULL, state bytea NOT NULL, notification_id bigserial, "
             "chain_prev bytea NOT NULL, chain_hash bytea NOT NULL, "
+            "chain_shard text NOT NULL DEFAULT '', "
             "PRIMARY KEY (originator_id, originator_version))"
         ).format(schema=schema, table=table, id_type=Identifier(self.datastore.originator_id_type))
         self.sql_create_statements += [
@@ -78,7 +100,7 @@ class ChainedPostgresApplicationRecorder(CheckpointReads, PostgresApplicationRec
                 "CREATE TABLE IF NOT EXISTS {schema}.{checkpoints} ("
                 "notification_id bigint PRIMARY KEY, chain_hash bytea NOT NULL, "
                 "event_count bigint NOT NULL, signature bytea NOT NULL, key_id text NOT NULL, "
-                "tree_root bytea, tree_frontier bytea, head_time bigint)"
+                "tree_root bytea, tree_frontier bytea, head_time bigint, shard_heads bytea)"
             ).format(schema=schema, checkpoints=self.checkpoints_table),
         ]
         self._add_tree_columns = SQL(_ADD_TREE_COLUMNS).format(
@@ -87,8 +109,26 @@ class ChainedPostgresApplicationRecorder(CheckpointReads, PostgresApplicationRec
             schema_name=Literal(self.datastore.schema),
             table_name=Literal(f"{self.events_table_name}_checkpoints"),
         )
-        self.sql_create_statements.append(self._add_tree_columns)
+        self.sql_create_statements += [
+            self._add_tree_columns,
+            SQL(_ADD_SHARD_COLUMNS).format(
+                schema=schema,
+                table=table,
+                checkpoints=self.checkpoints_table,
+                schema_name=Literal(self.datastore.schema),
+                table_name=Literal(self.events_table_name),
+                checkpoints_name=Literal(f"{self.events_table_name}_checkpoints"),
+            ),
+            SQL(
+                "CREATE INDEX IF NOT EXISTS {index} ON {schema}.{table} "
+                "(chain_shard, notification_id)"
+            ).format(
+                index=Identifier(f"{self.events_table_name}_shard_idx"), schema=schema, table=table
+            ),
+        ]
         self._tree_columns = False  # known present (checked once per recorder)
+        self._sharded: bool | None = None  # whether the store has chain shards
+        self.chain_shard = MAIN_SHARD  # the shard this recorder appends to (set by the store)
         for target in (table, self.checkpoints_table):
             self.sql_create_statements += [
                 SQL(
@@ -104,38 +144,80 @@ class ChainedPostgresApplicationRecorder(CheckpointReads, PostgresApplicationRec
             ]
         self._table = SQL("{schema}.{table}").format(schema=schema, table=table)
         self._checkpoints = SQL("{schema}.{cp}").format(schema=schema, cp=self.checkpoints_table)
-        self.lock_table_statements = self._append_lock()
+        self._append_key = Literal(
+            f"casino-audit append {self.datastore.schema}.{self.events_table_name}"
+        )
 
-    def _append_lock(self) -> list[Any]:
-        """What ``insert_events`` takes before it reads the chain head, instead of
+    def _lock_for_append(self, curs: Any, shard: str | None) -> None:
+        """What ``insert_events`` takes before it reads its shard's head, instead of
         eventsourcing's ``LOCK TABLE … IN EXCLUSIVE MODE``, which PostgreSQL grants only
         to a role with UPDATE, DELETE or TRUNCATE on the table: the least-privilege
         writer (``casino-audit db grant --writer``) has none of them.
 
-        A transaction advisory lock per events table serialises this recorder's writers
-        (so insert order is commit order, as eventsourcing's notification log needs, and
-        no two batches link to the same head); ``ROW EXCLUSIVE``, which INSERT alone
-        allows, conflicts with the EXCLUSIVE lock older versions of this recorder take,
-        so a writer still running one is waited for too. Both end with the transaction;
-        both wait at most ``POSTGRES_LOCK_TIMEOUT`` seconds, as before."""
-        key = f"casino-audit append {self.datastore.schema}.{self.events_table_name}"
-        return [
-            SQL("SET LOCAL lock_timeout = '{0}s'").format(self.datastore.lock_timeout),
-            SQL("SELECT pg_advisory_xact_lock(hashtext({key}))").format(key=Literal(key)),
-            SQL("LOCK TABLE {t} IN ROW EXCLUSIVE MODE").format(t=self._table),
-        ]
-
-    def insert_events(self, stored_events: Sequence[StoredEvent], **_: Any) -> Sequence[int] | None:
-        """Insert a batch with one COPY, chained to the current head, in one transaction."""
-        if not stored_events:
-            return []
-        with self.datastore.transaction(commit=True) as curs:
-            self._lock_table(curs)
+        The store's append lock (a transaction advisory lock per events table) is taken
+        *shared*, and the shard's own advisory lock exclusively: writers of one shard
+        queue (no two batches link to the same head), writers of different shards run
+        side by side, and ``settled_head``, which takes the append lock exclusively,
+        waits for every writer in flight. A store without shards (``shard`` None) takes
+        the append lock exclusively, as before shards. ``ROW EXCLUSIVE``, which INSERT
+        alone allows, conflicts with the EXCLUSIVE lock older versions of this recorder
+        take, so a writer still running one is waited for too. All end with the
+        transaction; each waits at most ``POSTGRES_LOCK_TIMEOUT`` seconds, as before."""
+        curs.execute(SQL("SET LOCAL lock_timeout = '{0}s'").format(self.datastore.lock_timeout))
+        if shard is None:
+            curs.execute(
+                SQL("SELECT pg_advisory_xact_lock(hashtext({key}))").format(key=self._append_key)
+            )
+        else:
             curs.execute(
                 SQL(
-                    "SELECT notification_id, chain_hash FROM {t} "
+                    "SELECT pg_advisory_xact_lock_shared(hashtext({key})), "
+                    "pg_advisory_xact_lock(hashtext({key}), hashtext(%s))"
+                ).format(key=self._append_key),
+                (shard,),
+            )
+        curs.execute(SQL("LOCK TABLE {t} IN ROW EXCLUSIVE MODE").format(t=self._table))
+
+    def _settle(self, curs: Any) -> None:
+        """Wait for the writers in flight and keep new ones out until the transaction
+        ends: every notification id allocated so far is then committed (or rolled back,
+        a gap for ever), and every later one will be larger."""
+        curs.execute(SQL("SET LOCAL lock_timeout = '{0}s'").format(self.datastore.lock_timeout))
+        curs.execute(
+            SQL("SELECT pg_advisory_xact_lock(hashtext({key}))").format(key=self._append_key)
+        )
+
+    def is_sharded(self) -> bool:
+        if self._sharded is None:
+            with self.datastore.transaction(commit=False) as curs:
+                curs.execute(
+                    "SELECT count(*) AS n FROM information_schema.columns "
+                    "WHERE table_schema = %s AND ((table_name = %s AND column_name = "
+                    "'chain_shard') OR (table_name = %s AND column_name = 'shard_heads'))",
+                    (
+                        self.datastore.schema,
+                        self.events_table_name,
+                        f"{self.events_table_name}_checkpoints",
+                    ),
+                )
+                self._sharded = curs.fetchone()["n"] == 2
+        return self._sharded
+
+    def insert_events(self, stored_events: Sequence[StoredEvent], **_: Any) -> Sequence[int] | None:
+        """Insert a batch with one COPY, chained to its shard's head, in one transaction."""
+        if not stored_events:
+            return []
+        shard: str | None = self.chain_shard if self.is_sharded() else None
+        where = SQL("") if shard is None else SQL("WHERE chain_shard = %s ")
+        params = () if shard is None else (shard,)
+        with self.datastore.transaction(commit=True) as curs:
+            self._lock_for_append(curs, shard)
+            curs.execute(
+                SQL(
+                    "SELECT notification_id, chain_hash FROM {t} {where}"
                     "ORDER BY notification_id DESC LIMIT 1"
-                ).format(t=self._table)
+                ).format(t=self._table, where=where),
+                params,
             )
             head = curs.fetchone()
             last_id, prev = (
@@ -147,20 +229,24 @@ class ChainedPostgresApplicationRecorder(CheckpointReads, PostgresApplicationRec
                     (originator_hex(s.originator_id), s.originator_version, s.topic, s.state)
                     for s in stored_events
                 ),
+                shard,
             )
-            copy_sql = SQL(
-                "COPY {t} (originator_id, originator_version, topic, state, chain_prev, "
-                "chain_hash) FROM STDIN"
-            ).format(t=self._table)
+            columns = "originator_id, originator_version, topic, state, chain_prev, chain_hash"
+            if shard is not None:
+                columns += ", chain_shard"
+            copy_sql = SQL("COPY {t} ({columns}) FROM STDIN").format(
+                t=self._table, columns=SQL(columns)
+            )
             with curs.copy(copy_sql) as copy:
                 for row in rows:
                     copy.write_row(row)
+            and_shard = SQL("") if shard is None else SQL("AND chain_shard = %s ")
             curs.execute(
                 SQL(
-                    "SELECT notification_id FROM {t} WHERE notification_id > %s "
+                    "SELECT notification_id FROM {t} WHERE notification_id > %s {and_shard}"
                     "ORDER BY notification_id"
-                ).format(t=self._table),
-                (last_id,),
+                ).format(t=self._table, and_shard=and_shard),
+                (last_id, *params),
             )
             ids = [r["notification_id"] for r in curs.fetchall()]
             self._notify_channel(curs)
@@ -168,17 +254,17 @@ class ChainedPostgresApplicationRecorder(CheckpointReads, PostgresApplicationRec
 
     # -- chain access (used by audit.store.application) ---------------------------------
 
-    def iter_chain_rows(self) -> Iterator[ChainRow]:
-        """Every row in global order, streamed in batches."""
-        after = 0
+    def iter_chain_rows(self, upto: int | None = None) -> Iterator[ChainRow]:
+        """Every row in global order (up to notification ``upto``), streamed in batches."""
+        after, last = 0, upto if upto is not None else 2**63 - 1
         query = SQL(
             "SELECT notification_id, originator_id, originator_version, topic, state, "
-            "chain_prev, chain_hash FROM {t} WHERE notification_id > %s "
-            "ORDER BY notification_id LIMIT %s"
-        ).format(t=self._table)
+            "chain_prev, chain_hash, {shard} FROM {t} WHERE notification_id > %s "
+            "AND notification_id <= %s ORDER BY notification_id LIMIT %s"
+        ).format(t=self._table, shard=SQL("chain_shard" if self.is_sharded() else "''"))
         while True:
             with self.datastore.transaction(commit=False) as curs:
-                curs.execute(query, (after, READ_BATCH))
+                curs.execute(query, (after, last, READ_BATCH))
                 batch = curs.fetchall()
             if not batch:
                 return
@@ -186,18 +272,37 @@ class ChainedPostgresApplicationRecorder(CheckpointReads, PostgresApplicationRec
                 yield chain_row(*r.values())
             after = batch[-1]["notification_id"]
 
-    def chain_head(self) -> tuple[int, bytes, int]:
-        """(last notification id, its hash, number of events); (0, GENESIS, 0) if empty."""
+    def _max_id(self, curs: Any) -> int:
+        curs.execute(SQL("SELECT max(notification_id) AS n FROM {t}").format(t=self._table))
+        return int(curs.fetchone()["n"] or 0)
+
+    def settled_head(self) -> int:
+        """The last notification id every event up to which is committed: the writers in
+        flight (other shards' ids interleave with theirs) are waited for."""
         with self.datastore.transaction(commit=False) as curs:
+            self._settle(curs)
+            return self._max_id(curs)
+
+    def max_notification_id(self) -> int | None:
+        """eventsourcing's head of the notification log, settled (``settled_head``), so
+        that a reader that follows the log never passes an id still being written."""
+        return self.settled_head() or None
+
+    def chain_head(self) -> tuple[int, bytes, int]:
+        """(last notification id, its hash, number of events) of the settled store;
+        (0, GENESIS, 0) if empty."""
+        with self.datastore.transaction(commit=False) as curs:
+            self._settle(curs)
+            head_id = self._max_id(curs)
+            if not head_id:
+                return 0, GENESIS, 0
             curs.execute(
-                SQL(
-                    "SELECT notification_id, chain_hash FROM {t} "
-                    "ORDER BY notification_id DESC LIMIT 1"
-                ).format(t=self._table)
+                SQL("SELECT chain_hash FROM {t} WHERE notification_id = %s").format(t=self._table),
+                (head_id,),
             )
-            head = curs.fetchone()
-            # Counted from the last checkpoint on (notification ids follow commit order
-            # under the table lock), not over the whole table every time.
+            head_hash = bytes(curs.fetchone()["chain_hash"])
+            # Counted from the last checkpoint on (ids are settled up to the head), not
+            # over the whole table every time.
             curs.execute(
                 SQL(
                     "SELECT notification_id, event_count FROM {cp} "
@@ -212,9 +317,26 @@ class ChainedPostgresApplicationRecorder(CheckpointReads, PostgresApplicationRec
                 (last["notification_id"],),
             )
             count = last["event_count"] + curs.fetchone()["n"]
-        if not head:
-            return 0, GENESIS, 0
-        return head["notification_id"], bytes(head["chain_hash"]), count
+        return head_id, head_hash, count
+
+    def shard_heads_between(self, after: int, upto: int) -> list[ShardHead]:
+        """The last event (id, hash) of each shard written after notification ``after``
+        up to ``upto``."""
+        if not self.is_sharded():
+            return []
+        with self.datastore.transaction(commit=False) as curs:
+            curs.execute(
+                SQL(
+                    "SELECT chain_shard, notification_id, chain_hash FROM {t} "
+                    "WHERE notification_id IN (SELECT max(notification_id) FROM {t} "
+                    "WHERE notification_id > %s AND notification_id <= %s GROUP BY chain_shard)"
+                ).format(t=self._table),
+                (after, upto),
+            )
+            return [
+                ShardHead(r["chain_shard"], r["notification_id"], bytes(r["chain_hash"]))
+                for r in curs.fetchall()
+            ]
 
     def _has_tree_columns(self, *, add: bool = False) -> bool:
         if not self._tree_columns:
@@ -234,22 +356,14 @@ class ChainedPostgresApplicationRecorder(CheckpointReads, PostgresApplicationRec
         """Record a checkpoint (nothing when one is already recorded at its notification
         id); adds the tree-head columns to an older store's table first."""
         self._has_tree_columns(add=True)
+        columns, values = checkpoint_row(checkpoint, sharded=self.is_sharded())
+        marks = SQL(", ").join([SQL("%s")] * len(values))
         with self.datastore.transaction(commit=True) as curs:
             curs.execute(
-                SQL(
-                    "INSERT INTO {cp} ({columns}) VALUES (%s, %s, %s, %s, %s, %s, %s, %s) "
-                    "ON CONFLICT DO NOTHING"
-                ).format(cp=self._checkpoints, columns=SQL(CHECKPOINT_COLUMNS + TREE_SELECT)),
-                (
-                    checkpoint.notification_id,
-                    checkpoint.chain_hash,
-                    checkpoint.event_count,
-                    checkpoint.signature,
-                    checkpoint.key_id,
-                    checkpoint.tree_root or None,
-                    checkpoint.head_time if checkpoint.tree_root else None,
-                    checkpoint.tree_frontier if checkpoint.tree_root else None,
+                SQL("INSERT INTO {cp} ({columns}) VALUES ({marks}) ON CONFLICT DO NOTHING").format(
+                    cp=self._checkpoints, columns=SQL(columns), marks=marks
                 ),
+                values,
             )
 
     def _select_checkpoints(self, query: str, params: tuple = ()) -> list[Checkpoint]:

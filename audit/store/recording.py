@@ -1,5 +1,5 @@
 """What the store needs of its recorder beyond eventsourcing's ``ApplicationRecorder``:
-the hash chain, the checkpoints and bulk reads. Both chained recorders
+the hash chains (one per shard), the checkpoints and bulk reads. Both chained recorders
 (``sqlite_recorder``, ``postgres_recorder``) provide it; ``AuditStore.chained`` is the
 store's recorder seen through this Protocol, so the store calls them typed."""
 
@@ -9,17 +9,33 @@ from collections.abc import Iterator, Sequence
 from typing import Any, Protocol
 
 from audit.store.chain import ChainRow, Checkpoint
+from audit.store.shards import ShardHead
 
 
 class ChainedRecorder(Protocol):
     """A recorder whose every insert extends the hash chain (``audit.store.chain``)."""
 
-    def iter_chain_rows(self) -> Iterator[ChainRow]:
-        """Every stored event with its chain link, in notification order."""
+    chain_shard: str
+    """The chain shard this recorder appends to (``audit.store.shards``)."""
+
+    def is_sharded(self) -> bool:
+        """Whether the store has chain shards' columns (made or migrated since shards)."""
+        ...
+
+    def iter_chain_rows(self, upto: int | None = None) -> Iterator[ChainRow]:
+        """Every stored event with its chain link, in notification order (up to ``upto``)."""
+        ...
+
+    def settled_head(self) -> int:
+        """The last notification id every event up to which is committed."""
         ...
 
     def chain_head(self) -> tuple[int, bytes, int]:
-        """(last notification id, its chain hash, events stored)."""
+        """(last notification id, its chain hash, events stored), settled."""
+        ...
+
+    def shard_heads_between(self, after: int, upto: int) -> list[ShardHead]:
+        """The last event of each shard written after ``after`` up to ``upto``."""
         ...
 
     def write_checkpoint(self, checkpoint: Checkpoint) -> None:

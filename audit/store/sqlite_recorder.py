@@ -1,13 +1,16 @@
-"""eventsourcing's SQLite application recorder, extended with the hash chain.
+"""eventsourcing's SQLite application recorder, extended with the hash chains.
 
-The events table gains ``chain_prev`` and ``chain_hash``; triggers refuse UPDATE and
+The events table gains ``chain_prev``, ``chain_hash`` and ``chain_shard`` (one chain per
+shard, ``audit.store.shards``; the column and its index are added to an older store's
+table when it is opened for writing, its rows all on the main chain); triggers refuse UPDATE and
 DELETE (append-only); a checkpoints table records the chain head after each ingest,
 with the Merkle tree root of the events up to it (columns added to older stores' tables
 when their tables are set up, or at the first checkpoint written).
 Batches are inserted in one transaction (``executemany``), never one commit per event.
 That transaction starts with ``BEGIN IMMEDIATE``: it holds the write lock before it reads
 the chain head, so writers in other processes (parallel nightly shards, mapped DAG tasks)
-wait their turn instead of linking two batches to the same head.
+wait their turn instead of linking two batches to the same head (SQLite has one writer
+at a time whatever the shards; shards let PostgreSQL's writers run side by side).
 """
 
 from __future__ import annotations
@@ -27,7 +30,8 @@ from audit.store.chain import (
     originator_hex,
     tree_head_row,
 )
-from audit.store.checkpoint_reads import CHECKPOINT_COLUMNS, TREE_SELECT, CheckpointReads
+from audit.store.checkpoint_reads import CheckpointReads, checkpoint_row
+from audit.store.shards import MAIN_SHARD, ShardHead
 
 READ_BATCH = 5000
 # Columns of a checkpoint as a signed tree head (absent from stores made before).
@@ -54,6 +58,7 @@ class ChainedSQLiteApplicationRecorder(CheckpointReads, SQLiteApplicationRecorde
             "originator_id TEXT NOT NULL, originator_version INTEGER NOT NULL, "
             "topic TEXT NOT NULL, state BLOB NOT NULL, "
             "chain_prev BLOB NOT NULL, chain_hash BLOB NOT NULL, "
+            f"chain_shard TEXT NOT NULL DEFAULT '{MAIN_SHARD}', "
             "PRIMARY KEY (originator_id, originator_version))",
             f"CREATE TRIGGER IF NOT EXISTS {table}_no_update BEFORE UPDATE ON {table} "
             "BEGIN SELECT RAISE(ABORT, 'events are append-only: UPDATE refused'); END",
@@ -62,7 +67,7 @@ class ChainedSQLiteApplicationRecorder(CheckpointReads, SQLiteApplicationRecorde
             "CREATE TABLE IF NOT EXISTS chain_checkpoints ("
             "notification_id INTEGER PRIMARY KEY, chain_hash BLOB NOT NULL, "
             "event_count INTEGER NOT NULL, signature BLOB NOT NULL, key_id TEXT NOT NULL, "
-            "tree_root BLOB, tree_frontier BLOB, head_time INTEGER)",
+            "tree_root BLOB, tree_frontier BLOB, head_time INTEGER, shard_heads BLOB)",
             "CREATE TRIGGER IF NOT EXISTS chain_checkpoints_no_update BEFORE UPDATE ON "
             "chain_checkpoints BEGIN SELECT RAISE(ABORT, 'checkpoints are append-only'); END",
             "CREATE TRIGGER IF NOT EXISTS chain_checkpoints_no_delete BEFORE DELETE ON "
@@ -72,8 +77,36 @@ class ChainedSQLiteApplicationRecorder(CheckpointReads, SQLiteApplicationRecorde
     def _create_table(self, c: SQLiteCursor) -> None:
         super()._create_table(c)
         self._add_tree_columns(c)
+        self._add_shard_columns(c)
 
     _tree_columns = False  # known present (checked once per recorder)
+    _sharded: bool | None = None  # whether the store has chain shards (checked once)
+    chain_shard = MAIN_SHARD  # the shard this recorder appends to (set by the store)
+
+    def _add_shard_columns(self, c: SQLiteCursor) -> None:
+        """Give a store made before chain shards its shard column (every row it holds on
+        the main chain), the index that finds a shard's head, and the checkpoints' shard
+        heads."""
+        table = self.events_table_name
+        c.execute(f"PRAGMA table_info({table})")
+        if "chain_shard" not in {r[1] for r in c.fetchall()}:
+            c.execute(
+                f"ALTER TABLE {table} ADD COLUMN chain_shard TEXT NOT NULL DEFAULT '{MAIN_SHARD}'"
+            )
+        c.execute(f"CREATE INDEX IF NOT EXISTS {table}_shard ON {table} (chain_shard)")
+        c.execute("PRAGMA table_info(chain_checkpoints)")
+        if "shard_heads" not in {r[1] for r in c.fetchall()}:
+            c.execute("ALTER TABLE chain_checkpoints ADD COLUMN shard_heads BLOB")
+
+    def is_sharded(self) -> bool:
+        if self._sharded is None:
+            with self.datastore.transaction(commit=False) as c:
+                c.execute(f"PRAGMA table_info({self.events_table_name})")
+                events = {r[1] for r in c.fetchall()}
+                c.execute("PRAGMA table_info(chain_checkpoints)")
+                checkpoints = {r[1] for r in c.fetchall()}
+            self._sharded = "chain_shard" in events and "shard_heads" in checkpoints
+        return self._sharded
 
     def _add_tree_columns(self, c: SQLiteCursor) -> None:
         """Give a checkpoints table made before the Merkle tree its tree-head columns."""
@@ -107,36 +140,46 @@ class ChainedSQLiteApplicationRecorder(CheckpointReads, SQLiteApplicationRecorde
         self, c: SQLiteCursor, stored_events: Sequence[StoredEvent], **_: Any
     ) -> Sequence[int] | None:
         table = self.events_table_name
-        c.execute(f"SELECT rowid, chain_hash FROM {table} ORDER BY rowid DESC LIMIT 1")
+        c.execute(f"SELECT max(rowid) FROM {table}")
+        last_id = c.fetchone()[0] or 0
+        shard: str | None = self.chain_shard if self.is_sharded() else None
+        if shard is None:
+            c.execute(f"SELECT chain_hash FROM {table} ORDER BY rowid DESC LIMIT 1")
+        else:
+            c.execute(
+                f"SELECT chain_hash FROM {table} WHERE chain_shard = ? ORDER BY rowid DESC LIMIT 1",
+                (shard,),
+            )
         head = c.fetchone()
-        last_id, prev = (head[0], head[1]) if head else (0, GENESIS)
         rows = chain_links(
-            prev,
+            head[0] if head else GENESIS,
             (
                 (originator_hex(s.originator_id), s.originator_version, s.topic, s.state)
                 for s in stored_events
             ),
+            shard,
         )
-        c.executemany(
-            f"INSERT INTO {table} (originator_id, originator_version, topic, state, "
-            "chain_prev, chain_hash) VALUES (?,?,?,?,?,?)",
-            rows,
-        )
+        columns = "originator_id, originator_version, topic, state, chain_prev, chain_hash"
+        marks = "?,?,?,?,?,?"
+        if shard is not None:
+            columns, marks = columns + ", chain_shard", marks + ",?"
+        c.executemany(f"INSERT INTO {table} ({columns}) VALUES ({marks})", rows)
         return list(range(last_id + 1, last_id + 1 + len(stored_events)))
 
     # -- chain access (used by audit.store.application) ---------------------------------
 
-    def iter_chain_rows(self) -> Iterator[ChainRow]:
-        """Every row in global order, streamed in batches."""
+    def iter_chain_rows(self, upto: int | None = None) -> Iterator[ChainRow]:
+        """Every row in global order (up to notification ``upto``), streamed in batches."""
         table = self.events_table_name
-        after = 0
+        shard = "chain_shard" if self.is_sharded() else "''"
+        after, last = 0, upto if upto is not None else 2**63 - 1
         while True:
             with self.datastore.transaction(commit=False) as c:
                 c.execute(
                     f"SELECT rowid, originator_id, originator_version, topic, state, "
-                    f"chain_prev, chain_hash FROM {table} WHERE rowid > ? "
-                    "ORDER BY rowid LIMIT ?",
-                    (after, READ_BATCH),
+                    f"chain_prev, chain_hash, {shard} FROM {table} WHERE rowid > ? "
+                    "AND rowid <= ? ORDER BY rowid LIMIT ?",
+                    (after, last, READ_BATCH),
                 )
                 batch = c.fetchall()
             if not batch:
@@ -144,6 +187,28 @@ class ChainedSQLiteApplicationRecorder(CheckpointReads, SQLiteApplicationRecorde
             for r in batch:
                 yield chain_row(*r)
             after = batch[-1][0]
+
+    def settled_head(self) -> int:
+        """The last notification id every event up to which is committed (SQLite commits
+        one writer at a time, in rowid order: the last one)."""
+        with self.datastore.transaction(commit=False) as c:
+            c.execute(f"SELECT max(rowid) FROM {self.events_table_name}")
+            return int(c.fetchone()[0] or 0)
+
+    def shard_heads_between(self, after: int, upto: int) -> list[ShardHead]:
+        """The last event (id, hash) of each shard written after notification ``after``
+        up to ``upto``."""
+        if not self.is_sharded():
+            return []
+        table = self.events_table_name
+        with self.datastore.transaction(commit=False) as c:
+            c.execute(
+                f"SELECT chain_shard, rowid, chain_hash FROM {table} WHERE rowid IN ("
+                f"SELECT max(rowid) FROM {table} WHERE rowid > ? AND rowid <= ? "
+                "GROUP BY chain_shard)",
+                (after, upto),
+            )
+            return [ShardHead(str(r[0]), int(r[1]), bytes(r[2])) for r in c.fetchall()]
 
     def chain_head(self) -> tuple[int, bytes, int]:
         """(last notification id, its hash, number of events); (0, GENESIS, 0) if empty."""
@@ -159,20 +224,11 @@ class ChainedSQLiteApplicationRecorder(CheckpointReads, SQLiteApplicationRecorde
         """Record a checkpoint (nothing when one is already recorded at its notification
         id); adds the tree-head columns to an older store's table first."""
         self._has_tree_columns(add=True)
+        columns, values = checkpoint_row(checkpoint, sharded=self.is_sharded())
+        marks = ",".join("?" * len(values))
         with self.datastore.transaction(commit=True) as c:
             c.execute(
-                f"INSERT OR IGNORE INTO chain_checkpoints ({CHECKPOINT_COLUMNS}"
-                f"{TREE_SELECT}) VALUES (?,?,?,?,?,?,?,?)",
-                (
-                    checkpoint.notification_id,
-                    checkpoint.chain_hash,
-                    checkpoint.event_count,
-                    checkpoint.signature,
-                    checkpoint.key_id,
-                    checkpoint.tree_root or None,
-                    checkpoint.head_time if checkpoint.tree_root else None,
-                    checkpoint.tree_frontier if checkpoint.tree_root else None,
-                ),
+                f"INSERT OR IGNORE INTO chain_checkpoints ({columns}) VALUES ({marks})", values
             )
 
     def _select_checkpoints(self, query: str, params: tuple = ()) -> list[Checkpoint]:

@@ -246,17 +246,16 @@ class _WitnessCheck:
         self.next = 0
         self.problems = problems
         self.builder = TreeBuilder()
-        self.prev = GENESIS
+        self.prev: dict[str, bytes] = {}  # each shard's last recomputed hash
         self.trusting = True  # while the chain verification vouches for each row it read
 
     def add(self, row: ChainRow, trusted: bool) -> None:
         if trusted:
             leaf = row.chain_hash
         else:
-            leaf = link_hash(
-                self.prev, row.originator_id, row.originator_version, row.topic, row.state
-            )
-        self.prev = leaf
+            prev = self.prev.get(row.shard, GENESIS)
+            leaf = link_hash(prev, row.originator_id, row.originator_version, row.topic, row.state)
+        self.prev[row.shard] = leaf
         self.builder.append(leaf)
         pending = self.pending
         while self.next < len(pending) and pending[self.next].head.event_count == self.builder.size:
