@@ -83,17 +83,19 @@ def replay(
 
     runs: dict[str, list[list[dict[str, Any]]]] = {}
     for kind in kinds:
-        for subject_id, records in store.iter_subjects(kind):
-            day = started_on(kind, records)
-            dated = kind != "table"
-            if dated and (
-                (since and (day is None or day < since)) or (until and (day is None or day > until))
-            ):
-                continue
-            inputs = gather(store, kind, subject_id, records, terms_book)
-            record(inputs, judge(inputs))
-            if kind == "banked" and is_coup(records):
-                runs.setdefault(str(records[0].get("table_id")), []).append(list(records))
+        for subjects in store.iter_subject_batches(kind, batch):
+            terms_book.prefetch(kind, subjects)
+            for subject_id, records in subjects:
+                day = started_on(kind, records)
+                if kind != "table" and (
+                    (since and (day is None or day < since))
+                    or (until and (day is None or day > until))
+                ):
+                    continue
+                inputs = gather(store, kind, subject_id, records, terms_book)
+                record(inputs, judge(inputs))
+                if kind == "banked" and is_coup(records):
+                    runs.setdefault(str(records[0].get("table_id")), []).append(list(records))
     for table_id, rounds in sorted(runs.items()):  # PT-217/2007 I.34, I.46 across coups
         events = [r for coup in rounds for r in coup]
         record(Inputs(BANKER_RUN, f"table:{table_id}", events), check_banker_runs(rounds))

@@ -104,12 +104,30 @@ class TermsBook:
             self._tables[table_id] = self._store.records_of(TABLE, table_id)
         return self._tables[table_id]
 
+    def prefetch(self, kind: str, subjects: Sequence[tuple[str, Sequence[dict[str, Any]]]]) -> None:
+        """Read the declarations of every table these subjects name and the book does not
+        hold yet, in one query (a table without any is remembered as such)."""
+        if kind != "poker":
+            return
+        wanted = {table for _, events in subjects if (table := _table_of(kind, events))}
+        missing = sorted(wanted - self._tables.keys())
+        if missing:
+            found = self._store.records_of_many(TABLE, missing)
+            for table in missing:
+                self._tables[table] = found.get(table, [])
+
     def in_force(self, table_id: str | None, at: datetime | None) -> dict[str, Any] | None:
         """The table's declaration governing a subject started at ``at``."""
         if table_id is None:
             return None
         found = terms_in_force(self.declarations(table_id), at)
         return dict(found) if found is not None else None
+
+
+def _table_of(kind: str, events: Sequence[dict[str, Any]]) -> str | None:
+    """The table a subject's opening event names (None: none)."""
+    first = opening(kind, events)
+    return str(first["table_id"]) if first and first.get("table_id") is not None else None
 
 
 def gather(
@@ -121,9 +139,8 @@ def gather(
 ) -> Inputs:
     """A stored subject's inputs: its events, the terms in force, related events."""
     if kind == "poker":
-        first = opening(kind, events)
         book = terms_book or TermsBook(store)
-        table = str(first["table_id"]) if first and first.get("table_id") is not None else None
+        table = _table_of(kind, events)
         return Inputs(kind, subject, events, terms=book.in_force(table, started_at(kind, events)))
     if kind == "tournament":
         announced = opening(kind, events)

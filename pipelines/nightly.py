@@ -172,13 +172,15 @@ def replay_day(
     watcher = CollusionDetector(as_of=day) if shard.family == "poker" else None
     with open_store(store_url, chain_shard_of(path)) as store:
         terms_book = TermsBook(store)
-        for subject, records in store.iter_records(shard.family, subject_ids(shard), BATCH):
-            if not records:
-                continue
-            inputs = gather(store, shard.family, subject, records, terms_book)
-            pending.append(_judged(result, ledger, inputs))
-            if watcher is not None:
-                watcher.observe(records)
+        for subjects in store.iter_record_batches(shard.family, subject_ids(shard), BATCH):
+            terms_book.prefetch(shard.family, subjects)
+            for subject, records in subjects:
+                if not records:
+                    continue
+                inputs = gather(store, shard.family, subject, records, terms_book)
+                pending.append(_judged(result, ledger, inputs))
+                if watcher is not None:
+                    watcher.observe(records)
             if len(pending) >= BATCH:
                 result.verdicts_stored += store.append(pending).stored
                 pending.clear()

@@ -432,25 +432,38 @@ class AuditStore(Application):
     ) -> Iterator[tuple[str, list[dict[str, Any]]]]:
         """(subject id, records) for each stored subject of ``subject_ids``, in their order,
         read ``batch`` subjects per query (unknown subjects are skipped)."""
+        for chunk in self.iter_record_batches(kind, subject_ids, batch):
+            yield from chunk
+
+    def iter_record_batches(
+        self, kind: str, subject_ids: Iterable[str], batch: int = 2000
+    ) -> Iterator[list[tuple[str, list[dict[str, Any]]]]]:
+        """``iter_records`` a query's worth at a time: lists of (subject id, records) of up
+        to ``batch`` subjects, so that a caller can look up what they share at once."""
         chunk: list[str] = []
         for subject_id in subject_ids:
             chunk.append(subject_id)
             if len(chunk) == batch:
-                yield from self._stored_in_order(kind, chunk)
+                yield self._stored_in_order(kind, chunk)
                 chunk = []
-        yield from self._stored_in_order(kind, chunk)
+        if chunk:
+            yield self._stored_in_order(kind, chunk)
 
     def _stored_in_order(
         self, kind: str, subject_ids: list[str]
-    ) -> Iterator[tuple[str, list[dict[str, Any]]]]:
-        found = self.records_of_many(kind, subject_ids) if subject_ids else {}
-        for subject_id in subject_ids:
-            if subject_id in found:
-                yield subject_id, found[subject_id]
+    ) -> list[tuple[str, list[dict[str, Any]]]]:
+        found = self.records_of_many(kind, subject_ids)
+        return [(s, found[s]) for s in subject_ids if s in found]
 
     def iter_subjects(self, kind: str) -> Iterator[tuple[str, list[dict[str, Any]]]]:
         """(subject id, records) for every subject of a kind, streamed."""
         yield from self.iter_records(kind, self.iter_subject_ids(kind))
+
+    def iter_subject_batches(
+        self, kind: str, batch: int = 2000
+    ) -> Iterator[list[tuple[str, list[dict[str, Any]]]]]:
+        """``iter_subjects`` a query's worth at a time (``iter_record_batches``)."""
+        yield from self.iter_record_batches(kind, self.iter_subject_ids(kind), batch)
 
     def count_events(self) -> int:
         """How many events the store holds (the chain's length)."""

@@ -8,6 +8,7 @@ several times faster, which matters because every ingested event passes through 
 from __future__ import annotations
 
 import contextlib
+from datetime import datetime
 from typing import Any
 
 import orjson
@@ -51,9 +52,10 @@ class OrjsonTranscoder(JSONTranscoder):
     def _revive(self, value: Any) -> Any:
         if isinstance(value, dict):
             if "_type_" in value and "_data_" in value and len(value) == 2:
-                return self._decode_obj(
-                    {"_type_": value["_type_"], "_data_": self._revive(value["_data_"])}
-                )
+                data = value["_data_"]
+                if value["_type_"] == "datetime_iso" and type(data) is str:
+                    return datetime.fromisoformat(data)  # eventsourcing's DatetimeAsISO
+                return self._decode_obj({"_type_": value["_type_"], "_data_": self._revive(data)})
             return {key: self._revive(item) for key, item in value.items()}
         if isinstance(value, list):
             return [self._revive(item) for item in value]
@@ -72,5 +74,13 @@ class OrjsonTranscoder(JSONTranscoder):
             if type(value) is dict:
                 record[key] = self._revive(value)
             elif type(value) is list and value and type(value[0]) is dict:
-                record[key] = [self._revive(item) for item in value]
+                record[key] = [self._revive(item) if _nested(item) else item for item in value]
         return record
+
+
+def _nested(item: Any) -> bool:
+    """Whether a record inside an array holds anything to revive (a seat, a card list of
+    plain values, does not: it is kept as decoded)."""
+    if type(item) is not dict:
+        return True
+    return any(type(v) is dict or type(v) is list for v in item.values())
