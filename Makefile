@@ -50,7 +50,7 @@ long: $(STAMP)
 
 bench: $(STAMP)
 	.ci/with-postgres $(PY) benchmarks/ingest.py
-	$(PY) benchmarks/pluribus.py
+	.ci/with-postgres $(PY) benchmarks/pluribus.py
 	$(PY) benchmarks/evaluator.py
 	$(PY) benchmarks/replay.py
 	.ci/with-postgres $(PY) benchmarks/console.py

@@ -29,6 +29,7 @@ import time
 import uuid
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
+from typing import Any
 
 import psycopg
 
@@ -111,6 +112,17 @@ def child_ingest(url: str, avro: str, shard: str, profile: bool) -> None:
     from audit.store import AuditStore
 
     store = AuditStore(url, chain_shard=shard)
+    recorder: Any = store.recorder
+    insert, locked = recorder.insert_events, [0.0]
+
+    def timed_insert(*args: Any, **kwargs: Any) -> Any:  # the time under the shard's lock
+        began = time.perf_counter()
+        try:
+            return insert(*args, **kwargs)
+        finally:
+            locked[0] += time.perf_counter() - began
+
+    recorder.insert_events = timed_insert
     profiler = cProfile.Profile() if profile else None
     began = time.time()
     if profiler is not None:
@@ -129,6 +141,7 @@ def child_ingest(url: str, avro: str, shard: str, profile: bool) -> None:
                 "began": began,
                 "ended": ended,
                 "events": summary.events_stored,
+                "locked": locked[0],
                 "peak_mib": peak_kib / 1024,
             }
         )
@@ -148,12 +161,15 @@ def run_child(url: str, avro: Path, profile: bool = False) -> dict:
     return json.loads(out.stdout.strip().splitlines()[-1])
 
 
-def run_writers(url: str, avros: list[Path]) -> dict:
-    """Ingest each file in its own writer process, on its own chain shard, all at once:
+def run_writers(url: str, avros: list[Path], *, one_shard: bool = False) -> dict:
+    """Ingest each file in its own writer process, all at once, each on its own chain
+    shard (``one_shard``: all on one, whose lock then lets one writer in at a time):
     events and the wall time from the first writer's start to the last one's end."""
     children = [
         subprocess.Popen(
-            _child_command(url, avro, f"bench/writer-{i}"), stdout=subprocess.PIPE, text=True
+            _child_command(url, avro, "bench/one" if one_shard else f"bench/writer-{i}"),
+            stdout=subprocess.PIPE,
+            text=True,
         )
         for i, avro in enumerate(avros)
     ]
@@ -195,6 +211,18 @@ def copy_baseline(pg_base: str, schema: str) -> tuple[float, int]:
     return seconds, rows
 
 
+def store_size(pg_base: str, schema: str) -> int:
+    """Bytes of the store's tables and their indexes in ``schema``."""
+    with psycopg.connect(pg_base, autocommit=True) as conn:
+        row = conn.execute(
+            "SELECT sum(pg_total_relation_size(c.oid)) FROM pg_class c "
+            "JOIN pg_namespace n ON n.oid = c.relnamespace "
+            "WHERE n.nspname = %s AND c.relkind = 'r' AND c.relname <> 'copy_baseline'",
+            (schema,),
+        ).fetchone()
+    return int(row[0] or 0)
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--events", type=int, default=1_000_000)
@@ -224,6 +252,10 @@ def main() -> None:
         for i, half in enumerate(halves):
             write_input(half, args.events // 2, first_hand=i * (hands // 2))
         two = run_writers(f"{pg_base}?schema=bench_{uuid.uuid4().hex[:8]}", halves)
+        queued = run_writers(
+            f"{pg_base}?schema=bench_{uuid.uuid4().hex[:8]}", halves, one_shard=True
+        )
+        size = store_size(pg_base, schema)
         print(f"profile: one ingest of {sizes[0]:,} events into PostgreSQL, by own time")
         run_child(
             f"{pg_base}?schema=bench_{uuid.uuid4().hex[:8]}",
@@ -253,7 +285,21 @@ def main() -> None:
         f"  2 writers  {two['events']:>10,} events  {two_rate:>9,.0f} events/s  (PostgreSQL, "
         "two processes, two chain shards, at once)"
     )
+    queued_rate = queued["events"] / queued["seconds"]
+    print(
+        f"  2 writers  {queued['events']:>10,} events  {queued_rate:>9,.0f} events/s  (the same, "
+        "both on one chain shard)"
+    )
+    print(
+        f"  PostgreSQL store size: {size / ours['events']:,.0f} bytes per event "
+        f"({size / 2**20:,.0f} MiB for {ours['events']:,} events, tables and indexes)"
+    )
+    print(
+        f"  one PostgreSQL writer spends {ours['locked'] / ours['seconds']:.0%} of its time "
+        "inserting (under its shard's lock)"
+    )
     print(f"  ratio PostgreSQL ingest / raw COPY = {ours_rate / copy_rate:.3f}")
+    print(f"  ratio 2 writers on one shard / 1 writer = {queued_rate / ours_rate:.2f}")
     print(f"  ratio 2 writers / 1 writer (PostgreSQL) = {two_rate / ours_rate:.2f}")
     print(f"  CPUs this process may use: {len(os.sched_getaffinity(0))}")
 
