@@ -36,15 +36,14 @@ def open_store(
     writes go to ``chain_shard``'s hash chain (None: the main chain)."""
     from eventsourcing.persistence import PersistenceError
 
-    from audit.store import AuditStore, ShardNameError
+    from audit.store import MAIN_SHARD, AuditStore, ShardNameError
     from audit.store.existing import StoreUnusable
     from audit.store.signing import KeyError_
 
     url = store_url_from_env(args.store)
     try:
-        if chain_shard is None:
-            return AuditStore(url, create=create)
-        return AuditStore(url, create=create, chain_shard=chain_shard)
+        shard = MAIN_SHARD if chain_shard is None else chain_shard
+        return AuditStore(url, create=create, chain_shard=shard)
     except (StoreUnusable, StoreURLError, KeyError_, ShardNameError) as error:  # they say why
         raise CannotRun(str(error)) from None
     except (PersistenceError, OSError) as error:

@@ -95,3 +95,10 @@ def recompute_history(
             f"shard_heads = {{p}}{unsign} WHERE notification_id = {{p}}",
             (link, root, frontier, heads, notification_id),
         )
+
+
+def swap_positions(store_url: str, first: int, second: int) -> None:
+    """Swap two whole rows' places in the global order (their notification ids)."""
+    execute(store_url, "UPDATE {t} SET {id} = {p} WHERE {id} = {p}", (10**6, first))
+    execute(store_url, "UPDATE {t} SET {id} = {p} WHERE {id} = {p}", (first, second))
+    execute(store_url, "UPDATE {t} SET {id} = {p} WHERE {id} = {p}", (second, 10**6))

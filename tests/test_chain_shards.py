@@ -11,7 +11,7 @@ from concurrent.futures import ProcessPoolExecutor
 import pytest
 
 from audit.store import AuditStore, ShardNameError
-from tests.store_tamper import checkpoints_table, execute
+from tests.store_tamper import checkpoints_table, execute, swap_positions
 from tests.test_store import hand
 
 EAST, WEST = "east/1", "west/2"
@@ -77,17 +77,13 @@ def test_rows_of_two_shards_swapped_in_the_global_order(
 ) -> None:
     """West's 10 and east's 11 change places: each shard's chain still links, the Merkle
     root over the global order does not match."""
-    execute(store_url, "UPDATE {t} SET {id} = 1000 WHERE {id} = 10")
-    execute(store_url, "UPDATE {t} SET {id} = 10 WHERE {id} = 11")
-    execute(store_url, "UPDATE {t} SET {id} = 11 WHERE {id} = 1000")
+    swap_positions(store_url, 10, 11)
     report = two_shards.verify()
     assert not report.ok and report.broken_at == 20 and "Merkle root" in report.problem
 
 
 def test_rows_reordered_within_a_shard(two_shards: AuditStore, store_url: str) -> None:
-    execute(store_url, "UPDATE {t} SET {id} = 1000 WHERE {id} = 11")
-    execute(store_url, "UPDATE {t} SET {id} = 11 WHERE {id} = 12")
-    execute(store_url, "UPDATE {t} SET {id} = 12 WHERE {id} = 1000")
+    swap_positions(store_url, 11, 12)
     report = two_shards.verify()
     assert not report.ok and report.broken_at == 11 and "does not link" in report.problem
 

@@ -200,16 +200,19 @@ def test_the_same_winner_in_every_run_takes_the_whole_pot() -> None:
     assert kinds(verdict) == [] and verdict.house_retained == 0
 
 
-def test_a_board_run_while_players_can_still_bet_is_bad_data() -> None:
-    builder = (
+def aces_against_kings() -> HandBuilder:
+    """Heads-up, 100 chips each, blinds 1 and 2, hole cards dealt: aces (1) against kings."""
+    return (
         HandBuilder(stacks={1: 100, 2: 100}, button=2, at=AT)
         .post(2, "small_blind", 1)
         .post(1, "big_blind", 2)
         .hole(1, "Ah Ad")
         .hole(2, "Kh Kd")
-        .act(2, "call", 1)
-        .act(1, "check")
     )
+
+
+def test_a_board_run_while_players_can_still_bet_is_bad_data() -> None:
+    builder = aces_against_kings().act(2, "call", 1).act(1, "check")
     run_twice(builder, "Tc 3d", "Ks Kc").award(1, 2, 0).end([102, 98])
     verdict = adjudicate_hand(builder.events)
     [run] = [f for f in verdict.findings if f.citation.endswith("BoardRun.run")]
@@ -238,15 +241,7 @@ def test_a_cashout_is_paid_outside_the_pot() -> None:
 
 
 def test_a_cashout_to_a_player_not_all_in_is_bad_data() -> None:
-    builder = (
-        HandBuilder(stacks={1: 100, 2: 100}, button=2, at=AT)
-        .post(2, "small_blind", 1)
-        .post(1, "big_blind", 2)
-        .hole(1, "Ah Ad")
-        .hole(2, "Kh Kd")
-        .act(2, "fold")
-        .award(1, 3, None)
-    )
+    builder = aces_against_kings().act(2, "fold").award(1, 3, None)
     builder._add("CashoutPaid", seat=2, amount=50)
     verdict = adjudicate_hand(builder.end([101, 99]).events)
     [quality] = [f for f in verdict.findings if f.kind == "data_quality"]

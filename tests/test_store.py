@@ -9,7 +9,7 @@ import pytest
 
 from audit.store import AuditStore, SubjectRecords
 from audit.store.subjects import PokerHand, subject_uuid
-from tests.store_tamper import execute
+from tests.store_tamper import execute, swap_positions
 
 T0 = datetime(2024, 5, 1, 12, 0, tzinfo=UTC)
 
@@ -138,9 +138,7 @@ def test_verify_catches_two_rows_swapped(store: AuditStore, store_url: str) -> N
 def test_verify_catches_a_reordered_chain(store: AuditStore, store_url: str) -> None:
     """Whole rows (hashes included) moved to other positions break the links."""
     _filled(store)
-    execute(store_url, "UPDATE {t} SET {id} = {id} + 100 WHERE {id} = 2")
-    execute(store_url, "UPDATE {t} SET {id} = 2 WHERE {id} = 3")
-    execute(store_url, "UPDATE {t} SET {id} = 3 WHERE {id} = 102")
+    swap_positions(store_url, 2, 3)
     assert store.verify().broken_at == 2
 
 

@@ -163,12 +163,10 @@ class ChainedPostgresApplicationRecorder(CheckpointReads, PostgresApplicationRec
         alone allows, conflicts with the EXCLUSIVE lock older versions of this recorder
         take, so a writer still running one is waited for too. All end with the
         transaction; each waits at most ``POSTGRES_LOCK_TIMEOUT`` seconds, as before."""
-        curs.execute(SQL("SET LOCAL lock_timeout = '{0}s'").format(self.datastore.lock_timeout))
         if shard is None:
-            curs.execute(
-                SQL("SELECT pg_advisory_xact_lock(hashtext({key}))").format(key=self._append_key)
-            )
+            self._settle(curs)
         else:
+            curs.execute(SQL("SET LOCAL lock_timeout = '{0}s'").format(self.datastore.lock_timeout))
             curs.execute(
                 SQL(
                     "SELECT pg_advisory_xact_lock_shared(hashtext({key})), "

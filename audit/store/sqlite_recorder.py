@@ -38,6 +38,12 @@ READ_BATCH = 5000
 TREE_COLUMNS = (("tree_root", "BLOB"), ("tree_frontier", "BLOB"), ("head_time", "INTEGER"))
 
 
+def _column_names(c: SQLiteCursor, table: str) -> set[str]:
+    """The columns a table has (none when it does not exist)."""
+    c.execute(f"PRAGMA table_info({table})")
+    return {r[1] for r in c.fetchall()}
+
+
 class _ImmediateTransaction(SQLiteTransaction):
     """A transaction that takes SQLite's write lock at BEGIN (waiting up to the lock
     timeout), so nothing can commit between its reads and its writes."""
@@ -88,30 +94,25 @@ class ChainedSQLiteApplicationRecorder(CheckpointReads, SQLiteApplicationRecorde
         the main chain), the index that finds a shard's head, and the checkpoints' shard
         heads."""
         table = self.events_table_name
-        c.execute(f"PRAGMA table_info({table})")
-        if "chain_shard" not in {r[1] for r in c.fetchall()}:
+        if "chain_shard" not in _column_names(c, table):
             c.execute(
                 f"ALTER TABLE {table} ADD COLUMN chain_shard TEXT NOT NULL DEFAULT '{MAIN_SHARD}'"
             )
         c.execute(f"CREATE INDEX IF NOT EXISTS {table}_shard ON {table} (chain_shard)")
-        c.execute("PRAGMA table_info(chain_checkpoints)")
-        if "shard_heads" not in {r[1] for r in c.fetchall()}:
+        if "shard_heads" not in _column_names(c, "chain_checkpoints"):
             c.execute("ALTER TABLE chain_checkpoints ADD COLUMN shard_heads BLOB")
 
     def is_sharded(self) -> bool:
         if self._sharded is None:
             with self.datastore.transaction(commit=False) as c:
-                c.execute(f"PRAGMA table_info({self.events_table_name})")
-                events = {r[1] for r in c.fetchall()}
-                c.execute("PRAGMA table_info(chain_checkpoints)")
-                checkpoints = {r[1] for r in c.fetchall()}
+                events = _column_names(c, self.events_table_name)
+                checkpoints = _column_names(c, "chain_checkpoints")
             self._sharded = "chain_shard" in events and "shard_heads" in checkpoints
         return self._sharded
 
     def _add_tree_columns(self, c: SQLiteCursor) -> None:
         """Give a checkpoints table made before the Merkle tree its tree-head columns."""
-        c.execute("PRAGMA table_info(chain_checkpoints)")
-        have = {r[1] for r in c.fetchall()}
+        have = _column_names(c, "chain_checkpoints")
         for name, kind in TREE_COLUMNS:
             if have and name not in have:
                 c.execute(f"ALTER TABLE chain_checkpoints ADD COLUMN {name} {kind}")
@@ -121,8 +122,7 @@ class ChainedSQLiteApplicationRecorder(CheckpointReads, SQLiteApplicationRecorde
             with self.datastore.transaction(commit=add) as c:
                 if add:
                     self._add_tree_columns(c)
-                c.execute("PRAGMA table_info(chain_checkpoints)")
-                have = {r[1] for r in c.fetchall()}
+                have = _column_names(c, "chain_checkpoints")
             self._tree_columns = all(name in have for name, _ in TREE_COLUMNS)
         return self._tree_columns
 
