@@ -7,7 +7,12 @@ takes a subject's ``Inputs`` and nothing else:
 * ``events``: the subject's own stored events;
 * ``terms``: the ``TableTermsDeclared`` record in force at its start (poker: the rake the
   rulebook leaves to the table), looked up in the store (``TermsBook``), or None;
-* ``related``: other stored events the rules need (a satellite's target tournament).
+* ``related``: other stored events the rules need (a satellite's target tournament);
+* ``conflicts``: versions of its events the operator sent that differ from the stored
+  ones (``audit.ingest.conflicts``), each a ``conflicting_versions`` finding.
+
+A subject with sequences missing is judged incomplete (``replayer.completeness``), never
+by the rules, until they arrive; the next replay then judges it whole.
 
 The verdict unit's id covers every input (``inputs_digest``: events, terms, related
 events, the rulebook judged under and the replayer version), so a changed input is a new,
@@ -20,12 +25,13 @@ from __future__ import annotations
 import importlib
 import json
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from datetime import datetime
 from typing import Any
 
 from audit.store import AuditStore, SubjectRecords, canonical, record_digest
 from replayer import REPLAYER_VERSION
+from replayer.completeness import conflicting_versions, incomplete
 from replayer.findings import Finding, FindingKind
 from replayer.terms import terms_in_force
 
@@ -67,12 +73,14 @@ class Inputs:
     events: Sequence[dict[str, Any]]
     terms: dict[str, Any] | None = None
     related: Sequence[dict[str, Any]] = field(default_factory=tuple)
+    conflicts: Sequence[dict[str, Any]] = field(default_factory=tuple)
 
     def digest(self, rulebook: str | None) -> str:
         """Digest of every input and the rulebook judged under (the verdict's identity)."""
         parts = [canonical(r) for r in self.events]
         parts.append("terms:" + (canonical(self.terms) if self.terms is not None else "none"))
         parts.extend("related:" + canonical(r) for r in self.related)
+        parts.extend("conflict:" + canonical(r) for r in self.conflicts)
         parts.append(f"rulebook:{rulebook}")
         return record_digest(parts)
 
@@ -93,11 +101,29 @@ def started_at(kind: str, events: Sequence[dict[str, Any]]) -> datetime | None:
 
 
 class TermsBook:
-    """Declared table terms read from the store, one table at a time, kept for the run."""
+    """What a batch of subjects is judged with besides their own events, read from the
+    store a batch at a time: the declared table terms (one table at a time, kept for the
+    run) and the subjects' conflict facts (``prefetch``)."""
 
     def __init__(self, store: AuditStore):
         self._store = store
         self._tables: dict[str, list[dict[str, Any]]] = {}
+        self._conflicts: dict[str, list[dict[str, Any]]] = {}
+        self._conflicts_of: set[tuple[str, str]] = set()
+
+    def conflicts(self, kind: str, subject: str) -> list[dict[str, Any]]:
+        """The subject's conflict facts (read now unless prefetched)."""
+        if (kind, subject) not in self._conflicts_of:
+            self._read_conflicts(kind, [subject])
+        return self._conflicts.get(f"{kind}:{subject}", [])
+
+    def _read_conflicts(self, kind: str, subjects: Sequence[str]) -> None:
+        from audit.ingest.conflicts import conflicts_of
+
+        self._conflicts = {
+            f"{kind}:{s}": facts for s, facts in conflicts_of(self._store, kind, subjects).items()
+        }
+        self._conflicts_of = {(kind, s) for s in subjects}
 
     def declarations(self, table_id: str) -> list[dict[str, Any]]:
         if table_id not in self._tables:
@@ -107,6 +133,7 @@ class TermsBook:
     def prefetch(self, kind: str, subjects: Sequence[tuple[str, Sequence[dict[str, Any]]]]) -> None:
         """Read the declarations of every table these subjects name and the book does not
         hold yet, in one query (a table without any is remembered as such)."""
+        self._read_conflicts(kind, [subject for subject, _ in subjects])
         if kind != "poker":
             return
         wanted = {table for _, events in subjects if (table := _table_of(kind, events))}
@@ -137,17 +164,21 @@ def gather(
     events: Sequence[dict[str, Any]],
     terms_book: TermsBook | None = None,
 ) -> Inputs:
-    """A stored subject's inputs: its events, the terms in force, related events."""
+    """A stored subject's inputs: its events, the terms in force, related events, the
+    conflicting versions received."""
+    book = terms_book or TermsBook(store)
+    conflicts = tuple(book.conflicts(kind, subject))
     if kind == "poker":
-        book = terms_book or TermsBook(store)
         table = _table_of(kind, events)
-        return Inputs(kind, subject, events, terms=book.in_force(table, started_at(kind, events)))
+        terms = book.in_force(table, started_at(kind, events))
+        return Inputs(kind, subject, events, terms=terms, conflicts=conflicts)
     if kind == "tournament":
         announced = opening(kind, events)
         target = announced.get("satellite_for") if announced else None
         if target:
-            return Inputs(kind, subject, events, related=store.records_of(kind, str(target)))
-    return Inputs(kind, subject, events)
+            related = store.records_of(kind, str(target))
+            return Inputs(kind, subject, events, related=related, conflicts=conflicts)
+    return Inputs(kind, subject, events, conflicts=conflicts)
 
 
 @dataclass(frozen=True)
@@ -166,8 +197,23 @@ def judge(inputs: Inputs, *, with_steps: bool = False) -> Any:
     against its target tournament (GG-2022: an extra seat for an event already entered is
     paid as T$ = buy-in minus fee); ``with_steps`` builds the poker step-by-step view.
     A subject the replayer fails on is ``Unjudgeable`` (a ``data_quality`` finding naming
-    the error), never an exception: the rest of the day is still judged.
+    the error), never an exception: the rest of the day is still judged. A subject with
+    sequences missing is ``Unjudgeable`` as incomplete, and every conflicting version
+    received adds a ``conflicting_versions`` finding (``replayer.completeness``).
     """
+    verdict = _incomplete_or_judged(inputs, with_steps)
+    if not inputs.conflicts:
+        return verdict
+    extra = conflicting_versions(inputs.subject, inputs.conflicts)
+    if isinstance(verdict.findings, tuple):
+        return replace(verdict, findings=(*verdict.findings, *extra))
+    return replace(verdict, findings=[*verdict.findings, *extra])
+
+
+def _incomplete_or_judged(inputs: Inputs, with_steps: bool) -> Any:
+    gap = incomplete(inputs.subject, inputs.events) if inputs.kind in _OPENING else None
+    if gap is not None:
+        return Unjudgeable([gap])
     try:
         return _judge(inputs, with_steps)
     except Exception as error:  # any stored record, however malformed, gets a verdict

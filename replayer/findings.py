@@ -50,6 +50,9 @@ class FindingKind(StrEnum):
     TERMS_OUTSIDE_RULEBOOK = "terms_outside_rulebook"
     """Terms a table or machine declares that the rulebook does not allow (e.g. a rake
     rate outside MO-97/2010 art.16's 3-5%, a banker commission above the rule's rate)."""
+    CONFLICTING_VERSIONS = "conflicting_versions"
+    """An event the operator sent in another version than the stored one (or two files of
+    one ingest disagree about it): the stored event stands, the others are quarantined."""
     FEE_NOT_ALLOWED = "fee_not_allowed"
     """A deduction from a pot other than rake (a jackpot drop, ``FeeTaken``) of a kind the
     rulebook and the table's terms do not allow, or above their maximum. Its money is

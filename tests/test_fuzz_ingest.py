@@ -382,7 +382,9 @@ def run_inputs(
     except Exception:
         outcome.tracebacks.append(traceback.format_exc())
         return None
-    accounted = summary.subjects_stored + summary.subjects_already_stored + summary.quarantined
+    accounted = (
+        summary.subjects_stored + summary.subjects_already_stored + summary.units_quarantined
+    )
     outcome.units += summary.units_read
     outcome.vanished += abs(summary.units_read - accounted)
     if all(name.endswith(".phh") for name, _ in inputs):

@@ -1,21 +1,31 @@
-"""Ingest: files in, validated subjects stored in batches, rejections quarantined.
+"""Ingest: files in, validated events stored in batches, rejections quarantined.
 
-Two passes, in bounded memory:
+The event is the unit: an event is the record a subject holds at one ``sequence``
+(``audit.store.versions``). Two passes, in bounded memory:
 
 1. **Read.** Every file is read once, in order. Each unit (a PHH hand, a run of one
-   subject's Avro records) is validated, its version digest taken
-   (``audit.store.versions``: its records in sequence order, provenance left out), and
-   it is written, pickled, to a temporary SQLite spill file with its
-   subject, digest, file and position; each rejection is spilled too. Nothing is
-   stored yet: a conflicting version may come in the last file.
-2. **Store.** The spill is read back in input order. A subject with more than one
-   distinct digest in this ingest is *contested*: every one of its versions is
-   quarantined, the reason naming the file and position of the others, and none is
-   stored or merged. The other units go to ``AuditStore.append(whole=True)`` in batches
-   of ``batch_events`` events: the same version again (the same file twice, the same
-   hand in two files) is "already stored"; a version that differs from the stored
-   one, one record or one event more or less, is quarantined and the stored one left
-   as it is.
+   subject's Avro records) is validated and written, pickled, to a temporary SQLite
+   spill file with its subject, file and position, and each of its events' (subject,
+   sequence, content digest); each rejection is spilled too. Nothing is stored yet: a
+   disagreeing event may come in the last file.
+2. **Store.** The spill is read back in input order. Per event:
+
+   * the same event in several units of this ingest (a resend, two overlapping
+     exports) is stored once, from the first; the others are "already stored";
+   * events at one (subject, sequence) that *differ* within this ingest are disputed:
+     every version is quarantined, naming the files that disagree, and none is stored;
+     the events the files agree on still go in;
+   * the others go to ``AuditStore.append(partial=True)`` in batches of
+     ``batch_events`` events: an identical stored event is "already stored", a new
+     sequence is appended (after, before or between the stored ones: a subject may
+     arrive in any number of files, ingests and days, in any order), and a different
+     event at a stored (subject, sequence) is a conflict: quarantined with both
+     versions shown, the stored one untouched.
+
+   Every disputed event is also kept as a ``conflict`` fact of its subject
+   (``audit.ingest.conflicts``), so the subject's verdict reports that the operator sent
+   two stories (``audit.judging``); a subject with sequences missing is judged
+   incomplete until they arrive.
 
 Memory holds one batch and one unit (units are bounded by ``audit.ingest.limits``); the
 spill is on disk under ``TMPDIR`` (about the input's decoded size, pickled) and
@@ -27,8 +37,10 @@ No input stops an ingest or takes other records with it: a unit whose conversion
 anything is quarantined alone with the error; a file whose reader fails is quarantined
 from that point on; a batch the store refuses is retried unit by unit and the unit that
 fails (an integer the driver cannot bind, say) is quarantined. Only an infrastructure
-failure (the database unreachable) still stops the ingest. Every unit read is counted
-once: ``units_read == subjects_stored + subjects_already_stored + quarantined``.
+failure (the database unreachable) still stops the ingest. Every unit read ends one
+way: ``units_read == subjects_stored + subjects_already_stored + units_quarantined``
+(a unit with new events and disputed ones is stored, and its disputed events are one
+more quarantine record).
 """
 
 from __future__ import annotations
@@ -44,6 +56,7 @@ from typing import Any
 from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PublicKey
 
 from audit.ingest.avro_files import iter_avro_units
+from audit.ingest.conflicts import ConflictLog
 from audit.ingest.errors import FieldError, RecordRejected, cap
 from audit.ingest.file_names import file_identity
 from audit.ingest.invariants import check_widths
@@ -55,8 +68,15 @@ from audit.ingest.room_text.reader import iter_text_units
 from audit.ingest.room_text.schedule import RakeSchedule
 from audit.ingest.rulebook_choice import check_rulebook_ids, rulebook_for
 from audit.ingest.sources import AVRO_SUFFIXES, PHH_SUFFIXES, TEXT_SUFFIXES, discover
-from audit.store import AppendResult, AuditStore, SubjectRecords, canonical
-from audit.store.versions import version_digest
+from audit.store import (
+    DUPLICATE,
+    STORED,
+    AuditStore,
+    EventConflict,
+    SubjectRecords,
+    canonical,
+)
+from audit.store.versions import event_digest, sequence_conflict
 
 DEFAULT_BATCH_EVENTS = 10_000
 #: A batch is also flushed when the records it holds weigh this much (pickled).
@@ -77,19 +97,19 @@ class IngestSummary:
     subjects_stored: int = 0
     subjects_already_stored: int = 0
     events_stored: int = 0
+    events_already_stored: int = 0
+    events_quarantined: int = 0
     rejected: list[RecordRejected] = field(default_factory=list)
     quarantined: int = 0
+    """Quarantine records written (rejections, and each unit's disputed events)."""
     units_read: int = 0
+    units_quarantined: int = 0
+    """Units (and rejections) none of whose events were stored or already stored."""
 
     @property
     def not_listed(self) -> int:
         """Quarantined records beyond those listed in ``rejected``."""
         return self.quarantined - len(self.rejected)
-
-    def add(self, result: AppendResult) -> None:
-        self.subjects_stored += result.stored
-        self.subjects_already_stored += result.duplicates
-        self.events_stored += result.events_stored
 
     def reject(self, rejected: RecordRejected) -> None:
         self.quarantined += 1
@@ -187,19 +207,19 @@ def _safe_units(
 
 @dataclass
 class _Row:
+    id: int
     file: int
     kind: str | None
     subject: str | None
-    digest: bytes | None
     position: str
-    events: int
     size: int
     data: bytes
-    versions: int | None
+    flagged: bool
 
 
 class _Spill:
-    """Pass one's output: every unit and rejection, in input order, on disk."""
+    """Pass one's output: every unit and rejection, in input order, on disk, with an
+    index of their events by (subject, sequence, content)."""
 
     FLUSH_ROWS, FLUSH_BYTES = 500, 16 << 20
 
@@ -209,64 +229,114 @@ class _Spill:
             self.db.execute(f"PRAGMA {pragma}")
         self.db.execute(
             "CREATE TABLE unit (id INTEGER PRIMARY KEY, file INTEGER NOT NULL, kind TEXT, "
-            "subject TEXT, digest BLOB, position TEXT NOT NULL, events INTEGER NOT NULL, "
-            "size INTEGER NOT NULL, data BLOB NOT NULL)"
+            "subject TEXT, position TEXT NOT NULL, size INTEGER NOT NULL, data BLOB NOT NULL)"
+        )
+        self.db.execute(
+            "CREATE TABLE event (unit INTEGER NOT NULL, kind TEXT NOT NULL, subject TEXT NOT "
+            "NULL, sequence INTEGER NOT NULL, digest BLOB NOT NULL)"
         )
         self.db.execute("BEGIN")
-        self.buffer: list[tuple[Any, ...]] = []
+        self.units: list[tuple[Any, ...]] = []
+        self.events: list[tuple[Any, ...]] = []
         self.buffered = 0
+        self.next_id = 1
 
-    def _add(self, row: tuple[Any, ...], size: int) -> None:
-        self.buffer.append(row)
+    def _add(self, row: tuple[Any, ...], size: int) -> int:
+        unit_id = self.next_id
+        self.next_id += 1
+        self.units.append((unit_id, *row))
         self.buffered += size
-        if len(self.buffer) >= self.FLUSH_ROWS or self.buffered >= self.FLUSH_BYTES:
+        if len(self.units) >= self.FLUSH_ROWS or self.buffered >= self.FLUSH_BYTES:
             self._flush()
+        return unit_id
 
     def _flush(self) -> None:
         self.db.executemany(
-            "INSERT INTO unit (file, kind, subject, digest, position, events, size, data) "
-            "VALUES (?,?,?,?,?,?,?,?)",
-            self.buffer,
+            "INSERT INTO unit (id, file, kind, subject, position, size, data) "
+            "VALUES (?,?,?,?,?,?,?)",
+            self.units,
         )
-        self.buffer, self.buffered = [], 0
+        self.db.executemany("INSERT INTO event VALUES (?,?,?,?,?)", self.events)
+        self.units, self.events, self.buffered = [], [], 0
 
-    def add_unit(self, file: int, unit: SubjectRecords, digest: bytes) -> None:
+    def add_unit(self, file: int, unit: SubjectRecords) -> None:
+        digests = [(r["sequence"], event_digest(r)) for r in unit.records]
         data = pickle.dumps(unit.records, protocol=pickle.HIGHEST_PROTOCOL)
-        row = (file, unit.kind, unit.subject_id, digest, unit.position, len(unit.records))
-        self._add((*row, len(data), data), len(data))
+        row = (file, unit.kind, unit.subject_id, unit.position, len(data), data)
+        unit_id = self._add(row, len(data))
+        self.events.extend((unit_id, unit.kind, unit.subject_id, q, d) for q, d in digests)
 
     def add_rejection(self, file: int, rejected: RecordRejected) -> None:
         text = (rejected.position, rejected.field, rejected.reason, rejected.raw)
         data = pickle.dumps(text, protocol=pickle.HIGHEST_PROTOCOL)
-        self._add((file, None, None, None, rejected.position, 0, len(data), data), len(data))
+        self._add((file, None, None, rejected.position, len(data), data), len(data))
 
     def finish(self) -> None:
-        """Index the units and find the contested subjects."""
+        """Index the events: the (subject, sequence)s whose versions differ within this
+        ingest (``disputed``), the events read more than once (``repeated``, with the
+        first unit holding each), and the subjects with either (``flagged``)."""
         self._flush()
         self.db.execute("COMMIT")
-        self.db.execute("CREATE INDEX unit_subject ON unit (kind, subject)")
+        self.db.execute("CREATE INDEX event_at ON event (kind, subject, sequence, digest)")
         self.db.execute(
-            "CREATE TABLE contested AS SELECT kind, subject, COUNT(DISTINCT digest) AS versions "
-            "FROM unit WHERE kind IS NOT NULL GROUP BY kind, subject "
-            "HAVING COUNT(DISTINCT digest) > 1"
+            "CREATE TABLE disputed AS SELECT kind, subject, sequence FROM event "
+            "GROUP BY kind, subject, sequence HAVING COUNT(DISTINCT digest) > 1"
         )
-        self.db.execute("CREATE UNIQUE INDEX contested_subject ON contested (kind, subject)")
+        self.db.execute(
+            "CREATE TABLE repeated AS SELECT kind, subject, sequence, digest, MIN(unit) AS "
+            "first FROM event GROUP BY kind, subject, sequence, digest HAVING COUNT(*) > 1"
+        )
+        self.db.execute(
+            "CREATE TABLE flagged AS SELECT DISTINCT kind, subject FROM "
+            "(SELECT kind, subject FROM disputed UNION SELECT kind, subject FROM repeated)"
+        )
+        for table, columns in (
+            ("disputed", "kind, subject, sequence"),
+            ("repeated", "kind, subject, sequence, digest"),
+            ("flagged", "kind, subject"),
+        ):
+            self.db.execute(f"CREATE UNIQUE INDEX {table}_at ON {table} ({columns})")
 
     def rows(self) -> Iterator[_Row]:
         cursor = self.db.execute(
-            "SELECT u.file, u.kind, u.subject, u.digest, u.position, u.events, u.size, u.data, "
-            "c.versions FROM unit u LEFT JOIN contested c "
-            "ON c.kind = u.kind AND c.subject = u.subject ORDER BY u.id"
+            "SELECT u.id, u.file, u.kind, u.subject, u.position, u.size, u.data, "
+            "f.kind IS NOT NULL FROM unit u LEFT JOIN flagged f "
+            "ON f.kind = u.kind AND f.subject = u.subject ORDER BY u.id"
         )
         for row in cursor:
             yield _Row(*row)
 
-    def others(self, row: _Row, limit: int = 3) -> list[tuple[int, str, int]]:
-        """(file, position, events) of other versions of ``row``'s subject."""
+    def disputed(self, row: _Row) -> set[int]:
+        """Sequences of ``row``'s subject whose versions differ within this ingest."""
+        return {
+            sequence
+            for (sequence,) in self.db.execute(
+                "SELECT sequence FROM disputed WHERE kind = ? AND subject = ?",
+                (row.kind, row.subject),
+            )
+        }
+
+    def read_before(self, row: _Row) -> set[int]:
+        """Sequences of ``row``'s events that an earlier unit of this ingest holds too."""
+        return {
+            sequence
+            for (sequence,) in self.db.execute(
+                "SELECT e.sequence FROM event e JOIN repeated r ON r.kind = e.kind AND "
+                "r.subject = e.subject AND r.sequence = e.sequence AND r.digest = e.digest "
+                "WHERE e.unit = ? AND r.first != e.unit",
+                (row.id,),
+            )
+        }
+
+    def versions(self, row: _Row, sequence: int, limit: int = 3) -> list[tuple[int, str]]:
+        """(file, position) of the units holding other versions of ``row``'s event at
+        ``sequence``, first of each version."""
         return self.db.execute(
-            "SELECT file, position, events FROM unit WHERE kind = ? AND subject = ? "
-            "AND digest != ? ORDER BY id LIMIT ?",
-            (row.kind, row.subject, row.digest, limit),
+            "SELECT u.file, u.position FROM event e JOIN unit u ON u.id = e.unit "
+            "WHERE e.kind = ? AND e.subject = ? AND e.sequence = ? AND e.digest != "
+            "(SELECT digest FROM event WHERE unit = ? AND sequence = ?) "
+            "GROUP BY e.digest ORDER BY MIN(e.unit) LIMIT ?",
+            (row.kind, row.subject, sequence, row.id, sequence, limit),
         ).fetchall()
 
     def close(self) -> None:
@@ -294,8 +364,20 @@ def _infrastructure_errors() -> tuple[type[BaseException], ...]:
     return tuple(errors)
 
 
+@dataclass
+class _Pending:
+    """A unit on its way to the store: what goes in, and what this ingest already decided
+    about its other events."""
+
+    unit: SubjectRecords
+    to_store: SubjectRecords
+    read_before: int = 0
+    disputed: list[tuple[dict[str, Any], str]] = field(default_factory=list)
+    """Events quarantined without asking the store, with why."""
+
+
 class _Writer:
-    """Pass two: batches to the store, every unit accounted for."""
+    """Pass two: batches to the store, every unit and event accounted for."""
 
     def __init__(
         self, store: AuditStore, summary: IngestSummary, files: list[Path], batch_events: int
@@ -304,17 +386,23 @@ class _Writer:
         self.summary = summary
         self.files = files
         self.batch_events = batch_events
-        self.units: list[SubjectRecords] = []
+        self.units: list[_Pending] = []
         self.quarantine: list[SubjectRecords] = []
+        self.conflicts = ConflictLog(store)
         self.events = self.bytes = 0
         self.infrastructure = _infrastructure_errors()
 
-    def add(self, unit: SubjectRecords, size: int) -> None:
-        self.units.append(unit)
-        self._grow(len(unit.records) + 1, size)
+    def add(self, pending: _Pending, size: int) -> None:
+        if not pending.to_store.records:
+            self._settle(pending, DUPLICATE, [])
+            return
+        self.units.append(pending)
+        self._grow(len(pending.to_store.records) + 1, size)
 
-    def reject(self, rejected: RecordRejected) -> None:
+    def reject(self, rejected: RecordRejected, *, unit: bool = True) -> None:
+        """Quarantine ``rejected``; ``unit``: it is a unit's (or a record's) whole outcome."""
         self.summary.reject(rejected)
+        self.summary.units_quarantined += unit
         self.quarantine.append(as_subject(rejected))
         self._grow(2, min(len(rejected.raw), RAW_LIMIT))
 
@@ -332,43 +420,76 @@ class _Writer:
         quarantine, self.quarantine = self.quarantine, []
         if quarantine:
             self._store_quarantine(quarantine)
+        self.conflicts.flush()
 
-    def _store(self, units: list[SubjectRecords]) -> None:
+    def _store(self, units: list[_Pending]) -> None:
         try:
-            result = self.store.append(units, whole=True)
+            result = self.store.append([p.to_store for p in units], partial=True)
         except self.infrastructure:
             raise
         except Exception as error:
             if len(units) > 1:  # find the unit the store refuses; the others go in
-                for unit in units:
-                    self._store([unit])
+                for pending in units:
+                    self._store([pending])
                 return
-            self.reject(
-                RecordRejected(
-                    units[0].source,
-                    units[0].position or f"{units[0].kind} {units[0].subject_id}",
-                    "(store)",
-                    f"{units[0].kind} subject {units[0].subject_id!r} could not be stored: "
-                    f"{type(error).__name__}: {cap(str(error), 500)}",
-                    _unit_text(units[0]),
-                )
-            )
-            return
-        self.summary.add(result)
-        for unit, reason in result.conflicts:
+            unit = units[0].unit
             self.reject(
                 RecordRejected(
                     unit.source,
                     unit.position or f"{unit.kind} {unit.subject_id}",
-                    "(subject)",
-                    reason,
+                    "(store)",
+                    f"{unit.kind} subject {unit.subject_id!r} could not be stored: "
+                    f"{type(error).__name__}: {cap(str(error), 500)}",
                     _unit_text(unit),
                 )
             )
+            return
+        self.summary.events_stored += result.events_stored
+        self.summary.events_already_stored += result.events_already_stored
+        clashes: dict[int, list[EventConflict]] = {}
+        for conflict in result.event_conflicts:
+            clashes.setdefault(id(conflict.unit), []).append(conflict)
+        for pending, outcome in zip(units, result.outcomes, strict=True):
+            self._settle(pending, outcome, clashes.get(id(pending.to_store), []))
+
+    def _settle(self, pending: _Pending, outcome: str, clashes: list[EventConflict]) -> None:
+        """Count the unit's outcome (stored: at least one new event; already stored: every
+        event was; else quarantined); quarantine its disputed events as one record and
+        keep each as a conflict fact of its subject."""
+        unit = pending.unit
+        self.summary.events_already_stored += pending.read_before
+        for record, _ in pending.disputed:
+            self.conflicts.add(unit, record, None)
+        disputed = list(pending.disputed)
+        for clash in clashes:
+            disputed.append((clash.received, sequence_conflict(unit, clash.stored)))
+            self.conflicts.add(unit, clash.received, clash.stored)
+        stored = outcome == STORED
+        already = outcome == DUPLICATE and not disputed
+        self.summary.subjects_stored += stored
+        self.summary.subjects_already_stored += already
+        if not disputed:
+            return
+        self.summary.events_quarantined += len(disputed)
+        records = [record for record, _ in disputed]
+        shown = ", ".join(str(r["sequence"]) for r in records[:20])
+        shown += f" and {len(records) - 20} more" if len(records) > 20 else ""
+        rest = len(unit.records) - len(records)
+        kept = f"; its other {rest} event(s) are stored or already stored" if rest else ""
+        self.reject(
+            RecordRejected(
+                unit.source,
+                unit.position or f"{unit.kind} {unit.subject_id}",
+                "(event)",
+                f"{len(records)} event(s) (sequence {shown}) quarantined: {disputed[0][1]}{kept}",
+                "\n".join(_record_text(r) for r in records),
+            ),
+            unit=not (stored or already),
+        )
 
     def _store_quarantine(self, units: list[SubjectRecords]) -> None:
         try:
-            self.store.append(units, whole=True)  # a rejection kept before is kept once
+            self.store.append(units)  # a rejection kept before is kept once
         except self.infrastructure:
             raise
         except Exception:
@@ -382,24 +503,16 @@ class _Writer:
             record["raw"] = "(the record's text could not be stored)"
             self._store_quarantine([SubjectRecords(units[0].kind, units[0].subject_id, [record])])
 
-    def contested(self, row: _Row, spill: _Spill, unit: SubjectRecords) -> None:
-        others = spill.others(row)
+    def disagreement(self, row: _Row, spill: _Spill, unit: SubjectRecords, sequence: int) -> str:
+        """Why an event of ``unit`` at ``sequence`` is disputed within this ingest."""
         where = "; ".join(
-            f"{file_identity(self.files[file])}, {position} ({events} events)"
-            for file, position, events in others
+            f"{file_identity(self.files[file])}, {position}"
+            for file, position in spill.versions(row, sequence)
         )
-        more = row.versions - 1 - len(others) if row.versions else 0
-        where += f"; and {more} more" if more > 0 else ""
-        self.reject(
-            RecordRejected(
-                unit.source,
-                unit.position,
-                "(subject)",
-                f"{unit.kind} subject {unit.subject_id!r} has {row.versions} different "
-                f"versions in this ingest; this one ({len(unit.records)} events) differs from "
-                f"{where}. No version is stored or merged: ingest the right one alone",
-                _unit_text(unit),
-            )
+        return (
+            f"{unit.kind} subject {unit.subject_id!r} sequence {sequence}: this ingest's "
+            f"files disagree about this event (another version is in {where}); no "
+            "version of it is stored: ingest the right one alone"
         )
 
 
@@ -470,7 +583,7 @@ def _read(
             spill.add_rejection(number, item)
             continue
         try:
-            spill.add_unit(number, item, version_digest(item.records))
+            spill.add_unit(number, item)
         except Exception as error:  # a record orjson or pickle refuses
             spill.add_rejection(
                 number, _internal(path, item.position or item.subject_id, error, _unit_text(item))
@@ -484,7 +597,8 @@ def _write(
     summary: IngestSummary,
     batch_events: int,
 ) -> None:
-    """Pass two: store what is uncontested, quarantine the rest, in input order."""
+    """Pass two: store each unit's undisputed new events, quarantine the rest, in input
+    order (see the module docstring)."""
     writer = _Writer(store, summary, files, batch_events)
     for row in spill.rows():
         path = files[row.file]
@@ -492,12 +606,33 @@ def _write(
             position, field_name, reason, raw = _load(row.data)
             writer.reject(RecordRejected(path, position, field_name, reason, raw))
             continue
-        unit = SubjectRecords(row.kind, row.subject or "", _load(row.data), str(path), row.position)
-        if row.versions:
-            writer.contested(row, spill, unit)
-        else:
-            writer.add(unit, row.size)
+        records = _load(row.data)
+        unit = SubjectRecords(row.kind, row.subject or "", records, str(path), row.position)
+        pending = _Pending(unit, unit)
+        if row.flagged:
+            disputed, before = spill.disputed(row), spill.read_before(row)
+            keep = []
+            for record in records:
+                sequence = record["sequence"]
+                if sequence in disputed:
+                    reason = writer.disagreement(row, spill, unit, sequence)
+                    pending.disputed.append((record, reason))
+                elif sequence in before:
+                    pending.read_before += 1
+                else:
+                    keep.append(record)
+            pending.to_store = SubjectRecords(
+                unit.kind, unit.subject_id, keep, unit.source, unit.position
+            )
+        writer.add(pending, row.size)
     writer.flush()
+
+
+def _record_text(record: dict[str, Any]) -> str:
+    try:
+        return canonical(record)
+    except Exception:  # an integer past 64 bits, a lone surrogate
+        return cap(repr(record), 1 << 16)
 
 
 def _unit_text(unit: SubjectRecords) -> str:

@@ -22,7 +22,6 @@ from eventsourcing.persistence import StoredEvent
 from eventsourcing.utils import get_topic
 
 from audit.config import StoreURL, parse_store_url
-from audit.store.canonical import canonical
 from audit.store.chain import ChainReport, Checkpoint, verify_rows
 from audit.store.recording import ChainedRecorder
 from audit.store.shards import MAIN_SHARD, checked_shard
@@ -149,14 +148,37 @@ class SubjectRecords:
     position: str = ""  # where in ``source`` (``hand 63``, ``records 10..15 (...)``)
 
 
+@dataclass(frozen=True)
+class EventConflict:
+    """A received event that differs from the one stored (or written earlier in the same
+    batch) at its (subject, sequence): the stored one stands, this one is returned."""
+
+    unit: SubjectRecords
+    received: dict[str, Any]
+    stored: dict[str, Any]
+
+
 @dataclass
 class AppendResult:
-    """What a batch did: units stored, already present, or in conflict with the store."""
+    """What a batch did, per unit and per event.
+
+    A unit is *stored* when at least one of its events is new, *a duplicate* when every
+    one of its events is already stored with the same content; ``conflicts`` names the
+    units with an event that differs from the stored one at its (subject, sequence) and
+    why; ``event_conflicts`` lists those events one by one."""
 
     stored: int = 0
     duplicates: int = 0
     events_stored: int = 0
+    events_already_stored: int = 0
     conflicts: list[tuple[SubjectRecords, str]] = field(default_factory=list)
+    event_conflicts: list[EventConflict] = field(default_factory=list)
+    outcomes: list[str] = field(default_factory=list)
+    """Per unit, in order: ``STORED``, ``DUPLICATE`` or ``CONFLICT`` (no event stored and
+    at least one in conflict)."""
+
+
+STORED, DUPLICATE, CONFLICT = "stored", "duplicate", "conflict"
 
 
 class AuditStore(Application):
@@ -193,22 +215,24 @@ class AuditStore(Application):
 
     # -- writing ------------------------------------------------------------------------
 
-    def append(self, units: Sequence[SubjectRecords], *, whole: bool = False) -> AppendResult:
-        """Store a batch of subjects' records in one transaction; idempotent.
+    def append(self, units: Sequence[SubjectRecords], *, partial: bool = False) -> AppendResult:
+        """Store a batch of subjects' records in one transaction; idempotent per event.
 
-        A record whose (subject, sequence) is already stored with the same content is a
-        duplicate and is skipped; with different content the whole unit is a conflict,
-        returned for quarantine and not stored.
+        The event is the unit of identity: a record is the event at its (subject,
+        sequence). One already stored with the same content (compared without its
+        provenance, ``audit.store.versions``) is skipped; a new sequence is appended,
+        whatever the sequences stored before it; a different record at a stored
+        (subject, sequence) is a conflict, returned and never stored over the stored one.
 
-        ``whole=True`` (ingest): each unit is a whole version of its subject
-        (``audit.store.versions``). A subject already stored, or earlier in the batch, is
-        a duplicate only when the unit is the same version; any difference (one record,
-        or more or fewer events) is a conflict, and nothing is merged or overwritten.
+        ``partial=False``: a unit with any conflicting record stores none of its
+        records (the console's accounts, verdicts). ``partial=True`` (ingest): the
+        unit's other events are stored, and each conflicting event is listed in
+        ``event_conflicts`` for quarantine.
 
         What is stored is read before the insert's transaction: another writer (a
-        concurrent ingest of overlapping files) may store the same subjects in between.
+        concurrent ingest of overlapping files) may store the same events in between.
         The insert then fails whole on the primary key, and the batch is read and
-        written again, where those subjects are now duplicates (up to
+        written again, where those events are now duplicates (up to
         ``APPEND_ATTEMPTS`` times, each after another writer committed).
         """
         from eventsourcing.persistence import IntegrityError
@@ -216,98 +240,65 @@ class AuditStore(Application):
         attempts = APPEND_ATTEMPTS
         while True:
             try:
-                return self._append_whole(units) if whole else self._append_records(units)
+                return self._append_events(units, partial)
             except IntegrityError:
                 attempts -= 1
                 if not attempts:
                     raise
 
-    def _append_records(self, units: Sequence[SubjectRecords]) -> AppendResult:
-        """``append`` record by record (``whole=False``), one try."""
-        result = AppendResult()
-        ids = [subject_uuid(u.kind, u.subject_id) for u in units]
-        existing = self.chained.existing_versions(sorted({i.hex for i in ids}))
-        planned: set[tuple[str, int]] = set()
-        now = datetime.now(UTC)
-        stored_events: list[StoredEvent] = []
-        for unit, aggregate_id in zip(units, ids, strict=True):
-            key = aggregate_id.hex
-            cls = SUBJECT_CLASSES[unit.kind]
-            versions = [r["sequence"] + FIRST_RECORD_VERSION for r in unit.records]
-            seen = [(key, v) in existing or (key, v) in planned for v in versions]
-            if any(seen):
-                conflict = self._conflict(aggregate_id, unit, versions, seen)
-                if conflict:
-                    result.conflicts.append((unit, conflict))
-                    continue
-            new = [(r, v) for r, v, s in zip(unit.records, versions, seen, strict=True) if not s]
-            if not new:
-                result.duplicates += 1
-                continue
-            if (key, 1) not in existing and (key, 1) not in planned:
-                stored_events.append(self._opened(cls, aggregate_id, unit.subject_id, now))
-                planned.add((key, 1))
-            for record, version in new:
-                stored_events.append(self._recorded(cls, aggregate_id, version, record, now))
-                planned.add((key, version))
-            result.stored += 1
-        if stored_events:
-            self.recorder.insert_events(stored_events)
-        result.events_stored = len(stored_events)
-        return result
+    def _stored_states(self, keys: Sequence[str]) -> dict[tuple[str, int], dict[str, Any]]:
+        """(originator hex, version) -> stored record of these subjects' records."""
+        decode = self.transcoder.decode_record
+        return {
+            (originator, version): decode(state)
+            for originator, version, state in self.chained.states_of(keys, FIRST_RECORD_VERSION)
+        }
 
-    def _append_whole(self, units: Sequence[SubjectRecords]) -> AppendResult:
-        from os.path import basename
-
-        from audit.store.versions import provenance, version_difference
+    def _append_events(self, units: Sequence[SubjectRecords], partial: bool) -> AppendResult:
+        """``append``, one try."""
+        from audit.store.versions import same_event, sequence_conflict
 
         result = AppendResult()
         ids = [subject_uuid(u.kind, u.subject_id).hex for u in units]
         existing = self.chained.existing_versions(sorted(set(ids)))
-        present = {key for key, _ in existing}
-        stored: dict[str, list[dict[str, Any]]] = {}
-        if present:
-            rows = self.chained.states_of(sorted(present), FIRST_RECORD_VERSION)
-            for originator, _, state in rows:
-                stored.setdefault(originator, []).append(self.transcoder.decode_record(state))
-        planned: dict[str, SubjectRecords] = {}
+        seen_keys = sorted({key for key, version in existing if version >= FIRST_RECORD_VERSION})
+        stored = self._stored_states(seen_keys) if seen_keys else {}
+        planned: dict[tuple[str, int], dict[str, Any]] = {}
+        opened = {key for key, version in existing if version == 1}
         now = datetime.now(UTC)
         stored_events: list[StoredEvent] = []
         for unit, key in zip(units, ids, strict=True):
-            earlier = planned.get(key)
-            if earlier is not None or key in present:
-                reference = earlier.records if earlier is not None else stored.get(key, [])
-                difference = version_difference(reference, unit.records)
-                if not difference:
-                    result.duplicates += 1
+            new: list[tuple[dict[str, Any], int]] = []
+            clashes: list[EventConflict] = []
+            for record in unit.records:
+                version = record["sequence"] + FIRST_RECORD_VERSION
+                before = planned.get((key, version)) or stored.get((key, version))
+                if before is None:
+                    new.append((record, version))
+                elif not same_event(before, record):
+                    clashes.append(EventConflict(unit, record, before))
+            already = len(unit.records) - len(new) - len(clashes)
+            if clashes:
+                result.conflicts.append((unit, sequence_conflict(unit, clashes[0].stored)))
+                if not partial:
+                    result.outcomes.append(CONFLICT)
                     continue
-                if earlier is not None:
-                    name = basename(earlier.source)  # never the path as given
-                    where = f"; the other version is {name} {earlier.position}"
-                else:
-                    origin = provenance(reference)
-                    where = (
-                        f"; the stored version was read from {origin}"
-                        if origin
-                        else f"; `casino-audit show {unit.subject_id}` shows the stored version"
-                    )
-                result.conflicts.append(
-                    (
-                        unit,
-                        f"{unit.kind} subject {unit.subject_id!r} is already stored with "
-                        f"different content (stored against this: {difference}{where.rstrip()}"
-                        "); this version is quarantined, the stored one is untouched",
-                    )
-                )
+                result.event_conflicts.extend(clashes)
+            result.events_already_stored += already
+            if not new:
+                result.duplicates += not clashes
+                result.outcomes.append(CONFLICT if clashes else DUPLICATE)
                 continue
             cls = SUBJECT_CLASSES[unit.kind]
             aggregate_id = UUID(key)
-            stored_events.append(self._opened(cls, aggregate_id, unit.subject_id, now))
-            for record in unit.records:
-                version = record["sequence"] + FIRST_RECORD_VERSION
+            if key not in opened:
+                stored_events.append(self._opened(cls, aggregate_id, unit.subject_id, now))
+                opened.add(key)
+            for record, version in new:
                 stored_events.append(self._recorded(cls, aggregate_id, version, record, now))
-            planned[key] = unit
+                planned[key, version] = record
             result.stored += 1
+            result.outcomes.append(STORED)
         if stored_events:
             self.recorder.insert_events(stored_events)
         result.events_stored = len(stored_events)
@@ -344,23 +335,6 @@ class AuditStore(Application):
         )
         return self.mapper.to_stored_event(opened)
 
-    def _conflict(
-        self, aggregate_id: UUID, unit: SubjectRecords, versions: list[int], seen: list[bool]
-    ) -> str:
-        """Why a unit clashes with what is stored, or '' when it only repeats it."""
-        stored = {
-            e.originator_version: canonical(e.record)
-            for e in self._decoded_events(aggregate_id)
-            if e.originator_version >= FIRST_RECORD_VERSION
-        }
-        for record, version, was_seen in zip(unit.records, versions, seen, strict=True):
-            if was_seen and version in stored and stored[version] != canonical(record):
-                return (
-                    f"{unit.kind} subject {unit.subject_id!r} sequence "
-                    f"{record['sequence']} is already stored with different content"
-                )
-        return ""
-
     def checkpoint(self, publish: str | os.PathLike[str] | None = None) -> Checkpoint | None:
         """Record the chain head (after an ingest or replay) as a tree head: its hash,
         event count and the Merkle root of the events up to it (``audit.store.heads``),
@@ -379,9 +353,6 @@ class AuditStore(Application):
         return checkpoint
 
     # -- reading ------------------------------------------------------------------------
-
-    def _decoded_events(self, aggregate_id: UUID) -> list[Any]:
-        return [self.mapper.to_domain_event(s) for s in self.recorder.select_events(aggregate_id)]
 
     def records_of(self, kind: str, subject_id: str) -> list[dict[str, Any]]:
         """The subject's records in sequence order ([] when unknown)."""

@@ -80,6 +80,14 @@ class QuarantinedRecord(Subject):
     KIND = "quarantine"
 
 
+class VersionConflict(Subject):
+    """The versions of a subject's events that differ from the stored one, or from each
+    other within one ingest (``VersionConflicted``, one record per received version;
+    subject id ``<kind>:<subject id>``): the operator sent two stories."""
+
+    KIND = "conflict"
+
+
 class Adjudication(Subject):
     """The replayer's verdict on one subject's events, for one replayer version."""
 
@@ -123,6 +131,7 @@ SUBJECT_CLASSES: dict[str, type[Subject]] = {
         Incident,
         TableTerms,
         QuarantinedRecord,
+        VersionConflict,
         Adjudication,
         ConsoleUser,
         AccessTrail,
@@ -133,6 +142,7 @@ SUBJECT_CLASSES: dict[str, type[Subject]] = {
 
 INTERNAL_RECORD_TYPES = {
     QuarantinedRecord: ("RecordQuarantined",),
+    VersionConflict: ("VersionConflicted",),
     Adjudication: ("HandAdjudicated",),
     ConsoleUser: ("UserAdded", "UserDisabled"),
     AccessTrail: ("SubjectViewed",),

@@ -1,12 +1,11 @@
-"""Versions of a subject: when two inputs hold the same subject, are they the same?
+"""Events of a subject: when two inputs hold the same (subject, sequence), are they the same?
 
-A *version* is everything one input unit holds for a subject (a PHH hand, a run of Avro
-records). Two versions are the same when they have the same sequence numbers and, at
-every sequence, the same record, compared as canonical JSON without ``source`` (a
-record's provenance, "which file, which position", says where it was read, not what
-happened: the same hand read from two files is one hand). Anything else, a different
-record at one sequence or a different set of sequences (one more event, one less), is a
-different version: ingest never merges two versions and never overwrites a stored one.
+The event is the unit of identity: the record a subject holds at one ``sequence``. Two
+records there are the same event when they are equal as canonical JSON without
+``source`` (a record's provenance, "which file, which position", says where it was read,
+not what happened: the same hand read from two files is one hand). A different record at
+a stored (subject, sequence) is a conflicting version of that event: the stored one is
+never overwritten. Sequences not yet stored are new events, whichever input brings them.
 """
 
 from __future__ import annotations
@@ -40,38 +39,38 @@ def _content(record: Mapping[str, Any]) -> bytes:
 
 
 def version_digest(records: Iterable[Mapping[str, Any]]) -> bytes:
-    """SHA-256 of a version: the canonical JSON array of its records in sequence order,
-    provenance left out."""
+    """SHA-256 of a run of events: the canonical JSON array of its records in sequence
+    order, provenance left out (the same hand read twice has one digest)."""
     ordered = sorted(records, key=itemgetter("sequence"))
     return hashlib.sha256(_json([_fact(record) for record in ordered])).digest()
 
 
-def _span(sequences: Sequence[int]) -> str:
-    if not sequences:
-        return "none"
-    low, high = sequences[0], sequences[-1]
-    gaps = "" if high - low + 1 == len(sequences) else ", with gaps"
-    return f"{low}" if low == high else f"{low}..{high}{gaps}"
+def event_digest(record: Mapping[str, Any]) -> bytes:
+    """A digest of one event's content, provenance left out: equal digests, same event."""
+    return hashlib.blake2b(_content(record), digest_size=16).digest()
 
 
-def version_difference(
-    reference: Sequence[Mapping[str, Any]], other: Sequence[Mapping[str, Any]]
-) -> str:
-    """'' when the two versions are the same; else where they first part ways."""
-    mine = {r["sequence"]: r for r in reference}
-    theirs = {r["sequence"]: r for r in other}
-    if mine.keys() != theirs.keys():
-        a, b = sorted(mine), sorted(theirs)
-        return (
-            f"{len(a)} events (sequences {_span(a)}) against {len(b)} events (sequences {_span(b)})"
-        )
-    for sequence in sorted(mine):
-        a, b = mine[sequence], theirs[sequence]
-        # Equal records are equal as JSON too (each field's type is fixed by its schema);
-        # only unequal ones need the comparison without provenance.
-        if a != b and _content(a) != _content(b):
-            return f"sequence {sequence} differs"
-    return ""
+def same_event(a: Mapping[str, Any], b: Mapping[str, Any]) -> bool:
+    """True when ``a`` and ``b`` are the same event (equal without provenance)."""
+    # Equal records are equal as JSON too (each field's type is fixed by its schema);
+    # only unequal ones need the comparison without provenance.
+    return a == b or _content(a) == _content(b)
+
+
+def sequence_conflict(unit: Any, stored: Mapping[str, Any]) -> str:
+    """Why a unit's event at ``stored``'s sequence is refused: a different event is stored
+    there (the unit is a ``SubjectRecords``)."""
+    origin = provenance([stored])
+    where = (
+        f"the stored event was read from {origin}"
+        if origin
+        else f"`casino-audit show {unit.subject_id}` shows the stored event"
+    )
+    return (
+        f"{unit.kind} subject {unit.subject_id!r} sequence {stored['sequence']} is already "
+        f"stored with different content ({where}); this event is quarantined, the stored "
+        "one is untouched"
+    )
 
 
 def provenance(records: Sequence[Mapping[str, Any]]) -> str:

@@ -1217,6 +1217,14 @@ _CASINO_AUDIT: tuple[tuple[str, str, str], ...] = (
         "with none, or several and none named, it is reported, never judged by a guess",
     ),
     (
+        "event sequence",
+        "One event per subject and sequence",
+        "A subject's events are numbered by the operator from 0 and each is stored once; a "
+        "subject with numbers missing is incomplete and is not judged until they arrive; a "
+        "different event sent for a stored number is a conflicting version: the stored one "
+        "stands, the other is kept in quarantine",
+    ),
+    (
         "data quality",
         "Data-quality checks",
         "Each night's records are checked against casino-audit's data expectations; a "
