@@ -62,7 +62,7 @@ class Block:
 def decode(data: bytes) -> Iterator[tuple[int, str, str | None, bool]]:
     """(line number, text, bad-bytes reason or None, read as cp1252) per line."""
     for number, raw in enumerate(data.split(b"\n"), start=1):
-        raw = raw.rstrip(b"\r")
+        raw = raw.rstrip(b"\r").replace(b"\xef\xbb\xbf", b"")  # a BOM, whatever follows
         bad, legacy = None, False
         try:
             text = raw.decode("utf-8")
