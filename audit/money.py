@@ -12,6 +12,7 @@ the project stores money, README "Event schemas and ingest") as an inspector rea
     format_money(22500, "XXX")      225 chips
     format_money(1011250, "XXX")    10,112.5 chips
     format_money(100, "XXX")        1 chip
+    format_money(1500, "CHIPS")     1,500 chips
     format_money(1500, None)        1,500 minor units
 
 * **Exponents** are ISO 4217's: 2 unless listed otherwise (0 for JPY, KRW and the other
@@ -20,7 +21,9 @@ the project stores money, README "Event schemas and ingest") as an inspector rea
   first character tells the sign; ``EUR -0.35`` is not used anywhere).
 * **Chips**: ``XXX`` (ISO 4217 "no currency") means chips, 1 chip = ``CHIP_MINOR_UNITS``
   (100) minor units (README "PHH import"): whole chips without decimals, half chips as
-  ``.5``, ``1 chip`` in the singular.
+  ``.5``, ``1 chip`` in the singular. ``CHIPS`` is a tournament hand's unit (the room
+  text importer, ``audit.ingest.room_text.common.TOURNAMENT_CHIPS``): whole chips, one
+  chip a unit, never decimals: ``1,500 chips``.
 * **Unknown or missing currency** (None, a code outside ISO 4217, or a code ISO gives no
   minor unit such as ``XAU``): the integer with ``minor units`` and the code when it
   has the ISO shape (``1,500 minor units of XAU``); no guessed decimals.
@@ -32,9 +35,16 @@ from __future__ import annotations
 
 import re
 
-from audit.ingest.phh_money import CHIP_MINOR_UNITS, CHIPS
+from audit.ingest.phh_money import CHIP_MINOR_UNITS, CHIPS, TOURNAMENT_CHIPS
 
-__all__ = ["CHIPS", "CHIP_MINOR_UNITS", "exponent", "format_money", "is_money"]
+__all__ = [
+    "CHIPS",
+    "CHIP_MINOR_UNITS",
+    "TOURNAMENT_CHIPS",
+    "exponent",
+    "format_money",
+    "is_money",
+]
 
 
 def _codes(text: str) -> frozenset[str]:
@@ -76,7 +86,7 @@ def exponent(currency: str | None) -> int | None:
 
 def is_money(currency: str | None) -> bool:
     """True when ``format_money`` writes ``currency`` as money or chips (not raw units)."""
-    return currency == CHIPS or exponent(currency) is not None
+    return currency in (CHIPS, TOURNAMENT_CHIPS) or exponent(currency) is not None
 
 
 def _grouped(whole: int) -> str:
@@ -89,6 +99,8 @@ def format_money(minor: int, currency: str | None) -> str:
         raise TypeError(f"money is an integer count of minor units, got {minor!r}")
     sign = "-" if minor < 0 else ""
     size = abs(minor)
+    if currency == TOURNAMENT_CHIPS:
+        return f"{sign}{_grouped(size)} chip{'' if size == 1 else 's'}"
     if currency == CHIPS:
         whole, rest = divmod(size, CHIP_MINOR_UNITS)
         if rest:

@@ -193,9 +193,11 @@ class _Writer:
         elif board:
             self.lines.append(f"Board [{' '.join(board)}]")
         button = self.start["button"]
+        won = {seat: sum(e["amount"] for e in awards if e["seat"] == seat) for seat in self.name}
         for seat, name in self.name.items():
             mark = " (button)" if seat == button else ""
-            self.lines.append(f"Seat {seat}: {name}{mark} played")
+            outcome = f"collected ({self.m(won[seat])})" if won[seat] else "lost"
+            self.lines.append(f"Seat {seat}: {name}{mark} {outcome}")
 
     def _total(self, awards: list[Mapping[str, Any]], pots: list[int]) -> str:
         rake = sum(e["amount"] for e in self.events if e["type"] == "RakeTaken")
@@ -203,7 +205,11 @@ class _Writer:
         for e in self.events:
             if e["type"] == "FeeTaken" and e["seat"] is None:
                 fees[FEE_WORD[e["kind"]]] += e["amount"]
-        total = sum(e["amount"] for e in awards) + rake + sum(fees.values())
+        put = sum(e["amount"] for e in self.events if e["type"] in ("BlindPosted", "ActionTaken"))
+        back = sum(
+            e["amount"] for e in self.events if e["type"] == "PotAwarded" and e["pot_index"] is None
+        )
+        total = put - back  # what was put in, as the rooms write it, whatever was paid
         if self.room == "ggpoker":
             parts = [f"Rake {self.m(rake)}", *(f"{w} {self.m(a)}" for w, a in fees.items())]
             return f"Total pot {self.m(total)} | " + " | ".join(parts)

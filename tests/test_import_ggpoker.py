@@ -172,8 +172,7 @@ def test_a_damaged_hand_is_quarantined_beside_good_ones(tmp_path: Path) -> None:
 @pytest.mark.parametrize(
     ("change", "reason"),
     [
-        (("Hold'em No Limit ($0.05", "Hold'em Limit ($0.05"), 'game "Hold\'em Limit"'),
-        (("#HD100000001: Hold'em", "#TM100000001: Tournament #9, Hold'em"), "tournament"),
+        (("Hold'em No Limit ($0.05", "7 Card Stud Limit ($0.05"), "game not supported: 7 Card"),
         (("($0.05/$0.10)", "(¥5/¥10)"), "unknown currency symbol"),
         (("calls $0.20", "calls $0.205"), "not a whole number of minor units"),
         (("Dealt to Hero [Ah Kh]", "Dealt to Hero [Ah Jc]"), "card Jc is dealt twice"),

@@ -46,7 +46,7 @@ anna.k collected $22.40 from side pot
 anna.k collected $57.50 from main pot
 dee said, "nh"
 *** SUMMARY ***
-Total pot $82.80 Side pot $22.80. | Rake $2.90
+Total pot $82.80 Main pot $57.50. Side pot $22.40. | Rake $2.90
 Board [2s 3c 9h Kc 4d]
 Seat 1: anna.k (small blind) showed [As Ad] and won ($79.90) with a pair of Aces
 Seat 2: Bo: the 2nd (big blind) showed [Qs Qd] and lost with a pair of Queens
@@ -81,10 +81,11 @@ def test_both_rooms_in_one_folder_and_an_unknown_marker(tmp_path: Path) -> None:
     from tests.test_import_ggpoker import SAMPLE as GG
 
     (tmp_path / "in").mkdir()
-    (tmp_path / "in" / "stars.txt").write_text(SAMPLE)  # "SHOW DOWN" is not understood
+    stars = SAMPLE.replace("*** SHOW DOWN ***", "*** SHOWTIME ***")  # not a room's line
+    (tmp_path / "in" / "stars.txt").write_text(stars)
     (tmp_path / "in" / "gg.txt").write_text(GG)
     (tmp_path / "in" / "notes.txt").write_text("skipped: not a hand history")
     store = AuditStore(f"sqlite:///{tmp_path / 'store.db'}")
     summary = ingest(store, [tmp_path / "in"])
     assert (summary.files, summary.subjects_stored, summary.quarantined) == (2, 1, 1)
-    assert "*** SHOW DOWN ***" in summary.rejected[0].reason
+    assert "*** SHOWTIME ***" in summary.rejected[0].reason

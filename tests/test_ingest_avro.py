@@ -19,7 +19,11 @@ from audit.store import AuditStore
 from replayer.rulebooks.poker import POT_FEE_KINDS
 
 POKER = family_named("poker")
-HAND_STARTED_DEFAULTS = {"start_time_known": True, "shuffle_commitment": None}
+HAND_STARTED_DEFAULTS = {
+    "start_time_known": True,
+    "shuffle_commitment": None,
+    "tournament_id": None,
+}
 T0 = datetime(2025, 6, 1, 20, 0, tzinfo=UTC)
 
 

@@ -32,6 +32,8 @@ _EXACT = decimal.Context(
 #: ISO 4217 code for "no currency": tournament or play chips.
 CHIPS = "XXX"
 
+#: A room's tournament hand's currency: whole chips, one chip a unit (room text import).
+TOURNAMENT_CHIPS = "CHIPS"
 #: Minor units per chip when the PHH file has no ``currency``: 1 chip = 100 minor units.
 CHIP_MINOR_UNITS = 100
 

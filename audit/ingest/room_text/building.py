@@ -20,12 +20,14 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from audit.ingest.phh_money import Money
-from audit.ingest.room_text.common import TextError
+from audit.ingest.room_text.common import TextError, shown
 
 Body = tuple[str, dict[str, Any]]
 
 #: Hole cards per variant (PHH codes).
-HOLE_CARDS = {"NT": 2, "NO": 4, "PO": 4}
+#: Variants whose stakes are the small and big bet (the big bet twice the small bet).
+FIXED_LIMIT = frozenset({"FT"})
+HOLE_CARDS = {"NT": 2, "FT": 2, "NS": 2, "NO": 4, "PO": 4, "PO5": 5, "PO6": 6}
 UNKNOWN = "??"
 
 
@@ -43,6 +45,9 @@ class Header:
     notes: list[str] = field(default_factory=list)
     table: str = ""
     button: int | None = None
+    header_ante: int = 0
+    tournament_id: str | None = None
+    level: str | None = None
 
 
 @dataclass
@@ -74,6 +79,17 @@ class HandBuilder:
         self.run = 0
         self.award_run = 0
         self.dealt: set[int] = set()
+        #: The summary's figures (``headers.Totals``) and each seat's ``won``/``collected``
+        #: (amount, line number), checked against the action lines (``reconcile``).
+        self.totals: Any = None
+        self.summary_won: dict[int, tuple[int, int]] = {}
+        self.collected: dict[int, int] = {}
+        self.blinds_posted: dict[str, int] = {}
+
+    def note(self, text: str) -> None:
+        """A note for the hand's ``source`` (once)."""
+        if text not in self.header.notes:
+            self.header.notes.append(text)
 
     # -- seats and forced bets ------------------------------------------------------
 
@@ -83,6 +99,22 @@ class HandBuilder:
         if stack <= 0:
             raise TextError(f"seat {seat} has no chips")
         self.seats[seat] = _Seat(seat, name, stack, stack)
+
+    def post_kinds(self, seat: int, kinds: tuple[str, ...], total: int) -> None:
+        """``posts …``: one forced bet, or a live big blind and a dead small blind
+        (``posts small & big blinds``). A second big blind in a hand is a player's
+        entry or missed big blind, posted out of position: ``missed_big_blind``."""
+        if len(kinds) == 2:
+            big = min(self.header.big_blind, total)
+            self.post(seat, kinds[0], big)
+            if total > big:
+                self.post(seat, kinds[1], total - big)
+            return
+        kind = kinds[0]
+        if kind == "big_blind" and "big_blind" in self.blinds_posted:
+            kind = "missed_big_blind"
+        self.blinds_posted.setdefault(kind, total)
+        self.post(seat, kind, total)
 
     def post(self, seat: int, kind: str, chips: int) -> None:
         """A forced bet; ante and dead blinds do not count toward the street's bet."""
@@ -153,15 +185,39 @@ class HandBuilder:
 
     # -- betting ----------------------------------------------------------------------
 
-    def act(self, seat: int, action: str, chips: int = 0, to: int | None = None) -> None:
+    def act(
+        self, seat: int, action: str, chips: int = 0, to: int | None = None, by: int | None = None
+    ) -> None:
         """``folds``, ``checks``, ``calls X``, ``bets X``, ``raises X to Y`` (Y: the street
-        total, so the chips added are Y less what the seat had in on this street)."""
+        total, so the chips added are Y less what the seat had in on this street; X: the
+        increment over the street's highest bet, which must be Y less that bet, or the
+        line is misread)."""
         if to is not None:
             chips = to - self.seats[seat].street
             if chips <= 0:
                 raise TextError(f"seat {seat} raises to no more than it has in")
+            highest = max(s.street for s in self.seats.values())
+            if by is not None and by != to - highest:
+                money = self.header.money
+                raise TextError(
+                    f"raises {shown(by, money)} to {shown(to, money)}: the street's bet "
+                    f"was {shown(highest, money)}, so the raise is {shown(to - highest, money)}"
+                )
         self._put(seat, chips)
         self.play.append(("ActionTaken", {"seat": seat, "action": action, "amount": chips}))
+
+    def unwritten_return(self, excess: int) -> bool:
+        """Whether the summary's total is short by exactly the uncalled part of the last
+        bet, which the text did not return in a line (PokerStars before about 2008 wrote
+        no ``Uncalled bet`` line: the bettor's ``collected`` counts only what was
+        called): the highest bet of the last street less the next highest. Then it is
+        returned, noted in the source."""
+        bets = sorted((s.street, s.seat) for s in self.seats.values())
+        if len(bets) < 2 or bets[-1][0] - bets[-2][0] != excess or excess <= 0:
+            return False
+        self.returned(bets[-1][1], excess)
+        self.note("uncalled bet returned, the text writing no line for it")
+        return True
 
     def returned(self, seat: int, chips: int) -> None:
         player = self.seats[seat]
@@ -173,12 +229,42 @@ class HandBuilder:
 
     # -- settlement ---------------------------------------------------------------------
 
-    def collect(self, seat: int, chips: int, pot: int, run: int) -> None:
+    def collect(self, seat: int, chips: int, pot: int | None, run: int) -> None:
+        """``NAME collected X from pot`` (``main pot``, ``side pot-N``). GGPoker writes
+        ``from pot`` for every pot: with side pots in the summary its pot is not said,
+        so the award is kept as a total (``pot_index`` null), never guessed as the main
+        pot (``unindexed``)."""
         if run != self.award_run:
             self.award_run = run
             self.awards.append(("BoardRun", {"run": run}))
         self.seats[seat].back += chips
+        self.collected[seat] = self.collected.get(seat, 0) + chips
         self.awards.append(("PotAwarded", {"seat": seat, "amount": chips, "pot_index": pot}))
+
+    def unindexed(self) -> None:
+        """The pot of ``from pot`` awards: the main pot (0) when the summary names no
+        side pot, else unsaid (null)."""
+        pots = getattr(self.totals, "pots", None)
+        single = pots is None or len(pots) <= 1
+        for _, body in self.awards:
+            if "pot_index" in body and body["pot_index"] is None:
+                body["pot_index"] = 0 if single else None
+
+    def ps_cashout(self, seat: int, chips: int, fee: int) -> None:
+        """PokerStars' all-in cash-out: ``NAME cashed out the hand for $X | Cash Out Fee
+        $Y``: the house buys the player's equity, X + Y, and keeps the fee Y
+        (``CashoutPaid`` X + Y, ``FeeTaken`` kind ``other`` Y paid by the seat)."""
+        self.cashout(seat, chips + fee)
+        self.fee("other", fee, seat)
+
+    def not_awarded(self, seat: int, chips: int) -> None:
+        """``won ($X) … (pot not awarded as player cashed out)``: the player who cashed
+        out won X, which goes to the house that bought the hand (the pot is awarded, then
+        passed to the house as ``FeeTaken`` kind ``cashout_risk``, as GGPoker's ``Pays
+        Cashout Risk`` line records it)."""
+        if chips and seat not in self.collected:
+            self.collect(seat, chips, None, self.award_run)
+            self.fee("cashout_risk", chips, seat)
 
     def fee(self, kind: str, chips: int, seat: int | None = None) -> None:
         if chips:
@@ -195,14 +281,19 @@ class HandBuilder:
         header = self.header
         if len(self.seats) < 2:
             raise TextError("fewer than two players are dealt in")
+        small, big, min_bet = header.small_blind, header.big_blind, header.big_blind
+        if header.variant in FIXED_LIMIT:  # the stakes are the small and big bet
+            min_bet = header.small_blind
+            small = self.blinds_posted.get("small_blind", header.small_blind // 2)
+            big = self.blinds_posted.get("big_blind", header.small_blind)
         started = {
             "rulebook": rulebook,
             "table_id": f"{header.room}/{header.table}",
             "variant": header.variant,
             "currency": header.money.currency,
             "smallest_chip": 1,
-            "small_blind": header.small_blind,
-            "big_blind": header.big_blind,
+            "small_blind": small,
+            "big_blind": big,
             "ante": max(
                 (
                     b[1]["amount"]
@@ -211,7 +302,7 @@ class HandBuilder:
                 ),
                 default=0,
             ),
-            "min_bet": header.big_blind,
+            "min_bet": min_bet,
             "button": header.button,
             "seats": [
                 {"seat": s.seat, "player_id": s.name, "stack": s.stack}
@@ -221,6 +312,8 @@ class HandBuilder:
             "shuffle_commitment": None,
             "source": "; ".join([source, *header.notes]),
         }
+        if header.tournament_id is not None:  # poker_hand v4; left out when null
+            started["tournament_id"] = header.tournament_id
         rake = [("RakeTaken", {"amount": self.rake, "pot_index": None})] if self.rake else []
         finishing = [
             s.stack - s.put + s.back for s in sorted(self.seats.values(), key=lambda s: s.seat)

@@ -21,7 +21,7 @@ from zoneinfo import ZoneInfo
 
 from audit.ingest.errors import FieldError, cap
 from audit.ingest.phh_cards import RANKS, SUITS
-from audit.ingest.phh_money import CHIP_MINOR_UNITS, CHIPS, Money, money_of
+from audit.ingest.phh_money import CHIP_MINOR_UNITS, CHIPS, TOURNAMENT_CHIPS, Money, money_of
 from audit.ingest.phh_time import ZONE_ABBREVIATIONS
 
 #: Currency symbols of the stakes; the ISO code after the stakes (``USD``) wins.
@@ -49,6 +49,7 @@ class TextError(ValueError):
     ``line`` is its number in the file, once known."""
 
     line: int | None = None
+    field: str | None = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -82,13 +83,31 @@ def money_for(stakes: str, code: str | None) -> Money:
         raise TextError(error.reason) from None
 
 
+def tournament_money() -> Money:
+    """The unit of a tournament hand's amounts: whole chips (``TOURNAMENT_CHIPS``)."""
+    return Money(TOURNAMENT_CHIPS, 1)
+
+
+def shown(minor: int, money: Money) -> str:
+    """An amount of a hand as the text writes it, for a reason: ``USD 1.25``, ``1,500
+    chips`` (this layer does not import ``audit.money``, which imports it)."""
+    if money.minor_per_major == 1:
+        unit = "chips" if money.currency in (TOURNAMENT_CHIPS, CHIPS) else money.currency
+        return f"{minor:,} {unit}" if unit == "chips" else f"{unit} {minor:,}"
+    places = len(str(money.minor_per_major)) - 1
+    whole, rest = divmod(minor, money.minor_per_major)
+    if money.currency == CHIPS:
+        return f"{whole:,}.{rest:0{places}d} chips".replace(f".{0:0{places}d} ", " ")
+    return f"{money.currency} {whole:,}.{rest:0{places}d}"
+
+
 def amount(text: str, money: Money) -> int:
     """``$1,005.50`` (symbol optional) as minor units of ``money``; TextError otherwise."""
     match = _AMOUNT.fullmatch(text.strip())
     if match is None:
         raise TextError(f"{cap(repr(text), 60)} is not an amount")
     symbol = match.group("symbol")
-    if symbol and SYMBOLS[symbol] != money.currency:
+    if symbol and (money.currency == TOURNAMENT_CHIPS or SYMBOLS[symbol] != money.currency):
         raise TextError(f"amount {text!r} is not in the hand's currency {money.currency}")
     try:
         return money.to_minor(Decimal(match.group("number").replace(",", "")), "amount")

@@ -26,17 +26,17 @@ import re
 
 from audit.ingest.room_text.building import HandBuilder, Header
 from audit.ingest.room_text.common import Line, TextError, amount
-from audit.ingest.room_text.headers import header_line, total_line
+from audit.ingest.room_text.headers import Totals, header_line, total_line
 from audit.ingest.room_text.parser import Room
 
 NAME = "ggpoker"
 #: The rulebook a GG hand naming none is judged under, by variant.
 RULEBOOKS = {"NT": "gg-2022-cash-holdem", "PO": "gg-2022-cash-omaha", "NO": "gg-2022-cash-omaha"}
 FEES = {"Jackpot": "jackpot", "Bingo": "bingo", "Fortune": "fortune", "Tax": "tax"}
-HEADER = re.compile(
-    r"Poker Hand #(?P<id>[A-Z]{2}\d+): (?P<game>.+?) \((?P<stakes>[^()]*)\) - "
-    r"(?P<date>\d{4}/\d{2}/\d{2}) (?P<time>\d{1,2}:\d{2}:\d{2})(?: (?P<zone>[A-Z]{2,5}))?"
-)
+HEADER = re.compile(r"Poker Hand #(?P<id>[A-Z]{0,3}\d+): (?P<rest>.+)")
+#: ``NAME: get an all-in insurance (premium ($0/$4/$0) for ($0/$10.8/$0) -
+#: (Mandatory/Main/Sub))``: the offer taken; the premium moves on its own line.
+_INSURED = "get an all-in insurance ("
 _PAID = re.compile(
     r"(?P<what>Pays Cashout Risk|Receives Cashout|pay premium of all-in "
     r"insurance) \((?P<amount>[^()]+)\)"
@@ -47,12 +47,12 @@ def _header(line: Line) -> Header:
     return header_line(line, HEADER, NAME, "GGPoker")
 
 
-def _total(line: Line, builder: HandBuilder) -> None:
-    total_line(line, builder, FEES)
+def _total(line: Line, builder: HandBuilder) -> Totals:
+    return total_line(line, builder, FEES)
 
 
 def _own_line(rest: str, seat: int, builder: HandBuilder) -> bool:
-    if rest == "Chooses to EV Cashout":
+    if rest == "Chooses to EV Cashout" or rest.startswith(_INSURED):
         return True
     match = _PAID.fullmatch(rest)
     if match is None:

@@ -25,60 +25,38 @@ from dataclasses import dataclass
 
 from audit.ingest.room_text.building import HandBuilder, Header
 from audit.ingest.room_text.common import Line, Names, TextError, amount, bracketed, cards
+from audit.ingest.room_text.headers import Totals
+from audit.ingest.room_text.lines import BOUNTIES, NOTICES, TABLE_TALK, action_of, post_of, verb_of
+from audit.ingest.room_text.reconcile import reconcile
 
 _TABLE = re.compile(
     r"Table '(?P<table>.*)' (?:(?P<max>\d+)-max )?(?:\((?:Play|Real) Money\) )?"
     r"Seat #(?P<button>\d+) is the button"
 )
-_SEAT = re.compile(r"Seat (?P<seat>\d+): (?P<name>.+) \((?P<stack>[^()]+?) in chips\)(?P<rest>.*)")
-_SITTING_OUT = (" is sitting out", " out of hand")
+_SEAT = re.compile(
+    r"Seat (?P<seat>\d+): (?P<name>.+) \((?P<stack>[^()]+?) in chips(?:, (?P<bounty>.+?) bounty)?\)"
+    r"(?P<rest>.*)"
+)
+_SITTING_OUT = (" is sitting out", " out of hand", " will be allowed to play")
 _STREET = re.compile(
     r"\*\*\* (?:(?P<run>FIRST|SECOND|THIRD) )?(?P<street>FLOP|TURN|RIVER) \*\*\* (?P<cards>.+)"
 )
-_SHOWDOWN = re.compile(r"\*\*\* (?:(?P<run>FIRST|SECOND|THIRD) )?SHOWDOWN \*\*\*")
+_SHOWDOWN = re.compile(r"\*\*\* (?:(?P<run>FIRST|SECOND|THIRD) )?SHOW ?DOWN \*\*\*")
 _RUNS = {None: 0, "FIRST": 1, "SECOND": 2, "THIRD": 3}
 _STREET_CARDS = {"FLOP": (1, 3), "TURN": (2, 1), "RIVER": (2, 1)}
 _RETURNED = re.compile(r"Uncalled bet \((?P<amount>[^()]+)\) returned to (?P<name>.+)")
 _COLLECTED = re.compile(
-    r"(?P<amount>\S+) from (?:(?:main )?pot|(?P<side>side pot)(?:-(?P<n>\d+))?)"
+    r"(?P<amount>\S+) from (?:(?P<main>main )?pot|(?P<side>side pot)(?:-(?P<n>\d+))?)"
 )
-_POSTS = {
-    "posts small blind ": ("small_blind",),
-    "posts big blind ": ("big_blind",),
-    "posts the ante ": ("ante",),
-    "posts ante ": ("ante",),
-    "posts straddle ": ("straddle",),
-    "posts small & big blinds ": ("missed_big_blind", "dead_small_blind"),
-}
-_RAISE = re.compile(r"raises (?P<by>\S+) to (?P<to>\S+)")
-_ALL_IN = " and is all-in"
-#: Lines about the table, not the hand (``NAME: sits out``; ``NAME is disconnected``).
-_CHATTER_VERBS = (
-    "sits out",
-    "is sitting out",
-    "has timed out",
-    "is disconnected",
-    "is connected",
-    "has returned",
-    "leaves the table",
-    "is away",
-)
-_CHATTER_SUFFIXES = (
-    " is disconnected",
-    " is connected",
-    " has timed out",
-    " leaves the table",
-    " has returned",
-    " is sitting out",
-    " sits out",
-    " will be allowed to play after the button",
-    " was removed from the table",
-)
-_CHATTER = re.compile(r"(?P<name>.+?) (?:joins the table at seat #\d+|said, \".*\")")
+_CASHED_OUT = re.compile(r"(?P<amount>\S+) \| Cash Out Fee (?P<fee>\S+)")
+_CASH_DROP = re.compile(r"Cash Drop to Pot : total (?P<amount>\S+)")
 _SUMMARY_SEAT = re.compile(r"Seat (?P<seat>\d+): (?P<rest>.+)")
 _SUMMARY_INFO = re.compile(
     r"(?:(?:FIRST|SECOND|THIRD) )?Board \[.*\]|Hand was run (?:twice|two times|three times)"
 )
+_SUMMARY_WON = re.compile(r"(?:won|collected) \((?P<amount>[^()]+)\)")
+_NOT_AWARDED = "(pot not awarded as player cashed out)"
+BOUNTY_NOTE = "knockout bounties won are prize money outside the hand's chips: not stored"
 
 
 @dataclass(frozen=True)
@@ -87,7 +65,7 @@ class Room:
 
     name: str
     header: Callable[[Line], Header]
-    total: Callable[[Line, HandBuilder], None]
+    total: Callable[[Line, HandBuilder], Totals]
     own_line: Callable[[str, int, HandBuilder], bool]
     """(rest of a ``NAME: …`` line, seat, builder) -> whether the room understood it."""
 
@@ -107,6 +85,7 @@ def parse_hand(lines: Sequence[Line], room: Room) -> HandBuilder:
         error = TextError("the hand has no *** SUMMARY ***: it is cut short")
         error.line = line.number
         raise error
+    reconcile(builder)
     return builder
 
 
@@ -158,7 +137,11 @@ class _Reader:
         match = _TABLE.fullmatch(line.text)
         if match is None:
             raise line.error("expected the table line (Table '…' Seat #N is the button)")
-        self.builder.header.table = match.group("table")
+        header, table = self.builder.header, match.group("table")
+        tournament = (header.tournament_id or "").rpartition("/")[2]
+        if tournament and not table.startswith(tournament):  # GG: Table '380' of many
+            table = f"{tournament} {table}"
+        header.table = table
         self.builder.header.button = int(match.group("button"))
         self.table_read = True
 
@@ -169,8 +152,9 @@ class _Reader:
 
     def _seat(self, match: re.Match[str], line: Line) -> None:
         seat, name, rest = int(match.group("seat")), match.group("name"), match.group("rest")
-        if rest:
-            self.absent.add(name, seat)
+        tournament = self.builder.header.tournament_id is not None
+        if rest and not (tournament and rest.startswith(" is sitting out")):
+            self.absent.add(name, seat)  # a tournament deals in a player sitting out
             return
         self.names.add(name, seat)
         self.builder.sit(seat, name, amount(match.group("stack"), self.builder.header.money))
@@ -206,79 +190,96 @@ class _Reader:
             if seat is None:
                 raise line.error("an uncalled bet returned to an unknown player")
             builder.returned(seat, amount(match.group("amount"), money))
+        elif _CASH_DROP.fullmatch(text):
+            raise line.error(
+                "GGPoker Cash Drop (house money added to the pot): the poker family has no "
+                "event for money the house puts in, so the hand is not stored"
+            )
         elif split := self.names.split(text, " collected "):
-            collected = _COLLECTED.fullmatch(split[1])
-            if collected is None:
+            self._collected(split[0], split[1], line)
+        elif split := self.names.split(text, " cashed out the hand for "):
+            cashed = _CASHED_OUT.fullmatch(split[1])
+            if cashed is None:
                 raise line.error("not understood")
-            side, number = collected.group("side"), collected.group("n")
-            pot = int(number) if number else int(side is not None)
-            builder.collect(split[0], amount(collected.group("amount"), money), pot, self.award_run)
+            builder.ps_cashout(
+                split[0], amount(cashed.group("amount"), money), amount(cashed.group("fee"), money)
+            )
         elif split := self.names.split(text, ": "):
             self._player(split[0], split[1], line)
         elif not self._chatter(text):
             raise line.error("not understood")
 
+    def _collected(self, seat: int, rest: str, line: Line) -> None:
+        collected = _COLLECTED.fullmatch(rest)
+        if collected is None:
+            raise line.error("not understood")
+        side, number, main = collected.group("side"), collected.group("n"), collected.group("main")
+        pot: int | None = int(number) if number else 1 if side else 0 if main else None
+        chips = amount(collected.group("amount"), self.builder.header.money)
+        self.builder.collect(seat, chips, pot, self.award_run)
+
     def _player(self, seat: int, rest: str, line: Line) -> None:
         builder, money = self.builder, self.builder.header.money
-        verb = rest.removesuffix(_ALL_IN)
-        for prefix, kinds in _POSTS.items():
-            if verb.startswith(prefix):
-                total = amount(verb[len(prefix) :], money)
-                if len(kinds) == 2:  # a live big blind and a dead small blind
-                    big = min(builder.header.big_blind, total)
-                    builder.post(seat, kinds[0], big)
-                    if total > big:
-                        builder.post(seat, kinds[1], total - big)
-                else:
-                    builder.post(seat, kinds[0], total)
-                return
-        if verb == "folds" or verb.startswith("folds ["):
-            builder.act(seat, "fold")
-        elif verb == "checks":
-            builder.act(seat, "check")
-        elif verb.startswith("calls "):
-            builder.act(seat, "call", amount(verb[6:], money))
-        elif verb.startswith("bets "):
-            builder.act(seat, "bet", amount(verb[5:], money))
-        elif match := _RAISE.fullmatch(verb):
-            amount(match.group("by"), money)  # checked, not used: "to" is the total
-            builder.act(seat, "raise", to=amount(match.group("to"), money))
+        verb = verb_of(rest)
+        if posted := post_of(verb):
+            builder.post_kinds(seat, posted[0], amount(posted[1], money))
+        elif acted := action_of(verb):
+            action, match = acted
+            groups = match.groupdict()
+            if action == "raise":
+                builder.act(
+                    seat, "raise", to=amount(groups["to"], money), by=amount(groups["by"], money)
+                )
+            else:
+                builder.act(seat, action, amount(groups["amount"], money) if groups else 0)
         elif verb.startswith("shows ["):
             builder.show(seat, cards(verb[6 : verb.index("]") + 1]), mucked=False)
         elif verb == "mucks hand":
             builder.show(seat, [], mucked=True)
         elif verb.startswith("mucks ["):
             builder.show(seat, cards(verb[6 : verb.index("]") + 1]), mucked=True)
-        elif verb in ("doesn't show hand", "does not show") or verb in _CHATTER_VERBS:
+        elif verb in ("doesn't show hand", "does not show", "shows hand") or TABLE_TALK.fullmatch(
+            f"x: {verb}"
+        ):
             return
         elif not self.room.own_line(verb, seat, builder):
             raise line.error("not understood")
 
     def _chatter(self, text: str) -> bool:
-        """Lines about the table, not the hand, by a seated or absent player."""
-        for suffix in _CHATTER_SUFFIXES:
-            name = text.removesuffix(suffix)
-            if name != text and (name in self.names.seat_of or name in self.absent.seat_of):
-                return True
-        if (split := self.absent.split(text, ": ")) and split[1] in _CHATTER_VERBS:
+        """Lines about the table, not the hand (any name, seated or not), dealer notices
+        and tournament bounties (prize money, not this hand's chips)."""
+        if NOTICES.fullmatch(text) or TABLE_TALK.fullmatch(text):
             return True
-        return _CHATTER.fullmatch(text) is not None
+        if BOUNTIES.fullmatch(text):
+            self.builder.note(BOUNTY_NOTE)
+            return True
+        return False
 
     def _summary(self, line: Line) -> None:
-        text = line.text
+        text, builder = line.text, self.builder
         if text.startswith("Total pot "):
-            self.room.total(line, self.builder)
+            if builder.totals is not None:
+                raise line.error("a second Total pot line")
+            builder.totals = self.room.total(line, builder)
         elif _SUMMARY_INFO.fullmatch(text):
             return
         elif match := _SUMMARY_SEAT.fullmatch(text):
             seat = int(match.group("seat"))
-            if seat not in self.builder.seats and seat not in self.absent.seat_of.values():
-                raise line.error(f"summary of seat {seat}, which is not dealt in")
+            if seat not in builder.seats:
+                if seat not in self.absent.seat_of.values():
+                    raise line.error(f"summary of seat {seat}, which is not dealt in")
+                return
             rest = match.group("rest")
-            if " mucked [" in rest and seat in self.builder.seats:
-                shown = {b[1]["seat"] for b in self.builder.shows}
+            won = [
+                amount(m.group("amount"), builder.header.money) for m in _SUMMARY_WON.finditer(rest)
+            ]
+            builder.summary_won[seat] = (sum(won), line.number)
+            if _NOT_AWARDED in rest:
+                builder.not_awarded(seat, sum(won))
+            if " mucked [" in rest:
+                shown = {b[1]["seat"] for b in builder.shows}
                 if seat not in shown:
                     mucked = bracketed(rest[rest.index(" mucked [") + 8 :])[0]
-                    self.builder.show(seat, mucked, mucked=True, late=True)
-        elif text.strip():
+                    builder.show(seat, mucked, mucked=True, late=True)
+        elif not NOTICES.fullmatch(text) and not TABLE_TALK.fullmatch(text):
             raise line.error("not understood in the summary")

@@ -14,23 +14,26 @@ import re
 
 from audit.ingest.room_text.building import HandBuilder, Header
 from audit.ingest.room_text.common import Line
-from audit.ingest.room_text.headers import header_line, total_line
+from audit.ingest.room_text.headers import Totals, header_line, total_line
 from audit.ingest.room_text.parser import Room
 
 NAME = "pokerstars"
 HEADER = re.compile(
-    r"PokerStars (?:Zoom )?(?:Hand|Game) #(?P<id>\d+): (?P<game>.+?) \((?P<stakes>[^()]*)\) - "
-    r"(?P<date>\d{4}/\d{2}/\d{2}) (?P<time>\d{1,2}:\d{2}:\d{2}) (?P<zone>[A-Z]{2,5})"
-    r"(?: \[[^\[\]]*\])?"
+    r"PokerStars (?:(?:Zoom|Home Game|Rush|Fast|Spin & Go|Unlimited Hold'em) )?(?:Hand|Game) "
+    r"#(?P<id>\d+):\s+(?:\{(?P<club>[^{}]*)\}\s+)?(?P<rest>.+)"
 )
 
 
 def _header(line: Line) -> Header:
-    return header_line(line, HEADER, NAME, "PokerStars")
+    header = header_line(line, HEADER, NAME, "PokerStars")
+    club = HEADER.fullmatch(line.text.strip())
+    if club and club.group("club") is not None:
+        header.notes.append(f"Home Game club {{{club.group('club')}}}")
+    return header
 
 
-def _total(line: Line, builder: HandBuilder) -> None:
-    total_line(line, builder, {})
+def _total(line: Line, builder: HandBuilder) -> Totals:
+    return total_line(line, builder, {})
 
 
 def _own_line(rest: str, seat: int, builder: HandBuilder) -> bool:

@@ -16,7 +16,6 @@ Bounds (``audit.ingest.limits``): a file is read up to ``max_phh_file_bytes``, a
 
 from __future__ import annotations
 
-import datetime as dt
 import re
 from collections.abc import Iterator, Sequence
 from pathlib import Path
@@ -27,6 +26,8 @@ from audit.ingest.invariants import check_widths
 from audit.ingest.limits import Limits
 from audit.ingest.phh import poker_event
 from audit.ingest.room_text import ggpoker, pokerstars
+from audit.ingest.room_text.blocks import Block, split
+from audit.ingest.room_text.building import Header
 from audit.ingest.room_text.common import Line, TextError
 from audit.ingest.room_text.parser import parse_hand
 from audit.ingest.rulebook_choice import rulebook_for
@@ -51,22 +52,22 @@ def room_of(text: str) -> str | None:
 def iter_text_units(
     path: Path, rulebooks: Sequence[str], limits: Limits
 ) -> Iterator[SubjectRecords | RecordRejected]:
-    """Every hand of a room text file, converted, or its rejection."""
-    data = read_text(path, limits, field=TEXT, encoding="utf-8-sig")
-    if isinstance(data, RecordRejected):
-        yield data
+    """Every block of a room text file (``blocks``): a hand converted, or a rejection."""
+    text = read_text(path, limits, field=TEXT, encoding="latin-1")  # bytes, size-checked
+    if isinstance(text, RecordRejected):
+        yield text
         return
-    hands = _split(data.splitlines())
     count = 0
-    for lines in hands:
-        if room_of(lines[0].text) is None:
-            yield RecordRejected(
-                path,
-                f"line {lines[0].number}",
-                f"line {lines[0].number}",
-                "text before the first hand: not a GGPoker or PokerStars hand header",
-                _raw(lines),
+    for block in split(text.encode("latin-1"), room_of):
+        lines = block.lines
+        span = f"lines {lines[0].number}-{lines[-1].number}"
+        if block.room is None:
+            reason = (
+                f"room not supported: {block.other}"
+                if block.other
+                else "text belonging to no hand: not a GGPoker or PokerStars hand"
             )
+            yield RecordRejected(path, span, f"line {lines[0].number}", reason, _raw(lines))
             continue
         count += 1
         if count > limits.max_phhs_sections:
@@ -80,21 +81,7 @@ def iter_text_units(
                 "",
             )
             return
-        yield _unit(path, lines, rulebooks, limits)
-
-
-def _split(texts: list[str]) -> Iterator[list[Line]]:
-    """Runs of lines, each from a hand header (or the file's first text) to the next."""
-    hand: list[Line] = []
-    for number, text in enumerate(texts, start=1):
-        text = text.rstrip("\r")
-        if room_of(text) is not None and hand:
-            yield hand
-            hand = []
-        if text.strip():
-            hand.append(Line(number, text))
-    if hand:
-        yield hand
+        yield _unit(path, block, rulebooks, limits)
 
 
 def _raw(lines: list[Line]) -> str:
@@ -102,16 +89,22 @@ def _raw(lines: list[Line]) -> str:
 
 
 def _unit(
-    path: Path, lines: list[Line], rulebooks: Sequence[str], limits: Limits
+    path: Path, block: Block, rulebooks: Sequence[str], limits: Limits
 ) -> SubjectRecords | RecordRejected:
-    room = ggpoker.ROOM if room_of(lines[0].text) == ggpoker.NAME else pokerstars.ROOM
+    lines = block.lines
+    room = ggpoker.ROOM if block.room == ggpoker.NAME else pokerstars.ROOM
     number = _HAND_NUMBER.search(lines[0].text)
     hand = f"hand {cap(number.group(1), 40)} " if number else "hand "
     position = f"{hand}at line {lines[0].number}"
+    if block.bad_bytes:
+        line, reason = next(iter(block.bad_bytes.items()))
+        return RecordRejected(path, position, f"line {line}", reason, _raw(lines))
     try:
         builder = parse_hand(lines, room)
         header = builder.header
-        rulebook = _rulebook(room.name, header.variant, header.occurred_at, rulebooks)
+        if block.cp1252:
+            builder.note("text read as cp1252")
+        rulebook = _rulebook(room.name, header, rulebooks)
         source = f"{file_identity(path)}, {position}"
         bodies = builder.bodies(rulebook, source)
         if len(bodies) > limits.max_events_per_subject:
@@ -127,19 +120,23 @@ def _unit(
         for event in events:
             check_widths("poker", event)
     except TextError as error:
-        where = f"line {error.line}" if error.line else "(hand)"
+        where = error.field or (f"line {error.line}" if error.line else "(hand)")
+        if error.field and error.line:
+            where = f"{error.field} (line {error.line})"
         return RecordRejected(path, position, where, str(error), _raw(lines))
     except FieldError as error:
         return RecordRejected(path, position, error.field, error.reason, _raw(lines))
     return SubjectRecords("poker", hand_id, events, source=str(path), position=position)
 
 
-def _rulebook(room: str, variant: str, at: dt.datetime, rulebooks: Sequence[str]) -> str | None:
-    """``--rulebook`` when given (the first covering the variant); else, for GGPoker,
-    its house rules when they cover the hand's date; else none."""
+def _rulebook(room: str, header: Header, rulebooks: Sequence[str]) -> str | None:
+    """``--rulebook`` when given (the first covering the variant); else, for a GGPoker
+    cash hand of a variant its house rules cover, those rules when they cover the
+    hand's date; else none (a tournament hand: GG-2022's pages are the cash games')."""
+    variant, at = header.variant, header.occurred_at
     if rulebooks:
         return rulebook_for(rulebooks, variant)
-    if room != ggpoker.NAME:
+    if room != ggpoker.NAME or header.tournament_id or variant not in ggpoker.RULEBOOKS:
         return None
     book = get_rulebook(ggpoker.RULEBOOKS[variant])
     covered = book.valid_from <= at and (book.valid_until is None or at < book.valid_until)

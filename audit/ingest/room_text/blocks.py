@@ -1,0 +1,101 @@
+"""A room text file as blocks of lines: hands, other rooms' hands, and the rest.
+
+Bytes: each line is read as UTF-8, else as cp1252 (PokerStars' older clients write ``€``
+as the byte 0x80; the hand's source says so); a line that is neither is kept with its
+bad bytes replaced and marked, and the block holding it is rejected naming the line and
+byte. A byte-order mark is dropped wherever it is: at the start of the file, or between
+hands where files were joined with ``cat``.
+
+Lines: no-break spaces are spaces; leading and trailing blanks are dropped (archive
+exports indent every line;
+GGPoker ends ``Dealt to`` lines with a space); the archive separators ``*********** #
+12 **************`` are dropped. A block starts at each hand header of a room read here
+(``HAND_HEADERS``) or of another room (``OTHER_ROOMS``, which is rejected by name), and
+lines after a hand's summary that are no summary line start a block of their own (text
+that belongs to no hand, rejected with its line numbers) so the hands around it go in.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable, Iterator
+from dataclasses import dataclass, field
+
+from audit.ingest.room_text.common import Line
+
+#: Another room's first line -> its name (its hands are rejected: "room not supported").
+OTHER_ROOMS: tuple[tuple[re.Pattern[str], str], ...] = (
+    (re.compile(r"Winamax Poker - "), "Winamax"),
+    (re.compile(r"\*{5} Hand History for Game \d+|Game #\d+ starts\."), "PartyPoker"),
+    (re.compile(r"#Game No : \d+|\*{5} (?:Cassava|888poker|888) Hand History"), "888poker"),
+    (re.compile(r"Full Tilt Poker Game #"), "Full Tilt Poker"),
+    (re.compile(r"Everleaf Gaming Game #"), "Everleaf"),
+    (re.compile(r"<\?xml |<session |<description |<game |<HandHistory"), "iPoker or XML export"),
+    (re.compile(r"Game Hand #\d+ - "), "Winning Poker Network"),
+    (re.compile(r"Hand #\d+ - [^:]+ - "), "Ignition / Bovada"),
+    (re.compile(r"\*\*\*\*\* Hand History [Ff]or Game"), "PartyPoker"),
+    (re.compile(r"PKR - "), "PKR"),
+)
+SEPARATOR = re.compile(r"\*{3,} # \d+ \*{3,}")
+_SUMMARY_LINE = re.compile(
+    r"Seat \d+: .+|Total pot .+|(?:(?:FIRST|SECOND|THIRD) )?Board \[.*\]|Hand was run .+"
+)
+
+
+def other_room(text: str) -> str | None:
+    """The name of the other room whose first line ``text`` is, or None."""
+    return next((name for pattern, name in OTHER_ROOMS if pattern.match(text)), None)
+
+
+@dataclass
+class Block:
+    """Lines of one hand (``room`` the room whose header opens it), of another room's
+    hand (``other``), or of text belonging to no hand (both None)."""
+
+    lines: list[Line]
+    room: str | None = None
+    other: str | None = None
+    bad_bytes: dict[int, str] = field(default_factory=dict)
+    cp1252: bool = False
+
+
+def decode(data: bytes) -> Iterator[tuple[int, str, str | None, bool]]:
+    """(line number, text, bad-bytes reason or None, read as cp1252) per line."""
+    for number, raw in enumerate(data.split(b"\n"), start=1):
+        raw = raw.rstrip(b"\r").replace(b"\xef\xbb\xbf", b"")  # a BOM, whatever follows
+        bad, legacy = None, False
+        try:
+            text = raw.decode("utf-8")
+        except UnicodeDecodeError as error:
+            try:
+                text, legacy = raw.decode("cp1252"), True
+            except UnicodeDecodeError:
+                text = raw.decode("utf-8", errors="replace")
+                bad = f"bytes that are neither UTF-8 nor cp1252 at byte {error.start} of the line"
+        yield number, text.replace("\ufeff", "").replace("\xa0", " ").strip(), bad, legacy
+
+
+def split(data: bytes, room_of: Callable[[str], str | None]) -> Iterator[Block]:
+    """The file's blocks, in order (module docstring)."""
+    block: Block | None = None
+    in_summary = False
+    for number, text, bad, legacy in decode(data):
+        if not text or SEPARATOR.fullmatch(text):
+            continue
+        room, other = room_of(text), None
+        if room is None:
+            other = other_room(text)
+        stray = in_summary and room is None and other is None and not _SUMMARY_LINE.fullmatch(text)
+        if room or other or block is None or (stray and (block.room or block.other)):
+            if block is not None:
+                yield block
+            block = Block([], room, other)
+            in_summary = False
+        block.lines.append(Line(number, text))
+        if bad:
+            block.bad_bytes[number] = bad
+        block.cp1252 |= legacy
+        if text == "*** SUMMARY ***":
+            in_summary = True
+    if block is not None:
+        yield block

@@ -1,0 +1,108 @@
+"""Real rooms' hand histories: how many are found, stored, quarantined, and judged how.
+
+    .venv/bin/python benchmarks/real_rooms.py FOLDER [--rulebook ID]...
+
+Ingests every ``.txt`` file under ``FOLDER`` (``audit.ingest.pipeline.ingest``) into a
+temporary SQLite store, replays it (``audit.adjudicate.replay``) and prints, per room:
+
+* **found**: hand headers in the files, counted by a plain pattern independent of the
+  importer (a PokerStars, GGPoker or other room's first line at the start of a line);
+* **stored**: hands stored (poker subjects of the room);
+* **quarantined by reason**: each rejection's reason, its figures and names blanked out
+  so that alike reasons count together;
+* **findings by kind**: the replay's findings on the stored hands.
+
+Files are read as they are: the folder is measured, never copied into the project.
+"""
+
+from __future__ import annotations
+
+import argparse
+import re
+import sys
+import tempfile
+from collections import Counter
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+
+from audit.adjudicate import current_findings, replay
+from audit.ingest.pipeline import ingest
+from audit.store import AuditStore
+
+#: A room's hand header at the start of a line (after a BOM or indentation).
+HEADERS = {
+    "pokerstars": re.compile(rb"^(?:\xef\xbb\xbf)?\s*PokerStars (?:[\w ]+ )?(?:Hand|Game) #", re.M),
+    "ggpoker": re.compile(rb"^(?:\xef\xbb\xbf)?\s*Poker Hand #", re.M),
+}
+_FIGURES = re.compile(r"'[^']*'|\"[^\"]*\"|[$€£]?\d[\d,.]*")
+
+
+def found(folder: Path) -> Counter[str]:
+    """Hand headers per room in the ``.txt`` files under ``folder``."""
+    counts: Counter[str] = Counter()
+    for path in sorted(folder.rglob("*.txt")):
+        data = path.read_bytes()
+        for room, pattern in HEADERS.items():
+            counts[room] += len(pattern.findall(data))
+    return counts
+
+
+def room_of(source: str, position: str, raw: str) -> str:
+    text = raw.lstrip("\ufeff \t*#0123456789\n")
+    if text.startswith("PokerStars") or "PokerStars" in position:
+        return "pokerstars"
+    if text.startswith("Poker Hand #"):
+        return "ggpoker"
+    return "other"
+
+
+def reason_key(reason: str) -> str:
+    """A rejection's reason with its figures and quoted text blanked out."""
+    return _FIGURES.sub("…", reason)[:140]
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    parser.add_argument("folder", type=Path)
+    parser.add_argument("--rulebook", action="append", default=[])
+    parser.add_argument("--examples", type=int, default=0, help="rejections to print")
+    args = parser.parse_args()
+    counts = found(args.folder)
+    with tempfile.TemporaryDirectory() as tmp:
+        store = AuditStore(f"sqlite:///{tmp}/real.db")
+        summary = ingest(store, [args.folder], rulebooks=args.rulebook)
+        stored: Counter[str] = Counter()
+        for subject, _ in store.iter_subjects("poker"):
+            stored[subject.split("/", 1)[0]] += 1
+        quarantined: dict[str, Counter[str]] = {}
+        from audit.ingest.quarantine import entries
+
+        examples = []
+        for entry in entries(store):
+            room = room_of(entry.source, entry.position, entry.raw)
+            quarantined.setdefault(room, Counter())[reason_key(entry.reason)] += 1
+            examples.append(entry)
+        replay(store)
+        findings: dict[str, Counter[str]] = {}
+        for row in current_findings(store):
+            if row.get("subject_kind") != "poker":
+                continue
+            room = str(row.get("subject", "")).split("/", 1)[0]
+            findings.setdefault(room, Counter())[str(row.get("kind"))] += 1
+    print(f"files: {summary.files}, units read: {summary.units_read}")
+    for room in sorted(set(counts) | set(stored) | set(quarantined)):
+        print(
+            f"\n{room}: found {counts[room]:,}, stored {stored[room]:,}, "
+            f"quarantined {sum(quarantined.get(room, Counter()).values()):,}"
+        )
+        for reason, number in quarantined.get(room, Counter()).most_common():
+            print(f"  quarantined {number:>4}  {reason}")
+        for kind, number in sorted(findings.get(room, Counter()).items()):
+            print(f"  finding     {number:>4}  {kind}")
+    for entry in examples[: args.examples]:
+        print("\n", entry.line()[:400], "\n", entry.raw[:200])
+
+
+if __name__ == "__main__":
+    main()
