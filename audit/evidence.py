@@ -108,6 +108,9 @@ class _Bundled:
     def records_of(self, kind: str, subject_id: str) -> list[dict[str, Any]]:
         return list(self._records.get((kind, subject_id), ()))
 
+    def records_of_many(self, kind: str, subject_ids: Sequence[str]) -> dict[str, list[dict]]:
+        return {s: list(self._records[kind, s]) for s in subject_ids if (kind, s) in self._records}
+
 
 def _verdict(bundle: Mapping[str, Any], kind: str, subject: str) -> tuple[str, dict]:
     section = bundle.get("verdict") or {}

@@ -109,6 +109,8 @@ def cmd_ingest(args: argparse.Namespace) -> int:
     print(f"subjects stored:       {summary.subjects_stored}")
     print(f"already stored:        {summary.subjects_already_stored}")
     print(f"events stored:         {summary.events_stored}")
+    print(f"events already stored: {summary.events_already_stored}")
+    print(f"events quarantined:    {summary.events_quarantined}")
     print(f"records quarantined:   {summary.quarantined}")
     for rejected in summary.rejected:
         print(f"  quarantined: {rejected}")

@@ -22,6 +22,8 @@ from typing import Any
 import orjson
 
 from audit.evidence import FORMAT, FORMAT_VERSION
+from audit.ingest.conflicts import KIND as CONFLICTS
+from audit.ingest.conflicts import conflict_key
 from audit.judging import gather, opening
 from audit.store import AuditStore
 from audit.store.chain import ChainRow
@@ -62,6 +64,9 @@ def _input_groups(store: AuditStore, kind: str, subject: str, records: list[dict
         if inputs.related:
             first = opening(kind, records) or {}
             groups.append(("tournament", str(first.get("satellite_for"))))
+    key = conflict_key(kind, subject)
+    if store.records_of(CONFLICTS, key):  # versions the operator sent besides these
+        groups.append((CONFLICTS, key))
     return groups
 
 
