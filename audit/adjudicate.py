@@ -14,7 +14,7 @@ from dataclasses import dataclass, field
 from datetime import date
 from typing import Any
 
-from audit.banker_runs import BANKER_RUN, is_coup
+from audit.banker_runs import BANKER_RUN, is_coup, judge_banker_run
 from audit.judging import (
     KIND,
     REPLAY_KINDS,
@@ -26,7 +26,6 @@ from audit.judging import (
     verdict_unit,
 )
 from audit.store import AuditStore, SubjectRecords
-from replayer.casino.garage import check_banker_runs
 from replayer.findings import tally_kinds
 
 DEFAULT_BATCH = 2000
@@ -97,8 +96,7 @@ def replay(
                 if kind == "banked" and is_coup(records):
                     runs.setdefault(str(records[0].get("table_id")), []).append(list(records))
     for table_id, rounds in sorted(runs.items()):  # PT-217/2007 I.34, I.46 across coups
-        events = [r for coup in rounds for r in coup]
-        record(Inputs(BANKER_RUN, f"table:{table_id}", events), check_banker_runs(rounds))
+        record(*judge_banker_run(table_id, rounds))
     flush()
     store.checkpoint()
     return summary

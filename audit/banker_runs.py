@@ -3,15 +3,19 @@
 
 A banker may take money out of his bank only as the garage rule allows, judged across
 the consecutive coups of his run (``replayer.casino.garage.check_banker_runs``); no
-single round shows it. ``replay`` judges each table's stored coups together as one
-``banker_run`` subject (``table:<table id>``); the nightly's ``banker_runs`` detector
-judges the night's coups of each table the same way.
+single round shows it. A table's coups are judged together as one ``banker_run``
+subject (``table:<table id>``), by ``replay`` over the stored coups it judges and by the
+nightly over the night's coups, through ``judge_banker_run``: the same coups give the
+same inputs, so the same verdict unit, whichever path judged them.
 """
 
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 from typing import Any
+
+from audit.judging import Inputs
+from replayer.casino.garage import RunVerdict, check_banker_runs
 
 BANKER_RUN = "banker_run"
 """The subject kind of a table's banker runs (``table:<table id>``)."""
@@ -21,3 +25,16 @@ GAME = "chemin_de_fer"
 def is_coup(records: Sequence[Mapping[str, Any]]) -> bool:
     """True when a banked round's records are a chemin de fer coup."""
     return bool(records) and records[0].get("game") == GAME
+
+
+def _play_order(coup: Sequence[Mapping[str, Any]]) -> tuple[Any, str]:
+    return coup[0]["occurred_at"], str(coup[0].get("round_id", ""))
+
+
+def judge_banker_run(
+    table_id: str, coups: Sequence[Sequence[dict[str, Any]]]
+) -> tuple[Inputs, RunVerdict]:
+    """The inputs (the coups' events in play order) and the verdict of one table's run."""
+    ordered = sorted((c for c in coups if c), key=_play_order)
+    events = [event for coup in ordered for event in coup]
+    return Inputs(BANKER_RUN, f"table:{table_id}", events), check_banker_runs(ordered)

@@ -36,6 +36,7 @@ from audit.ingest.pipeline import ingest
 from audit.judging import Inputs, TermsBook, gather, judge, verdict_unit
 from audit.store import MAIN_SHARD, AuditStore, SubjectRecords
 from pipelines.detectors import Detection, detect
+from pipelines.detectors.banker_runs import banker_run_units, night_tables
 from pipelines.detectors.collusion import CollusionDetector
 from pipelines.night_units import COLLUSION_STATE, LEDGER, QUALITY, unit
 from pipelines.quality import QualityResult, validate_shard
@@ -211,8 +212,14 @@ def _judged(
 
 
 def run_detectors(store_url: str, day: date) -> list[Detection]:
-    """Fleet-wide detectors over the day's judged subjects (``pipelines.detectors``)."""
+    """Fleet-wide detectors over the day's judged subjects (``pipelines.detectors``),
+    after the night's chemin de fer banker runs are judged and stored, table by table, as
+    ``replay`` judges them (``pipelines.detectors.banker_runs``)."""
     with open_store(store_url) as store:
+        runs = banker_run_units(store, day, night_tables(store, day))
+        if runs:
+            store.append(runs)
+            store.checkpoint()
         return detect(store, day)
 
 

@@ -51,7 +51,7 @@ from pipelines import report_counts as agg
 from pipelines import report_plots
 from pipelines.night_units import LEDGER, QUALITY, UnitLookup, iter_days_units
 
-DETECTORS = ("banker_runs", "collusion", "meters")
+DETECTORS = ("collusion", "meters")
 MAX_LISTED = 1000
 MAX_GROUPS = 60
 

@@ -93,10 +93,14 @@ def test_replay_judges_each_table_s_banker_runs(tmp_path) -> None:
 
 
 def test_the_night_judges_each_tables_coups_together(store_url: str) -> None:
-    """The nightly detector reads a day's chemin de fer coups from the store, table by table
-    (the ledgers name each round's table), and finds the illegal reduction."""
+    """The nightly reads a day's chemin de fer coups from the store, table by table (the
+    ledgers name each round's table), finds the illegal reduction, and stores the verdict
+    ``replay`` stores for the same coups (one ``banker_run`` subject, one unit)."""
+    from datetime import date
+
+    from audit.adjudicate import replay
     from audit.store import AuditStore, SubjectRecords
-    from pipelines.detectors.banker_runs import banker_run_findings
+    from pipelines.detectors.banker_runs import banker_run_units
 
     rounds = [coup(1, 100_000), coup(2, 50_000), coup(3, 59_500)]
     rounds[0] = [{**event, "round_id": "c/1"} for event in rounds[0]]
@@ -104,9 +108,17 @@ def test_the_night_judges_each_tables_coups_together(store_url: str) -> None:
     try:
         store.append([SubjectRecords("banked", r[0]["round_id"], r) for r in rounds])
         # as two shards' ledgers list them, out of order: the order judged is time's
-        findings = banker_run_findings(store, {"chemmy-1": ["chemmy-1/3", "chemmy-1/2", "c/1"]})
+        tables = {"chemmy-1": ["chemmy-1/3", "chemmy-1/2", "c/1"]}
+        verdict, ledger = banker_run_units(store, date(2025, 3, 1), tables)
+        assert verdict.subject_id.startswith("banker_run:table:chemmy-1|")
+        assert ledger.records[0]["ledger"]["table:chemmy-1"]["verdict"] == verdict.subject_id
+        findings = verdict.records[0]["findings"]
+        assert [(f["kind"], f["subject"], f["recorded"]) for f in findings] == [
+            ("illegal_action", "chemmy-1/2", 50_000)
+        ]
+        store.append([verdict])
+        replayed = replay(store, kinds=["banked"])
+        assert replayed.subjects["banker_run"] == 1
+        assert replayed.adjudications_stored == 3  # the coups; the run's verdict is stored
     finally:
         store.close()
-    assert [(f.kind, f.subject, f.recorded) for f in findings] == [
-        ("illegal_action", "chemmy-1/2", 50_000)
-    ]

@@ -76,7 +76,8 @@ def test_every_path_gives_the_same_verdict(store_url: str, day_input: Path, tmp_
 
         first = replay(store)
         assert set(first.subjects) == {*JUDGED_KINDS, BANKER_RUN}
-        assert first.adjudications_stored == first.subjects[BANKER_RUN]
+        assert first.subjects[BANKER_RUN] > 0
+        assert first.adjudications_stored == 0  # the night stored every verdict replay gives
         assert _verdicts(store) == night
         assert replay(store).adjudications_stored == 0
     finally:

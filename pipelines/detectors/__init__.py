@@ -3,8 +3,7 @@
 ``detect(store, day)`` runs every installed detector over the subjects the night's
 replay judged (the ledgers of ``pipelines.night_units``) and returns one ``Detection`` each:
 its findings (stored by ``pipelines.nightly.append_findings``) and the figures the
-report plots. ``meters`` is the fleet view of slot machines; ``banker_runs`` judges the
-garage rule over each table's chemin de fer coups of the day; ``collusion`` scores pairs
+report plots. ``meters`` is the fleet view of slot machines; ``collusion`` scores pairs
 and rings of players over the hands judged in its window (``WINDOW_DAYS`` nights ending
 on the day) and keeps the chip flows around the suspects for the report's graph.
 """
@@ -53,19 +52,13 @@ def detect(store: AuditStore, day: date, unit_ids: UnitLookup | None = None) -> 
     finds the night's units by index (``pipelines.night_units.UnitLookup``), without it
     by scanning the store."""
     from pipelines.detectors import meters
-    from pipelines.detectors.banker_runs import banker_run_findings
 
-    banked: dict[str, list[str]] = {}
     machines: list[str] = []
     for _, record in iter_days_units(store, [day], [LEDGER], unit_ids):
-        if record["family"] == "banked":
-            for subject, entry in record["ledger"].items():
-                banked.setdefault(entry["table"], []).append(subject)
-        elif record["family"] == "slots":
+        if record["family"] == "slots":
             machines.extend(record["ledger"])
     return [
         Detection("meters", [], {"machines": meters.fleet(store, machines, day)}),
-        Detection("banker_runs", banker_run_findings(store, banked), {}),
         _collusion(store, day, unit_ids),
     ]
 
