@@ -13,7 +13,8 @@ consecutive chunks, never more than Airflow's ``[core] max_map_length`` (1,024 b
 default), so any day size maps; one shard per chunk when the day is small enough.
 
 Params (trigger with ``--conf`` or the UI; empty means the default):
-    date       YYYY-MM-DD; default the run's data interval start (UTC day)
+    date       YYYY-MM-DD; default the UTC day that ended before the run
+               (``pipelines.settings.night_of_run``)
     input_dir  root of the day folders (``<input_dir>/<YYYY-MM-DD>/**/*.avro``);
                default ``$CASINO_AUDIT_INPUT`` or ``./casino-audit-input``
     store_url  the store; default ``$CASINO_AUDIT_STORE`` or ``sqlite:///casino-audit.db``
@@ -34,7 +35,7 @@ duplicate a fact.
 
 from __future__ import annotations
 
-from datetime import date, datetime, timedelta
+from datetime import datetime, timedelta
 from typing import Any
 
 from airflow.sdk import Param, dag, get_current_context, task
@@ -47,16 +48,15 @@ RETRIES = 2
 
 def _settings() -> dict[str, Any]:
     """The run's params with defaults filled in (see the module docstring)."""
-    from pipelines.settings import run_settings
+    from pipelines.settings import night_of_run, run_settings
 
     context = get_current_context()
     params = context["params"]
-    day_text = params.get("date") or ""
-    if day_text:
-        day = date.fromisoformat(day_text)
-    else:
-        start = context.get("data_interval_start") or context["dag_run"].run_after
-        day = start.date()
+    day = night_of_run(
+        params.get("date") or None,
+        data_interval_end=context.get("data_interval_end"),
+        run_after=context["dag_run"].run_after,
+    )
     return {"day": day, **run_settings(params)}
 
 
