@@ -3,9 +3,10 @@
 Text: the incident (window, scope, amendments), every subject in flight with its state
 at the failure, required against recorded per player, the findings with their
 citations, and totals owed per currency; every amount in money
-(``audit.money.format_money``: ``MOP 18,665.00``, never ``1866500``). JSON: everything, sorted keys, byte-stable.
-CSV: one row per player and subject (required, recorded, owed to the player, the rule,
-and the finding id when they differ).
+(``audit.money.format_money``: ``MOP 18,665.00``, never ``1866500``). JSON: everything,
+sorted keys, byte-stable. CSV: one row per player and subject (required, recorded, owed
+to the player, the rule, and the finding id when they differ), amounts in integer minor
+units with the currency column.
 """
 
 from __future__ import annotations
