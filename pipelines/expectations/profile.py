@@ -2,7 +2,8 @@
 
 The cap is the table's declared one, else the rulebook's (``RakeTerms.cap`` or
 ``cap_big_blinds`` x big blind) for the table's first hand; ``None`` when neither sets one.
-Figures are integers of minor units.
+Figures are integers of minor units of the table's ``currency`` (its first hand's
+``HandStarted.currency``), so the plot's labels read as money (``EUR 3.00``).
 """
 
 from __future__ import annotations
@@ -38,8 +39,8 @@ def _quantile(ordered: list[int], q: int) -> int:
 def rake_by_table(
     events: Sequence[dict[str, Any]], declared: Mapping[str, Any] | None = None
 ) -> dict[str, dict[str, Any]]:
-    """table -> hands, rake median/p95/max per hand, hands over the cap, and the cap
-    (``declared``: table -> declared RakeTerms)."""
+    """table -> hands, rake median/p95/max per hand, hands over the cap, the cap and the
+    currency (``declared``: table -> declared RakeTerms)."""
     starts: dict[str, dict[str, Any]] = {}
     rake: dict[str, int] = {}
     for event in events:
@@ -54,7 +55,10 @@ def rake_by_table(
         table = str(start.get("table_id", ""))
         per_table.setdefault(table, []).append(rake[hand_id])
         if table not in tables:
-            tables[table] = {"cap": rulebook_cap(start, (declared or {}).get(table))}
+            tables[table] = {
+                "cap": rulebook_cap(start, (declared or {}).get(table)),
+                "currency": start.get("currency"),
+            }
     for table, amounts in per_table.items():
         amounts.sort()
         cap = tables[table]["cap"]
