@@ -141,7 +141,11 @@ def cmd_demo(args: argparse.Namespace) -> int:
     store = shlex.quote(parse_store_url(url).redacted())
     print(f"look up one: casino-audit --store {store} show <subject>")
     print(f"console:     casino-audit --store {store} user add NAME --role inspector")
-    print(f"             casino-audit --store {store} serve   # then http://127.0.0.1:8765/")
+    reports = shlex.quote(str(DEMO_DIR / "reports"))
+    print(
+        f"             casino-audit --store {store} serve --reports {reports}"
+        "   # then http://127.0.0.1:8765/"
+    )
     return _exit_code(summary)
 
 
