@@ -21,7 +21,6 @@ from audit.money import format_money
 from audit.show_common import FIRST
 from audit.store import canonical
 from audit.wording import owed, sentence, terminal_safe
-from pipelines.report_counts import operator_of
 from replayer.rulebooks.citations import summary_line
 
 _CARD = re.compile(r"(?<![\w])(10|[2-9AKQJ])([♠♥♦♣])")
@@ -61,15 +60,6 @@ def explain(lines: Iterable[str]) -> list[Line]:
     return out
 
 
-def in_context(row: Mapping[str, Any]) -> dict[str, Any]:
-    """A finding row with the context wording needs (the report's own fallbacks: the
-    operator from the table id when the verdict recorded none)."""
-    extra: dict[str, Any] = {}
-    if not row.get("operator") and row.get("table"):
-        extra["operator"] = operator_of(str(row["table"]))
-    return {**row, **extra}
-
-
 @dataclass(frozen=True)
 class FindingView:
     """A finding as a page shows it."""
@@ -89,10 +79,9 @@ class FindingView:
 
 def finding_view(row: Mapping[str, Any]) -> FindingView:
     """The row in words: ``audit.wording.sentence`` and the citation's ``summary_line``."""
-    full = in_context(row)
     citation = str(row.get("citation") or "")
     owed_lines = []
-    for item in owed(full):
+    for item in owed(row):
         whom = "owed to" if item.direction == "to_player" else "owed back to the house by"
         owed_lines.append(f"{format_money(item.amount, item.currency)} {whom} {item.party}")
     return FindingView(
@@ -100,7 +89,7 @@ def finding_view(row: Mapping[str, Any]) -> FindingView:
         str(row.get("kind") or ""),
         str(row.get("subject") or ""),
         str(row.get("subject_kind") or ""),
-        sentence(full),
+        sentence(row),
         citation,
         _rule(citation) if citation else "",
         str(row.get("table") or ""),

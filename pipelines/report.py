@@ -25,8 +25,8 @@ gets that subject's), beside the report's own ``table``, ``family``, ``source`` 
 ``day``. Every name shown (players, tables, subjects) comes from operators' data and
 is HTML-escaped, control and bidirectional characters made visible. Without a context
 (verdicts stored before it was recorded) amounts read in minor units, seats have no
-names and the operator is taken from the table id
-(``pipelines.report_counts.operator_of``).
+names and the operator is ``(operator not declared)`` (``audit.wording.operator_name``:
+never guessed from a table id).
 """
 
 from __future__ import annotations
@@ -201,11 +201,8 @@ def _text(value: Any) -> str:
 
 def _in_context(row: dict[str, Any]) -> dict[str, Any]:
     """The row with the context the wording needs; what the store did not add is
-    derived from the report's own columns (operator from the table id, subject kind
-    from the family) or left out."""
+    derived from the report's own columns (subject kind from the family) or left out."""
     extra: dict[str, Any] = {}
-    if not row.get("operator") and row.get("table"):
-        extra["operator"] = agg.operator_of(str(row["table"]))
     if not row.get("subject_kind") and row.get("family"):
         extra["subject_kind"] = row["family"]
     return {**row, **extra} if extra else row
