@@ -21,6 +21,7 @@ from audit.money import format_money
 from audit.show_common import FIRST
 from audit.store import canonical
 from audit.wording import owed, sentence, terminal_safe
+from console.runtime import subject_url
 from replayer.rulebooks.citations import summary_line
 
 _CARD = re.compile(r"(?<![\w])(10|[2-9AKQJ])([♠♥♦♣])")
@@ -45,9 +46,28 @@ def _cards(text: str) -> Markup:
     )
 
 
+_SHOW = re.compile(r"(?P<indent>\s*)casino-audit show (?P<subject>\S+)")
+
+
+def _show_link(line: str) -> Markup | None:
+    """A ``casino-audit show ID`` hint (a pair's evidence hands) as links to the
+    subject's page and its evidence bundle; None for any other line."""
+    match = _SHOW.fullmatch(line)
+    if match is None:
+        return None
+    subject = match.group("subject")
+    return Markup('{}<a href="{}">{}</a> · <a href="{}">evidence bundle</a>').format(
+        match.group("indent"),
+        subject_url(subject),
+        terminal_safe(subject),
+        subject_url(subject, "/evidence"),
+    )
+
+
 def explain(lines: Iterable[str]) -> list[Line]:
     """``audit.show.show_lines`` output as HTML lines: headings (unindented lines), the
-    first-divergence mark, card glyphs coloured by suit."""
+    first-divergence mark, card glyphs coloured by suit, ``casino-audit show ID`` hints
+    as links (the page and the evidence bundle of that subject)."""
     out = []
     for line in lines:
         if line.startswith(FIRST):
@@ -56,7 +76,7 @@ def explain(lines: Iterable[str]) -> list[Line]:
             css = "heading"
         else:
             css = ""
-        out.append(Line(css, _cards(line)))
+        out.append(Line(css, _show_link(line) or _cards(line)))
     return out
 
 
