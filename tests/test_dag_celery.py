@@ -26,7 +26,7 @@ pytestmark = pytest.mark.postgres
 
 RUN_ID = "celery-nightly"
 MAX_CHUNKS = 4
-STORE_TASKS = {"discover", "ingest_and_replay", "detectors", "append", "report"}
+STORE_TASKS = {"discover", "ingest", "judge", "detectors", "append", "report"}
 
 
 def small_day(input_dir: Path) -> None:
