@@ -55,7 +55,6 @@ def test_a_dag_run_stores_the_nights_findings(migrated: dict[str, str], tmp_path
         "judge",
         "plan_judging",
         "report",
-        "validate",
     ]
     assert result["state"] == "success"
     store = AuditStore(store_url)
