@@ -16,6 +16,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from audit.config import StoreURLError, parse_store_url, store_url_from_env
+from audit.wording.escape import terminal_safe
 from cli.common import EXIT_DATA_PROBLEMS, EXIT_OK, CannotRun, parse_day
 from pipelines.settings import input_root, report_root
 
@@ -79,15 +80,12 @@ def _print_summary(summary: NightlySummary) -> None:
     print(f"day:                   {summary.day}")
     print(f"shards:                {summary.shards}")
     print(f"events checked:        {summary.events}")
-    judged: Counter[str] = Counter()
-    for replayed in summary.replayed:
-        if replayed.kind:
-            judged[replayed.kind] += replayed.subjects
-    for kind, count in sorted(judged.items()):
+    for kind, count in summary.judged.items():
         print(f"{kind + ' judged:':<23}{count}")
-    for replayed in summary.replayed:
-        if replayed.skipped:
-            print(f"  not judged: {replayed.shard}: {replayed.skipped}")
+    for ingested in summary.ingested:
+        if ingested.skipped:
+            shard, why = terminal_safe(ingested.shard), terminal_safe(ingested.skipped)
+            print(f"  not judged: {shard}: {why}")
     print(f"records quarantined:   {summary.quarantined}")
     print(f"new facts stored:      {summary.units_stored} finding unit(s)")
     print("findings by kind:")

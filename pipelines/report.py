@@ -49,6 +49,7 @@ from audit.store import AuditStore
 from audit.wording import OwedTotals, Sums, owed_totals, sentence, terminal_safe
 from pipelines import report_counts as agg
 from pipelines import report_plots
+from pipelines.expectations.profile import RakeProfile
 from pipelines.night_units import LEDGER, QUALITY, UnitLookup, iter_days_units
 
 DETECTORS = ("collusion", "meters")
@@ -81,22 +82,27 @@ class DayData:
 
 def load_day(store: AuditStore, day: date, unit_ids: UnitLookup | None = None) -> DayData:
     """Everything the report shows for ``day``, read from the store one unit at a time:
-    the data-quality and detector units first, then the shards' ledgers, whose verdicts
+    the data-quality and detector units first, then the night's ledgers, whose verdicts
     give the replayer's findings and name the table of every subject found.
 
     ``unit_ids`` finds the night's units by index (``pipelines.night_units.UnitLookup``;
     the console's read model); without it they are found by scanning the store."""
     data = DayData(day)
     found: list[tuple[dict[str, Any], str]] = []
+    rake = RakeProfile()
     for (kind, scope), record in iter_days_units(store, [day], (QUALITY, *DETECTORS), unit_ids):
         if kind == QUALITY:
             data.events += record.get("events_judged", 0)
             shard = scope.partition("/")[2]
             data.checks.extend({"shard": shard, **c} for c in record.get("checks", []))
-            data.rake_by_table |= record.get("profile", {}).get("rake_by_table", {})
+            profile = record.get("profile", {})
+            rake.merge(profile.get("rake", {}))
+            # nights judged before rake profiles were mergeable stored figures per shard
+            data.rake_by_table |= profile.get("rake_by_table", {})
         else:
             data.detector_figures[kind] = record.get("figures", {})
         found.extend((finding, kind) for finding in record["findings"])
+    data.rake_by_table |= rake.figures()
     wanted = {finding["subject"] for finding, _ in found}
     tables: dict[str, tuple[str, str]] = {}
     contexts: dict[str, dict[str, Any]] = {}

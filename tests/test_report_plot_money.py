@@ -11,7 +11,7 @@ import matplotlib.axes
 import pytest
 
 from pipelines import report_plots
-from pipelines.expectations.profile import rake_by_table
+from pipelines.expectations.profile import RakeProfile
 
 AT = datetime(2025, 3, 1, 12, tzinfo=UTC)
 
@@ -33,14 +33,16 @@ def _hand(hand_id: str, table: str, currency: str, rake: int) -> list[dict[str, 
 def test_the_rake_plot_writes_each_tables_cap_in_its_currency(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    events = [
-        *_hand("gg/1", "gg-nt-001", "EUR", 250),
-        *_hand("gg/2", "gg-nt-001", "EUR", 320),
-        *_hand("mo/1", "mo-po-002", "MOP", 1_000_000),
-    ]
-    caps = {"gg-nt-001": SimpleNamespace(cap=300, cap_big_blinds=None)}
-    caps["mo-po-002"] = SimpleNamespace(cap=1_000_000, cap_big_blinds=None)
-    tables = rake_by_table(events, caps)
+    caps = {
+        "gg-nt-001": SimpleNamespace(cap=300, cap_big_blinds=None),
+        "mo-po-002": SimpleNamespace(cap=1_000_000, cap_big_blinds=None),
+    }
+    part, other = RakeProfile(), RakeProfile()  # two parts of a night, merged
+    part.add_hand(_hand("gg/1", "gg-nt-001", "EUR", 250), caps["gg-nt-001"])
+    other.add_hand(_hand("gg/2", "gg-nt-001", "EUR", 320), caps["gg-nt-001"])
+    other.add_hand(_hand("mo/1", "mo-po-002", "MOP", 1_000_000), caps["mo-po-002"])
+    part.merge(other.to_json())
+    tables = part.figures()
     assert {name: t["currency"] for name, t in tables.items()} == {
         "gg-nt-001": "EUR",
         "mo-po-002": "MOP",

@@ -376,8 +376,8 @@ class CollusionDetector:
     # ----------------------------------------------------------- partial states
 
     def state(self) -> dict[str, Any]:
-        """Everything accumulated, JSON-able: the night stores one shard's state
-        (``pipelines.nightly.replay_day``) and the window's detector ``merge``s them, so
+        """Everything accumulated, JSON-able: the night stores one partition's state
+        (``pipelines.nightly.judge_partition``) and the window's detector ``merge``s them, so
         no night re-reads a month of hands."""
         return {
             "players": {
