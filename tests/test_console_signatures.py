@@ -11,6 +11,7 @@ import pytest
 
 from audit.store import AuditStore
 from audit.store.signing import SIGNING_KEY_ENV
+from console.trail import record_view
 from tests.console_store import HOSTILE_HAND, ConsoleStore, console_store, make_client
 
 __all__ = ["console_store", "make_client"]  # fixtures used here
@@ -28,7 +29,21 @@ def _settled(client: Any) -> str:
     return client.get("/").text
 
 
-def test_an_inspectors_looks_keep_the_signatures_covered(make_client: Any) -> None:
+def _signed_head(console_store: ConsoleStore, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A signed checkpoint at a new head, as the next nightly makes: whatever the other
+    tests appended to the shared store before is covered from here on."""
+    with monkeypatch.context() as patch:
+        patch.setenv(SIGNING_KEY_ENV, str(console_store.private_key))
+        store = AuditStore(console_store.url)
+        record_view(store, "tests", HOSTILE_HAND, "subject")  # a new head to sign
+        assert store.checkpoint().signature  # type: ignore[union-attr]
+        store.close()
+
+
+def test_an_inspectors_looks_keep_the_signatures_covered(
+    console_store: ConsoleStore, make_client: Any, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    _signed_head(console_store, monkeypatch)
     client = make_client("inspector")
     for view in ("/subjects/", "/evidence/"):
         client.get(view + quote(HOSTILE_HAND, safe=""))
