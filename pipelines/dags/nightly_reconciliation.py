@@ -86,7 +86,7 @@ def _max_chunks() -> int:
     tags=["casino-audit"],
     default_args={"retries": RETRIES, "retry_delay": timedelta(seconds=30)},
     params={
-        "date": Param("", type="string", description="YYYY-MM-DD (default: the data interval)"),
+        "date": Param("", type="string", description="YYYY-MM-DD (default: the day that ended)"),
         "input_dir": Param("", type="string", description="root of <YYYY-MM-DD>/ folders"),
         "store_url": Param("", type="string", description="sqlite:///… or postgresql://…"),
         "out_dir": Param("", type="string", description="where the report goes"),
