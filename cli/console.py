@@ -33,6 +33,11 @@ if TYPE_CHECKING:
 SECRET_ENV = "CASINO_AUDIT_CONSOLE_SECRET"
 OUT_ENV, DEFAULT_OUT = "CASINO_AUDIT_OUT", "casino-audit-reports"
 """The nightly report root (``casino-audit nightly --out``), whose plots the night pages show."""
+#: Bounds of the files these commands read (``audit.bounded``): a secret key file, and an
+#: evidence bundle (the console writes one subject's events, at most a few MiB, nested
+#: under 20 levels).
+MAX_SECRET_BYTES = 1 << 16
+MAX_BUNDLE_BYTES, MAX_BUNDLE_DEPTH = 64 << 20, 64
 
 
 def add_parsers(sub: argparse._SubParsersAction) -> None:
@@ -74,10 +79,12 @@ def _secret(path: str | None) -> bytes | None:
     path = path or os.environ.get(SECRET_ENV)
     if not path:
         return None
+    from audit.bounded import UnusableInput, read_bounded
+
     try:
-        key = Path(path).read_bytes().strip()
-    except OSError as error:
-        raise CannotRun(f"cannot read the secret key file {path}: {error}") from None
+        key = read_bounded(Path(path), MAX_SECRET_BYTES).strip()
+    except UnusableInput as error:
+        raise CannotRun(f"cannot read the secret key file: {error}") from None
     if len(key) < 16:
         raise CannotRun(f"the secret key file {path} holds fewer than 16 bytes")
     return key
@@ -169,8 +176,7 @@ def _print_users(users: Sequence[User]) -> None:
 
 def cmd_verify_evidence(args: argparse.Namespace) -> int:
     """``casino-audit verify-evidence FILE --public-key KEY``: 0 proven, 1 not, 2 unusable."""
-    import json
-
+    from audit.bounded import UnusableInput, json_bounded, read_bounded
     from audit.evidence import verify_bundle
     from audit.store.signing import KeyError_, load_public_key
     from audit.wording import terminal_safe
@@ -180,9 +186,12 @@ def cmd_verify_evidence(args: argparse.Namespace) -> int:
     except KeyError_ as error:
         raise CannotRun(str(error)) from None
     try:
-        bundle = json.loads(Path(args.file).read_text(encoding="utf-8"))
-    except (OSError, UnicodeDecodeError, json.JSONDecodeError) as error:
-        raise CannotRun(f"{args.file}: not a readable JSON file ({error})") from None
+        text = read_bounded(Path(args.file), MAX_BUNDLE_BYTES).decode("utf-8")
+        bundle = json_bounded(text, args.file, max_depth=MAX_BUNDLE_DEPTH)
+    except UnicodeDecodeError as error:
+        raise CannotRun(f"{args.file}: not UTF-8 text ({error.reason})") from None
+    except UnusableInput as error:
+        raise CannotRun(f"not a usable evidence bundle: {error}") from None
     report = verify_bundle(bundle if isinstance(bundle, dict) else {}, public_key)
     for line in report.proven:
         print(f"PROVEN: {terminal_safe(line)}")

@@ -81,6 +81,7 @@ def add_parsers(sub: argparse._SubParsersAction) -> None:
 
 def cmd_ingest(args: argparse.Namespace) -> int:
     from audit.ingest.limits import BadLimit
+    from audit.ingest.manifest_check import UnusableManifest
     from audit.ingest.pipeline import ingest
     from audit.ingest.room_text.schedule import BadSchedule, RakeSchedule
     from audit.ingest.rulebook_choice import UnknownRulebook
@@ -103,7 +104,7 @@ def cmd_ingest(args: argparse.Namespace) -> int:
                 rake_schedule=schedule,
                 manifest_key=manifest_key,
             )
-    except (MissingInput, UnknownRulebook, BadLimit) as error:
+    except (MissingInput, UnknownRulebook, BadLimit, UnusableManifest) as error:
         raise CannotRun(str(error)) from None
     print(f"files read:            {summary.files}")
     print(f"subjects stored:       {summary.subjects_stored}")
