@@ -3,7 +3,7 @@
     casino-audit [--store URL] serve [--host 127.0.0.1] [--port 8765] [--reports DIR]
         [--public-key FILE] [--secret-key-file FILE] [--secure-cookies]
     casino-audit [--store URL] user add NAME --role R [--password-file F]
-    casino-audit [--store URL] user list | user disable NAME
+    casino-audit [--store URL] user list | user disable NAME | user revoke NAME
     casino-audit verify-evidence FILE --public-key KEY
 
 ``serve``: ``--reports`` defaults to the nightly's report root (``$CASINO_AUDIT_OUT`` or
@@ -66,6 +66,8 @@ def add_parsers(sub: argparse._SubParsersAction) -> None:
     q.add_argument("--password-file", type=Path, help="its first line is the password")
     users.add_parser("list", help="accounts, their roles, enabled or not")
     q = users.add_parser("disable", help="disable an account (its history stays)")
+    q.add_argument("name")
+    q = users.add_parser("revoke", help="end every console session of an account, now")
     q.add_argument("name")
     p.set_defaults(run=cmd_user)
 
@@ -145,7 +147,7 @@ def _password(args: argparse.Namespace) -> str:
 def cmd_user(args: argparse.Namespace) -> int:
     """``casino-audit user …``: exit 0 done, 2 could not (the message says why)."""
     from audit.wording import terminal_safe
-    from console.accounts import AccountError, add_user, all_users, disable_user
+    from console.accounts import AccountError, add_user, all_users, disable_user, revoke_sessions
 
     store = open_store(args, create=args.user_command != "list")
     try:
@@ -154,6 +156,9 @@ def cmd_user(args: argparse.Namespace) -> int:
         elif args.user_command == "add":
             user = add_user(store, args.name, args.role, _password(args), by="cli")
             print(f"user {terminal_safe(user.name)} added ({user.role})")
+        elif args.user_command == "revoke":
+            revoke_sessions(store, args.name, by="cli")
+            print(f"every session of user {terminal_safe(args.name)} ended")
         else:
             disable_user(store, args.name, by="cli")
             print(f"user {terminal_safe(args.name)} disabled")

@@ -30,7 +30,7 @@ from argon2 import PasswordHasher
 from argon2.exceptions import InvalidHashError, VerificationError
 
 from audit.store import AuditStore, SubjectRecords
-from console.trail import seal
+from console.trail import record_sessions_revoked, seal
 
 KIND = "console_user"
 ROLES = ("inspector", "investigator", "admin")
@@ -176,6 +176,13 @@ def disable_user(store: AuditStore, name: str, *, by: str, now: datetime | None 
     disabled = fold([*records, record])
     assert disabled is not None
     return disabled
+
+
+def revoke_sessions(store: AuditStore, name: str, *, by: str, now: datetime | None = None) -> None:
+    """End every session of account ``name`` begun until ``now`` (``SessionsRevoked``)."""
+    if fold(store.records_of(KIND, name)) is None:
+        raise AccountError(f"no user {name!r}")
+    record_sessions_revoked(store, name, by=by, now=now)
 
 
 def _append(store: AuditStore, unit: SubjectRecords) -> None:

@@ -28,6 +28,7 @@ from console.security import (
     minutes,
     same,
 )
+from console.trail import record_session_ended
 
 router = APIRouter()
 
@@ -67,7 +68,7 @@ def current_viewer(request: Request) -> Viewer | None:
     if session is None:
         return None
     account = queries.user(rt.model, session.user)
-    if account is None or account["disabled_at"]:
+    if account is None or account["disabled_at"] or queries.session_ended(rt.model, session):
         return None
     viewer = Viewer(session.user, account["role"], session, rt.sessions.csrf_for(session))
     request.state.viewer = viewer
@@ -193,8 +194,8 @@ def login(
     rt.limiter.succeeded(keys[0])
     old = rt.sessions.read(request.cookies.get(SESSION_COOKIE))
     if old is not None:
-        rt.sessions.end(old)
-    value, _ = rt.sessions.issue(username)
+        record_session_ended(rt.store, old.user, old.ref, "signed in again", rt.now())
+    value, _ = rt.sessions.issue(username, rt.now())
     response = RedirectResponse(_safe_next(next), status_code=303)
     response.set_cookie(
         SESSION_COOKIE,
@@ -211,7 +212,8 @@ def login(
 
 @router.post("/logout")
 def logout(request: Request, viewer: Reader) -> Response:
-    runtime(request).sessions.end(viewer.session)
+    rt = runtime(request)
+    record_session_ended(rt.store, viewer.name, viewer.session.ref, "signed out", rt.now())
     response = RedirectResponse("/login?" + urlencode({"next": "/"}), status_code=303)
     response.delete_cookie(SESSION_COOKIE, path="/")
     return response

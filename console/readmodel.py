@@ -23,7 +23,9 @@ What it keeps:
   yields (the finding plus its verdict's context), indexed for filters and keyset
   pagination (``console.queries``); a new verdict on a subject replaces its rows;
 * nights (days with nightly units), incidents, the quarantine count, users, the access
-  trail, sign-offs and incident notes.
+  trail, sign-offs and incident notes;
+* ``ended_sessions`` and ``revocations``: the sessions signed out, and per user the
+  time until which every session was revoked (``console.trail``).
 
 Thread-safe: one lock around the connection (FastAPI runs page functions in threads).
 """
@@ -70,6 +72,8 @@ T_USER_DISABLED = get_topic(ConsoleUser.UserDisabled)  # type: ignore[attr-defin
 T_VIEWED = get_topic(AccessTrail.SubjectViewed)  # type: ignore[attr-defined]
 T_SIGNED = get_topic(SignOff.FindingSignedOff)  # type: ignore[attr-defined]
 T_NOTE = get_topic(IncidentNote.IncidentNoteRecorded)  # type: ignore[attr-defined]
+T_SESSION_ENDED = get_topic(AccessTrail.SessionEnded)  # type: ignore[attr-defined]
+T_REVOKED = get_topic(AccessTrail.SessionsRevoked)  # type: ignore[attr-defined]
 TOPICS = (
     T_UNIT,
     T_VERDICT,
@@ -80,6 +84,8 @@ TOPICS = (
     T_VIEWED,
     T_SIGNED,
     T_NOTE,
+    T_SESSION_ENDED,
+    T_REVOKED,
 )
 
 SCHEMA = """
@@ -117,6 +123,9 @@ CREATE TABLE signoffs (seq INTEGER PRIMARY KEY, at TEXT, user TEXT, finding_id T
 CREATE INDEX signoffs_finding ON signoffs (finding_id, seq);
 CREATE TABLE notes (seq INTEGER PRIMARY KEY, at TEXT, user TEXT, incident TEXT, note TEXT);
 CREATE INDEX notes_incident ON notes (incident, seq);
+CREATE TABLE ended_sessions (session TEXT PRIMARY KEY);
+CREATE TABLE revocations (user TEXT, until TEXT);
+CREATE INDEX revocations_user ON revocations (user);
 """
 
 
@@ -328,6 +337,12 @@ class ReadModel:
                     _text(record.get("note")),
                 ),
             )
+        elif topic == T_SESSION_ENDED:
+            self.db.execute(
+                "INSERT OR IGNORE INTO ended_sessions VALUES (?)", (_text(record.get("session")),)
+            )
+        elif topic == T_REVOKED:
+            self.db.execute("INSERT INTO revocations VALUES (?, ?)", (user, at))
         elif topic == T_NOTE:
             self.db.execute(
                 "INSERT INTO notes (at, user, incident, note) VALUES (?,?,?,?)",

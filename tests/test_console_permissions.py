@@ -86,6 +86,7 @@ ROUTES = (
         {"name": "{new_user}", "role": "inspector", "password": PASSWORD},
     ),
     Route("POST", "/admin/users/{name}/disable", frozenset({ADMIN}), values={"name": "{victim}"}),
+    Route("POST", "/admin/users/{name}/revoke", frozenset({ADMIN}), values={"name": "{victim}"}),
     Route("GET", "/admin/access", frozenset({ADMIN})),
     Route("POST", "/logout", READERS),  # last: it ends the session
 )
@@ -263,6 +264,68 @@ def test_sign_out_ends_the_session_and_disabling_ends_it_too(
         store.close()
     assert leaver.get("/").status_code == 303
     assert sign_in(leaver, name).status_code == 401
+
+
+def _stolen_after(console_store: ConsoleStore, make_client: Any, end: Any) -> Any:
+    """A cookie captured from a signed-in inspector, after ``end(client)`` ended its
+    session in one console process, replayed to another process with the same
+    ``--secret-key-file`` (as after a restart, or behind a second worker)."""
+    secret = f"shared secret {uuid.uuid4().hex}"
+    name = f"stolen-{uuid.uuid4().hex[:8]}"
+    store = AuditStore(console_store.url)
+    try:
+        add_user(store, name, "inspector", PASSWORD, by="tests", hasher=FAST_HASHER)
+    finally:
+        store.close()
+    first = make_client(secret_key=secret)
+    assert sign_in(first, name).status_code == 303
+    stolen = first.cookies.get("casino_audit_session")
+    end(first, name)
+    restarted = make_client(secret_key=secret)
+    restarted.cookies.set("casino_audit_session", stolen)
+    return restarted.get("/")
+
+
+def test_a_logout_survives_a_restart(console_store: ConsoleStore, make_client: Any) -> None:
+    def logout(client: Any, name: str) -> None:
+        token = csrf_of(client.get("/").text)
+        assert client.post("/logout", data={"csrf_token": token}).status_code == 303
+
+    assert _stolen_after(console_store, make_client, logout).status_code == 303
+    assert _stolen_after(console_store, make_client, lambda c, n: None).status_code == 200
+
+
+def test_signing_in_again_ends_the_old_session_everywhere(
+    console_store: ConsoleStore, make_client: Any
+) -> None:
+    assert _stolen_after(console_store, make_client, sign_in).status_code == 303
+
+
+def test_an_admin_revokes_every_session_of_a_user(
+    console_store: ConsoleStore, make_client: Any
+) -> None:
+    admin = make_client(ADMIN)
+
+    def revoke(client: Any, name: str) -> None:
+        token = csrf_of(admin.get("/admin/users").text)
+        done = admin.post(f"/admin/users/{name}/revoke", data={"csrf_token": token})
+        assert done.status_code == 303, done.text
+        assert client.get("/").status_code == 303  # the live session too
+
+    assert _stolen_after(console_store, make_client, revoke).status_code == 303
+    token = csrf_of(admin.get("/admin/users").text)
+    assert admin.post("/admin/users/nobody-x/revoke", data={"csrf_token": token}).status_code == 404
+
+
+def test_the_revoke_command_ends_every_session(
+    console_store: ConsoleStore, make_client: Any, capsys: Any
+) -> None:
+    def revoke(client: Any, name: str) -> None:
+        assert main(["--store", console_store.url, "user", "revoke", name]) == 0
+
+    assert _stolen_after(console_store, make_client, revoke).status_code == 303
+    assert main(["--store", console_store.url, "user", "revoke", "nobody-x"]) == 2
+    assert "no user 'nobody-x'" in capsys.readouterr().err
 
 
 def test_wrong_password_and_unknown_user_read_alike(

@@ -103,7 +103,9 @@ class ConsoleUser(Subject):
 
 class AccessTrail(Subject):
     """One look at a subject's events in the console (``SubjectViewed``: who, which
-    subject, when, which page); one aggregate per look, so looks never contend."""
+    subject, when, which page), or the end of sessions (``SessionEnded``: one session,
+    signed out; ``SessionsRevoked``: every session of a user begun until then); one
+    aggregate per fact, so facts never contend."""
 
     KIND = "access"
 
@@ -145,7 +147,7 @@ INTERNAL_RECORD_TYPES = {
     VersionConflict: ("VersionConflicted",),
     Adjudication: ("HandAdjudicated",),
     ConsoleUser: ("UserAdded", "UserDisabled"),
-    AccessTrail: ("SubjectViewed",),
+    AccessTrail: ("SubjectViewed", "SessionEnded", "SessionsRevoked"),
     SignOff: ("FindingSignedOff",),
     IncidentNote: ("IncidentNoteRecorded",),
 }
