@@ -2,11 +2,14 @@
 
     casino-audit [--store URL] serve [--host 127.0.0.1] [--port 8765] [--reports DIR]
         [--public-key FILE] [--secret-key-file FILE] [--secure-cookies]
+        [--trusted-proxy ADDRESS ...]
     casino-audit [--store URL] user add NAME --role R [--password-file F]
     casino-audit [--store URL] user list | user disable NAME | user revoke NAME
     casino-audit verify-evidence FILE --public-key KEY
 
-``serve``: ``--reports`` defaults to the nightly's report root (``$CASINO_AUDIT_OUT`` or
+``serve``: forwarded headers (``X-Forwarded-For``) are believed only from the addresses
+given as ``--trusted-proxy``, so the sign-in limit per address counts the real client's
+address behind a named proxy and the connecting address otherwise. ``--reports`` defaults to the nightly's report root (``$CASINO_AUDIT_OUT`` or
 ``./casino-audit-reports``); a missing folder only means no plots. It listens on loopback
 by default; put it behind a TLS proxy (and pass ``--secure-cookies``) to serve it further.
 Without ``--secret-key-file`` (or ``CASINO_AUDIT_CONSOLE_SECRET`` naming one) a random key
@@ -56,6 +59,14 @@ def add_parsers(sub: argparse._SubParsersAction) -> None:
         help="key signing sessions (default $CASINO_AUDIT_CONSOLE_SECRET, else random)",
     )
     p.add_argument("--secure-cookies", action="store_true", help="Secure cookies (behind TLS)")
+    p.add_argument(
+        "--trusted-proxy",
+        action="append",
+        default=[],
+        metavar="ADDRESS",
+        help="a reverse proxy's address or network whose X-Forwarded-For/-Proto headers are "
+        "believed (repeatable); without it no forwarded header is, not even from loopback",
+    )
     p.set_defaults(run=cmd_serve)
 
     p = sub.add_parser("user", help="console accounts: add, list, disable")
@@ -103,6 +114,7 @@ def cmd_serve(args: argparse.Namespace) -> int:
     from console.app import create_app
 
     url = store_url_from_env(args.store)
+    proxies = proxy_options(args.trusted_proxy)
     try:
         public_key = load_public_key(Path(args.public_key)) if args.public_key else None
         app = create_app(
@@ -119,8 +131,25 @@ def cmd_serve(args: argparse.Namespace) -> int:
             f"cannot open the store {parse_store_url(url).redacted()}: {error}"
         ) from None
     print(f"casino-audit console on http://{args.host}:{args.port}/ (Ctrl-C stops it)")
-    uvicorn.run(app, host=args.host, port=args.port, log_level="warning", server_header=False)
+    uvicorn.run(
+        app, host=args.host, port=args.port, log_level="warning", server_header=False, **proxies
+    )
     return EXIT_OK
+
+
+def proxy_options(trusted: Sequence[str]) -> dict[str, object]:
+    """uvicorn's proxy settings for ``serve --trusted-proxy``: forwarded headers are read
+    only from the addresses the operator names (uvicorn's default believes any local
+    client, which could then choose its address for the per-address sign-in limit).
+    ``*`` is refused: the operator names the proxies."""
+    import ipaddress
+
+    for address in trusted:
+        try:
+            ipaddress.ip_network(address, strict=False)
+        except ValueError:
+            raise CannotRun(f"--trusted-proxy {address!r}: not an IP address or network") from None
+    return {"proxy_headers": bool(trusted), "forwarded_allow_ips": list(trusted)}
 
 
 def _password(args: argparse.Namespace) -> str:

@@ -378,7 +378,64 @@ def test_serve_runs_uvicorn_on_loopback(
     assert main(["--store", console_store.url, "serve"]) == 0
     assert isinstance(ran["app"], FastAPI)
     assert (ran["host"], ran["port"]) == ("127.0.0.1", 8765)
+    assert (ran["proxy_headers"], ran["forwarded_allow_ips"]) == (False, [])
     assert "http://127.0.0.1:8765/" in capsys.readouterr().out
+
+
+def _served(app: Any, trusted: list[str], client: str) -> Any:
+    """A client at ``client`` of ``app`` as ``serve --trusted-proxy …`` runs it: through
+    uvicorn's own Config (its proxy middleware), with the options ``serve`` passes."""
+    import uvicorn
+    from fastapi.testclient import TestClient
+
+    from cli.console import proxy_options
+
+    config = uvicorn.Config(app, **proxy_options(trusted))  # type: ignore[arg-type]
+    config.load()
+    return TestClient(config.loaded_app, client=(client, 5000), follow_redirects=False)
+
+
+def test_a_local_client_cannot_choose_its_address(
+    console_store: ConsoleStore, make_client: Any
+) -> None:
+    """No --trusted-proxy: X-Forwarded-For from loopback is not believed, so spraying
+    passwords under made-up addresses still locks the one real address."""
+    local = _served(make_client(clock=Clock()).app, [], "127.0.0.1")
+    for n in range(5):
+        local.headers["x-forwarded-for"] = f"203.0.113.{n}"
+        assert sign_in(local, f"nobody-{n}", "wrong password!!").status_code == 401
+    local.headers["x-forwarded-for"] = "203.0.113.99"
+    locked = sign_in(local, console_store.users[ADMIN])
+    assert locked.status_code == 429 and "this address" in locked.text
+
+
+def test_behind_a_named_proxy_each_client_is_limited_on_its_own(
+    console_store: ConsoleStore, make_client: Any
+) -> None:
+    """--trusted-proxy 10.0.0.5: five failures of one client behind the proxy lock that
+    client's address, not everyone behind the proxy; another proxy is not believed."""
+    app = make_client(clock=Clock()).app
+    proxy = _served(app, ["10.0.0.5"], "10.0.0.5")
+    proxy.headers["x-forwarded-for"] = "198.51.100.7"
+    for n in range(5):
+        assert sign_in(proxy, f"nobody-{n}", "wrong password!!").status_code == 401
+    assert sign_in(proxy, console_store.users[ADMIN]).status_code == 429
+    proxy.headers["x-forwarded-for"] = "198.51.100.8"
+    assert sign_in(proxy, console_store.users[ADMIN]).status_code == 303
+    other = _served(app, ["10.0.0.5"], "10.0.0.6")
+    other.headers["x-forwarded-for"] = "198.51.100.9"
+    for n in range(5):
+        assert sign_in(other, f"nobody-{n}", "wrong password!!").status_code == 401
+    other.headers["x-forwarded-for"] = "198.51.100.10"
+    assert sign_in(other, console_store.users[ADMIN]).status_code == 429  # 10.0.0.6 locked
+
+
+def test_serve_refuses_a_trusted_proxy_that_is_not_an_address(
+    console_store: ConsoleStore, capsys: Any
+) -> None:
+    for bad in ("*", "proxy.example"):
+        assert main(["--store", console_store.url, "serve", "--trusted-proxy", bad]) == 2
+        assert "not an IP address or network" in capsys.readouterr().err
 
 
 def test_serve_refuses_a_missing_store(tmp_path: Path, capsys: Any) -> None:
