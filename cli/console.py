@@ -9,7 +9,8 @@
 
 ``serve``: forwarded headers (``X-Forwarded-For``) are believed only from the addresses
 given as ``--trusted-proxy``, so the sign-in limit per address counts the real client's
-address behind a named proxy and the connecting address otherwise. ``--reports`` defaults to the nightly's report root (``$CASINO_AUDIT_OUT`` or
+address behind a named proxy and the connecting address otherwise. ``--reports``
+defaults to the nightly's report root (``$CASINO_AUDIT_OUT`` or
 ``./casino-audit-reports``); a missing folder only means no plots. It listens on loopback
 by default; put it behind a TLS proxy (and pass ``--secure-cookies``) to serve it further.
 Without ``--secret-key-file`` (or ``CASINO_AUDIT_CONSOLE_SECRET`` naming one) a random key
