@@ -184,7 +184,8 @@ def cmd_user(args: argparse.Namespace) -> int:
         if args.user_command == "list":
             _print_users(all_users(store))
         elif args.user_command == "add":
-            user = add_user(store, args.name, args.role, _password(args), by="cli")
+            password = _password(args)
+            user = add_user(store, args.name, args.role, password, by="cli", needs_approval=False)
             print(f"user {terminal_safe(user.name)} added ({user.role})")
         elif args.user_command == "revoke":
             revoke_sessions(store, args.name, by="cli")

@@ -18,7 +18,7 @@ from fastapi import APIRouter, Depends, Form, HTTPException, Request
 from fastapi.responses import RedirectResponse, Response
 
 from console import queries
-from console.accounts import PERMISSIONS, User, password_matches
+from console.accounts import User, password_matches, permissions_of
 from console.runtime import Runtime
 from console.security import (
     CSRF_FIELD,
@@ -48,9 +48,15 @@ class Viewer:
     role: str
     session: Session
     csrf: str
+    pending: bool
+    """Awaiting a second admin's approval: reads only (``console.accounts``)."""
 
     def can(self, permission: str) -> bool:
-        return permission in PERMISSIONS.get(self.role, frozenset())
+        return permission in permissions_of(self.role, self.pending)
+
+    def account(self) -> User:
+        """The viewer as an account, for the rules of ``console.accounts``."""
+        return User(self.name, self.role, "", "", "", needs_approval=self.pending)
 
 
 def runtime(request: Request) -> Runtime:
@@ -70,7 +76,9 @@ def current_viewer(request: Request) -> Viewer | None:
     account = queries.user(rt.model, session.user)
     if account is None or account["disabled_at"] or queries.session_ended(rt.model, session):
         return None
-    viewer = Viewer(session.user, account["role"], session, rt.sessions.csrf_for(session))
+    pending = bool(account["needs_approval"]) and not account["approved_by"]
+    csrf = rt.sessions.csrf_for(session)
+    viewer = Viewer(session.user, account["role"], session, csrf, pending)
     request.state.viewer = viewer
     return viewer
 

@@ -87,6 +87,7 @@ ROUTES = (
     ),
     Route("POST", "/admin/users/{name}/disable", frozenset({ADMIN}), values={"name": "{victim}"}),
     Route("POST", "/admin/users/{name}/revoke", frozenset({ADMIN}), values={"name": "{victim}"}),
+    Route("POST", "/admin/users/{name}/approve", frozenset({ADMIN}), values={"name": "{pending}"}),
     Route("GET", "/admin/access", frozenset({ADMIN})),
     Route("POST", "/logout", READERS),  # last: it ends the session
 )
@@ -104,10 +105,22 @@ def _values(store: ConsoleStore, finding_id: str) -> dict[str, str]:
 
     app_store = AuditStore(store.url)
     try:
-        add_user(app_store, victim, "inspector", PASSWORD, by="tests", hasher=FAST_HASHER)
+        add_user(
+            app_store,
+            victim,
+            "inspector",
+            PASSWORD,
+            by="tests",
+            needs_approval=False,
+            hasher=FAST_HASHER,
+        )
+        pending = f"pending-{uuid.uuid4().hex[:8]}"
+        add_user(app_store, pending, "investigator", PASSWORD, by="another-admin",
+                 needs_approval=True, hasher=FAST_HASHER)  # fmt: skip
     finally:
         app_store.close()
     return {
+        "pending": pending,
         "subject_id": quote(HOSTILE_HAND, safe=""),
         "finding_id": finding_id,
         "day": DAY.isoformat(),
@@ -255,7 +268,15 @@ def test_sign_out_ends_the_session_and_disabling_ends_it_too(
     name = f"leaver-{uuid.uuid4().hex[:8]}"
     store = AuditStore(console_store.url)
     try:
-        add_user(store, name, "investigator", PASSWORD, by="tests", hasher=FAST_HASHER)
+        add_user(
+            store,
+            name,
+            "investigator",
+            PASSWORD,
+            by="tests",
+            needs_approval=False,
+            hasher=FAST_HASHER,
+        )
         leaver = make_client()
         assert sign_in(leaver, name).status_code == 303
         assert leaver.get("/").status_code == 200
@@ -274,7 +295,9 @@ def _stolen_after(console_store: ConsoleStore, make_client: Any, end: Any) -> An
     name = f"stolen-{uuid.uuid4().hex[:8]}"
     store = AuditStore(console_store.url)
     try:
-        add_user(store, name, "inspector", PASSWORD, by="tests", hasher=FAST_HASHER)
+        add_user(
+            store, name, "inspector", PASSWORD, by="tests", needs_approval=False, hasher=FAST_HASHER
+        )
     finally:
         store.close()
     first = make_client(secret_key=secret)
@@ -326,6 +349,82 @@ def test_the_revoke_command_ends_every_session(
     assert _stolen_after(console_store, make_client, revoke).status_code == 303
     assert main(["--store", console_store.url, "user", "revoke", "nobody-x"]) == 2
     assert "no user 'nobody-x'" in capsys.readouterr().err
+
+
+# -- separation of duties (issue #26, item 4; README "Duties") ---------------------------
+
+
+def _console_adds(admin: Any, role: str) -> str:
+    """``admin`` adds an account of ``role`` in the console; its name."""
+    name = f"{role[:5]}-{uuid.uuid4().hex[:8]}"
+    token = csrf_of(admin.get("/admin/users").text)
+    form = {"name": name, "role": role, "password": PASSWORD, "csrf_token": token}
+    assert admin.post("/admin/users", data=form).status_code == 303
+    return name
+
+
+def _approve(admin: Any, name: str) -> Any:
+    token = csrf_of(admin.get("/admin/users").text)
+    return admin.post(f"/admin/users/{name}/approve", data={"csrf_token": token})
+
+
+def _signs_off(console_store: ConsoleStore, make_client: Any, name: str) -> int:
+    """The status of ``name``'s sign-off of a finding (303 recorded, 403 refused)."""
+    client = make_client()
+    assert sign_in(client, name).status_code == 303
+    finding = _finding_of_hostile_hand(client)
+    token = csrf_of(client.get("/").text)
+    form = {"decision": "accepted", "note": "mine", "csrf_token": token}
+    return client.post(f"/findings/{finding}/sign-off", data=form).status_code
+
+
+def _second_admin(console_store: ConsoleStore, make_client: Any) -> Any:
+    """A client signed in as a second admin, added outside the console."""
+    name = f"admin2-{uuid.uuid4().hex[:8]}"
+    store = AuditStore(console_store.url)
+    try:
+        add_user(store, name, "admin", PASSWORD, by="cli", needs_approval=False,
+                 hasher=FAST_HASHER)  # fmt: skip
+    finally:
+        store.close()
+    client = make_client()
+    assert sign_in(client, name).status_code == 303
+    return client
+
+
+def test_an_admin_cannot_add_an_investigator_and_sign_off_as_it(
+    console_store: ConsoleStore, make_client: Any
+) -> None:
+    admin = make_client(ADMIN)
+    puppet = _console_adds(admin, "investigator")
+    assert _signs_off(console_store, make_client, puppet) == 403  # reads only
+    refused = _approve(admin, puppet)  # the admin who added it cannot vouch for it
+    assert refused.status_code == 400 and "other than" in refused.text
+    assert _signs_off(console_store, make_client, puppet) == 403
+    assert _approve(_second_admin(console_store, make_client), puppet).status_code == 303
+    assert _signs_off(console_store, make_client, puppet) == 303
+
+
+def test_an_admin_cannot_add_an_admin_to_approve_its_own_accounts(
+    console_store: ConsoleStore, make_client: Any
+) -> None:
+    admin = make_client(ADMIN)
+    accomplice, puppet = _console_adds(admin, "admin"), _console_adds(admin, "investigator")
+    helper = make_client()
+    assert sign_in(helper, accomplice).status_code == 303
+    assert helper.get("/admin/users").status_code == 403  # pending: reads only
+    assert _approve(helper, puppet).status_code == 403
+    assert _signs_off(console_store, make_client, puppet) == 403
+
+
+def test_the_duties_table_holds(console_store: ConsoleStore, make_client: Any) -> None:
+    """README "Duties": who may sign off, by how the account came to be."""
+    admin = make_client(ADMIN)
+    inspector = _console_adds(admin, "inspector")
+    assert _signs_off(console_store, make_client, console_store.users[ADMIN]) == 403
+    assert _signs_off(console_store, make_client, inspector) == 403
+    assert _signs_off(console_store, make_client, console_store.users[INVESTIGATOR]) == 303
+    assert _approve(_second_admin(console_store, make_client), inspector).status_code == 400
 
 
 def test_wrong_password_and_unknown_user_read_alike(

@@ -96,7 +96,8 @@ class Adjudication(Subject):
 
 class ConsoleUser(Subject):
     """An inspector console account (``console.accounts``): ``UserAdded`` (name, role,
-    argon2 hash: never a password in clear), ``UserDisabled``."""
+    argon2 hash: never a password in clear; whether a second admin must approve it),
+    ``UserApproved``, ``UserDisabled``."""
 
     KIND = "console_user"
 
@@ -146,7 +147,7 @@ INTERNAL_RECORD_TYPES = {
     QuarantinedRecord: ("RecordQuarantined",),
     VersionConflict: ("VersionConflicted",),
     Adjudication: ("HandAdjudicated",),
-    ConsoleUser: ("UserAdded", "UserDisabled"),
+    ConsoleUser: ("UserAdded", "UserDisabled", "UserApproved"),
     AccessTrail: ("SubjectViewed", "SessionEnded", "SessionsRevoked"),
     SignOff: ("FindingSignedOff",),
     IncidentNote: ("IncidentNoteRecorded",),
