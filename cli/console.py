@@ -233,4 +233,6 @@ def cmd_verify_evidence(args: argparse.Namespace) -> int:
         print(f"PROVEN: {terminal_safe(line)}")
     for line in report.problems:
         print(f"NOT PROVEN: {terminal_safe(line)}")
+    for line in report.notes:
+        print(f"NOTE: {terminal_safe(line)}")
     return EXIT_OK if report.ok else EXIT_DATA_PROBLEMS

@@ -246,13 +246,14 @@ def cmd_checkpoint(args: argparse.Namespace) -> int:
 
 def cmd_quarantine(args: argparse.Namespace) -> int:
     from audit.ingest.quarantine import entries
+    from audit.wording import multiline_safe
 
     store = open_store(args, create=False)
     count = 0
     for entry in entries(store):
         count += 1
         print(entry.line())
-        if args.raw:
-            print(entry.raw)
+        if args.raw:  # as received, its control characters made visible
+            print(multiline_safe(entry.raw))
     print(f"{count} quarantined record(s)")
     return EXIT_OK

@@ -15,7 +15,7 @@ Modules: ``rows`` (reading a row), ``owed`` (who is owed what, the sign conventi
 counting once), ``sentences`` (a finding in words), ``escape`` (terminal and CSV).
 """
 
-from audit.wording.escape import csv_safe, terminal_safe
+from audit.wording.escape import csv_safe, multiline_safe, show_command, terminal_safe
 from audit.wording.owed import Owed, OwedTotals, Sums, owed, owed_totals
 from audit.wording.sentences import sentence
 
@@ -24,8 +24,10 @@ __all__ = [
     "OwedTotals",
     "Sums",
     "csv_safe",
+    "multiline_safe",
     "owed",
     "owed_totals",
     "sentence",
+    "show_command",
     "terminal_safe",
 ]
