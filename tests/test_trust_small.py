@@ -65,9 +65,9 @@ def test_the_stored_events_panel_is_inert_and_reads_back() -> None:
 def test_the_stored_events_panel_of_a_hostile_name(
     console_store: ConsoleStore, make_client: Any
 ) -> None:
-    from tests.console_store import HOSTILE_HAND
-
     from urllib.parse import quote
+
+    from tests.console_store import HOSTILE_HAND
 
     page = make_client("inspector").get("/subjects/" + quote(HOSTILE_HAND, safe=""))
     assert page.status_code == 200
