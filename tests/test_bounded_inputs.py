@@ -130,3 +130,20 @@ def test_yaml_aliases_are_charged_at_their_expanded_size() -> None:
     assert yaml_bounded("a: &a [1, 2]\nb: [*a, *a]\n", "f", max_depth=8, max_nodes=20)["b"]
     with pytest.raises(UnusableInput, match="more than 12 values"):
         yaml_bounded("a: &a [1, 2]\nb: [*a, *a]\n", "f", max_depth=8, max_nodes=12)
+
+
+def test_a_key_of_an_unknown_algorithm_is_exit_2(tmp_path: Path) -> None:
+    """Found by tests/test_fuzz_inputs.py: one flipped bit of the Ed25519 OID (1.3.101.112
+    to 0.35.101.112) once ended in cryptography's UnsupportedAlgorithm traceback."""
+    import base64
+
+    der = bytes.fromhex("302a300506032365700321") + b"\x00" * 33
+    key = tmp_path / "odd.pub"
+    pem = base64.b64encode(der).decode()
+    key.write_text(f"-----BEGIN PUBLIC KEY-----\n{pem}\n-----END PUBLIC KEY-----\n")
+    (tmp_path / "b.json").write_text("{}")
+    result = run_cli(
+        "sqlite:///unused.db", "verify-evidence", str(tmp_path / "b.json"), "--public-key", str(key)
+    )
+    assert_clean(result)
+    assert result.code == 2 and f"{key}: not a usable public key" in result.err, result

@@ -312,3 +312,17 @@ def test_listed_but_missing_files_are_found_in_linear_time(tmp_path: Path) -> No
     (tmp_path / "SHA256SUMS").write_text("".join(f"{'a' * 64}  {n}\n" for n in names))
     check = ManifestCheck([tmp_path], [])
     assert check.missing == [tmp_path / n for n in names]
+
+
+@pytest.mark.parametrize("name", ["x" * 300 + ".avro", "/".join(["d" * 200] * 30) + "/a.avro"])
+def test_a_path_no_file_system_allows_makes_the_manifest_untrusted(
+    name: str, tmp_path: Path
+) -> None:
+    """Found by tests/test_fuzz_inputs.py: such a path once ended ingest in an OSError."""
+    with pytest.raises(ManifestProblem, match="longer than a file system allows"):
+        parse_manifest(f"{'a' * 64}  {name}\n".encode())
+    (tmp_path / "SHA256SUMS").write_text(f"{'a' * 64}  {name}\n")
+    (tmp_path / "a.avro").write_bytes(b"")
+    check = ManifestCheck([tmp_path], [tmp_path / "a.avro"])
+    assert check.missing == []
+    assert "longer than a file system allows" in check.rejection(tmp_path / "a.avro").reason

@@ -53,6 +53,7 @@ _FIELD = "(manifest)"
 #: A manifest of a million files is about 100 MB; anything past this is refused.
 MAX_MANIFEST_BYTES = 256 << 20
 _SIGNATURE_BYTES = 1024
+_MAX_NAME, _MAX_PATH = 255, 4096  # Linux's NAME_MAX and PATH_MAX
 
 
 class ManifestProblem(ValueError):
@@ -118,6 +119,13 @@ def _relative(name: str, number: int) -> str:
         raise ManifestProblem(
             f"{MANIFEST} line {number} names {cap(name, 200)!r}: only paths inside the "
             "folder are allowed"
+        )
+    if len(name.encode(errors="surrogatepass")) > _MAX_PATH or any(
+        len(part.encode(errors="surrogatepass")) > _MAX_NAME for part in path.parts
+    ):
+        raise ManifestProblem(
+            f"{MANIFEST} line {number} names {cap(name, 200)!r}: longer than a file "
+            f"system allows ({_MAX_NAME} bytes a name, {_MAX_PATH} a path)"
         )
     return path.as_posix()
 

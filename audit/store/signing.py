@@ -23,7 +23,7 @@ import os
 from dataclasses import replace
 from pathlib import Path
 
-from cryptography.exceptions import InvalidSignature
+from cryptography.exceptions import InvalidSignature, UnsupportedAlgorithm
 from cryptography.hazmat.primitives import serialization
 from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey, Ed25519PublicKey
 
@@ -111,7 +111,11 @@ def load_private_key(path: Path) -> Ed25519PrivateKey:
         key = serialization.load_pem_private_key(data, password=None)
     except UnusableInput as error:
         raise KeyError_(f"not a usable private key: {error}") from None
-    except (ValueError, TypeError) as error:
+    except (
+        ValueError,
+        TypeError,
+        UnsupportedAlgorithm,
+    ) as error:  # UnsupportedAlgorithm: an OID no key has
         raise KeyError_(f"{path}: not a usable private key ({error})") from None
     if not isinstance(key, Ed25519PrivateKey):
         raise KeyError_(f"{path}: not an Ed25519 private key")
@@ -123,7 +127,11 @@ def load_public_key(path: Path) -> Ed25519PublicKey:
         key = serialization.load_pem_public_key(read_bounded(path, MAX_KEY_BYTES))
     except UnusableInput as error:
         raise KeyError_(f"not a usable public key: {error}") from None
-    except (ValueError, TypeError) as error:
+    except (
+        ValueError,
+        TypeError,
+        UnsupportedAlgorithm,
+    ) as error:  # UnsupportedAlgorithm: an OID no key has
         raise KeyError_(f"{path}: not a usable public key ({error})") from None
     if not isinstance(key, Ed25519PublicKey):
         raise KeyError_(f"{path}: not an Ed25519 public key")
