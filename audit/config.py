@@ -83,7 +83,8 @@ def _without_password(url: str) -> str:
 
 def scrub(text: str, url: str) -> str:
     """``text`` (an error message) with the password of the store URL ``url`` replaced by
-    ``***``, as typed and as decoded: a last guard before anything is printed."""
+    ``***``, as typed and as decoded, wherever it occurs whole (not as a piece of a
+    longer word): a last guard before anything is printed."""
     secrets: set[str] = set()
     try:
         parts = urlsplit(url)
@@ -93,10 +94,16 @@ def scrub(text: str, url: str) -> str:
     except ValueError:
         pass
     for secret in sorted(filter(None, secrets), key=len, reverse=True):
-        text = text.replace(secret, "***")
+        text = _whole(secret).sub("***", text)
         if secret.split():  # also as it reads once its whitespace is collapsed
-            text = text.replace(" ".join(secret.split()), "***")
+            text = _whole(" ".join(secret.split())).sub("***", text)
     return text
+
+
+def _whole(secret: str) -> re.Pattern[str]:
+    """Where ``secret`` occurs whole: not inside a longer word (a one-letter password
+    must not turn "cannot open" into "cann***t ***pen")."""
+    return re.compile(rf"(?<![^\W_]){re.escape(secret)}(?![^\W_])")
 
 
 def parse_store_url(url: str) -> StoreURL:

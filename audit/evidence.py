@@ -19,6 +19,12 @@ proof and the checkpoint's signature; and then judges the bundled events again t
 the one judging path (``audit.judging.gather`` over the bundle's records, then
 ``judge``): the verdict must be the stored one, finding for finding, with the same input
 digest, under the same replayer version. Any changed byte fails one of these.
+
+What a bundle cannot prove is said with every report (``EvidenceReport.notes``): the
+verdict is the current one *as of the bundle's checkpoint* (a newer verdict on the
+subject, stored after that checkpoint, is not in an older bundle: the current one is
+on the console or in ``casino-audit show``), and ``made_at`` / ``made_by`` are what the
+console wrote when it made the file, outside the signature: claims, not proof.
 """
 
 from __future__ import annotations
@@ -37,6 +43,7 @@ from audit.judging import ADJUDICATORS, findings_json, gather, judge
 from audit.store import AuditStore
 from audit.store.subjects import FIRST_RECORD_VERSION, SUBJECT_CLASSES, subject_uuid
 from audit.store.transcoder import OrjsonTranscoder
+from audit.wording import show_command
 from replayer import REPLAYER_VERSION
 from replayer.rulebooks.citations import summary_line
 
@@ -51,10 +58,12 @@ class BundleError(ValueError):
 
 @dataclass
 class EvidenceReport:
-    """What a bundle proves (``proven``) and what fails (``problems``)."""
+    """What a bundle proves (``proven``), what fails (``problems``) and what it cannot
+    prove (``notes``: see the module docstring)."""
 
     proven: list[str] = field(default_factory=list)
     problems: list[str] = field(default_factory=list)
+    notes: list[str] = field(default_factory=list)
 
     @property
     def ok(self) -> bool:
@@ -185,6 +194,19 @@ def _inclusion(
     )
 
 
+def _unproven(bundle: Mapping[str, Any], kind: str, subject: str, result: ProofResult) -> list[str]:
+    """What a proven bundle still does not show (see the module docstring)."""
+    cp = result.checkpoint
+    return [
+        f"this is the {kind} subject's verdict as of checkpoint {cp.notification_id} "
+        f"({result.head_time}); a newer verdict stored after it would not be in this "
+        f"bundle: see the current one with `{show_command(subject)}` or on the console",
+        f"made_at {str(bundle.get('made_at'))[:40]!r} and made_by "
+        f"{str(bundle.get('made_by'))[:80]!r} are the console's claims, outside the "
+        "signature: not proven",
+    ]
+
+
 def verify_bundle(bundle: Mapping[str, Any], public_key: Ed25519PublicKey) -> EvidenceReport:
     """Check a bundle (see the module docstring); never raises for a bad bundle."""
     report = EvidenceReport()
@@ -214,6 +236,7 @@ def verify_bundle(bundle: Mapping[str, Any], public_key: Ed25519PublicKey) -> Ev
                 "the store, so it is not recomputed here"
             )
         report.proven.append(_citations(bundle, stored))
+        report.notes += _unproven(bundle, kind, subject, result)
     except (BundleError, ProofError) as error:
         report.problems.append(str(error))
     except (KeyError, TypeError, ValueError, IndexError, AttributeError) as error:

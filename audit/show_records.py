@@ -11,6 +11,7 @@ from typing import Any
 
 from audit.show_common import INDENT, Marks, clock, money, percent, safe
 from audit.store import AuditStore
+from audit.wording import show_command
 
 FEATURES = {
     "flow": "chips flowing between them, against expectation",
@@ -191,7 +192,7 @@ def collusion_body(
             or "no chips between them"
         )
         lines.append(f"{INDENT}{safe(hand_id)}: {said}")
-        lines.append(f"{INDENT}    casino-audit show {safe(hand_id)}")
+        lines.append(f"{INDENT}    {show_command(hand_id)}")
     missing = sorted(set(evidence) - seen)
     lines += [f"{INDENT}{safe(h)}: not in the store" for h in missing]
     lines += [

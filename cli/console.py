@@ -2,11 +2,15 @@
 
     casino-audit [--store URL] serve [--host 127.0.0.1] [--port 8765] [--reports DIR]
         [--public-key FILE] [--secret-key-file FILE] [--secure-cookies]
+        [--trusted-proxy ADDRESS ...]
     casino-audit [--store URL] user add NAME --role R [--password-file F]
-    casino-audit [--store URL] user list | user disable NAME
+    casino-audit [--store URL] user list | user disable NAME | user revoke NAME
     casino-audit verify-evidence FILE --public-key KEY
 
-``serve``: ``--reports`` defaults to the nightly's report root (``$CASINO_AUDIT_OUT`` or
+``serve``: forwarded headers (``X-Forwarded-For``) are believed only from the addresses
+given as ``--trusted-proxy``, so the sign-in limit per address counts the real client's
+address behind a named proxy and the connecting address otherwise. ``--reports``
+defaults to the nightly's report root (``$CASINO_AUDIT_OUT`` or
 ``./casino-audit-reports``); a missing folder only means no plots. It listens on loopback
 by default; put it behind a TLS proxy (and pass ``--secure-cookies``) to serve it further.
 Without ``--secret-key-file`` (or ``CASINO_AUDIT_CONSOLE_SECRET`` naming one) a random key
@@ -33,6 +37,11 @@ if TYPE_CHECKING:
 SECRET_ENV = "CASINO_AUDIT_CONSOLE_SECRET"
 OUT_ENV, DEFAULT_OUT = "CASINO_AUDIT_OUT", "casino-audit-reports"
 """The nightly report root (``casino-audit nightly --out``), whose plots the night pages show."""
+#: Bounds of the files these commands read (``audit.bounded``): a secret key file, and an
+#: evidence bundle (the console writes one subject's events, at most a few MiB, nested
+#: under 20 levels).
+MAX_SECRET_BYTES = 1 << 16
+MAX_BUNDLE_BYTES, MAX_BUNDLE_DEPTH = 64 << 20, 64
 
 
 def add_parsers(sub: argparse._SubParsersAction) -> None:
@@ -51,6 +60,14 @@ def add_parsers(sub: argparse._SubParsersAction) -> None:
         help="key signing sessions (default $CASINO_AUDIT_CONSOLE_SECRET, else random)",
     )
     p.add_argument("--secure-cookies", action="store_true", help="Secure cookies (behind TLS)")
+    p.add_argument(
+        "--trusted-proxy",
+        action="append",
+        default=[],
+        metavar="ADDRESS",
+        help="a reverse proxy's address or network whose X-Forwarded-For/-Proto headers are "
+        "believed (repeatable); without it no forwarded header is, not even from loopback",
+    )
     p.set_defaults(run=cmd_serve)
 
     p = sub.add_parser("user", help="console accounts: add, list, disable")
@@ -61,6 +78,8 @@ def add_parsers(sub: argparse._SubParsersAction) -> None:
     q.add_argument("--password-file", type=Path, help="its first line is the password")
     users.add_parser("list", help="accounts, their roles, enabled or not")
     q = users.add_parser("disable", help="disable an account (its history stays)")
+    q.add_argument("name")
+    q = users.add_parser("revoke", help="end every console session of an account, now")
     q.add_argument("name")
     p.set_defaults(run=cmd_user)
 
@@ -74,10 +93,12 @@ def _secret(path: str | None) -> bytes | None:
     path = path or os.environ.get(SECRET_ENV)
     if not path:
         return None
+    from audit.bounded import UnusableInput, read_bounded
+
     try:
-        key = Path(path).read_bytes().strip()
-    except OSError as error:
-        raise CannotRun(f"cannot read the secret key file {path}: {error}") from None
+        key = read_bounded(Path(path), MAX_SECRET_BYTES).strip()
+    except UnusableInput as error:
+        raise CannotRun(f"cannot read the secret key file: {error}") from None
     if len(key) < 16:
         raise CannotRun(f"the secret key file {path} holds fewer than 16 bytes")
     return key
@@ -94,6 +115,7 @@ def cmd_serve(args: argparse.Namespace) -> int:
     from console.app import create_app
 
     url = store_url_from_env(args.store)
+    proxies = proxy_options(args.trusted_proxy)
     try:
         public_key = load_public_key(Path(args.public_key)) if args.public_key else None
         app = create_app(
@@ -110,8 +132,25 @@ def cmd_serve(args: argparse.Namespace) -> int:
             f"cannot open the store {parse_store_url(url).redacted()}: {error}"
         ) from None
     print(f"casino-audit console on http://{args.host}:{args.port}/ (Ctrl-C stops it)")
-    uvicorn.run(app, host=args.host, port=args.port, log_level="warning", server_header=False)
+    uvicorn.run(
+        app, host=args.host, port=args.port, log_level="warning", server_header=False, **proxies
+    )
     return EXIT_OK
+
+
+def proxy_options(trusted: Sequence[str]) -> dict[str, object]:
+    """uvicorn's proxy settings for ``serve --trusted-proxy``: forwarded headers are read
+    only from the addresses the operator names (uvicorn's default believes any local
+    client, which could then choose its address for the per-address sign-in limit).
+    ``*`` is refused: the operator names the proxies."""
+    import ipaddress
+
+    for address in trusted:
+        try:
+            ipaddress.ip_network(address, strict=False)
+        except ValueError:
+            raise CannotRun(f"--trusted-proxy {address!r}: not an IP address or network") from None
+    return {"proxy_headers": bool(trusted), "forwarded_allow_ips": list(trusted)}
 
 
 def _password(args: argparse.Namespace) -> str:
@@ -138,15 +177,19 @@ def _password(args: argparse.Namespace) -> str:
 def cmd_user(args: argparse.Namespace) -> int:
     """``casino-audit user …``: exit 0 done, 2 could not (the message says why)."""
     from audit.wording import terminal_safe
-    from console.accounts import AccountError, add_user, all_users, disable_user
+    from console.accounts import AccountError, add_user, all_users, disable_user, revoke_sessions
 
     store = open_store(args, create=args.user_command != "list")
     try:
         if args.user_command == "list":
             _print_users(all_users(store))
         elif args.user_command == "add":
-            user = add_user(store, args.name, args.role, _password(args), by="cli")
+            password = _password(args)
+            user = add_user(store, args.name, args.role, password, by="cli", needs_approval=False)
             print(f"user {terminal_safe(user.name)} added ({user.role})")
+        elif args.user_command == "revoke":
+            revoke_sessions(store, args.name, by="cli")
+            print(f"every session of user {terminal_safe(args.name)} ended")
         else:
             disable_user(store, args.name, by="cli")
             print(f"user {terminal_safe(args.name)} disabled")
@@ -169,8 +212,7 @@ def _print_users(users: Sequence[User]) -> None:
 
 def cmd_verify_evidence(args: argparse.Namespace) -> int:
     """``casino-audit verify-evidence FILE --public-key KEY``: 0 proven, 1 not, 2 unusable."""
-    import json
-
+    from audit.bounded import UnusableInput, json_bounded, read_bounded
     from audit.evidence import verify_bundle
     from audit.store.signing import KeyError_, load_public_key
     from audit.wording import terminal_safe
@@ -180,12 +222,17 @@ def cmd_verify_evidence(args: argparse.Namespace) -> int:
     except KeyError_ as error:
         raise CannotRun(str(error)) from None
     try:
-        bundle = json.loads(Path(args.file).read_text(encoding="utf-8"))
-    except (OSError, UnicodeDecodeError, json.JSONDecodeError) as error:
-        raise CannotRun(f"{args.file}: not a readable JSON file ({error})") from None
+        text = read_bounded(Path(args.file), MAX_BUNDLE_BYTES).decode("utf-8")
+        bundle = json_bounded(text, args.file, max_depth=MAX_BUNDLE_DEPTH)
+    except UnicodeDecodeError as error:
+        raise CannotRun(f"{args.file}: not UTF-8 text ({error.reason})") from None
+    except UnusableInput as error:
+        raise CannotRun(f"not a usable evidence bundle: {error}") from None
     report = verify_bundle(bundle if isinstance(bundle, dict) else {}, public_key)
     for line in report.proven:
         print(f"PROVEN: {terminal_safe(line)}")
     for line in report.problems:
         print(f"NOT PROVEN: {terminal_safe(line)}")
+    for line in report.notes:
+        print(f"NOTE: {terminal_safe(line)}")
     return EXIT_OK if report.ok else EXIT_DATA_PROBLEMS

@@ -87,6 +87,7 @@ def add_parsers(sub: argparse._SubParsersAction) -> None:
 
 def cmd_ingest(args: argparse.Namespace) -> int:
     from audit.ingest.limits import BadLimit
+    from audit.ingest.manifest_check import UnusableManifest
     from audit.ingest.pipeline import ingest
     from audit.ingest.room_text.schedule import BadSchedule, RakeSchedule
     from audit.ingest.rulebook_choice import UnknownRulebook
@@ -117,7 +118,7 @@ def cmd_ingest(args: argparse.Namespace) -> int:
                 manifest_key=manifest_key,
                 header_zone=args.header_zone,
             )
-    except (MissingInput, UnknownRulebook, BadLimit) as error:
+    except (MissingInput, UnknownRulebook, BadLimit, UnusableManifest) as error:
         raise CannotRun(str(error)) from None
     print(f"files read:            {summary.files}")
     print(f"subjects stored:       {summary.subjects_stored}")
@@ -259,13 +260,14 @@ def cmd_checkpoint(args: argparse.Namespace) -> int:
 
 def cmd_quarantine(args: argparse.Namespace) -> int:
     from audit.ingest.quarantine import entries
+    from audit.wording import multiline_safe
 
     store = open_store(args, create=False)
     count = 0
     for entry in entries(store):
         count += 1
         print(entry.line())
-        if args.raw:
-            print(entry.raw)
+        if args.raw:  # as received, its control characters made visible
+            print(multiline_safe(entry.raw))
     print(f"{count} quarantined record(s)")
     return EXIT_OK

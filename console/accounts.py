@@ -1,8 +1,9 @@
 """Console accounts: users with a role and an argon2 password hash, stored as events.
 
 Each account is a ``console_user`` subject (``audit.store.subjects.ConsoleUser``) whose
-records are ``UserAdded`` (name, role, argon2id hash, who added it) and ``UserDisabled``
-(who, when). A password is never stored, logged or printed: only its argon2 hash
+records are ``UserAdded`` (name, role, argon2id hash, who added it, whether it needs a
+second admin's approval), ``UserApproved`` (which admin, when) and ``UserDisabled`` (who,
+when). A password is never stored, logged or printed: only its argon2 hash
 (``argon2.PasswordHasher``, salted, memory-hard). Nothing is updated: disabling is a new
 event, and a disabled name cannot be added again (its history stays readable).
 
@@ -13,6 +14,15 @@ Roles (``ROLES``), each a set of permissions (``PERMISSIONS``):
 * ``admin``: reads, and manages users and sees the access trail. An admin does not sign
   off findings: whoever creates accounts cannot also decide what a finding means.
 
+**Separation of duties.** An admin who adds an account knows its password, so an
+investigator or admin account added in the console (``needs_approval``) only reads until
+a second admin approves it (``approve_user``): never the admin who added it, and only an
+admin who may manage (itself approved, or added outside the console). An admin therefore
+cannot add an investigator and sign off findings as it, nor add an admin to approve its
+own accounts. Accounts added with ``casino-audit user add`` (by whoever holds the store's
+credentials, outside the console) and accounts stored before approvals existed need no
+approval. ``permissions_of`` is the one place the rule is applied.
+
 ``casino-audit user add NAME --role R [--password-file F]``, ``user list``,
 ``user disable NAME`` (the commands are in ``cli.console``).
 """
@@ -22,7 +32,7 @@ from __future__ import annotations
 import contextlib
 import re
 from collections.abc import Iterable, Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from datetime import UTC, datetime
 from typing import Any
 
@@ -30,7 +40,7 @@ from argon2 import PasswordHasher
 from argon2.exceptions import InvalidHashError, VerificationError
 
 from audit.store import AuditStore, SubjectRecords
-from console.trail import seal
+from console.trail import record_sessions_revoked, seal
 
 KIND = "console_user"
 ROLES = ("inspector", "investigator", "admin")
@@ -60,13 +70,27 @@ class User:
     added_by: str
     disabled_at: str | None = None
     disabled_by: str | None = None
+    needs_approval: bool = False
+    approved_by: str | None = None
 
     @property
     def enabled(self) -> bool:
         return self.disabled_at is None
 
+    @property
+    def pending(self) -> bool:
+        """Added in the console and not yet approved by a second admin."""
+        return self.needs_approval and not self.approved_by
+
     def can(self, permission: str) -> bool:
-        return self.enabled and permission in PERMISSIONS.get(self.role, frozenset())
+        return self.enabled and permission in permissions_of(self.role, self.pending)
+
+
+def permissions_of(role: str, pending: bool) -> frozenset[str]:
+    """What an account may do: its role's permissions, or only ``READ`` while it awaits a
+    second admin's approval (see the module docstring)."""
+    granted = PERMISSIONS.get(role, frozenset())
+    return granted & {READ} if pending else granted
 
 
 def password_hasher() -> PasswordHasher:
@@ -86,17 +110,12 @@ def fold(records: Iterable[Mapping[str, Any]]) -> User | None:
                 str(record["password_hash"]),
                 at,
                 str(record.get("added_by") or ""),
+                needs_approval=record.get("needs_approval") is True,
             )
         elif record.get("type") == "UserDisabled" and user is not None:
-            user = User(
-                user.name,
-                user.role,
-                user.password_hash,
-                user.added_at,
-                user.added_by,
-                at,
-                str(record.get("disabled_by") or ""),
-            )
+            user = replace(user, disabled_at=at, disabled_by=str(record.get("disabled_by") or ""))
+        elif record.get("type") == "UserApproved" and user is not None:
+            user = replace(user, approved_by=str(record.get("approved_by") or ""))
     return user
 
 
@@ -131,10 +150,13 @@ def add_user(
     password: str,
     *,
     by: str,
+    needs_approval: bool,
     hasher: PasswordHasher | None = None,
     now: datetime | None = None,
 ) -> User:
-    """Store a new account (``UserAdded``); refused when the name is taken or invalid."""
+    """Store a new account (``UserAdded``); refused when the name is taken or invalid.
+    ``needs_approval``: an investigator or admin account only reads until a second admin
+    approves it (accounts added in the console; see the module docstring)."""
     check_name(name)
     if role not in ROLES:
         raise AccountError(f"unknown role {role!r}; roles: {', '.join(ROLES)}")
@@ -149,6 +171,7 @@ def add_user(
         "role": role,
         "password_hash": (hasher or password_hasher()).hash(password),
         "added_by": by,
+        "needs_approval": needs_approval and role != "inspector",
     }
     _append(store, SubjectRecords(KIND, name, [record], source="console"))
     user = fold([record])
@@ -176,6 +199,39 @@ def disable_user(store: AuditStore, name: str, *, by: str, now: datetime | None 
     disabled = fold([*records, record])
     assert disabled is not None
     return disabled
+
+
+def approve_user(store: AuditStore, name: str, *, by: User, now: datetime | None = None) -> User:
+    """``UserApproved``: admin ``by`` vouches that ``name`` is someone else; refused when
+    ``by`` added the account, is the account, may not manage, or nothing awaits approval."""
+    records = store.records_of(KIND, name)
+    user = fold(records)
+    if user is None:
+        raise AccountError(f"no user {name!r}")
+    if not user.pending or not user.enabled:
+        raise AccountError(f"user {name!r} awaits no approval")
+    if by.name in (user.added_by, user.name) or not by.can(MANAGE):
+        raise AccountError(
+            f"user {name!r} must be approved by an admin other than {user.added_by!r}, who added it"
+        )
+    record = {
+        "type": "UserApproved",
+        "sequence": len(records),
+        "occurred_at": now or datetime.now(UTC),
+        "user": name,
+        "approved_by": by.name,
+    }
+    _append(store, SubjectRecords(KIND, name, [record], source="console"))
+    approved = fold([*records, record])
+    assert approved is not None
+    return approved
+
+
+def revoke_sessions(store: AuditStore, name: str, *, by: str, now: datetime | None = None) -> None:
+    """End every session of account ``name`` begun until ``now`` (``SessionsRevoked``)."""
+    if fold(store.records_of(KIND, name)) is None:
+        raise AccountError(f"no user {name!r}")
+    record_sessions_revoked(store, name, by=by, now=now)
 
 
 def _append(store: AuditStore, unit: SubjectRecords) -> None:

@@ -18,7 +18,7 @@ from fastapi import APIRouter, Depends, Form, HTTPException, Request
 from fastapi.responses import RedirectResponse, Response
 
 from console import queries
-from console.accounts import PERMISSIONS, User, password_matches
+from console.accounts import User, password_matches, permissions_of
 from console.runtime import Runtime
 from console.security import (
     CSRF_FIELD,
@@ -28,6 +28,7 @@ from console.security import (
     minutes,
     same,
 )
+from console.trail import record_session_ended
 
 router = APIRouter()
 
@@ -47,9 +48,15 @@ class Viewer:
     role: str
     session: Session
     csrf: str
+    pending: bool
+    """Awaiting a second admin's approval: reads only (``console.accounts``)."""
 
     def can(self, permission: str) -> bool:
-        return permission in PERMISSIONS.get(self.role, frozenset())
+        return permission in permissions_of(self.role, self.pending)
+
+    def account(self) -> User:
+        """The viewer as an account, for the rules of ``console.accounts``."""
+        return User(self.name, self.role, "", "", "", needs_approval=self.pending)
 
 
 def runtime(request: Request) -> Runtime:
@@ -67,9 +74,11 @@ def current_viewer(request: Request) -> Viewer | None:
     if session is None:
         return None
     account = queries.user(rt.model, session.user)
-    if account is None or account["disabled_at"]:
+    if account is None or account["disabled_at"] or queries.session_ended(rt.model, session):
         return None
-    viewer = Viewer(session.user, account["role"], session, rt.sessions.csrf_for(session))
+    pending = bool(account["needs_approval"]) and not account["approved_by"]
+    csrf = rt.sessions.csrf_for(session)
+    viewer = Viewer(session.user, account["role"], session, csrf, pending)
     request.state.viewer = viewer
     return viewer
 
@@ -193,8 +202,8 @@ def login(
     rt.limiter.succeeded(keys[0])
     old = rt.sessions.read(request.cookies.get(SESSION_COOKIE))
     if old is not None:
-        rt.sessions.end(old)
-    value, _ = rt.sessions.issue(username)
+        record_session_ended(rt.store, old.user, old.ref, "signed in again", rt.now())
+    value, _ = rt.sessions.issue(username, rt.now())
     response = RedirectResponse(_safe_next(next), status_code=303)
     response.set_cookie(
         SESSION_COOKIE,
@@ -211,7 +220,8 @@ def login(
 
 @router.post("/logout")
 def logout(request: Request, viewer: Reader) -> Response:
-    runtime(request).sessions.end(viewer.session)
+    rt = runtime(request)
+    record_session_ended(rt.store, viewer.name, viewer.session.ref, "signed out", rt.now())
     response = RedirectResponse("/login?" + urlencode({"next": "/"}), status_code=303)
     response.delete_cookie(SESSION_COOKIE, path="/")
     return response

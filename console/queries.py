@@ -14,6 +14,7 @@ import binascii
 import json
 from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
+from datetime import UTC, datetime
 from functools import partial
 from typing import Any
 
@@ -21,6 +22,7 @@ import orjson
 
 from audit.show_common import UnitKey
 from console.readmodel import ReadModel
+from console.security import Session, aware
 
 PAGE = 50
 MAX_PAGE = 500
@@ -280,6 +282,25 @@ def user(model: ReadModel, name: str) -> dict[str, Any] | None:
     with model.reading() as db:
         found = db.execute("SELECT * FROM users WHERE name = ?", (name,)).fetchone()
     return dict(found) if found is not None else None
+
+
+def session_ended(model: ReadModel, session: Session) -> bool:
+    """True when the access trail ended ``session``: signed out, or revoked by an admin
+    after it began (``console.trail``)."""
+    with model.reading() as db:
+        if db.execute("SELECT 1 FROM ended_sessions WHERE session = ?", (session.ref,)).fetchone():
+            return True
+        found = db.execute("SELECT until FROM revocations WHERE user = ?", (session.user,))
+        untils = [row["until"] for row in found]
+    return any(session.issued_at <= _instant(until) for until in untils)
+
+
+def _instant(text: str) -> datetime:
+    """A stored time; one that cannot be read revokes everything (fails closed)."""
+    try:
+        return aware(datetime.fromisoformat(text))
+    except ValueError:
+        return datetime.max.replace(tzinfo=UTC)
 
 
 def access(model: ReadModel, subject: str | None = None, limit: int = 200) -> list[dict]:

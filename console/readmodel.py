@@ -23,7 +23,9 @@ What it keeps:
   yields (the finding plus its verdict's context), indexed for filters and keyset
   pagination (``console.queries``); a new verdict on a subject replaces its rows;
 * nights (days with nightly units), incidents, the quarantine count, users, the access
-  trail, sign-offs and incident notes.
+  trail, sign-offs and incident notes;
+* ``ended_sessions`` and ``revocations``: the sessions signed out, and per user the
+  time until which every session was revoked (``console.trail``).
 
 Thread-safe: one lock around the connection (FastAPI runs page functions in threads).
 """
@@ -67,9 +69,12 @@ T_INCIDENT = get_topic(Incident.Opened)
 T_QUARANTINE = get_topic(QuarantinedRecord.RecordQuarantined)  # type: ignore[attr-defined]
 T_USER_ADDED = get_topic(ConsoleUser.UserAdded)  # type: ignore[attr-defined]
 T_USER_DISABLED = get_topic(ConsoleUser.UserDisabled)  # type: ignore[attr-defined]
+T_USER_APPROVED = get_topic(ConsoleUser.UserApproved)  # type: ignore[attr-defined]
 T_VIEWED = get_topic(AccessTrail.SubjectViewed)  # type: ignore[attr-defined]
 T_SIGNED = get_topic(SignOff.FindingSignedOff)  # type: ignore[attr-defined]
 T_NOTE = get_topic(IncidentNote.IncidentNoteRecorded)  # type: ignore[attr-defined]
+T_SESSION_ENDED = get_topic(AccessTrail.SessionEnded)  # type: ignore[attr-defined]
+T_REVOKED = get_topic(AccessTrail.SessionsRevoked)  # type: ignore[attr-defined]
 TOPICS = (
     T_UNIT,
     T_VERDICT,
@@ -77,9 +82,12 @@ TOPICS = (
     T_QUARANTINE,
     T_USER_ADDED,
     T_USER_DISABLED,
+    T_USER_APPROVED,
     T_VIEWED,
     T_SIGNED,
     T_NOTE,
+    T_SESSION_ENDED,
+    T_REVOKED,
 )
 
 SCHEMA = """
@@ -109,7 +117,8 @@ CREATE INDEX finding_players_seq ON finding_players (seq);
 CREATE TABLE nights (day TEXT PRIMARY KEY);
 CREATE TABLE incidents (id TEXT PRIMARY KEY, notification INTEGER);
 CREATE TABLE users (name TEXT PRIMARY KEY, role TEXT, password_hash TEXT, added_at TEXT,
-  added_by TEXT, disabled_at TEXT, disabled_by TEXT);
+  added_by TEXT, disabled_at TEXT, disabled_by TEXT, needs_approval INTEGER,
+  approved_by TEXT);
 CREATE TABLE access (seq INTEGER PRIMARY KEY, at TEXT, user TEXT, subject TEXT, view TEXT);
 CREATE INDEX access_subject ON access (subject, seq);
 CREATE TABLE signoffs (seq INTEGER PRIMARY KEY, at TEXT, user TEXT, finding_id TEXT,
@@ -117,6 +126,9 @@ CREATE TABLE signoffs (seq INTEGER PRIMARY KEY, at TEXT, user TEXT, finding_id T
 CREATE INDEX signoffs_finding ON signoffs (finding_id, seq);
 CREATE TABLE notes (seq INTEGER PRIMARY KEY, at TEXT, user TEXT, incident TEXT, note TEXT);
 CREATE INDEX notes_incident ON notes (incident, seq);
+CREATE TABLE ended_sessions (session TEXT PRIMARY KEY);
+CREATE TABLE revocations (user TEXT, until TEXT);
+CREATE INDEX revocations_user ON revocations (user);
 """
 
 
@@ -220,7 +232,7 @@ class ReadModel:
             )
         elif topic == T_QUARANTINE:
             self.quarantined += 1
-        elif topic in (T_USER_ADDED, T_USER_DISABLED):
+        elif topic in (T_USER_ADDED, T_USER_DISABLED, T_USER_APPROVED):
             self._user(state["record"])
         else:
             self._fact(topic, state["record"])
@@ -289,14 +301,20 @@ class ReadModel:
     def _user(self, record: dict[str, Any]) -> None:
         if record.get("type") == "UserAdded":
             self.db.execute(
-                "INSERT OR REPLACE INTO users VALUES (?,?,?,?,?,NULL,NULL)",
+                "INSERT OR REPLACE INTO users VALUES (?,?,?,?,?,NULL,NULL,?,NULL)",
                 (
                     _text(record.get("user")),
                     _text(record.get("role")),
                     _text(record.get("password_hash")),
                     _when(record.get("occurred_at")),
                     _text(record.get("added_by")),
+                    record.get("needs_approval") is True,
                 ),
+            )
+        elif record.get("type") == "UserApproved":
+            self.db.execute(
+                "UPDATE users SET approved_by = ? WHERE name = ?",
+                (_text(record.get("approved_by")), _text(record.get("user"))),
             )
         else:
             self.db.execute(
@@ -328,6 +346,12 @@ class ReadModel:
                     _text(record.get("note")),
                 ),
             )
+        elif topic == T_SESSION_ENDED:
+            self.db.execute(
+                "INSERT OR IGNORE INTO ended_sessions VALUES (?)", (_text(record.get("session")),)
+            )
+        elif topic == T_REVOKED:
+            self.db.execute("INSERT INTO revocations VALUES (?, ?)", (user, at))
         elif topic == T_NOTE:
             self.db.execute(
                 "INSERT INTO notes (at, user, incident, note) VALUES (?,?,?,?)",

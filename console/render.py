@@ -125,5 +125,13 @@ def views(rows: Sequence[Mapping[str, Any]]) -> list[FindingView]:
 
 def record_json(record: Mapping[str, Any]) -> str:
     """A stored record as canonical JSON (sorted keys; control characters, ANSI escapes
-    included, are JSON escapes: inert)."""
-    return canonical(dict(record))
+    included, are JSON escapes: inert; so are DEL, line separators and bidirectional
+    overrides, which JSON leaves as they are: the text still reads back the same)."""
+    return _INVISIBLE.sub(_json_escape, canonical(dict(record)))
+
+
+_INVISIBLE = re.compile("[\x7f-\x9f\u061c\u200e\u200f\u2028\u2029\u202a-\u202e\u2066-\u2069]")
+
+
+def _json_escape(match: re.Match[str]) -> str:
+    return f"\\u{ord(match.group()):04x}"

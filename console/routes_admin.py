@@ -1,4 +1,5 @@
-"""Administration: accounts (``/admin/users``: list, add, disable) and the access trail
+"""Administration: accounts (``/admin/users``: list, add, approve, disable, end every
+session of one: ``/admin/users/{name}/revoke``) and the access trail
 (``/admin/access``: who looked at which subject's events, when, newest first)."""
 
 from __future__ import annotations
@@ -9,7 +10,14 @@ from fastapi import APIRouter, Form, HTTPException, Request
 from fastapi.responses import RedirectResponse, Response
 
 from console import queries
-from console.accounts import ROLES, AccountError, add_user, disable_user
+from console.accounts import (
+    ROLES,
+    AccountError,
+    add_user,
+    approve_user,
+    disable_user,
+    revoke_sessions,
+)
 from console.auth import Manager, runtime
 
 router = APIRouter()
@@ -43,8 +51,8 @@ def new_user(
 ) -> Response:
     rt = runtime(request)
     try:
-        add_user(rt.store, name, role, password, by=viewer.name, hasher=rt.settings.hasher,
-                 now=rt.now())  # fmt: skip
+        add_user(rt.store, name, role, password, by=viewer.name, needs_approval=True,
+                 hasher=rt.settings.hasher, now=rt.now())  # fmt: skip
     except AccountError as error:
         return _users_page(request, str(error), status=400)
     return RedirectResponse("/admin/users", status_code=303)
@@ -57,6 +65,28 @@ def disable(request: Request, viewer: Manager, name: str) -> Response:
         return _users_page(request, "you cannot disable your own account", status=400)
     try:
         disable_user(rt.store, name, by=viewer.name, now=rt.now())
+    except AccountError as error:
+        raise HTTPException(404, str(error)) from None
+    return RedirectResponse("/admin/users", status_code=303)
+
+
+@router.post("/admin/users/{name}/approve")
+def approve(request: Request, viewer: Manager, name: str) -> Response:
+    """A second admin approves an account added in the console (``console.accounts``)."""
+    rt = runtime(request)
+    try:
+        approve_user(rt.store, name, by=viewer.account(), now=rt.now())
+    except AccountError as error:
+        return _users_page(request, str(error), status=400)
+    return RedirectResponse("/admin/users", status_code=303)
+
+
+@router.post("/admin/users/{name}/revoke")
+def revoke(request: Request, viewer: Manager, name: str) -> Response:
+    """End every session of ``name`` begun until now (a stolen cookie stops working)."""
+    rt = runtime(request)
+    try:
+        revoke_sessions(rt.store, name, by=viewer.name, now=rt.now())
     except AccountError as error:
         raise HTTPException(404, str(error)) from None
     return RedirectResponse("/admin/users", status_code=303)

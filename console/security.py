@@ -4,7 +4,11 @@
   secret (``itsdangerous``, timestamped; refused after ``session_seconds``), ``HttpOnly``,
   ``SameSite=Strict``, ``Secure`` when the console is served over TLS. The role is never
   in the cookie: each request reads the account from the read model, so a disabled user
-  is out at the next click. Signing out forgets the nonce (the cookie is then refused).
+  is out at the next click. The cookie also carries when it was issued (``"t"``). Signing
+  out, signing in again and an admin's revocation are stored in the access trail
+  (``console.trail``: ``SessionEnded``, ``SessionsRevoked``) and checked at every request
+  (``console.auth.current_viewer``), so an ended session stays ended after a restart and
+  in every console process over the same store.
 * **CSRF**: every form carries ``csrf_token``; every POST is refused (403) unless it
   matches. Signed in, the token is bound to the session (HMAC of the session nonce);
   before signing in (the sign-in form) it is a double-submit token: a random value in
@@ -25,7 +29,7 @@ import threading
 from collections import deque
 from collections.abc import Callable
 from dataclasses import dataclass, field
-from datetime import datetime, timedelta
+from datetime import UTC, datetime, timedelta
 
 from itsdangerous import BadSignature, URLSafeSerializer, URLSafeTimedSerializer
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
@@ -53,6 +57,12 @@ HEADERS = {
 class Session:
     user: str
     nonce: str
+    issued_at: datetime
+
+    @property
+    def ref(self) -> str:
+        """The session's name in the access trail: a digest, never the nonce itself."""
+        return hashlib.sha256(b"session\x00" + self.nonce.encode()).hexdigest()[:32]
 
 
 class Sessions:
@@ -63,16 +73,16 @@ class Sessions:
         self.seconds = session_seconds
         self._signer = URLSafeTimedSerializer(secret, salt="casino-audit console session")
         self._presession = URLSafeSerializer(secret, salt="casino-audit console csrf")
-        self._ended: set[str] = set()
-        self._lock = threading.Lock()
 
-    def issue(self, user: str) -> tuple[str, Session]:
-        """A new session's cookie value."""
-        session = Session(user, secrets.token_urlsafe(24))
-        return self._signer.dumps({"u": user, "n": session.nonce}), session
+    def issue(self, user: str, now: datetime) -> tuple[str, Session]:
+        """A new session's cookie value, issued at ``now``."""
+        session = Session(user, secrets.token_urlsafe(24), now)
+        cookie = {"u": user, "n": session.nonce, "t": now.isoformat()}
+        return self._signer.dumps(cookie), session
 
     def read(self, cookie: str | None) -> Session | None:
-        """The session a cookie holds, if signed by us, not expired and not ended."""
+        """The session a cookie holds, if signed by us and not expired (whether it was
+        ended is the access trail's to say)."""
         if not cookie:
             return None
         try:
@@ -81,15 +91,11 @@ class Sessions:
             return None
         if not isinstance(data, dict) or not isinstance(data.get("u"), str):
             return None
-        nonce = str(data.get("n", ""))
-        with self._lock:
-            if nonce in self._ended:
-                return None
-        return Session(data["u"], nonce)
-
-    def end(self, session: Session) -> None:
-        with self._lock:
-            self._ended.add(session.nonce)
+        try:
+            issued = aware(datetime.fromisoformat(str(data.get("t"))))
+        except ValueError:  # a cookie from before sessions were stored: sign in again
+            return None
+        return Session(data["u"], str(data.get("n", "")), issued)
 
     def csrf_for(self, session: Session) -> str:
         """The CSRF token bound to a session."""
@@ -109,6 +115,11 @@ class Sessions:
         except BadSignature:
             return None
         return token if isinstance(token, str) else None
+
+
+def aware(moment: datetime) -> datetime:
+    """``moment`` with a time zone (a naive time is read as UTC), so times compare."""
+    return moment if moment.tzinfo is not None else moment.replace(tzinfo=UTC)
 
 
 def same(a: str | None, b: str | None) -> bool:

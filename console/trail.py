@@ -5,7 +5,11 @@
 * ``FindingSignedOff`` (``sign_off`` subjects): an investigator's decision on a finding
   (``accepted``, ``disputed`` or ``escalated``) with a note;
 * ``IncidentNoteRecorded`` (``incident_note`` subjects): an investigator's note on an
-  incident.
+  incident;
+* ``SessionEnded`` (``access`` subjects): one console session ended (signed out, or
+  replaced by signing in again), named by its digest (``console.security.Session.ref``);
+* ``SessionsRevoked`` (``access`` subjects): an admin ended every session of a user begun
+  until then (a cookie captured earlier is refused from then on).
 
 Each fact is its own small subject (id: UTC time plus a random suffix) holding one
 record, so concurrent requests never contend for one aggregate's next version, and every
@@ -115,3 +119,21 @@ def record_note(
         "note": text,
     }
     _append(store, NOTE, now, record)
+
+
+def record_session_ended(
+    store: AuditStore, user: str, session: str, why: str, now: datetime | None = None
+) -> None:
+    """Append ``SessionEnded``: ``user``'s session ``session`` (its digest) ended."""
+    now = now or datetime.now(UTC)
+    record = {"type": "SessionEnded", "occurred_at": now, "user": user, "session": session}
+    _append(store, ACCESS, now, {**record, "why": why})
+
+
+def record_sessions_revoked(
+    store: AuditStore, user: str, *, by: str, now: datetime | None = None
+) -> None:
+    """Append ``SessionsRevoked``: every session of ``user`` begun until ``now`` ends."""
+    now = now or datetime.now(UTC)
+    record = {"type": "SessionsRevoked", "occurred_at": now, "user": user, "by": by}
+    _append(store, ACCESS, now, record)

@@ -46,7 +46,7 @@ from audit.config import parse_store_url
 from audit.money import format_money
 from audit.reports import write_findings
 from audit.store import AuditStore
-from audit.wording import OwedTotals, Sums, owed_totals, sentence, terminal_safe
+from audit.wording import OwedTotals, Sums, owed_totals, sentence, show_command, terminal_safe
 from pipelines import report_counts as agg
 from pipelines import report_plots
 from pipelines.expectations.profile import RakeProfile
@@ -248,7 +248,7 @@ def _command(row: dict[str, Any], store: str) -> str:
     """The full, shell-quoted command an inspector runs to look the finding up."""
     prefix = f"casino-audit --store {shlex.quote(store)}"
     if row["family"] in SHOWN_FAMILIES or row["kind"] == "collusion_suspected":
-        command = f"{prefix} show {shlex.quote(str(row['subject']))}"
+        command = show_command(row["subject"]).replace("casino-audit", prefix, 1)
     else:
         command = f"{prefix} findings --kind {shlex.quote(str(row['kind']))}"
     return f"<code>{html.escape(terminal_safe(command))}</code>"

@@ -153,7 +153,15 @@ def build(url: str, base: Path) -> ConsoleStore:
             built = ConsoleStore(url, base, public, private, base / "out")
             for role in ROLES:
                 name = f"{role}-1"
-                add_user(store, name, role, PASSWORD, by="tests", hasher=FAST_HASHER)
+                add_user(
+                    store,
+                    name,
+                    role,
+                    PASSWORD,
+                    by="tests",
+                    needs_approval=False,
+                    hasher=FAST_HASHER,
+                )
                 built.users[role] = name
         finally:
             store.close()

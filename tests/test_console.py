@@ -166,10 +166,12 @@ def test_the_csv_export_is_the_filter_and_formula_safe(make_client: Any) -> None
     rows = list(csv.DictReader(io.StringIO(response.text)))
     assert rows and {r["kind"] for r in rows} >= {"mispaid_pot"}
     hostile = next(r for r in rows if r["subject"].startswith("'="))
-    assert hostile["subject"] == "'" + HOSTILE_HAND
-    assert hostile["table"] == "'" + HOSTILE_TABLE
+    # ESC is written as the visible \e (issue #26): a cell cannot drive a terminal
+    assert hostile["subject"] == "'" + HOSTILE_HAND.replace("\x1b", "\\e")
+    assert hostile["table"] == "'" + HOSTILE_TABLE.replace("\x1b", "\\e")
     for row in rows:
         for cell in row.values():
+            assert "\x1b" not in (cell or "") and "\x07" not in (cell or ""), cell
             assert not re.match(r"\s*[=+@\t\r]", cell or ""), cell
             assert not re.match(r"-(?!\d+(\.\d+)?$)", cell or ""), cell
 

@@ -86,6 +86,8 @@ ROUTES = (
         {"name": "{new_user}", "role": "inspector", "password": PASSWORD},
     ),
     Route("POST", "/admin/users/{name}/disable", frozenset({ADMIN}), values={"name": "{victim}"}),
+    Route("POST", "/admin/users/{name}/revoke", frozenset({ADMIN}), values={"name": "{victim}"}),
+    Route("POST", "/admin/users/{name}/approve", frozenset({ADMIN}), values={"name": "{pending}"}),
     Route("GET", "/admin/access", frozenset({ADMIN})),
     Route("POST", "/logout", READERS),  # last: it ends the session
 )
@@ -103,10 +105,22 @@ def _values(store: ConsoleStore, finding_id: str) -> dict[str, str]:
 
     app_store = AuditStore(store.url)
     try:
-        add_user(app_store, victim, "inspector", PASSWORD, by="tests", hasher=FAST_HASHER)
+        add_user(
+            app_store,
+            victim,
+            "inspector",
+            PASSWORD,
+            by="tests",
+            needs_approval=False,
+            hasher=FAST_HASHER,
+        )
+        pending = f"pending-{uuid.uuid4().hex[:8]}"
+        add_user(app_store, pending, "investigator", PASSWORD, by="another-admin",
+                 needs_approval=True, hasher=FAST_HASHER)  # fmt: skip
     finally:
         app_store.close()
     return {
+        "pending": pending,
         "subject_id": quote(HOSTILE_HAND, safe=""),
         "finding_id": finding_id,
         "day": DAY.isoformat(),
@@ -254,7 +268,15 @@ def test_sign_out_ends_the_session_and_disabling_ends_it_too(
     name = f"leaver-{uuid.uuid4().hex[:8]}"
     store = AuditStore(console_store.url)
     try:
-        add_user(store, name, "investigator", PASSWORD, by="tests", hasher=FAST_HASHER)
+        add_user(
+            store,
+            name,
+            "investigator",
+            PASSWORD,
+            by="tests",
+            needs_approval=False,
+            hasher=FAST_HASHER,
+        )
         leaver = make_client()
         assert sign_in(leaver, name).status_code == 303
         assert leaver.get("/").status_code == 200
@@ -263,6 +285,146 @@ def test_sign_out_ends_the_session_and_disabling_ends_it_too(
         store.close()
     assert leaver.get("/").status_code == 303
     assert sign_in(leaver, name).status_code == 401
+
+
+def _stolen_after(console_store: ConsoleStore, make_client: Any, end: Any) -> Any:
+    """A cookie captured from a signed-in inspector, after ``end(client)`` ended its
+    session in one console process, replayed to another process with the same
+    ``--secret-key-file`` (as after a restart, or behind a second worker)."""
+    secret = f"shared secret {uuid.uuid4().hex}"
+    name = f"stolen-{uuid.uuid4().hex[:8]}"
+    store = AuditStore(console_store.url)
+    try:
+        add_user(
+            store, name, "inspector", PASSWORD, by="tests", needs_approval=False, hasher=FAST_HASHER
+        )
+    finally:
+        store.close()
+    first = make_client(secret_key=secret)
+    assert sign_in(first, name).status_code == 303
+    stolen = first.cookies.get("casino_audit_session")
+    end(first, name)
+    restarted = make_client(secret_key=secret)
+    restarted.cookies.set("casino_audit_session", stolen)
+    return restarted.get("/")
+
+
+def test_a_logout_survives_a_restart(console_store: ConsoleStore, make_client: Any) -> None:
+    def logout(client: Any, name: str) -> None:
+        token = csrf_of(client.get("/").text)
+        assert client.post("/logout", data={"csrf_token": token}).status_code == 303
+
+    assert _stolen_after(console_store, make_client, logout).status_code == 303
+    assert _stolen_after(console_store, make_client, lambda c, n: None).status_code == 200
+
+
+def test_signing_in_again_ends_the_old_session_everywhere(
+    console_store: ConsoleStore, make_client: Any
+) -> None:
+    assert _stolen_after(console_store, make_client, sign_in).status_code == 303
+
+
+def test_an_admin_revokes_every_session_of_a_user(
+    console_store: ConsoleStore, make_client: Any
+) -> None:
+    admin = make_client(ADMIN)
+
+    def revoke(client: Any, name: str) -> None:
+        token = csrf_of(admin.get("/admin/users").text)
+        done = admin.post(f"/admin/users/{name}/revoke", data={"csrf_token": token})
+        assert done.status_code == 303, done.text
+        assert client.get("/").status_code == 303  # the live session too
+
+    assert _stolen_after(console_store, make_client, revoke).status_code == 303
+    token = csrf_of(admin.get("/admin/users").text)
+    assert admin.post("/admin/users/nobody-x/revoke", data={"csrf_token": token}).status_code == 404
+
+
+def test_the_revoke_command_ends_every_session(
+    console_store: ConsoleStore, make_client: Any, capsys: Any
+) -> None:
+    def revoke(client: Any, name: str) -> None:
+        assert main(["--store", console_store.url, "user", "revoke", name]) == 0
+
+    assert _stolen_after(console_store, make_client, revoke).status_code == 303
+    assert main(["--store", console_store.url, "user", "revoke", "nobody-x"]) == 2
+    assert "no user 'nobody-x'" in capsys.readouterr().err
+
+
+# -- separation of duties (issue #26, item 4; README "Duties") ---------------------------
+
+
+def _console_adds(admin: Any, role: str) -> str:
+    """``admin`` adds an account of ``role`` in the console; its name."""
+    name = f"{role[:5]}-{uuid.uuid4().hex[:8]}"
+    token = csrf_of(admin.get("/admin/users").text)
+    form = {"name": name, "role": role, "password": PASSWORD, "csrf_token": token}
+    assert admin.post("/admin/users", data=form).status_code == 303
+    return name
+
+
+def _approve(admin: Any, name: str) -> Any:
+    token = csrf_of(admin.get("/admin/users").text)
+    return admin.post(f"/admin/users/{name}/approve", data={"csrf_token": token})
+
+
+def _signs_off(console_store: ConsoleStore, make_client: Any, name: str) -> int:
+    """The status of ``name``'s sign-off of a finding (303 recorded, 403 refused)."""
+    client = make_client()
+    assert sign_in(client, name).status_code == 303
+    finding = _finding_of_hostile_hand(client)
+    token = csrf_of(client.get("/").text)
+    form = {"decision": "accepted", "note": "mine", "csrf_token": token}
+    return client.post(f"/findings/{finding}/sign-off", data=form).status_code
+
+
+def _second_admin(console_store: ConsoleStore, make_client: Any) -> Any:
+    """A client signed in as a second admin, added outside the console."""
+    name = f"admin2-{uuid.uuid4().hex[:8]}"
+    store = AuditStore(console_store.url)
+    try:
+        add_user(store, name, "admin", PASSWORD, by="cli", needs_approval=False,
+                 hasher=FAST_HASHER)  # fmt: skip
+    finally:
+        store.close()
+    client = make_client()
+    assert sign_in(client, name).status_code == 303
+    return client
+
+
+def test_an_admin_cannot_add_an_investigator_and_sign_off_as_it(
+    console_store: ConsoleStore, make_client: Any
+) -> None:
+    admin = make_client(ADMIN)
+    puppet = _console_adds(admin, "investigator")
+    assert _signs_off(console_store, make_client, puppet) == 403  # reads only
+    refused = _approve(admin, puppet)  # the admin who added it cannot vouch for it
+    assert refused.status_code == 400 and "other than" in refused.text
+    assert _signs_off(console_store, make_client, puppet) == 403
+    assert _approve(_second_admin(console_store, make_client), puppet).status_code == 303
+    assert _signs_off(console_store, make_client, puppet) == 303
+
+
+def test_an_admin_cannot_add_an_admin_to_approve_its_own_accounts(
+    console_store: ConsoleStore, make_client: Any
+) -> None:
+    admin = make_client(ADMIN)
+    accomplice, puppet = _console_adds(admin, "admin"), _console_adds(admin, "investigator")
+    helper = make_client()
+    assert sign_in(helper, accomplice).status_code == 303
+    assert helper.get("/admin/users").status_code == 403  # pending: reads only
+    assert _approve(helper, puppet).status_code == 403
+    assert _signs_off(console_store, make_client, puppet) == 403
+
+
+def test_the_duties_table_holds(console_store: ConsoleStore, make_client: Any) -> None:
+    """README "Duties": who may sign off, by how the account came to be."""
+    admin = make_client(ADMIN)
+    inspector = _console_adds(admin, "inspector")
+    assert _signs_off(console_store, make_client, console_store.users[ADMIN]) == 403
+    assert _signs_off(console_store, make_client, inspector) == 403
+    assert _signs_off(console_store, make_client, console_store.users[INVESTIGATOR]) == 303
+    assert _approve(_second_admin(console_store, make_client), inspector).status_code == 400
 
 
 def test_wrong_password_and_unknown_user_read_alike(
@@ -315,7 +477,64 @@ def test_serve_runs_uvicorn_on_loopback(
     assert main(["--store", console_store.url, "serve"]) == 0
     assert isinstance(ran["app"], FastAPI)
     assert (ran["host"], ran["port"]) == ("127.0.0.1", 8765)
+    assert (ran["proxy_headers"], ran["forwarded_allow_ips"]) == (False, [])
     assert "http://127.0.0.1:8765/" in capsys.readouterr().out
+
+
+def _served(app: Any, trusted: list[str], client: str) -> Any:
+    """A client at ``client`` of ``app`` as ``serve --trusted-proxy …`` runs it: through
+    uvicorn's own Config (its proxy middleware), with the options ``serve`` passes."""
+    import uvicorn
+    from fastapi.testclient import TestClient
+
+    from cli.console import proxy_options
+
+    config = uvicorn.Config(app, **proxy_options(trusted))  # type: ignore[arg-type]
+    config.load()
+    return TestClient(config.loaded_app, client=(client, 5000), follow_redirects=False)
+
+
+def test_a_local_client_cannot_choose_its_address(
+    console_store: ConsoleStore, make_client: Any
+) -> None:
+    """No --trusted-proxy: X-Forwarded-For from loopback is not believed, so spraying
+    passwords under made-up addresses still locks the one real address."""
+    local = _served(make_client(clock=Clock()).app, [], "127.0.0.1")
+    for n in range(5):
+        local.headers["x-forwarded-for"] = f"203.0.113.{n}"
+        assert sign_in(local, f"nobody-{n}", "wrong password!!").status_code == 401
+    local.headers["x-forwarded-for"] = "203.0.113.99"
+    locked = sign_in(local, console_store.users[ADMIN])
+    assert locked.status_code == 429 and "this address" in locked.text
+
+
+def test_behind_a_named_proxy_each_client_is_limited_on_its_own(
+    console_store: ConsoleStore, make_client: Any
+) -> None:
+    """--trusted-proxy 10.0.0.5: five failures of one client behind the proxy lock that
+    client's address, not everyone behind the proxy; another proxy is not believed."""
+    app = make_client(clock=Clock()).app
+    proxy = _served(app, ["10.0.0.5"], "10.0.0.5")
+    proxy.headers["x-forwarded-for"] = "198.51.100.7"
+    for n in range(5):
+        assert sign_in(proxy, f"nobody-{n}", "wrong password!!").status_code == 401
+    assert sign_in(proxy, console_store.users[ADMIN]).status_code == 429
+    proxy.headers["x-forwarded-for"] = "198.51.100.8"
+    assert sign_in(proxy, console_store.users[ADMIN]).status_code == 303
+    other = _served(app, ["10.0.0.5"], "10.0.0.6")
+    other.headers["x-forwarded-for"] = "198.51.100.9"
+    for n in range(5):
+        assert sign_in(other, f"nobody-{n}", "wrong password!!").status_code == 401
+    other.headers["x-forwarded-for"] = "198.51.100.10"
+    assert sign_in(other, console_store.users[ADMIN]).status_code == 429  # 10.0.0.6 locked
+
+
+def test_serve_refuses_a_trusted_proxy_that_is_not_an_address(
+    console_store: ConsoleStore, capsys: Any
+) -> None:
+    for bad in ("*", "proxy.example"):
+        assert main(["--store", console_store.url, "serve", "--trusted-proxy", bad]) == 2
+        assert "not an IP address or network" in capsys.readouterr().err
 
 
 def test_serve_refuses_a_missing_store(tmp_path: Path, capsys: Any) -> None:

@@ -177,3 +177,70 @@ def test_junk_between_hands_is_its_own_rejection(tmp_path_factory, junk: str) ->
     stored = [u for u in read if isinstance(u, SubjectRecords)]
     assert len(stored) == 2  # the hands around the junk go in
     assert all(isinstance(u, RecordRejected) for u in read if u not in stored)
+
+
+# -- issue #26, items 7 and 8: contradictions inside the summary, damage beside good hands
+
+
+def test_a_summary_won_amount_disagreeing_with_the_collected_lines_is_quarantined(
+    tmp_path: Path,
+) -> None:
+    [bad] = units(tmp_path, TOURNAMENT.replace("won (2,960)", "won (2,860)").encode())
+    assert isinstance(bad, RecordRejected)
+    assert bad.field == "summary: seat 1 collected (line 29)"
+    assert "2,860 chips" in bad.reason and "2,960 chips" in bad.reason
+
+
+def test_a_summary_board_disagreeing_with_the_streets_is_quarantined(tmp_path: Path) -> None:
+    [bad] = units(tmp_path, CASH.replace("Board [Kh 7c 2s 9d]", "Board [Kh 7c 2s 9c]").encode())
+    assert isinstance(bad, RecordRejected)
+    assert bad.field == "summary: Board (line 29)"
+    assert "[Kh 7c 2s 9c]" in bad.reason and "dealt [Kh 7c 2s 9d]" in bad.reason
+
+
+def test_a_summary_board_of_each_run_is_checked(tmp_path: Path) -> None:
+    """All in on the flop, run twice: each run's board is the flop and its own cards."""
+    twice = (
+        CASH.replace("olga_p: bets $1\nrui.s: folds\nUncalled bet ($1) returned to olga_p\n", "")
+        .replace("*** TURN *** [Kh 7c 2s] [9d]\nrui.s: checks\n", "")
+        .replace(
+            "olga_p collected $1.42 from pot",
+            "*** FIRST TURN *** [Kh 7c 2s] [9d]\n*** FIRST RIVER *** [Kh 7c 2s 9d] [3h]\n"
+            "*** SECOND TURN *** [Kh 7c 2s] [Qc]\n*** SECOND RIVER *** [Kh 7c 2s Qc] [4s]\n"
+            "olga_p collected $1.42 from pot",
+        )
+        .replace(
+            "Board [Kh 7c 2s 9d]",
+            "Hand was run two times\nFIRST Board [Kh 7c 2s 9d 3h]\nSECOND Board [Kh 7c 2s Qc 4s]",
+        )
+        .replace("folded on the Turn", "lost")
+    )
+    [hand] = units(tmp_path, twice.encode())
+    assert isinstance(hand, SubjectRecords), hand
+    [bad] = units(
+        tmp_path,
+        twice.replace("SECOND Board [Kh 7c 2s Qc 4s]", "SECOND Board [Kh 7c 2s Qc 5s]").encode(),
+    )
+    assert isinstance(bad, RecordRejected) and bad.field.startswith("summary: Board"), bad
+
+
+def test_a_bad_byte_loses_only_its_own_hand(tmp_path: Path) -> None:
+    """One byte neither UTF-8 nor cp1252 (0x81) inside a hand, and one junk byte between
+    hands: each is quarantined on its own with its line, the hands around go in."""
+    second = CASH.replace("#240000000001", "#240000000009").encode()
+    damaged = second.replace(b"olga_p: bets $0.40", b"olga_p: bets $0.40\x81")
+    data = (
+        CASH.encode()
+        + b"\n\x81\n\n"
+        + TOURNAMENT.encode()
+        + b"\n\n"
+        + damaged
+        + b"\n\n"
+        + second.replace(b"09", b"08")
+    )
+    lines = data.split(b"\n")
+    junk, bad = lines.index(b"\x81") + 1, lines.index(b"olga_p: bets $0.40\x81") + 1
+    read = units(tmp_path, data)
+    kinds = ["stored" if isinstance(u, SubjectRecords) else u.field for u in read]
+    assert kinds == ["stored", f"line {junk}", "stored", f"line {bad}", "stored"], read
+    assert "neither UTF-8 nor cp1252" in read[3].reason

@@ -11,6 +11,7 @@ same Ed25519 key through ``cryptography``.
 from __future__ import annotations
 
 import hashlib
+import os
 import re
 import shutil
 import subprocess
@@ -18,7 +19,7 @@ from pathlib import Path
 
 import pytest
 
-from audit.ingest.manifest_check import ManifestProblem, parse_manifest
+from audit.ingest.manifest_check import ManifestCheck, ManifestProblem, parse_manifest
 from audit.store.signing import load_private_key
 from pipelines.simulate.day import generate_day
 from tests.fault_harness import DAY, Result, assert_clean, run_cli, sqlite_url
@@ -238,3 +239,90 @@ def test_one_path_with_two_digests_makes_the_manifest_untrusted() -> None:
     text = f"{'ab' * 32}  x.avro\n{'cd' * 32}  x.avro\n"
     with pytest.raises(ManifestProblem, match="twice"):
         parse_manifest(text.encode())
+
+
+# -- failing closed (issue #26, item 3) -------------------------------------------------
+
+
+def _not_a_regular_file(kind: str, manifest: Path) -> None:
+    if kind == "folder":
+        manifest.mkdir()
+    elif kind == "dangling link":
+        manifest.symlink_to(manifest.parent / "nowhere")
+    elif kind == "fifo":
+        os.mkfifo(manifest)
+    else:  # unreadable: only refused when the tests do not run as root
+        manifest.write_text("")
+        manifest.chmod(0)
+
+
+@pytest.mark.parametrize("kind", ["folder", "dangling link", "fifo", "unreadable"])
+@pytest.mark.parametrize("where", [".", "sub"])
+def test_a_manifest_that_is_not_a_readable_regular_file_stops_the_ingest(
+    day: Path, store_url: str, kind: str, where: str
+) -> None:
+    if kind == "unreadable" and os.geteuid() == 0:
+        pytest.skip("root reads a file of mode 0")
+    folder = day / where
+    if where != ".":
+        folder.mkdir()
+        shutil.move(sorted(day.glob("poker-*.avro"))[0], folder)
+    _not_a_regular_file(kind, folder / "SHA256SUMS")
+    result = run_cli(store_url, "ingest", str(day))
+    assert_clean(result)
+    assert result.code == 2, result
+    assert f"{folder / 'SHA256SUMS'}: " in result.err and "regular file" in result.err
+    assert run_cli(store_url, "quarantine").out.startswith("0 quarantined"), "nothing read"
+
+
+def test_a_manifest_in_a_subfolder_governs_its_folder(
+    day: Path, tmp_path: Path, store_url: str
+) -> None:
+    sub = day / "late"
+    sub.mkdir()
+    victim = Path(shutil.move(sorted(day.glob("poker-*.avro"))[0], sub))
+    others = subjects_in([p for p in sorted(day.glob("*.avro"))], tmp_path)
+    (sub / "SHA256SUMS").write_text(f"{'0' * 64}  {victim.name}\n")
+    result = run_cli(store_url, "ingest", str(day))
+    assert_clean(result)
+    assert result.code == 1, result
+    assert counted(result, "subjects stored") == others
+    assert f"quarantined: {victim}, file, field (manifest): SHA-256 differs" in result.out
+    write_manifest(sub)  # the right digest: the file goes in
+    result = run_cli(store_url, "ingest", str(day))
+    assert result.code == 0 and counted(result, "subjects stored") > 0, result
+
+
+def test_a_manifest_above_must_agree_with_the_one_beside_the_file(day: Path) -> None:
+    sub = day / "late"
+    sub.mkdir()
+    victim = Path(shutil.move(sorted(day.glob("poker-*.avro"))[0], sub))
+    write_manifest(sub)
+    (day / "SHA256SUMS").write_text(f"{'0' * 64}  late/{victim.name}\n")
+    files = sorted(day.rglob("*.avro"))
+    check = ManifestCheck([day], files)
+    assert "SHA-256 differs from " + str(day / "SHA256SUMS") in check.rejection(victim).reason
+    beside = next(p for p in files if p.parent == day)
+    assert "not listed in" in check.rejection(beside).reason  # the root lists only late/
+
+
+def test_listed_but_missing_files_are_found_in_linear_time(tmp_path: Path) -> None:
+    """200,000 listed, none there: a set, not ``in`` on a list (that took > 10 minutes)."""
+    names = [f"h{i:06}.avro" for i in range(200_000)]
+    (tmp_path / "SHA256SUMS").write_text("".join(f"{'a' * 64}  {n}\n" for n in names))
+    check = ManifestCheck([tmp_path], [])
+    assert check.missing == [tmp_path / n for n in names]
+
+
+@pytest.mark.parametrize("name", ["x" * 300 + ".avro", "/".join(["d" * 200] * 30) + "/a.avro"])
+def test_a_path_no_file_system_allows_makes_the_manifest_untrusted(
+    name: str, tmp_path: Path
+) -> None:
+    """Found by tests/test_fuzz_inputs.py: such a path once ended ingest in an OSError."""
+    with pytest.raises(ManifestProblem, match="longer than a file system allows"):
+        parse_manifest(f"{'a' * 64}  {name}\n".encode())
+    (tmp_path / "SHA256SUMS").write_text(f"{'a' * 64}  {name}\n")
+    (tmp_path / "a.avro").write_bytes(b"")
+    check = ManifestCheck([tmp_path], [tmp_path / "a.avro"])
+    assert check.missing == []
+    assert "longer than a file system allows" in check.rejection(tmp_path / "a.avro").reason

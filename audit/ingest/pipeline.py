@@ -542,9 +542,9 @@ def ingest(
     none (GGPoker's): without it such a hand is quarantined, never read as UTC by guess.
     A file covered by a ``SHA256SUMS`` manifest is read only when its digest matches
     (``audit.ingest.manifest_check``; ``manifest_key`` asks for signed manifests).
-    Raises audit.ingest.sources.MissingInput, UnknownRulebook or
-    audit.ingest.limits.BadLimit before reading anything; never raises for the content
-    of the input.
+    Raises audit.ingest.sources.MissingInput, UnknownRulebook,
+    audit.ingest.limits.BadLimit or manifest_check.UnusableManifest before reading
+    anything; never raises for the content of the input.
     """
     check_rulebook_ids(rulebooks)
     limits = limits or Limits.from_env()

@@ -23,15 +23,18 @@ import os
 from dataclasses import replace
 from pathlib import Path
 
-from cryptography.exceptions import InvalidSignature
+from cryptography.exceptions import InvalidSignature, UnsupportedAlgorithm
 from cryptography.hazmat.primitives import serialization
 from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey, Ed25519PublicKey
 
+from audit.bounded import UnusableInput, read_bounded
 from audit.store.chain import Checkpoint
 
 SIGNING_KEY_ENV = "CASINO_AUDIT_SIGNING_KEY"
 DOMAIN = b"casino-audit checkpoint v1\n"
 DOMAIN_TREE_HEAD = b"casino-audit tree head v2\n"
+#: A PEM key is under 200 bytes; anything past this is not a key (``audit.bounded``).
+MAX_KEY_BYTES = 1 << 16
 
 
 class KeyError_(ValueError):
@@ -104,8 +107,15 @@ def _write_new(path: Path, data: bytes, mode: int) -> None:
 
 def load_private_key(path: Path) -> Ed25519PrivateKey:
     try:
-        key = serialization.load_pem_private_key(path.read_bytes(), password=None)
-    except (OSError, ValueError, TypeError) as error:
+        data = read_bounded(path, MAX_KEY_BYTES)
+        key = serialization.load_pem_private_key(data, password=None)
+    except UnusableInput as error:
+        raise KeyError_(f"not a usable private key: {error}") from None
+    except (
+        ValueError,
+        TypeError,
+        UnsupportedAlgorithm,
+    ) as error:  # UnsupportedAlgorithm: an OID no key has
         raise KeyError_(f"{path}: not a usable private key ({error})") from None
     if not isinstance(key, Ed25519PrivateKey):
         raise KeyError_(f"{path}: not an Ed25519 private key")
@@ -114,8 +124,14 @@ def load_private_key(path: Path) -> Ed25519PrivateKey:
 
 def load_public_key(path: Path) -> Ed25519PublicKey:
     try:
-        key = serialization.load_pem_public_key(path.read_bytes())
-    except (OSError, ValueError, TypeError) as error:
+        key = serialization.load_pem_public_key(read_bounded(path, MAX_KEY_BYTES))
+    except UnusableInput as error:
+        raise KeyError_(f"not a usable public key: {error}") from None
+    except (
+        ValueError,
+        TypeError,
+        UnsupportedAlgorithm,
+    ) as error:  # UnsupportedAlgorithm: an OID no key has
         raise KeyError_(f"{path}: not a usable public key ({error})") from None
     if not isinstance(key, Ed25519PublicKey):
         raise KeyError_(f"{path}: not an Ed25519 public key")

@@ -96,14 +96,17 @@ class Adjudication(Subject):
 
 class ConsoleUser(Subject):
     """An inspector console account (``console.accounts``): ``UserAdded`` (name, role,
-    argon2 hash: never a password in clear), ``UserDisabled``."""
+    argon2 hash: never a password in clear; whether a second admin must approve it),
+    ``UserApproved``, ``UserDisabled``."""
 
     KIND = "console_user"
 
 
 class AccessTrail(Subject):
     """One look at a subject's events in the console (``SubjectViewed``: who, which
-    subject, when, which page); one aggregate per look, so looks never contend."""
+    subject, when, which page), or the end of sessions (``SessionEnded``: one session,
+    signed out; ``SessionsRevoked``: every session of a user begun until then); one
+    aggregate per fact, so facts never contend."""
 
     KIND = "access"
 
@@ -144,8 +147,8 @@ INTERNAL_RECORD_TYPES = {
     QuarantinedRecord: ("RecordQuarantined",),
     VersionConflict: ("VersionConflicted",),
     Adjudication: ("HandAdjudicated",),
-    ConsoleUser: ("UserAdded", "UserDisabled"),
-    AccessTrail: ("SubjectViewed",),
+    ConsoleUser: ("UserAdded", "UserDisabled", "UserApproved"),
+    AccessTrail: ("SubjectViewed", "SessionEnded", "SessionsRevoked"),
     SignOff: ("FindingSignedOff",),
     IncidentNote: ("IncidentNoteRecorded",),
 }

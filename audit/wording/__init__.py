@@ -15,7 +15,7 @@ Modules: ``rows`` (reading a row), ``owed`` (who is owed what, the sign conventi
 counting once), ``sentences`` (a finding in words), ``escape`` (terminal and CSV).
 """
 
-from audit.wording.escape import csv_safe, terminal_safe
+from audit.wording.escape import csv_safe, multiline_safe, show_command, terminal_safe
 from audit.wording.owed import Owed, OwedTotals, Sums, owed, owed_totals
 from audit.wording.rows import NO_OPERATOR, operator_name
 from audit.wording.sentences import sentence
@@ -26,9 +26,11 @@ __all__ = [
     "OwedTotals",
     "Sums",
     "csv_safe",
+    "multiline_safe",
     "operator_name",
     "owed",
     "owed_totals",
     "sentence",
+    "show_command",
     "terminal_safe",
 ]

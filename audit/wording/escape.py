@@ -1,8 +1,10 @@
-"""Escaping for the terminal and for CSV: what a hostile name must not do there."""
+"""Escaping for the terminal, for CSV and for the shell: what a hostile name must not do
+there."""
 
 from __future__ import annotations
 
 import re
+import shlex
 import unicodedata
 from typing import Any
 
@@ -25,25 +27,44 @@ def terminal_safe(text: Any) -> str:
     text = "" if text is None else str(text)
     if text.isprintable():  # no Cc, Zl, Zp nor Cf (every bidirectional control is Cf)
         return text
-    return "".join(
-        _escaped(c) if c in _BIDI or unicodedata.category(c) in ("Cc", "Zl", "Zp") else c
-        for c in text
-    )
+    return "".join(_escaped(c) if _unsafe(c) else c for c in text)
 
 
 _FORMULA_START = frozenset("=+-@\t\r\n\uff1d\uff0b\uff0d\uff20")
 _PLAIN_NUMBER = re.compile(r"-?\d+(\.\d+)?")
 
 
+def _unsafe(char: str) -> bool:
+    return char in _BIDI or unicodedata.category(char) in ("Cc", "Zl", "Zp")
+
+
+def multiline_safe(text: Any) -> str:
+    """``terminal_safe`` line by line: the line breaks stay, every other control
+    character, ANSI escape and bidirectional override is made visible."""
+    return "\n".join(terminal_safe(line) for line in str(text).split("\n"))
+
+
 def csv_safe(cell: Any) -> str:
     """A CSV cell a spreadsheet will not run as a formula: a cell starting with ``=``,
     ``+``, ``-``, ``@``, tab, CR or LF (or their full-width forms, or any of these after
     leading spaces) gets a leading ``'``; a plain negative number (``-35``, ``-0.35``)
-    stays a number. None is the empty cell."""
+    stays a number. None is the empty cell. Control characters other than tab, CR and LF
+    (ESC, BEL…) and bidirectional overrides are written as visible escapes, as on the
+    terminal, so a cell cannot reorder or hide what a viewer of the file reads."""
     if cell is None:
         return ""
-    text = str(cell)
+    text = "".join(_escaped(c) if c not in "\t\r\n" and _unsafe(c) else c for c in str(cell))
     if _PLAIN_NUMBER.fullmatch(text):
         return text
     first = text.lstrip(" ")[:1]
     return "'" + text if first and first in _FORMULA_START else text
+
+
+def show_command(subject: Any) -> str:
+    """``casino-audit show ID`` as a shell command that works for any id: quoted for the
+    shell, after ``--`` when the id starts with ``-`` (else it reads as an option), and
+    safe on a terminal."""
+    text = str(subject)
+    return terminal_safe(
+        f"casino-audit show {'-- ' if text.startswith('-') else ''}{shlex.quote(text)}"
+    )

@@ -86,6 +86,10 @@ class HandBuilder:
         #: (amount, line number), checked against the action lines (``reconcile``).
         self.totals: Any = None
         self.summary_won: dict[int, tuple[int, int]] = {}
+        #: The board the street lines dealt, by run (0 outside run-it-twice), and the
+        #: summary's ``[FIRST ]Board [...]`` by run (cards, line number).
+        self.boards: dict[int, list[str]] = {}
+        self.summary_boards: dict[int, tuple[list[str], int]] = {}
         self.collected: dict[int, int] = {}
         self.blinds_posted: dict[str, int] = {}
 
@@ -170,6 +174,7 @@ class HandBuilder:
             self.run = run
             self.play.append(("BoardRun", {"run": run}))
         self._claim(cards)
+        self.boards.setdefault(run, []).extend(cards)
         for player in self.seats.values():
             player.street = 0
         self.play.append(("CardsDealt", {"target": "board", "seat": None, "cards": cards}))

@@ -54,6 +54,7 @@ _SUMMARY_SEAT = re.compile(r"Seat (?P<seat>\d+): (?P<rest>.+)")
 _SUMMARY_INFO = re.compile(
     r"(?:(?:FIRST|SECOND|THIRD) )?Board \[.*\]|Hand was run (?:twice|two times|three times)"
 )
+_SUMMARY_BOARD = re.compile(r"(?:(?P<run>FIRST|SECOND|THIRD) )?Board (?P<cards>\[.*\])")
 _SUMMARY_WON = re.compile(r"(?:won|collected) \((?P<amount>[^()]+)\)")
 _NOT_AWARDED = "(pot not awarded as player cashed out)"
 BOUNTY_NOTE = "knockout bounties won are prize money outside the hand's chips: not stored"
@@ -262,7 +263,9 @@ class _Reader:
                 raise line.error("a second Total pot line")
             builder.totals = self.room.total(line, builder)
         elif _SUMMARY_INFO.fullmatch(text):
-            return
+            if board := _SUMMARY_BOARD.fullmatch(text):
+                run = _RUNS[board.group("run")]
+                builder.summary_boards[run] = (cards(board.group("cards")), line.number)
         elif match := _SUMMARY_SEAT.fullmatch(text):
             seat = int(match.group("seat"))
             if seat not in builder.seats:

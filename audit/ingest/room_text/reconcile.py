@@ -10,7 +10,9 @@ reach the replayer as the room's mistake:
 * ``Total pot``: the chips the action lines put in, less the uncalled bets returned;
 * ``Main pot … Side pot …``: the summary's pots and deductions add up to its total
   (a contradiction inside the summary itself);
-* ``collected``: each seat's summary amount equals what its ``collected`` lines give.
+* ``collected``: each seat's summary amount equals what its ``collected`` lines give;
+* ``Board``: each board the summary names (``FIRST Board`` … when run more than once)
+  is the cards the street lines dealt for it (the shared streets, then the run's own).
 
 What is *not* compared is the room's arithmetic against the rules: a total less rake
 that is more than what was collected (a pot paid short) is a self-consistent text and a
@@ -73,4 +75,13 @@ def reconcile(builder: HandBuilder) -> None:
                 "the collected lines give",
                 builder,
             )
+    for run, (board, line) in sorted(builder.summary_boards.items()):
+        dealt = builder.boards.get(0, []) + (builder.boards.get(run, []) if run else [])
+        if board != dealt:
+            error = TextError(
+                f"the summary's board is [{' '.join(board)}], the street lines dealt "
+                f"[{' '.join(dealt)}]"
+            )
+            error.line, error.field = line, "summary: Board"
+            raise error
     builder.unindexed()

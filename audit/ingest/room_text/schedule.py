@@ -5,7 +5,8 @@ page, so a GGPoker hand is judged under its table's declared terms
 (``schemas/table_terms.avsc``, ``TableTermsDeclared``). A room publishes one schedule
 for all its tables by game and stakes; this module turns it into one declaration per
 table met in the ingest, so verdicts stay a function of stored events. The file, JSON
-or YAML (``yaml.safe_load``), at most ``MAX_BYTES``::
+or YAML (``yaml.safe_load``), a regular file of at most ``MAX_BYTES``, ``MAX_DEPTH`` levels
+deep and ``MAX_NODES`` values once YAML aliases are expanded (``audit.bounded``)::
 
     {"room": "ggpoker", "operator": "GGPoker", "source": "rake page, 2024-01-15",
      "effective_from": "2022-09-28T00:00:00+00:00",
@@ -31,18 +32,22 @@ quarantined by the ingest like any other.
 from __future__ import annotations
 
 import datetime as dt
-import json
 from collections.abc import Iterator, Mapping
 from decimal import Decimal, InvalidOperation
 from pathlib import Path
 from typing import Any
 
+from audit.bounded import UnusableInput, json_bounded, read_bounded, yaml_bounded
 from audit.ingest.errors import FieldError, RecordRejected
 from audit.ingest.phh_money import money_of
 from audit.store import SubjectRecords
 from replayer.rulebooks.poker import POT_FEE_KINDS
 
 MAX_BYTES = 1 << 20
+#: Nesting and values (aliases expanded) a schedule may hold; a real one needs 4 and a
+#: few hundred (``audit.bounded``).
+MAX_DEPTH = 16
+MAX_NODES = 100_000
 _BASES = ("hand", "pot")
 
 
@@ -130,7 +135,11 @@ class RakeSchedule:
     """A parsed schedule; ``with_terms`` adds each matching table's declaration once."""
 
     def __init__(self, path: Path) -> None:
-        self.room, self.by_stakes = _load(path)
+        try:
+            self.room, self.by_stakes = _load(path)
+        except BadSchedule as error:  # every message names the file
+            named = str(error).startswith(str(path))
+            raise (error if named else BadSchedule(f"{path}: {error}")) from None
         self.declared: set[str] = set()
 
     def with_terms(
@@ -174,21 +183,18 @@ class RakeSchedule:
 def _load(path: Path) -> tuple[str, dict[tuple, dict[str, Any]]]:
     """(room, declaration body by (game, currency, small blind, big blind))."""
     try:
-        data = path.read_bytes()[: MAX_BYTES + 1]
-    except OSError as error:
-        raise BadSchedule(f"{path}: {error.strerror or error}") from None
-    if len(data) > MAX_BYTES:
-        raise BadSchedule(f"{path}: larger than {MAX_BYTES:,} bytes")
+        text = read_bounded(path, MAX_BYTES).decode("utf-8")
+    except UnicodeDecodeError as error:
+        raise BadSchedule(f"{path}: not UTF-8 text ({error.reason})") from None
+    except UnusableInput as error:
+        raise BadSchedule(str(error)) from None
     try:
-        text = data.decode("utf-8")
         if path.suffix in (".yaml", ".yml"):
-            import yaml
-
-            raw = yaml.safe_load(text)
+            raw = yaml_bounded(text, str(path), max_depth=MAX_DEPTH, max_nodes=MAX_NODES)
         else:
-            raw = json.loads(text, parse_float=Decimal)
-    except Exception as error:  # any parser's error is a bad file, said plainly
-        raise BadSchedule(f"{path}: not valid {path.suffix[1:] or 'JSON'}: {error}"[:500]) from None
+            raw = json_bounded(text, str(path), max_depth=MAX_DEPTH, parse_float=Decimal)
+    except UnusableInput as error:
+        raise BadSchedule(str(error)) from None
     if not isinstance(raw, dict) or not isinstance(raw.get("stakes"), list):
         raise BadSchedule(f"{path}: expected an object with a 'stakes' list")
     try:
