@@ -40,7 +40,9 @@ def test_a_pairs_evidence_hands_are_links_and_its_history_is_one(store_url: str)
         },
     )
     store.append([unit("collusion", DAY.isoformat(), [suspicion], figures={})])
-    add_user(store, "ines", "inspector", PASSWORD, by="tests", hasher=FAST_HASHER)
+    add_user(
+        store, "ines", "inspector", PASSWORD, by="tests", needs_approval=False, hasher=FAST_HASHER
+    )
     store.close()
     app = create_app(store_url, hasher=FAST_HASHER, chain_executor=VERIFIER)
     with TestClient(app, follow_redirects=False) as client:
