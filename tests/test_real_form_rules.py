@@ -280,7 +280,8 @@ def test_rake_over_the_cap_is_one_finding_not_a_mispaid_pot_too(tmp_path: Path) 
     verdict = adjudicate_hand(hand(tmp_path, over), rake_terms=RakeTerms(500, 500, cap=10))
     [finding] = verdict.findings
     assert finding.kind is FindingKind.RAKE_CAP_BREACH
-    assert (finding.expected, finding.recorded) == ({"at_most": 10}, 20)
+    # the whole excess in one finding: 5% of $1.60 allows $0.08, below the $0.10 cap
+    assert (finding.expected, finding.recorded) == ({"at_most": 8, "cap": 10}, 20)
 
 
 def test_a_pokerstars_hand_is_not_judged_by_a_land_casinos_rules(tmp_path: Path) -> None:
@@ -529,3 +530,71 @@ def test_a_planted_fault_in_the_real_form_is_flagged_with_its_article(
     verdict = adjudicate_hand(hand(tmp_path, changed(text, *swaps), rulebooks), rake_terms=terms)
     [finding] = verdict.findings
     assert (str(finding.kind), finding.citation) == (kind, citation)
+
+
+#: PokerStars cash, 2025: the big blind's all-in is called; the caller, chips behind,
+#: cashes out the hand (``… cashed out the hand for $X | Cash Out Fee $Y``).
+PS_CASHOUT = """\
+PokerStars Hand #250000000005: Hold'em No Limit ($0.05/$0.10 USD) - 2025/08/02 11:24:53 CET [2025/08/02 5:24:53 ET]
+Table 'Vega' 6-max Seat #3 is the button
+Seat 1: ana ($5 in chips)
+Seat 3: ben ($10 in chips)
+Seat 4: cai ($8 in chips)
+cai: posts small blind $0.05
+ana: posts big blind $0.10
+*** HOLE CARDS ***
+ben: raises $0.20 to $0.30
+cai: folds
+ana: raises $4.70 to $5 and is all-in
+ben: calls $4.70
+*** FLOP *** [Qh Ad Ts]
+*** TURN *** [Qh Ad Ts] [As]
+*** RIVER *** [Qh Ad Ts As] [Qd]
+*** SHOW DOWN ***
+ana: shows [Qs Js] (a full house, Queens full of Aces)
+ben: shows [Th Tc] (a full house, Tens full of Aces)
+ana collected $9.55 from pot
+ben cashed out the hand for $4.20 | Cash Out Fee $0.09
+*** SUMMARY ***
+Total pot $10.05 | Rake $0.50
+Board [Qh Ad Ts As Qd]
+Seat 1: ana (big blind) showed [Qs Js] and won ($9.55) with a full house, Queens full of Aces
+Seat 3: ben (button) showed [Th Tc] and lost with a full house, Tens full of Aces (cashed out)
+Seat 4: cai (small blind) folded before Flop
+"""
+
+
+def test_the_caller_covering_an_all_in_may_cash_out(tmp_path: Path) -> None:
+    events = hand(tmp_path, PS_CASHOUT, ("gg-2022-cash-holdem",))
+    verdict = adjudicate_hand(events, rake_terms=FIVE_PERCENT)
+    assert verdict.findings == ()
+    assert verdict.cashouts == {3: 429}
+
+
+def test_a_second_small_blind_is_a_dead_missed_blind(tmp_path: Path) -> None:
+    """PokerStars writes a returning player's missed small blind as a second ``posts
+    small blind``: it is dead (he then calls the whole big blind), not an illegal small
+    blind out of position."""
+    text = changed(
+        PS_RIVER,
+        (
+            "Seat 3: rui.s ($12 in chips)\n",
+            "Seat 3: rui.s ($12 in chips)\nSeat 4: zed77 ($4 in chips)\n",
+        ),
+        (
+            "rui.s: posts big blind $0.10\n",
+            "rui.s: posts big blind $0.10\nzed77: posts small blind $0.05\n",
+        ),
+        ("olga_p: raises $0.20 to $0.30\n", "zed77: folds\nolga_p: raises $0.20 to $0.30\n"),
+        ("olga_p collected $1.38", "olga_p collected $1.43"),
+        ("Total pot $1.45 | Rake $0.07", "Total pot $1.50 | Rake $0.07"),
+        ("won ($1.38)", "won ($1.43)"),
+        (
+            "lost with a pair of Kings\n",
+            "lost with a pair of Kings\nSeat 4: zed77 folded before Flop\n",
+        ),
+    )
+    events = hand(tmp_path, text, ("gg-2022-cash-holdem",))
+    posts = [(e["seat"], e["kind"]) for e in events if e["type"] == "BlindPosted"]
+    assert posts == [(2, "small_blind"), (3, "big_blind"), (4, "dead_small_blind")]
+    assert adjudicate_hand(events, rake_terms=FIVE_PERCENT).findings == ()

@@ -140,18 +140,16 @@ def expected_rake(
             )
         )
     elif cap is not None and recorded > cap:
+        # The whole excess is one fault: over the most the rules allow, which the rate
+        # may hold below the cap (then the cap is named beside it).
         no_drop = terms is not None and terms.only_if_board and not board_dealt
-        issues.append(
-            Issue(
-                FindingKind.RAKE_CAP_BREACH,
-                cite.rake_cap,
-                f"rake of {recorded} taken with no board card dealt (no flop, no drop)"
-                if no_drop
-                else f"rake of {recorded} above the cap of {cap}",
-                {"at_most": cap},
-                recorded,
-            )
-        )
+        reason = f"rake of {recorded} above the cap of {cap}"
+        if no_drop:
+            reason = f"rake of {recorded} taken with no board card dealt (no flop, no drop)"
+        elif highest < cap:
+            reason += f" and the {highest} the rate allows"
+        bound = {"at_most": highest} if highest == cap else {"at_most": highest, "cap": cap}
+        issues.append(Issue(FindingKind.RAKE_CAP_BREACH, cite.rake_cap, reason, bound, recorded))
     elif recorded != total:
         issues.append(
             Issue(

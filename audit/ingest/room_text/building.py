@@ -103,7 +103,10 @@ class HandBuilder:
     def post_kinds(self, seat: int, kinds: tuple[str, ...], total: int) -> None:
         """``posts …``: one forced bet, or a live big blind and a dead small blind
         (``posts small & big blinds``). A second big blind in a hand is a player's
-        entry or missed big blind, posted out of position: ``missed_big_blind``."""
+        entry or missed big blind, posted out of position: ``missed_big_blind``. A
+        second small blind is a returning player's missed small blind, posted dead
+        (PokerStars writes ``posts small blind`` for it; the player then calls the whole
+        big blind): ``dead_small_blind``."""
         if len(kinds) == 2:
             big = min(self.header.big_blind, total)
             self.post(seat, kinds[0], big)
@@ -113,6 +116,8 @@ class HandBuilder:
         kind = kinds[0]
         if kind == "big_blind" and "big_blind" in self.blinds_posted:
             kind = "missed_big_blind"
+        elif kind == "small_blind" and "small_blind" in self.blinds_posted:
+            kind = "dead_small_blind"
         self.blinds_posted.setdefault(kind, total)
         self.post(seat, kind, total)
 
