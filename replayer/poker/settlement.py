@@ -207,6 +207,7 @@ def _award(
         bool(hand.board.all_cards()),
         hand.issues,
     )
+    rake_judged = len(hand.issues) > found  # a rake finding was made
     live = [not (betting.folded[p] or hand.mucked[p]) for p in range(n)]
     cards = [hand.shown.get(p) or hand.holes[p] for p in range(n)]
     contested = [p for p in range(n) if live[p]]
@@ -235,7 +236,7 @@ def _award(
     values = hand_values(book, hand.game, contested, cards, board) if len(contested) > 1 else {}
     won_by, settled = share(nets)
     rake_explains = None
-    if len(hand.issues) > found:
+    if rake_judged:
         # One fault, one finding: the rake finding says what the rake should have been;
         # payouts right for the rake actually taken are not a mispaid pot as well.
         taken = share_rake(min(max(hand.rake_recorded, 0), sum(amounts)), amounts, table.chip, None)
