@@ -213,14 +213,28 @@ def _about(store: AuditStore, finding: Mapping[str, Any]) -> dict[str, Any]:
     return {}
 
 
-def _collusion(store: AuditStore, subject: str, unit_ids: UnitIds | None) -> list[str] | None:
-    """The latest stored suspicion on a pair (or ring), from the nightly detector's units."""
-    units = adjudication_units(store, [("collusion", None)], unit_ids)
-    by_night: dict[str, tuple[Mapping[str, Any], tuple[str, Mapping[str, Any]]]] = {}
-    for unit_id, record in units:
+Flagged = tuple[Mapping[str, Any], tuple[str, Mapping[str, Any]]]
+"""A night's suspicion: (the finding, its detector unit (unit id, record))."""
+
+
+def collusion_nights(
+    store: AuditStore, subject: str, unit_ids: UnitIds | None
+) -> dict[str, Flagged]:
+    """Night -> the nightly detector's latest suspicion on a pair (or ring) that night,
+    in the order the units were stored: the pair's verdict history, as ``show`` and the
+    console list it."""
+    by_night: dict[str, Flagged] = {}
+    for unit_id, record in adjudication_units(store, [("collusion", None)], unit_ids):
         for finding in record.get("findings") or ():
             if finding.get("subject") == subject:
+                by_night.pop(str(record.get("subject")), None)  # keep the stored order
                 by_night[str(record.get("subject"))] = (finding, (unit_id, record))
+    return by_night
+
+
+def _collusion(store: AuditStore, subject: str, unit_ids: UnitIds | None) -> list[str] | None:
+    """The latest stored suspicion on a pair (or ring), from the nightly detector's units."""
+    by_night = collusion_nights(store, subject, unit_ids)
     if not by_night:
         return None
     nights = sorted(by_night.items(), reverse=True)
@@ -246,10 +260,7 @@ def _collusion(store: AuditStore, subject: str, unit_ids: UnitIds | None) -> lis
     )
     lines += ["", *collusion_body(store, finding, [(day, f) for day, (f, _) in nights], numbers)]
     lines += ["", *findings_section(rows([finding], about))]
-    ordered_units = sorted(
-        (unit for _, (_, unit) in by_night.items()), key=lambda u: units.index(u)
-    )
-    lines += ["", *history_section(ordered_units)]
+    lines += ["", *history_section([unit for _, unit in by_night.values()])]
     return lines
 
 

@@ -170,6 +170,35 @@ def _settlement(finding: Any, events: Sequence[Mapping[str, Any]]) -> bool:
     )
 
 
+_OUTCOME_WORDS: dict[tuple[str, Any], str] = {
+    ("banco", True): "banco: one ponto staked the whole bank (PT-217/2007 I.45)",
+    ("banco", False): "no banco: the pontos' stakes covered the bank",
+    ("winner", None): "no winner: the coup was not completed",
+}
+"""Outcome values said in words (no Python literal such as ``False`` reaches a person)."""
+
+
+def _outcome_value(key: str, value: Any) -> str:
+    """One entry of a rebuilt outcome, in words."""
+    words = _OUTCOME_WORDS.get((key, value)) if isinstance(value, bool | None) else None
+    label = safe(key.replace("_", " "))
+    if words is not None:
+        return words
+    if key == "winner":
+        return f"the {safe(value)} wins" if value != "tie" else "a tie"
+    if isinstance(value, list) and all(isinstance(v, str) for v in value):
+        return f"{label} {cards(value)}"
+    if isinstance(value, Mapping):
+        return "; ".join(
+            _outcome_value(f"{key.removesuffix('s')} {k}", v) for k, v in value.items()
+        )
+    if isinstance(value, bool):
+        return f"{label}: {'yes' if value else 'no'}"
+    if value is None:
+        return f"{label}: none"
+    return f"{label} {safe(value)}"
+
+
 def _outcome(verdict: Any) -> str:
     outcome = dict(verdict.outcome or {})
     if verdict.void:
@@ -178,17 +207,7 @@ def _outcome(verdict: Any) -> str:
         )
     if not outcome:
         return "not rebuilt (see the findings)"
-    parts = []
-    for key, value in outcome.items():
-        if isinstance(value, list) and all(isinstance(v, str) for v in value):
-            parts.append(f"{safe(key)} {cards(value)}")
-        elif isinstance(value, Mapping):
-            parts.append(
-                f"{safe(key)} " + ", ".join(f"{safe(k)}={safe(v)}" for k, v in value.items())
-            )
-        else:
-            parts.append(f"{safe(key)} {safe(value)}")
-    return "; ".join(parts)
+    return "; ".join(_outcome_value(str(key), value) for key, value in outcome.items())
 
 
 def _per_bet(

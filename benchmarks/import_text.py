@@ -28,6 +28,9 @@ from audit.store import AuditStore
 from tests.poker_sim import simulate
 from tests.room_text_writer import write
 
+HEADER_ZONE = "UTC"
+"""The zone declared for the generated GGPoker headers (they give none; their times are UTC)."""
+
 
 def files(folder: Path, hands: int, distinct: int, first: int) -> tuple[Path, Path]:
     """(GG text, PHH) files of ``hands`` hands, the first ``first`` of them."""
@@ -58,7 +61,7 @@ def files(folder: Path, hands: int, distinct: int, first: int) -> tuple[Path, Pa
 def convert(path: Path) -> tuple[int, int, float]:
     start = time.perf_counter()
     hands = events = 0
-    for unit in units_of(path, ()):
+    for unit in units_of(path, (), header_zone=HEADER_ZONE):
         hands += 1
         events += len(getattr(unit, "records", ()))
     return hands, events, time.perf_counter() - start
@@ -83,7 +86,7 @@ def main() -> None:
         for name, path in (("GGPoker text", gg), ("PHH (.phhs)", phh)):
             store = AuditStore(f"sqlite:///{Path(folder) / (path.stem + '.db')}")
             start = time.perf_counter()
-            summary = ingest(store, [path])
+            summary = ingest(store, [path], header_zone=HEADER_ZONE)
             seconds = time.perf_counter() - start
             print(
                 f"{name:>13} ingest (SQLite): {summary.subjects_stored:,} hands, "

@@ -84,13 +84,18 @@ def main() -> None:
     parser.add_argument("--rulebook", action="append", default=[])
     parser.add_argument("--examples", type=int, default=0, help="rejections to print")
     parser.add_argument("--any-date", action="store_true", help="lift the named books' period")
+    parser.add_argument(
+        "--header-zone", help="zone of headers that give none (GGPoker); none: quarantined"
+    )
     args = parser.parse_args()
     if args.any_date:
         lift_periods(args.rulebook)
     counts = found(args.folder)
     with tempfile.TemporaryDirectory() as tmp:
         store = AuditStore(f"sqlite:///{tmp}/real.db")
-        summary = ingest(store, [args.folder], rulebooks=args.rulebook)
+        summary = ingest(
+            store, [args.folder], rulebooks=args.rulebook, header_zone=args.header_zone
+        )
         stored: Counter[str] = Counter()
         for subject, _ in store.iter_subjects("poker"):
             stored[subject.split("/", 1)[0]] += 1

@@ -2,13 +2,17 @@
 
     casino-audit incident record --id ID --kind K --start ISO --end ISO
         [--tables T …] [--tournaments T …] [--machines M …] [--games G …]
-        [--description TEXT] [--reported-by NAME]
+        [--description TEXT] [--reported-by NAME] [--allow-unknown-scope]
     casino-audit incident amend ID --start ISO --end ISO --reason TEXT
         [--tables T …] [--tournaments T …] [--machines M …] [--games G …]
+        [--allow-unknown-scope]
     casino-audit incident investigate ID [--as-of ISO] [--format text|json|csv]
         [--out FILE] [--append-findings] [--fail-on-findings]
 
 Times are ISO 8601; without a zone they are taken as UTC. ``--as-of`` defaults to now.
+A scope naming a table, game, machine or tournament the store does not hold is refused
+with the names it holds (``audit.incidents.scope``); ``--allow-unknown-scope`` records
+it anyway (the data is not ingested yet), with a warning.
 Exit codes as ``cli.common``: 0 done, 1 ``--fail-on-findings`` and there are findings,
 2 could not run.
 """
@@ -41,6 +45,11 @@ def _scope_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--machines", nargs="+", default=[], metavar="M", help="slot machines")
     parser.add_argument(
         "--games", nargs="+", default=[], metavar="G", help="live tables and RNG game instances"
+    )
+    parser.add_argument(
+        "--allow-unknown-scope",
+        action="store_true",
+        help="record names the store does not hold yet (warns instead of refusing)",
     )
 
 
@@ -91,6 +100,7 @@ def _record(store, args: argparse.Namespace) -> None:
     from audit.incidents.record import amend_incident, record_incident
 
     scope = {name: getattr(args, name) for name in SCOPES}
+    _check_scope(store, scope, allow_unknown=args.allow_unknown_scope)
     now = datetime.now(UTC)
     if args.incident_command == "record":
         record_incident(
@@ -116,6 +126,17 @@ def _record(store, args: argparse.Namespace) -> None:
             **scope,
         )
         print(f"incident {args.incident_id} amended")
+
+
+def _check_scope(store, scope: dict[str, list[str]], *, allow_unknown: bool) -> None:
+    """Refuse a scope naming what the store does not hold, or warn when allowed."""
+    from audit.incidents.scope import unknown_names
+
+    problems = unknown_names(store, scope)
+    if problems and not allow_unknown:
+        raise CannotRun("; ".join(problems) + " (record it anyway with --allow-unknown-scope)")
+    for problem in problems:
+        print(f"warning: {problem}", file=sys.stderr)
 
 
 def _investigate(store, args: argparse.Namespace) -> bool:

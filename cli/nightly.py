@@ -16,6 +16,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from audit.config import StoreURLError, parse_store_url, store_url_from_env
+from audit.wording.escape import terminal_safe
 from cli.common import EXIT_DATA_PROBLEMS, EXIT_OK, CannotRun, parse_day
 from pipelines.settings import input_root, report_root
 
@@ -79,15 +80,12 @@ def _print_summary(summary: NightlySummary) -> None:
     print(f"day:                   {summary.day}")
     print(f"shards:                {summary.shards}")
     print(f"events checked:        {summary.events}")
-    judged: Counter[str] = Counter()
-    for replayed in summary.replayed:
-        if replayed.kind:
-            judged[replayed.kind] += replayed.subjects
-    for kind, count in sorted(judged.items()):
+    for kind, count in summary.judged.items():
         print(f"{kind + ' judged:':<23}{count}")
-    for replayed in summary.replayed:
-        if replayed.skipped:
-            print(f"  not judged: {replayed.shard}: {replayed.skipped}")
+    for ingested in summary.ingested:
+        if ingested.skipped:
+            shard, why = terminal_safe(ingested.shard), terminal_safe(ingested.skipped)
+            print(f"  not judged: {shard}: {why}")
     print(f"records quarantined:   {summary.quarantined}")
     print(f"new facts stored:      {summary.units_stored} finding unit(s)")
     print("findings by kind:")
@@ -141,7 +139,11 @@ def cmd_demo(args: argparse.Namespace) -> int:
     store = shlex.quote(parse_store_url(url).redacted())
     print(f"look up one: casino-audit --store {store} show <subject>")
     print(f"console:     casino-audit --store {store} user add NAME --role inspector")
-    print(f"             casino-audit --store {store} serve   # then http://127.0.0.1:8765/")
+    reports = shlex.quote(str(DEMO_DIR / "reports"))
+    print(
+        f"             casino-audit --store {store} serve --reports {reports}"
+        "   # then http://127.0.0.1:8765/"
+    )
     return _exit_code(summary)
 
 
@@ -149,16 +151,17 @@ def _print_found_vs_planted(url: str, manifest: DayManifest) -> None:
     """Subjects found and planted per finding kind, then the deterministic faults' score."""
     from audit.adjudicate import current_findings
     from pipelines.nightly import open_store
-    from pipelines.simulate.score import finding_pairs, score
+    from pipelines.simulate.score import COLLUSION, collusion_lines, finding_pairs, score
 
     with open_store(url) as store:
         found = set(finding_pairs(current_findings(store)))
     planted = Counter(kind for fault in manifest.faults for kind in set(fault.findings))
-    planted["collusion_suspected"] += len(manifest.collusion)
-    subjects = Counter(kind for _, kind in found)
+    subjects = Counter(kind for _, kind in found if kind != COLLUSION)
     print("found vs planted, in subjects (planted: manifest.json):")
     for kind in sorted(set(planted) | set(subjects)):
         print(f"  {kind:<24}{subjects[kind]:>6} found {planted[kind]:>6} planted")
+    for line in collusion_lines(manifest, found):
+        print(f"  {line}")
     print("hands, rounds, machines and tournaments (collusion and data quality aside):")
     for line in score(manifest, found).lines():
         print(f"  {line}")

@@ -32,6 +32,12 @@ def add_parsers(sub: argparse._SubParsersAction) -> None:
         "of each of its tables met in this ingest",
     )
     p.add_argument(
+        "--header-zone",
+        metavar="ZONE",
+        help="the zone of the room's clock for text hand headers that give none "
+        "(GGPoker): UTC, CET, Europe/Malta, ...; without it such hands are quarantined",
+    )
+    p.add_argument(
         "--manifest-key",
         metavar="PUBLIC_KEY",
         help="Ed25519 public key (PEM) the SHA256SUMS manifest beside every input must be "
@@ -91,6 +97,13 @@ def cmd_ingest(args: argparse.Namespace) -> int:
         schedule = RakeSchedule(Path(args.rake_schedule)) if args.rake_schedule else None
     except BadSchedule as error:
         raise CannotRun(f"--rake-schedule: {error}") from None
+    if args.header_zone:
+        from audit.ingest.room_text.common import TextError, zone_info
+
+        try:
+            zone_info(args.header_zone)
+        except TextError as error:
+            raise CannotRun(f"--header-zone: {error}") from None
     manifest_key = _manifest_key(args.manifest_key)
     store = open_store(args, chain_shard=args.chain_shard)
     try:
@@ -102,6 +115,7 @@ def cmd_ingest(args: argparse.Namespace) -> int:
                 on_file=advance,
                 rake_schedule=schedule,
                 manifest_key=manifest_key,
+                header_zone=args.header_zone,
             )
     except (MissingInput, UnknownRulebook, BadLimit) as error:
         raise CannotRun(str(error)) from None

@@ -31,10 +31,11 @@ from cryptography.hazmat.primitives.serialization import Encoding, PublicFormat
 from audit.store import AuditStore
 from audit.store.chain import ChainReport
 from audit.store.heads import require_signed
+from console.signatures import AfterSigned, SignatureStatus, events_after, signature_status
 
-Verified = tuple[ChainReport, int, ChainReport | None]
+Verified = tuple[ChainReport, int, ChainReport | None, SignatureStatus | None, int]
 """What a verification gives: (the chain's report, the head it started at, the signatures'
-report or None)."""
+report or None, their status in words or None, the checkpoints it saw)."""
 
 
 @dataclass
@@ -48,6 +49,10 @@ class ChainStatus:
     head: int
     checked_at: datetime
     signed: ChainReport | None
+    signatures: SignatureStatus | None = None
+    """``signed`` in plain words (``console.signatures``), None without a public key."""
+    checkpoints: int = 0
+    """How many checkpoints the verification saw: a newer one makes this result stale."""
 
 
 def verify_store(store_url: str, public_key: bytes | None) -> Verified:
@@ -58,13 +63,21 @@ def verify_store(store_url: str, public_key: bytes | None) -> Verified:
         recorder: Any = store.recorder
         head = int(recorder.max_notification_id() or 0)
         report = store.verify()
-        signed = None
+        checkpoints = recorder.checkpoints()
+        signed = status = None
         if public_key is not None and report.ok:
             key = Ed25519PublicKey.from_public_bytes(public_key)
-            signed = require_signed(report, recorder.checkpoints(), key)
-        return report, head, signed
+            signed = require_signed(report, checkpoints, key)
+            last = max((c for c in checkpoints if c.signature), default=None, key=_position)
+            after = events_after(recorder, last.notification_id) if last else AfterSigned(0, 0)
+            status = signature_status(checkpoints, key, after)
+        return report, head, signed, status, len(checkpoints)
     finally:
         store.close()
+
+
+def _position(checkpoint: Any) -> int:
+    return checkpoint.notification_id
 
 
 def _failed(error: Exception) -> ChainReport:
@@ -232,11 +245,11 @@ class ChainWatch:
                 if self._stopping.wait(timeout=0.2):
                     return
             try:
-                report, head, signed = future.result()
+                report, head, signed, status, checkpoints = future.result()
             except Exception as error:  # the store could not be read: say so on the page
-                report, head, signed = _failed(error), 0, None  # tried again when due
+                report, head, signed, status, checkpoints = _failed(error), 0, None, None, 0
             with self._changed:
-                self._latest = ChainStatus(report, head, self._clock(), signed)
+                self._latest = ChainStatus(report, head, self._clock(), signed, status, checkpoints)
         finally:
             with self._changed:
                 self._running = False

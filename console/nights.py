@@ -24,7 +24,6 @@ from typing import Any
 
 from audit.wording import OwedTotals, owed_totals
 from console.queries import unit_ids_with_prefix
-from console.render import in_context
 from console.runtime import Runtime
 from pipelines.report import load_day
 
@@ -56,7 +55,7 @@ def night(rt: Runtime, day: date) -> Night:
     if cached is not None and cached[0] == rt.model.generation:
         return cached[1]
     data = load_day(rt.store, day, partial(unit_ids_with_prefix, rt.model))
-    rows = [in_context(r) for r in data.rows]
+    rows = list(data.rows)
     shards: dict[str, list[dict[str, Any]]] = {}
     for check in data.checks:
         shards.setdefault(str(check.get("shard")), []).append(check)

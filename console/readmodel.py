@@ -51,12 +51,12 @@ from audit.store.subjects import (
     QuarantinedRecord,
     SignOff,
 )
-from pipelines.night_units import COLLUSION_STATE, LEDGER, QUALITY, verdict_key
+from pipelines.night_units import COLLUSION_STATE, INTAKE, LEDGER, QUALITY, verdict_key
 from pipelines.report import DETECTORS
 
 BATCH = 2000
 DAY = re.compile(r"\d{4}-\d{2}-\d{2}")
-BOOKKEEPING = frozenset({LEDGER, COLLUSION_STATE})
+BOOKKEEPING = frozenset({LEDGER, COLLUSION_STATE, INTAKE})
 """Nightly units that record what a night relied on: nights, not subjects."""
 NIGHT_KINDS = frozenset({LEDGER, QUALITY, *DETECTORS})
 

@@ -21,7 +21,7 @@ from audit.money import format_money
 from audit.show_common import FIRST
 from audit.store import canonical
 from audit.wording import owed, sentence, terminal_safe
-from pipelines.report_counts import operator_of
+from console.runtime import subject_url
 from replayer.rulebooks.citations import summary_line
 
 _CARD = re.compile(r"(?<![\w])(10|[2-9AKQJ])([♠♥♦♣])")
@@ -46,9 +46,28 @@ def _cards(text: str) -> Markup:
     )
 
 
+_SHOW = re.compile(r"(?P<indent>\s*)casino-audit show (?P<subject>\S+)")
+
+
+def _show_link(line: str) -> Markup | None:
+    """A ``casino-audit show ID`` hint (a pair's evidence hands) as links to the
+    subject's page and its evidence bundle; None for any other line."""
+    match = _SHOW.fullmatch(line)
+    if match is None:
+        return None
+    subject = match.group("subject")
+    return Markup('{}<a href="{}">{}</a> · <a href="{}">evidence bundle</a>').format(
+        match.group("indent"),
+        subject_url(subject),
+        terminal_safe(subject),
+        subject_url(subject, "/evidence"),
+    )
+
+
 def explain(lines: Iterable[str]) -> list[Line]:
     """``audit.show.show_lines`` output as HTML lines: headings (unindented lines), the
-    first-divergence mark, card glyphs coloured by suit."""
+    first-divergence mark, card glyphs coloured by suit, ``casino-audit show ID`` hints
+    as links (the page and the evidence bundle of that subject)."""
     out = []
     for line in lines:
         if line.startswith(FIRST):
@@ -57,17 +76,8 @@ def explain(lines: Iterable[str]) -> list[Line]:
             css = "heading"
         else:
             css = ""
-        out.append(Line(css, _cards(line)))
+        out.append(Line(css, _show_link(line) or _cards(line)))
     return out
-
-
-def in_context(row: Mapping[str, Any]) -> dict[str, Any]:
-    """A finding row with the context wording needs (the report's own fallbacks: the
-    operator from the table id when the verdict recorded none)."""
-    extra: dict[str, Any] = {}
-    if not row.get("operator") and row.get("table"):
-        extra["operator"] = operator_of(str(row["table"]))
-    return {**row, **extra}
 
 
 @dataclass(frozen=True)
@@ -89,10 +99,9 @@ class FindingView:
 
 def finding_view(row: Mapping[str, Any]) -> FindingView:
     """The row in words: ``audit.wording.sentence`` and the citation's ``summary_line``."""
-    full = in_context(row)
     citation = str(row.get("citation") or "")
     owed_lines = []
-    for item in owed(full):
+    for item in owed(row):
         whom = "owed to" if item.direction == "to_player" else "owed back to the house by"
         owed_lines.append(f"{format_money(item.amount, item.currency)} {whom} {item.party}")
     return FindingView(
@@ -100,7 +109,7 @@ def finding_view(row: Mapping[str, Any]) -> FindingView:
         str(row.get("kind") or ""),
         str(row.get("subject") or ""),
         str(row.get("subject_kind") or ""),
-        sentence(full),
+        sentence(row),
         citation,
         _rule(citation) if citation else "",
         str(row.get("table") or ""),

@@ -25,9 +25,11 @@ OVERVIEW_NIGHTS = 5
 @router.get("/")
 def overview(request: Request, viewer: Reader, verify: str = ""):
     rt = runtime(request)
-    if verify:
-        rt.chain.ask()
     checkpoints = sorted(rt.store.recorder.checkpoints(), key=lambda c: c.notification_id)  # type: ignore[attr-defined]
+    latest = rt.chain.latest
+    stale = latest is not None and latest.checkpoints != len(checkpoints)  # checkpoint since
+    if verify or stale:
+        rt.chain.ask()
     signed = [c for c in checkpoints if c.signature]
     key = rt.settings.public_key
     valid = signature_valid(signed[-1], key) if signed and key is not None else None
@@ -35,8 +37,9 @@ def overview(request: Request, viewer: Reader, verify: str = ""):
     return rt.render(
         request,
         "overview.html",
-        status_info=rt.chain.latest,
-        verifying=rt.chain.running or bool(verify),
+        status_info=latest,
+        stale=stale,
+        verifying=rt.chain.running or bool(verify) or stale,
         head=rt.model.head(),
         last_checkpoint=checkpoints[-1] if checkpoints else None,
         last_signed=signed[-1] if signed else None,

@@ -17,7 +17,7 @@ from urllib.parse import quote
 from fastapi import APIRouter, Form, HTTPException, Request
 from fastapi.responses import RedirectResponse, Response
 
-from audit.show import show_lines
+from audit.show import collusion_nights, show_lines
 from audit.show_common import UnitKey, adjudication_units
 from console import queries
 from console.auth import Decider, Reader, runtime
@@ -85,7 +85,10 @@ def subject_page(request: Request, viewer: Reader, subject_id: str):
     keys: list[UnitKey] = [(kind, subject_id) for kind in stored]
     if subject_id.startswith("table:"):
         keys.append(("banker_run", subject_id))
-    history = list(reversed(adjudication_units(reads, keys, unit_ids)))
+    units = adjudication_units(reads, keys, unit_ids)
+    if subject_id.startswith(("pair:", "ring:")):  # the detector's units, as show lists them
+        units = [unit for _, unit in collusion_nights(reads, subject_id, unit_ids).values()]
+    history = list(reversed(units))
     found = views(rows)
     return rt.render(
         request,

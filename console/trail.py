@@ -40,7 +40,8 @@ def seal(store: AuditStore) -> None:
     signing key (``CASINO_AUDIT_SIGNING_KEY``). Without it nothing is written: an
     unsigned checkpoint after signed ones reads as stripped signatures; the console's
     events are covered by the next signed checkpoint (ingest, replay, nightly or
-    ``casino-audit checkpoint``)."""
+    ``casino-audit checkpoint``), and until then the overview counts them as its own
+    trail, never as an alarm (``console.signatures``)."""
     if store.signing_key is not None:
         store.checkpoint()
 

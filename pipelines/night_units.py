@@ -6,10 +6,13 @@ Everything the job concludes is an ``adjudication`` subject holding one
 
 - ``data_quality`` over ``<day>/<shard>``: the shard's failed expectations as findings,
   its check outcomes and the report's figures (``profile``);
-- ``nightly`` over ``<day>/<shard>``: which verdicts the night's replay of the shard
-  relied on (no findings of its own);
-- ``collusion_state`` over ``<day>/<shard>``: the collusion detector's counts and sums over
-  the shard's hands (``CollusionDetector.state``), merged over the window by the detector;
+- ``intake`` over ``<day>/<partition>/<family>/<shard>``: the subjects an input shard
+  names that fall in a partition (``pipelines.night_intake``), what the night judges;
+- ``nightly`` over ``<day>/<family>/<partition>``: which verdicts the night's judging of
+  a partition relied on (no findings of its own);
+- ``collusion_state`` over ``<day>/poker/<partition>``: the collusion detector's counts
+  and sums over the partition's hands (``CollusionDetector.state``), merged over the
+  window by the detector;
 - one per detector (``collusion``, ``meters``) over ``<day>``: the detector's findings.
 
 A unit's id is ``<kind>:<scope>|<replayer version>|<digest of its content>``: rerunning
@@ -30,6 +33,7 @@ from audit.store import AuditStore, SubjectRecords, canonical, record_digest
 from replayer.findings import Finding, FindingKind
 
 QUALITY, LEDGER, COLLUSION_STATE = "data_quality", "nightly", "collusion_state"
+INTAKE = "intake"
 
 UnitLookup = Callable[[str], Iterable[str]]
 """prefix -> the ids of the stored adjudication units that start with it (a prefix is
@@ -56,17 +60,21 @@ def iter_days_units(
     days: Iterable[date],
     kinds: Iterable[str],
     unit_ids: UnitLookup | None = None,
+    within: str = "",
 ) -> Iterator[tuple[tuple[str, str], dict]]:
     """((kind, scope), current record) of the units of ``kinds`` whose scope is one of
-    ``days``, in (kind, scope) order, read one at a time (a day's ledgers and detector
-    states are never all in memory).
+    ``days`` (or, with ``within``, starts ``<day>/<within>``), in (kind, scope) order,
+    read one at a time (a day's ledgers and detector states are never all in memory).
 
     Finds the units' ids with ``unit_ids`` (an index: one lookup per kind and day) or,
     without it, by scanning the adjudication subject ids (batched reads of the store's
     index of subjects), and reads only the matching units.
     """
     days, kinds = list(days), list(kinds)
-    prefixes = tuple(dict.fromkeys(f"{k}:{d.isoformat()}" for k in kinds for d in days))
+    below = f"/{within}" if within else ""
+    prefixes = tuple(
+        dict.fromkeys(f"{k}:{d.isoformat()}{below}" for k in kinds for d in days)
+    )
     if unit_ids is None:
         found: Iterable[str] = (
             uid for uid in store.iter_subject_ids(ADJUDICATION) if uid.startswith(prefixes)

@@ -6,14 +6,17 @@ one task each by the Airflow DAG (``pipelines/dags/nightly_reconciliation.py``):
 1. ``prepare_night(store_url, input_dir, day)``: the day's Avro files (layout in
    ``pipelines.shards``: ``<input_dir>/<YYYY-MM-DD>/**/*.avro``; none is ``NoInput``),
    the day's table declarations stored first (3a);
-2. ``validate_shard(path, docs_dir)``: Great Expectations suites, before replay
-   (``pipelines.quality``); data-quality findings, Data Docs;
-3. ``ingest_shard(store_url, path)``: the shard into the store (quarantines bad records);
-4. ``replay_day(store_url, day, path)``: the replayer's verdict on every subject of the
-   shard, stored as adjudications, and the shard's ledger of verdicts (for poker, also
-   the collusion detector's state over the shard's hands);
+2. ``readability(path, shard)``: whether the shard reads in full (``pipelines.quality``);
+3. ``ingest_shard(store_url, path, day)``: the shard into the store (quarantines bad
+   records) and its intake, the subjects it names by partition (``pipelines.partitions``);
+4. ``judge_partition(store_url, day, partition)``, once every shard is in: the
+   replayer's verdict on every subject of the partition, over all its events whichever
+   files brought them, stored as adjudications; the Great Expectations suites over the
+   same stored events (data-quality findings, Data Docs); the partition's ledgers of
+   verdicts (for poker, also the collusion detector's state and the rake profile);
 5. ``run_detectors(store_url, day)``: fleet-wide detectors over the day's subjects;
-6. ``append_findings(store_url, day, quality, detections)``: those findings into the store;
+6. ``append_findings(store_url, day, quality, detections)``: the files' and the
+   detectors' findings into the store;
 7. ``write_report(store_url, day, out_dir)``: HTML report, plots, CSV and JSONL exports.
 
 Every step is idempotent: the store keeps one copy of a record, verdicts and findings
@@ -25,12 +28,13 @@ from __future__ import annotations
 
 import multiprocessing
 import os
-from collections.abc import Iterator, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from concurrent.futures import ProcessPoolExecutor
 from contextlib import contextmanager
 from dataclasses import asdict, dataclass, field
 from datetime import date
 from pathlib import Path
+from typing import Any, TypeVar
 
 from audit.ingest.pipeline import ingest
 from audit.judging import Inputs, TermsBook, gather, judge, verdict_unit
@@ -38,8 +42,11 @@ from audit.store import MAIN_SHARD, AuditStore, SubjectRecords
 from pipelines.detectors import Detection, detect
 from pipelines.detectors.banker_runs import banker_run_units, night_tables
 from pipelines.detectors.collusion import CollusionDetector
+from pipelines.expectations.profile import RakeProfile
+from pipelines.night_intake import intake_units, night_subjects
 from pipelines.night_units import COLLUSION_STATE, LEDGER, QUALITY, unit
-from pipelines.quality import QualityResult, validate_shard
+from pipelines.partitions import PARTITIONS, partition_name
+from pipelines.quality import QualityResult, merged, readability, validate_events
 from pipelines.report import ReportPaths, write_report
 from pipelines.shards import (
     ShardEvents,
@@ -51,26 +58,27 @@ from pipelines.shards import (
     subject_ids,
 )
 from replayer.findings import tally_kinds
+from replayer.terms import RakeTerms, declared_rake
 
 BATCH = 2000
+T = TypeVar("T")
 
 __all__ = [
     "NightlySummary",
     "NoInput",
+    "PartitionReplay",
     "ShardIngest",
-    "ShardNight",
-    "ShardReplay",
+    "ShardIntake",
     "append_findings",
     "default_workers",
     "discover_shards",
     "ingest_shard",
+    "judge_partition",
     "prepare_night",
     "prepare_store",
-    "process_shard",
-    "replay_day",
     "run_detectors",
     "run_nightly",
-    "validate_shard",
+    "take_in_shard",
     "write_report",
 ]
 
@@ -102,7 +110,7 @@ def prepare_night(store_url: str, input_dir: Path, day: date) -> list[Path]:
         raise NoInput(f"no Avro shards for {day} under {Path(input_dir) / day.isoformat()}/")
     prepare_store(store_url)
     for path in declaration_shards(shards):
-        ingest_shard(store_url, path)
+        ingest_shard(store_url, path, day)
     return shards
 
 
@@ -123,89 +131,147 @@ class ShardIngest:
     subjects_already_stored: int
     events_stored: int
     quarantined: int
+    skipped: str = ""
+    """Why the shard's subjects are not judged ('' when they are): it could not be read."""
 
 
-def ingest_shard(store_url: str, path: Path) -> ShardIngest:
-    """Store one shard's valid records, on its own chain shard (``chain_shard_of``);
-    quarantine the others (idempotent)."""
+def ingest_shard(
+    store_url: str, path: Path, day: date, shard: ShardEvents | None = None
+) -> ShardIngest:
+    """Step 3: store one shard's valid records, on its own chain shard
+    (``chain_shard_of``), quarantine the others, then store its intake: the subjects it
+    names, filed by partition (``pipelines.partitions``), which step 4 judges once all
+    the night's shards are in. Idempotent. ``shard``: its events when the caller has
+    read them."""
+    shard = shard if shard is not None else read_shard(Path(path))
     with open_store(store_url, chain_shard_of(path)) as store:
         summary = ingest(store, [Path(path)])
+        if shard.family is not None:
+            store.append(intake_units(day, shard_name(path), shard.family, subject_ids(shard)))
     return ShardIngest(
         shard_name(path),
         summary.subjects_stored,
         summary.subjects_already_stored,
         summary.events_stored,
         summary.quarantined,
+        "" if shard.family is not None else shard.error or "unknown family",
     )
 
 
 @dataclass
-class ShardReplay:
-    """What replaying one shard's subjects did."""
+class PartitionReplay:
+    """What judging one partition of the night's subjects did."""
 
-    shard: str
-    kind: str | None
-    subjects: int = 0
+    partition: str
+    judged: dict[str, int] = field(default_factory=dict)
+    """family -> subjects judged."""
     with_findings: int = 0
     findings: dict[str, int] = field(default_factory=dict)
     verdicts_stored: int = 0
-    skipped: str = ""
-    """Why the shard was not judged ('' when it was)."""
+    events_checked: int = 0
+    quality_findings: int = 0
 
 
-def replay_day(
-    store_url: str, day: date, path: Path, shard: ShardEvents | None = None
-) -> ShardReplay:
-    """Judge every stored subject of one of the day's shards; store verdicts and ledger.
+def judge_partition(
+    store_url: str, day: date, partition: int, docs_dir: Path | None = None
+) -> PartitionReplay:
+    """Step 4, after every shard of the night is ingested: judge each subject the day's
+    intakes file under ``partition``, once, over all its stored events (whichever files
+    brought them), and store the verdicts, then per family the partition's data quality
+    (the Great Expectations suites over those stored events, ``pipelines.quality``; Data
+    Docs under ``docs_dir``), its ledger of verdicts and, for poker, the collusion
+    detector's state and the rake profile over its hands.
 
-    Subjects are those the shard names (what ingest kept of them is judged), each through
-    the one judging path (``audit.judging``: its stored events, the table terms in force
-    at its start, a satellite's stored target), so the night's verdict is the one
-    ``replay`` and ``show`` give. ``shard``: its events when the caller has read them.
+    Each subject goes through the one judging path (``audit.judging``: its stored
+    events, the table terms in force at its start, a satellite's stored target), so the
+    night's verdict is the one ``replay`` and ``show`` give. Subjects are judged in id
+    order, so nothing here depends on the files' order or on how they split a subject.
     """
-    shard = shard if shard is not None else read_shard(Path(path))
-    result = ShardReplay(shard_name(path), shard.family)
-    if shard.family is None:
-        result.skipped = shard.error or "unknown family"
-        return result
-    ledger: dict[str, dict[str, str]] = {}
-    pending: list[SubjectRecords] = []
-    watcher = CollusionDetector(as_of=day) if shard.family == "poker" else None
-    with open_store(store_url, chain_shard_of(path)) as store:
+    name = partition_name(partition)
+    result = PartitionReplay(name)
+    with open_store(store_url, f"night/{day.isoformat()}/{name}") as store:
         terms_book = TermsBook(store)
-        for subjects in store.iter_record_batches(shard.family, subject_ids(shard), BATCH):
-            terms_book.prefetch(shard.family, subjects)
-            for subject, records in subjects:
-                if not records:
-                    continue
-                inputs = gather(store, shard.family, subject, records, terms_book)
-                pending.append(_judged(result, ledger, inputs))
-                if watcher is not None:
-                    watcher.observe(records)
-            if len(pending) >= BATCH:
-                result.verdicts_stored += store.append(pending).stored
-                pending.clear()
-        result.verdicts_stored += store.append(pending).stored if pending else 0
-        scope = f"{day.isoformat()}/{result.shard}"
-        facts = [unit(LEDGER, scope, [], family=shard.family, ledger=ledger)]
-        if watcher is not None:
-            facts.append(unit(COLLUSION_STATE, scope, [], state=watcher.state()))
-        store.append(facts)
+        for family, subjects in night_subjects(store, day, partition).items():
+            store.append(_judge_family(store, terms_book, result, day, family, subjects, docs_dir))
         store.checkpoint()
     return result
 
 
+def _judge_family(
+    store: AuditStore,
+    terms_book: TermsBook,
+    result: PartitionReplay,
+    day: date,
+    family: str,
+    subjects: Sequence[str],
+    docs_dir: Path | None,
+) -> list[SubjectRecords]:
+    """Judge and check one family's subjects of a partition, storing verdicts as it
+    goes; the partition's units of the family (quality, ledger, collusion state)."""
+    label = f"{family}/{result.partition}"
+    ledger: dict[str, dict[str, str]] = {}
+    pending: list[SubjectRecords] = []
+    checked: list[QualityResult] = []
+    watcher = CollusionDetector(as_of=day) if family == "poker" else None
+    rake = RakeProfile()
+    for batch in store.iter_record_batches(family, subjects, BATCH):
+        terms_book.prefetch(family, batch)
+        events: list[dict[str, Any]] = []
+        whole = [(subject, records) for subject, records in batch if records]
+        for subject, records in whole:  # a subject with no records: all quarantined
+            inputs = gather(store, family, subject, records, terms_book)
+            pending.append(_judged(result, ledger, inputs))
+            events.extend(records)
+            if watcher is not None:
+                watcher.observe(records)
+                rake.add_hand(records, _declared_rake(inputs.terms))
+        batch_label = f"{label}/{len(checked)}" if checked else label
+        checked.append(validate_events(batch_label, family, events, len(whole), docs_dir))
+        if len(pending) >= BATCH:
+            result.verdicts_stored += store.append(pending).stored
+            pending.clear()
+    result.verdicts_stored += store.append(pending).stored if pending else 0
+    result.judged[family] = len(ledger)
+    quality = merged(label, family, checked)
+    result.events_checked += quality.events
+    result.quality_findings += len(quality.findings)
+    scope = f"{day.isoformat()}/{label}"
+    profile = {"rake": rake.to_json()} if watcher is not None else {}
+    facts = [
+        unit(
+            QUALITY,
+            scope,
+            quality.findings,
+            checks=[asdict(c) for c in quality.checks],
+            profile=profile,
+            events_judged=quality.events,
+        ),
+        unit(LEDGER, scope, [], family=family, ledger=ledger),
+    ]
+    if watcher is not None:
+        facts.append(unit(COLLUSION_STATE, scope, [], state=watcher.state()))
+    return facts
+
+
+def _declared_rake(terms: dict[str, Any] | None) -> RakeTerms | None:
+    """The rake a table's terms in force declare (None: none, or a band out of range,
+    which the verdict reports)."""
+    try:
+        return declared_rake(terms)
+    except ValueError:
+        return None
+
+
 def _judged(
-    result: ShardReplay, ledger: dict[str, dict[str, str]], inputs: Inputs
+    result: PartitionReplay, ledger: dict[str, dict[str, str]], inputs: Inputs
 ) -> SubjectRecords:
-    """Judge one subject; count its findings and enter it in the shard's ledger."""
+    """Judge one subject; count its findings and enter it in its family's ledger."""
     verdict = judge(inputs)
     stored = verdict_unit(inputs, verdict)
     ledger[inputs.subject] = {
         "verdict": stored.subject_id,
         "table": str(inputs.events[0].get("table_id") or inputs.subject),
     }
-    result.subjects += 1
     result.with_findings += bool(verdict.findings)
     tally_kinds(verdict.findings, result.findings)
     return stored
@@ -257,7 +323,7 @@ class NightlySummary:
     shards: int = 0
     events: int = 0
     ingested: list[ShardIngest] = field(default_factory=list)
-    replayed: list[ShardReplay] = field(default_factory=list)
+    replayed: list[PartitionReplay] = field(default_factory=list)
     quality_findings: int = 0
     detector_findings: dict[str, int] = field(default_factory=dict)
     units_stored: int = 0
@@ -266,6 +332,15 @@ class NightlySummary:
     @property
     def quarantined(self) -> int:
         return sum(i.quarantined for i in self.ingested)
+
+    @property
+    def judged(self) -> dict[str, int]:
+        """family -> subjects judged, over every partition."""
+        totals: dict[str, int] = {}
+        for replayed in self.replayed:
+            for family, count in replayed.judged.items():
+                totals[family] = totals.get(family, 0) + count
+        return dict(sorted(totals.items()))
 
     @property
     def findings(self) -> dict[str, int]:
@@ -282,22 +357,19 @@ class NightlySummary:
 
 
 @dataclass
-class ShardNight:
-    """What one shard's part of the night did: validated, ingested, replayed."""
+class ShardIntake:
+    """What one shard's part of the night's first phase did: read, ingested."""
 
     quality: QualityResult
     ingested: ShardIngest
-    replayed: ShardReplay
 
 
-def process_shard(store_url: str, day: date, path: Path, docs_dir: Path) -> ShardNight:
-    """Validate one shard, then ingest it, then replay its subjects (steps 2-4), reading
-    its events once for validation and replay (ingest reads it record by record, keeping
-    what fails in quarantine)."""
+def take_in_shard(store_url: str, day: date, path: Path) -> ShardIntake:
+    """Check that one shard reads in full, then ingest it (steps 2-3), reading its events
+    once for both and the intake (ingest reads it record by record, keeping what fails
+    in quarantine)."""
     shard = read_shard(Path(path))
-    quality = validate_shard(path, docs_dir, shard)
-    ingested = ingest_shard(store_url, path)
-    return ShardNight(quality, ingested, replay_day(store_url, day, path, shard))
+    return ShardIntake(readability(path, shard), ingest_shard(store_url, path, day, shard))
 
 
 def default_workers() -> int:
@@ -310,21 +382,28 @@ def run_nightly(
 ) -> NightlySummary:
     """The whole night without a scheduler: every step above, in order.
 
-    Steps 2-4 run per shard in ``workers`` processes (1: in this process), as the DAG's
-    mapped tasks would on several workers; the store serialises their writes (SQLite's
-    write lock, PostgreSQL's table lock) and every result is content-addressed, so the
-    findings, the report and the summary do not depend on ``workers``.
+    Steps 2-3 run per shard, then step 4 per partition, each in ``workers`` processes
+    (1: in this process), as the DAG's mapped tasks would on several workers; the store
+    serialises their writes (SQLite's write lock, PostgreSQL's table lock) and every
+    result is content-addressed, so the findings, the report and the summary do not
+    depend on ``workers``.
     """
     summary = NightlySummary(day)
     docs_dir = Path(out_dir) / day.isoformat() / "data-docs"
     shards = prepare_night(store_url, input_dir, day)
     summary.shards = len(shards)
-    nights = _per_shard(store_url, day, shards, docs_dir, min(workers, len(shards)))
-    quality = [night.quality for night in nights]
-    summary.events = sum(q.events for q in quality)
-    summary.quality_findings = sum(len(q.findings) for q in quality)
-    summary.ingested = [night.ingested for night in nights]
-    summary.replayed = [night.replayed for night in nights]
+    intakes = _in_processes(
+        take_in_shard, [(store_url, day, path) for path in shards], workers
+    )
+    quality = [intake.quality for intake in intakes if intake.quality.findings]
+    summary.ingested = [intake.ingested for intake in intakes]
+    summary.replayed = _in_processes(
+        judge_partition, [(store_url, day, p, docs_dir) for p in range(PARTITIONS)], workers
+    )
+    summary.events = sum(r.events_checked for r in summary.replayed)
+    summary.quality_findings = sum(len(q.findings) for q in quality) + sum(
+        r.quality_findings for r in summary.replayed
+    )
     detections = run_detectors(store_url, day)
     for detection in detections:
         tally_kinds(detection.findings, summary.detector_findings)
@@ -333,14 +412,13 @@ def run_nightly(
     return summary
 
 
-def _per_shard(
-    store_url: str, day: date, shards: Sequence[Path], docs_dir: Path, workers: int
-) -> list[ShardNight]:
-    """``process_shard`` over every shard, in shard order, in ``workers`` processes."""
-    if workers <= 1:
-        return [process_shard(store_url, day, path, docs_dir) for path in shards]
+def _in_processes(step: Callable[..., T], calls: Sequence[tuple], workers: int) -> list[T]:
+    """``step(*args)`` for each of ``calls``, results in call order, in ``workers``
+    processes (1 or a single call: in this process)."""
+    if min(workers, len(calls)) <= 1:
+        return [step(*args) for args in calls]
     # spawn: a clean interpreter per worker, no inherited store connections or locks.
     context = multiprocessing.get_context("spawn")
-    with ProcessPoolExecutor(workers, mp_context=context) as pool:
-        jobs = [pool.submit(process_shard, store_url, day, path, docs_dir) for path in shards]
+    with ProcessPoolExecutor(min(workers, len(calls)), mp_context=context) as pool:
+        jobs = [pool.submit(step, *args) for args in calls]
         return [job.result() for job in jobs]

@@ -1,9 +1,12 @@
-"""The per-shard steps of the nightly over one chunk of shards (``pipelines.chunks``):
-what one mapped task instance of the Airflow DAG runs, returning JSON for XCom.
+"""The mapped steps of the nightly, what one task instance of the Airflow DAG runs,
+returning JSON for XCom: the first phase over one chunk of shards, the second over one
+chunk of the partitions of the night's subjects (``pipelines.chunks``,
+``pipelines.partitions``).
 
-Retrying a chunk runs every shard of it again. Each step is idempotent (the store keeps
-one copy of a record, verdicts and ledgers are units with content-derived ids), so a
-chunk killed mid-shard and run again stores nothing twice.
+Retrying a chunk runs every shard of it again, retrying a partition judges it again.
+Each step is idempotent (the store keeps one copy of an event, verdicts, intakes and
+ledgers are units with content-derived ids), so a task killed midway and run again
+stores nothing twice.
 """
 
 from __future__ import annotations
@@ -14,22 +17,23 @@ from datetime import date
 from pathlib import Path
 from typing import Any
 
-from pipelines.nightly import ingest_shard, replay_day, validate_shard
+from pipelines.nightly import judge_partition, take_in_shard
 
 
-def validate_chunk(chunk: Sequence[str], docs_dir: Path) -> list[dict[str, Any]]:
-    """``validate_shard`` over each shard of the chunk: their data-quality results."""
-    return [validate_shard(Path(shard), docs_dir).to_json() for shard in chunk]
-
-
-def ingest_and_replay_chunk(
-    store_url: str, day: date, chunk: Sequence[str]
-) -> list[dict[str, Any]]:
-    """``ingest_shard`` then ``replay_day`` for each shard of the chunk, in order: what
-    each stored and judged."""
-    done: list[dict[str, Any]] = []
+def ingest_chunk(store_url: str, day: date, chunk: Sequence[str]) -> list[dict[str, Any]]:
+    """``take_in_shard`` for each shard of the chunk, in order: what each stored, and the
+    data-quality result of a shard that could not be read in full."""
+    done = []
     for shard in chunk:
-        ingested = ingest_shard(store_url, Path(shard))
-        replayed = replay_day(store_url, day, Path(shard))
-        done.append({"ingested": asdict(ingested), "replayed": asdict(replayed)})
+        intake = take_in_shard(store_url, day, Path(shard))
+        quality = intake.quality.to_json() if intake.quality.findings else None
+        done.append({"ingested": asdict(intake.ingested), "quality": quality})
     return done
+
+
+def judge_chunk(
+    store_url: str, day: date, partitions: Sequence[int], docs_dir: Path | None = None
+) -> list[dict[str, Any]]:
+    """``judge_partition`` for each partition of the chunk, once every shard of the night
+    is ingested: what each judged."""
+    return [asdict(judge_partition(store_url, day, int(p), docs_dir)) for p in partitions]

@@ -1,10 +1,12 @@
-"""Data quality of one shard, before replay: Great Expectations over pandas frames.
+"""Data quality of the night's stored events: Great Expectations over pandas frames.
 
-``validate_shard`` reads a shard (``pipelines.shards``), builds its frames
-(``pipelines.expectations.frames``), runs the family's suites
+``validate_events`` takes the stored events of whole subjects (a batch of one partition
+of the night, ``pipelines.partitions``: whatever files brought them), builds their
+frames (``pipelines.expectations.frames``), runs the family's suites
 (``pipelines.expectations.suites``) in an ephemeral GX context, and turns every failing
-row into a ``data_quality`` finding about its hand, round or machine (about the shard
-when the failure has no row). Nothing is raised for bad data: the job goes on. With a
+row into a ``data_quality`` finding about its hand, round or machine (about the part of
+the night when the failure has no row). ``readability`` is the one check of a file as
+a file: whether it could be read in full. Nothing is raised for bad data: the job goes on. With a
 ``docs_dir``, GX Data Docs (HTML) of the run are written there.
 
 great_expectations is imported inside ``_run_suites`` only: its import takes seconds.
@@ -16,23 +18,17 @@ import json
 import math
 import shutil
 from collections import defaultdict
-from dataclasses import asdict, dataclass, field
+from collections.abc import Sequence
+from dataclasses import asdict, dataclass, field, replace
 from pathlib import Path
 from typing import Any
 
 import pandas as pd
 
 from pipelines.expectations.frames import FRAME_BUILDERS
-from pipelines.expectations.profile import rake_by_table
 from pipelines.expectations.suites import CITATION_PREFIX, SUITES, Check
 from pipelines.night_units import finding_of
-from pipelines.shards import (
-    ShardEvents,
-    declared_rake_terms,
-    read_shard,
-    shard_name,
-    subject_ids,
-)
+from pipelines.shards import ShardEvents, shard_name, subject_ids
 from replayer.findings import Finding, FindingKind
 
 MAX_VALUES_PER_FINDING = 10
@@ -40,7 +36,7 @@ MAX_VALUES_PER_FINDING = 10
 
 @dataclass
 class CheckOutcome:
-    """How one expectation fared on one frame of a shard."""
+    """How one expectation fared on one frame of a part of the night."""
 
     name: str
     frame: str
@@ -51,9 +47,11 @@ class CheckOutcome:
 
 @dataclass
 class QualityResult:
-    """A shard's data-quality verdict: checks run, findings, and the report's figures."""
+    """The data-quality verdict on a file or a part of the night: checks run, findings,
+    and the report's figures."""
 
     shard: str
+    """The file (``poker/0001.avro``) or part of the night (``poker/p03``) judged."""
     family: str | None
     events: int
     subjects: int
@@ -79,12 +77,9 @@ class QualityResult:
         return cls(**{**data, "findings": findings, "checks": checks})
 
 
-def validate_shard(
-    path: Path, docs_dir: Path | None = None, shard: ShardEvents | None = None
-) -> QualityResult:
-    """Run the family's suites over one shard (see the module docstring); ``shard``: its
-    events when the caller has read them already (``shards.read_shard``)."""
-    shard = shard if shard is not None else read_shard(path)
+def readability(path: Path, shard: ShardEvents) -> QualityResult:
+    """A file's own data quality, before anything of it is stored: a finding about the
+    file when it cannot be read in full (what could not be read is quarantined)."""
     name = shard_name(path)
     result = QualityResult(name, shard.family, len(shard.events), len(subject_ids(shard)))
     if shard.error:
@@ -97,12 +92,25 @@ def validate_shard(
                 detail={"shard": name, "events_read": len(shard.events)},
             )
         )
-    if shard.family is None or shard.family not in SUITES or not shard.events:
+    return result
+
+
+def validate_events(
+    label: str,
+    family: str,
+    events: Sequence[dict[str, Any]],
+    subjects: int,
+    docs_dir: Path | None = None,
+) -> QualityResult:
+    """Run the family's suites over stored events of whole subjects (see the module
+    docstring), under ``label`` (the part of the night they are: ``poker/p03``)."""
+    result = QualityResult(label, family, len(events), subjects)
+    if family not in SUITES or not events:
         return result
-    frames = FRAME_BUILDERS[shard.family](shard.events)
-    suites = SUITES[shard.family]
-    site = docs_dir / _slug(name) if docs_dir else None
-    outcomes = _run_suites(f"{shard.family}.{_slug(name)}", frames, suites, site)
+    frames = FRAME_BUILDERS[family](events)
+    suites = SUITES[family]
+    site = docs_dir / _slug(label) if docs_dir else None
+    outcomes = _run_suites(f"{family}.{_slug(label)}", frames, suites, site)
     for frame, check, outcome in outcomes:
         result.checks.append(
             CheckOutcome(
@@ -114,11 +122,27 @@ def validate_shard(
             )
         )
         if not outcome["success"]:
-            result.findings.extend(_findings(name, frame, check, outcome))
+            result.findings.extend(_findings(label, frame, check, outcome))
     result.findings.sort(key=lambda f: (f.subject, f.citation, f.finding_id))
-    if shard.family == "poker":
-        result.profile["rake_by_table"] = rake_by_table(shard.events, declared_rake_terms(path))
     result.docs = str(site / "index.html") if site else ""
+    return result
+
+
+def merged(label: str, family: str, parts: Sequence[QualityResult]) -> QualityResult:
+    """One result for several batches of one part of the night: counts add, a check
+    succeeds when it succeeded on every batch, findings in (subject, citation) order."""
+    events, subjects = sum(p.events for p in parts), sum(p.subjects for p in parts)
+    result = QualityResult(label, family, events, subjects)
+    checks: dict[tuple[str, str], CheckOutcome] = {}
+    for part in parts:
+        for check in part.checks:
+            seen = checks.setdefault((check.frame, check.name), replace(check, unexpected=0))
+            seen.success = seen.success and check.success
+            seen.unexpected += check.unexpected
+        result.findings.extend(part.findings)
+    result.checks = list(checks.values())
+    result.findings.sort(key=lambda f: (f.subject, f.citation, f.finding_id))
+    result.docs = next((p.docs for p in parts if p.docs), "")
     return result
 
 

@@ -25,8 +25,8 @@ gets that subject's), beside the report's own ``table``, ``family``, ``source`` 
 ``day``. Every name shown (players, tables, subjects) comes from operators' data and
 is HTML-escaped, control and bidirectional characters made visible. Without a context
 (verdicts stored before it was recorded) amounts read in minor units, seats have no
-names and the operator is taken from the table id
-(``pipelines.report_counts.operator_of``).
+names and the operator is ``(operator not declared)`` (``audit.wording.operator_name``:
+never guessed from a table id).
 """
 
 from __future__ import annotations
@@ -49,6 +49,7 @@ from audit.store import AuditStore
 from audit.wording import OwedTotals, Sums, owed_totals, sentence, terminal_safe
 from pipelines import report_counts as agg
 from pipelines import report_plots
+from pipelines.expectations.profile import RakeProfile
 from pipelines.night_units import LEDGER, QUALITY, UnitLookup, iter_days_units
 
 DETECTORS = ("collusion", "meters")
@@ -81,22 +82,27 @@ class DayData:
 
 def load_day(store: AuditStore, day: date, unit_ids: UnitLookup | None = None) -> DayData:
     """Everything the report shows for ``day``, read from the store one unit at a time:
-    the data-quality and detector units first, then the shards' ledgers, whose verdicts
+    the data-quality and detector units first, then the night's ledgers, whose verdicts
     give the replayer's findings and name the table of every subject found.
 
     ``unit_ids`` finds the night's units by index (``pipelines.night_units.UnitLookup``;
     the console's read model); without it they are found by scanning the store."""
     data = DayData(day)
     found: list[tuple[dict[str, Any], str]] = []
+    rake = RakeProfile()
     for (kind, scope), record in iter_days_units(store, [day], (QUALITY, *DETECTORS), unit_ids):
         if kind == QUALITY:
             data.events += record.get("events_judged", 0)
             shard = scope.partition("/")[2]
             data.checks.extend({"shard": shard, **c} for c in record.get("checks", []))
-            data.rake_by_table |= record.get("profile", {}).get("rake_by_table", {})
+            profile = record.get("profile", {})
+            rake.merge(profile.get("rake", {}))
+            # nights judged before rake profiles were mergeable stored figures per shard
+            data.rake_by_table |= profile.get("rake_by_table", {})
         else:
             data.detector_figures[kind] = record.get("figures", {})
         found.extend((finding, kind) for finding in record["findings"])
+    data.rake_by_table |= rake.figures()
     wanted = {finding["subject"] for finding, _ in found}
     tables: dict[str, tuple[str, str]] = {}
     contexts: dict[str, dict[str, Any]] = {}
@@ -201,11 +207,8 @@ def _text(value: Any) -> str:
 
 def _in_context(row: dict[str, Any]) -> dict[str, Any]:
     """The row with the context the wording needs; what the store did not add is
-    derived from the report's own columns (operator from the table id, subject kind
-    from the family) or left out."""
+    derived from the report's own columns (subject kind from the family) or left out."""
     extra: dict[str, Any] = {}
-    if not row.get("operator") and row.get("table"):
-        extra["operator"] = agg.operator_of(str(row["table"]))
     if not row.get("subject_kind") and row.get("family"):
         extra["subject_kind"] = row["family"]
     return {**row, **extra} if extra else row

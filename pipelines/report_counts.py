@@ -4,27 +4,20 @@ A row is a finding record (``Finding.to_record``) with where it was found: ``tab
 (table id, the machine id for slots, '' for findings about players such as
 collusion), ``family`` (poker, banked, slots), ``source`` (``replay``,
 ``data_quality`` or a detector's name) and ``day`` (the night's date).
-The operator of a table is the part of its id before the first ``/`` or ``:``
-(``casino-lisboa/pb-3`` is operated by ``casino-lisboa``); a table id without one names
-no operator and counts under ``(unnamed)``.
+The operator of a finding is the one rule ``audit.wording.operator_name`` states (the
+table's declared operator, as its verdict recorded it), so the *By operator* counts, the
+owed tables, ``findings --summary`` and the console name the same operator.
 """
 
 from __future__ import annotations
 
-import re
 from collections import Counter
 from collections.abc import Callable, Iterable
 from typing import Any
 
+from audit.wording import operator_name
+
 Row = dict[str, Any]
-UNNAMED = "(unnamed)"
-_OPERATOR = re.compile(r"^([^/:]+)[/:]")
-
-
-def operator_of(table: str) -> str:
-    """The operator named by a table id's prefix (see the module docstring)."""
-    match = _OPERATOR.match(table)
-    return match.group(1) if match else UNNAMED
 
 
 def count_by(rows: Iterable[Row], key: Callable[[Row], str]) -> dict[str, Counter[str]]:
@@ -50,4 +43,4 @@ def by_machine(rows: Iterable[Row]) -> dict[str, Counter[str]]:
 
 
 def by_operator(rows: Iterable[Row]) -> dict[str, Counter[str]]:
-    return count_by((r for r in rows if r["table"]), lambda r: operator_of(r["table"]))
+    return count_by((r for r in rows if r["table"]), operator_name)

@@ -85,30 +85,6 @@ def shard_family(path: Path) -> str | None:
     return family.name if family else None
 
 
-def declared_rake_terms(path: Path) -> dict[str, Any]:
-    """table -> the rake terms its latest declaration in the shard's day folder states
-    (``replayer.terms.declared_rake``), for the data-quality profile of a shard (verdicts
-    read declarations from the store, never from files)."""
-    from replayer.terms import declared_rake
-
-    folder = day_folder_of(path)
-    if folder is None:
-        return {}
-    latest: dict[str, dict[str, Any]] = {}
-    for shard in declaration_shards(sorted(folder.rglob("*.avro"))):
-        for event in read_shard(shard).events:
-            latest[str(event["table_id"])] = event
-    found = {}
-    for table, event in latest.items():
-        try:
-            terms = declared_rake(event)
-        except ValueError:
-            continue
-        if terms is not None:
-            found[table] = terms
-    return found
-
-
 def declaration_shards(shards: list[Path]) -> list[Path]:
     """The shards of table declarations (family ``table``), in name order."""
     return [path for path in shards if shard_family(path) == "table"]

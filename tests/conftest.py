@@ -1,4 +1,5 @@
-"""Shared fixtures: store URLs for both backends, and the public hand histories."""
+"""Shared fixtures: store URLs for both backends, and the public hand histories (the
+vendored sample everywhere, the full set where ``../shared/data/phh`` has it)."""
 
 from __future__ import annotations
 
@@ -13,6 +14,8 @@ import pytest
 
 SHARED = Path(os.environ.get("CASINO_AUDIT_SHARED", Path(__file__).resolve().parents[2] / "shared"))
 PHH_ARCHIVES = SHARED / "data" / "phh"
+PHH_SAMPLE = Path(__file__).resolve().parent / "data" / "phh"
+"""66 real PHH hands, MIT (``tests/data/phh/LICENSE``): what must run on any clone."""
 PG_ENV = "CASINO_AUDIT_TEST_PG_URL"
 
 
@@ -44,10 +47,22 @@ def store_url(request: pytest.FixtureRequest, tmp_path: Path) -> str:
 
 
 @pytest.fixture(scope="session")
+def phh_sample() -> Path:
+    """The vendored sample of real hands (``tests/data/phh``, the archives' layout:
+    ``pluribus/83/63.phh``, ``wsop/2023/43/5/11.phh``), present on every clone."""
+    return PHH_SAMPLE
+
+
+@pytest.fixture(scope="session")
 def phh_root(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    """The three public PHH archives, unpacked once per test session."""
+    """The three public PHH archives (all 10,088 hands), unpacked once per test session;
+    for the tests that count or sweep every hand. Skipped, with the reason in the
+    summary, where the archives are absent (a clone outside the project tree)."""
     if not PHH_ARCHIVES.exists():
-        pytest.skip(f"public hand histories not found at {PHH_ARCHIVES}")
+        pytest.skip(
+            f"the full PHH set is not at {PHH_ARCHIVES} (set CASINO_AUDIT_SHARED): only "
+            "the tests of every hand need it; the vendored sample runs the rest"
+        )
     root = tmp_path_factory.mktemp("phh")
     for archive in sorted(PHH_ARCHIVES.glob("*.tar.gz")):
         with tarfile.open(archive) as tar:

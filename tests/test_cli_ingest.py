@@ -49,11 +49,11 @@ def test_pluribus_hands_ingest_once_and_verify(
 
 
 def test_bad_files_are_quarantined_and_the_rest_stored(
-    phh_root: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+    phh_sample: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
     folder = tmp_path / "day"
     folder.mkdir()
-    good = sorted((phh_root / "pluribus").rglob("*.phh"))[:20]
+    good = sorted((phh_sample / "pluribus").rglob("*.phh"))[:20]
     for i, path in enumerate(good):
         shutil.copy(path, folder / f"good-{i:02}.phh")
     (folder / "corrupt.phh").write_text("variant = 'NT'\nactions = ['d dh p1 AsKs'\n")

@@ -26,7 +26,7 @@ pytestmark = pytest.mark.postgres
 
 RUN_ID = "celery-nightly"
 MAX_CHUNKS = 4
-STORE_TASKS = {"discover", "ingest_and_replay", "detectors", "append", "report"}
+STORE_TASKS = {"discover", "ingest", "judge", "detectors", "append", "report"}
 
 
 def small_day(input_dir: Path) -> None:
@@ -64,7 +64,8 @@ def test_the_nightly_on_celery_workers_finds_what_the_command_line_finds(tmp_pat
         ran = cluster.workloads()
         logs = {name: cluster.services.log(name)[-3000:] for name in ("scheduler", *WORKERS)}
     assert state == "success", f"run {state}; tasks {tasks}\n{logs}"
-    assert {index for task, index in tasks if task == "validate"} == set(range(MAX_CHUNKS))
+    assert {index for task, index in tasks if task == "ingest"} == set(range(MAX_CHUNKS))
+    assert {index for task, index in tasks if task == "judge"} == set(range(MAX_CHUNKS))
     assert {state for state, _ in tasks.values()} == {"success"}
     for (task, _), (_, pool) in tasks.items():
         assert (pool == STORE_POOL) == (task in STORE_TASKS), (task, pool)

@@ -51,9 +51,10 @@ def test_a_dag_run_stores_the_nights_findings(migrated: dict[str, str], tmp_path
         "append",
         "detectors",
         "discover",
-        "ingest_and_replay",
+        "ingest",
+        "judge",
+        "plan_judging",
         "report",
-        "validate",
     ]
     assert result["state"] == "success"
     store = AuditStore(store_url)

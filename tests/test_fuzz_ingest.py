@@ -8,7 +8,7 @@ does not trust the reader: each ``.phh`` file is exactly one record.
 
 Mutations (``mutate_phh``, ``avro_input``), driven by any ``Draw``:
 
-* PHH (the real hands of ``phh_root``): byte flips, truncation, splices, a TOML value
+* PHH (the real hands of ``phh_sample``): byte flips, truncation, splices, a TOML value
   replaced by a hostile one (integers past 64 bits, hex of 160 bits, deep nesting, wrong
   types, unicode and NUL, NaN and infinities, huge exponents, long arrays and strings),
   a user field added with a hostile value, an action replaced by a hostile one, dotted
@@ -59,7 +59,7 @@ from tests.test_ingest_avro import hand_events
 
 POKER, SLOTS = family_named("poker"), family_named("slots")
 
-#: Real hands the PHH mutations start from (paths under ``phh_root``).
+#: Real hands the PHH mutations start from (paths under ``phh_sample``).
 SEED_HANDS = (
     "pluribus/83/63.phh",
     "pluribus/102/0.phh",
@@ -393,8 +393,8 @@ def run_inputs(
 
 
 @pytest.fixture(scope="module")
-def seed_hands(phh_root: Path) -> list[str]:
-    return [(phh_root / relative).read_text() for relative in SEED_HANDS]
+def seed_hands(phh_sample: Path) -> list[str]:
+    return [(phh_sample / relative).read_text() for relative in SEED_HANDS]
 
 
 @pytest.fixture(scope="module")

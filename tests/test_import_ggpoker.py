@@ -17,11 +17,13 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
+from audit.ingest.errors import RecordRejected
 from audit.ingest.limits import Limits
 from audit.ingest.pipeline import ingest
 from audit.ingest.quarantine import entries
 from audit.ingest.room_text.reader import iter_text_units
 from audit.store import AuditStore, SubjectRecords
+from cli.main import main
 from replayer.rulebooks.registry import NONE_APPLIES
 from tests.poker_sim import HandBuilder, simulate
 from tests.room_text_writer import write, write_file
@@ -78,10 +80,14 @@ Total pot $0.15 | Rake $0
 AT = datetime(2024, 3, 10, 18, 0, tzinfo=UTC)
 
 
-def read(tmp_path: Path, text: str, rulebooks: tuple[str, ...] = ()) -> list[Any]:
+def read(
+    tmp_path: Path, text: str, rulebooks: tuple[str, ...] = (), zone: str | None = "UTC"
+) -> list[Any]:
+    """The units of ``text``; ``zone``: the operator's declared zone of GGPoker's clock
+    (its headers give none; these samples' times are UTC)."""
     path = tmp_path / "hands.txt"
     path.write_text(text, encoding="utf-8")
-    return list(iter_text_units(path, rulebooks, Limits()))
+    return list(iter_text_units(path, rulebooks, Limits(), header_zone=zone))
 
 
 def only(units: list[Any]) -> list[dict]:
@@ -133,7 +139,7 @@ def test_sample_hand_events(tmp_path: Path) -> None:
     assert start["rulebook"] == "gg-2022-cash-holdem"  # no --rulebook, date covered
     assert (start["currency"], start["small_blind"], start["big_blind"]) == ("USD", 5, 10)
     assert start["occurred_at"] == datetime(2024, 3, 10, 18, 30, 12, tzinfo=UTC)
-    assert "UTC assumed" in start["source"]
+    assert "time zone not in the header: UTC, declared by the operator" in start["source"]
     assert start["seats"][1] == {"seat": 2, "player_id": "4f1a9c2e", "stack": 1250}
     holes = [e["cards"] for e in events if e.get("target") == "hole"]
     assert holes == [["Ah", "Kh"], ["??", "??"], ["??", "??"]]
@@ -159,13 +165,13 @@ def test_a_damaged_hand_is_quarantined_beside_good_ones(tmp_path: Path) -> None:
     store = AuditStore(f"sqlite:///{tmp_path / 'store.db'}")
     path = tmp_path / "day.txt"
     path.write_text(write_file([SAMPLE, DAMAGED, SAMPLE.replace("HD100000001", "HD100000003")]))
-    summary = ingest(store, [path])
+    summary = ingest(store, [path], header_zone="UTC")
     assert (summary.subjects_stored, summary.quarantined) == (2, 1)
     [entry] = list(entries(store))
     assert entry.position == "hand HD100000002 at line 35"
     assert entry.field == "line 44"
     assert "not understood: '4f1a9c2e: teleports $5'" in entry.reason
-    again = ingest(store, [path])  # idempotent: nothing new
+    again = ingest(store, [path], header_zone="UTC")  # idempotent: nothing new
     assert (again.subjects_stored, again.subjects_already_stored, again.events_stored) == (0, 2, 0)
     assert len(list(entries(store))) == 1
 
@@ -378,7 +384,7 @@ def test_a_rake_schedule_declares_the_table_terms(tmp_path: Path) -> None:
     store = AuditStore(f"sqlite:///{tmp_path / 'store.db'}")
     for stored in (1, 0):  # idempotent: the same declaration again is already stored
         schedule = RakeSchedule(tmp_path / "rake.json")
-        summary = ingest(store, [tmp_path / "hand.txt"], rake_schedule=schedule)
+        summary = ingest(store, [tmp_path / "hand.txt"], rake_schedule=schedule, header_zone="UTC")
         assert (summary.subjects_stored, summary.quarantined) == (2 * stored, 0)
     [terms] = store.records_of("table", "ggpoker/NLHGold7")
     assert (terms["rake_max_bps"], terms["rake_cap"], terms["currency"]) == (500, 30, "USD")
@@ -411,9 +417,8 @@ def test_a_rake_schedule_declares_the_fees_apart_from_the_rake(
     (tmp_path / "rake.json").write_text(with_fees)
     (tmp_path / "hand.txt").write_text(SAMPLE)
     store = AuditStore(f"sqlite:///{tmp_path / 'store.db'}")
-    summary = ingest(
-        store, [tmp_path / "hand.txt"], rake_schedule=RakeSchedule(tmp_path / "rake.json")
-    )
+    schedule = RakeSchedule(tmp_path / "rake.json")
+    summary = ingest(store, [tmp_path / "hand.txt"], rake_schedule=schedule, header_zone="UTC")
     assert (summary.subjects_stored, summary.quarantined) == (2, 0)
     [terms] = store.records_of("table", "ggpoker/NLHGold7")
     assert terms["fee_kinds"] in (["jackpot"], ["bingo"])
@@ -451,3 +456,23 @@ def test_a_bad_rake_schedule_cannot_run(tmp_path: Path) -> None:
     (tmp_path / "rake.json").write_text(SCHEDULE.replace('"0.30"', "0.30"))
     with pytest.raises(BadSchedule, match=r"stakes\[0\]\.cap: expected text"):
         RakeSchedule(tmp_path / "rake.json")
+
+
+def test_a_header_without_a_zone_is_quarantined_unless_one_is_declared(tmp_path: Path) -> None:
+    (rejected,) = read(tmp_path, SAMPLE, zone=None)
+    assert isinstance(rejected, RecordRejected)
+    assert rejected.field == "time zone (line 1)"
+    assert "gives no time zone" in rejected.reason and "--header-zone" in rejected.reason
+    malta = only(read(tmp_path, SAMPLE, zone="Europe/Malta"))[0]  # CET in March: UTC+1
+    assert malta["occurred_at"] == datetime(2024, 3, 10, 17, 30, 12, tzinfo=UTC)
+    assert "Europe/Malta, declared by the operator" in malta["source"]
+
+
+def test_ingest_refuses_an_unknown_header_zone(tmp_path: Path, capsys) -> None:
+    (tmp_path / "hands.txt").write_text(SAMPLE, encoding="utf-8")
+    store = f"sqlite:///{tmp_path / 's.db'}"
+    args = ["--store", store, "ingest", "--header-zone", "Mars/Olympus", str(tmp_path)]
+    assert main(args) == 2
+    assert "--header-zone: unknown time zone 'Mars/Olympus'" in capsys.readouterr().err
+    assert main(["--store", store, "ingest", str(tmp_path)]) == 1  # quarantined, not stored
+    assert "gives no time zone" in capsys.readouterr().out

@@ -87,6 +87,6 @@ def test_both_rooms_in_one_folder_and_an_unknown_marker(tmp_path: Path) -> None:
     (tmp_path / "in" / "gg.txt").write_text(GG)
     (tmp_path / "in" / "notes.txt").write_text("skipped: not a hand history")
     store = AuditStore(f"sqlite:///{tmp_path / 'store.db'}")
-    summary = ingest(store, [tmp_path / "in"])
+    summary = ingest(store, [tmp_path / "in"], header_zone="UTC")  # GG's zone, declared
     assert (summary.files, summary.subjects_stored, summary.quarantined) == (2, 1, 1)
     assert "*** SHOWTIME ***" in summary.rejected[0].reason

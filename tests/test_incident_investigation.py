@@ -8,6 +8,7 @@ import argparse
 import csv
 import io
 import json
+import re
 from datetime import date, datetime, timedelta
 from pathlib import Path
 
@@ -19,6 +20,7 @@ from audit.incidents.investigation import append_findings, investigate
 from audit.incidents.record import load_incident
 from audit.incidents.report import render_text, to_json, write_csv
 from audit.ingest.pipeline import ingest
+from audit.money import format_money
 from audit.store import AuditStore
 from cli.common import CannotRun
 from cli.incident import add_parsers as add_incident_parser
@@ -178,7 +180,8 @@ def test_cli_records_amends_and_investigates(day, tmp_path, capsys):
         )
         == 1
     )
-    subjects = {s["subject"] for s in json.loads(out.read_text())["subjects"]}
+    reported = json.loads(out.read_text())["subjects"]
+    subjects = {s["subject"] for s in reported}
     assert subjects == {*manifest.in_flight["poker"], *manifest.in_flight["live"][1:]}
     # the tables were not hit after all: amend the scope to the roulette table only
     assert (
@@ -199,9 +202,58 @@ def test_cli_records_amends_and_investigates(day, tmp_path, capsys):
     assert _cli(url, "incident", "investigate", "inc-cli", "--as-of", manifest.as_of) == 0
     text = capsys.readouterr().out
     assert "IN FLIGHT (1)" in text and "amended  poker servers were up" in text
-    ((_, _, player, required, recorded),) = next(
-        p.findings for p in manifest.planted if p.kind == "live_bet_not_refunded"
-    )
-    owed = required - recorded
-    assert f"{player}: required {required}, recorded {recorded}: {owed} still owed" in text
+    planted = next(p for p in manifest.planted if p.kind == "live_bet_not_refunded")
+    ((_, _, player, required, recorded),) = planted.findings
+    currency = next(s["currency"] for s in reported if s["subject"] == planted.subject)
+    money = {n: format_money(v, currency) for n, v in (("req", required), ("rec", recorded))}
+    owed = format_money(required - recorded, currency)
+    assert f"{player} was given back {money['rec']}" in text
+    assert f"requires {money['req']}: {owed} still owed to the player" in text
+    assert f"{currency}: {owed} still owed" in text
+    assert not re.search(r"\bpot \d", text)  # in-flight lines in money too
     assert _cli(url, "incident", "investigate", "no-such") == 2
+
+
+def test_record_refuses_names_the_store_does_not_hold(store_url, tmp_path, capsys):
+    manifest = generate_incident(11, DAY, tmp_path / "in")
+    store = AuditStore(store_url)
+    assert ingest(store, [tmp_path / "in"]).rejected == []
+    store.close()
+    window = ["--start", manifest.window_start, "--end", manifest.window_end]
+    record = ["incident", "record", "--kind", "server_failure", *window]
+    capsys.readouterr()
+    refused = _cli(
+        store_url, *record, "--id", "inc-typo", "--tables", "NT-12\x1b[2J", "--games", "rou-1"
+    )
+    assert refused == 2
+    store = AuditStore(store_url)
+    assert store.records_of("incident", "inc-typo") == []  # nothing recorded
+    store.close()
+    known = _cli(
+        store_url, *record, "--id", "inc-ok", "--games", "rou-1", "--tables", *manifest.tables
+    )
+    assert known == 0
+    ahead = _cli(
+        store_url, *record, "--id", "inc-ahead", "--machines", "SM-404", "--allow-unknown-scope"
+    )
+    assert ahead == 0
+    assert (
+        "warning: --machines: SM-404 not in the store; known: none stored"
+        in capsys.readouterr().err
+    )
+
+
+def test_the_refusal_names_the_unknown_and_the_known(store_url, tmp_path):
+    from audit.incidents.scope import unknown_names
+
+    manifest = generate_incident(11, DAY, tmp_path / "in")
+    store = AuditStore(store_url)
+    ingest(store, [tmp_path / "in"])
+    problems = unknown_names(
+        store, {"tables": ["NT-12\x1b[2J", *manifest.tables], "games": ["rou-1"]}
+    )
+    store.close()
+    (problem,) = problems
+    assert problem.startswith("--tables: NT-12\\e[2J not in the store; known: ")
+    assert all(table in problem for table in manifest.tables)
+    assert "\x1b" not in problem

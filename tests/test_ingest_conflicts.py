@@ -21,10 +21,10 @@ from tests.test_ingest_avro import hand_events
 POKER = family_named("poker")
 
 
-def pluribus_hand(phh_root: Path) -> str:
+def pluribus_hand(phh_sample: Path) -> str:
     """A real hand (Pluribus 83/63) as table t9, hand 63: its id is ``t9/63`` whatever
     the file is called."""
-    return (phh_root / "pluribus" / "83" / "63.phh").read_text() + '\n_table = "t9"\n'
+    return (phh_sample / "pluribus" / "83" / "63.phh").read_text() + '\n_table = "t9"\n'
 
 
 def forged(text: str) -> str:
@@ -44,9 +44,9 @@ def write(folder: Path, name: str, text: str) -> Path:
 
 
 def test_conflicting_phh_versions_quarantine_only_the_events_they_disagree_on(
-    phh_root: Path, tmp_path: Path, store_url: str
+    phh_sample: Path, tmp_path: Path, store_url: str
 ) -> None:
-    genuine = pluribus_hand(phh_root)
+    genuine = pluribus_hand(phh_sample)
     assert forged(genuine) != genuine and shorter(genuine) != genuine
     day = tmp_path / "day"
     write(day, "a-forged.phh", forged(genuine))  # sorts first
@@ -128,9 +128,9 @@ def test_a_subject_split_within_one_file_is_one_subject(tmp_path: Path) -> None:
 
 
 def test_a_later_different_version_leaves_the_stored_one_untouched(
-    phh_root: Path, tmp_path: Path, store_url: str
+    phh_sample: Path, tmp_path: Path, store_url: str
 ) -> None:
-    genuine = pluribus_hand(phh_root)
+    genuine = pluribus_hand(phh_sample)
     store = AuditStore(store_url)
     first = ingest(store, [write(tmp_path / "day1", "63.phh", genuine)])
     assert first.subjects_stored == 1
@@ -147,9 +147,9 @@ def test_a_later_different_version_leaves_the_stored_one_untouched(
 
 
 def test_the_same_content_twice_is_stored_once(
-    phh_root: Path, tmp_path: Path, store_url: str
+    phh_sample: Path, tmp_path: Path, store_url: str
 ) -> None:
-    genuine = pluribus_hand(phh_root)
+    genuine = pluribus_hand(phh_sample)
     one = write(tmp_path / "a", "63.phh", genuine)
     copy = write(tmp_path / "b", "copy-of-63.phh", genuine)  # same hand, another file
     write_events(tmp_path / "h.avro", POKER, hand_events("t1/1"))
@@ -162,9 +162,9 @@ def test_the_same_content_twice_is_stored_once(
 
 
 def test_a_contested_subject_is_stored_when_one_version_comes_alone(
-    phh_root: Path, tmp_path: Path
+    phh_sample: Path, tmp_path: Path
 ) -> None:
-    genuine = pluribus_hand(phh_root)
+    genuine = pluribus_hand(phh_sample)
     store = AuditStore(f"sqlite:///{tmp_path / 's.db'}")
     good = write(tmp_path / "in", "genuine.phh", genuine)
     bad = write(tmp_path / "in", "forged.phh", forged(genuine))
@@ -178,14 +178,14 @@ def field(out: str, name: str) -> int:
 
 
 def test_relative_then_absolute_paths_are_one_ingest(
-    phh_root: Path,
+    phh_sample: Path,
     tmp_path: Path,
     monkeypatch: pytest.MonkeyPatch,
     capsys: pytest.CaptureFixture[str],
 ) -> None:
     day = tmp_path / "work" / "day"
     day.mkdir(parents=True)
-    for path in sorted((phh_root / "pluribus" / "83").glob("*.phh"))[:30]:
+    for path in sorted((phh_sample / "pluribus" / "83").glob("*.phh"))[:30]:
         shutil.copy(path, day / path.name)
     write_events(day / "hands.avro", POKER, hand_events("t1/1") + hand_events("t1/2"))
     store = f"sqlite:///{tmp_path / 's.db'}"

@@ -27,8 +27,8 @@ REPO = Path(__file__).resolve().parents[1]
 MEMORY_BOUND_MIB = 1024
 
 
-def pluribus(phh_root: Path) -> str:
-    return (phh_root / "pluribus" / "83" / "63.phh").read_text() + "\n"
+def pluribus(phh_sample: Path) -> str:
+    return (phh_sample / "pluribus" / "83" / "63.phh").read_text() + "\n"
 
 
 def store_at(tmp_path: Path) -> AuditStore:
@@ -49,16 +49,16 @@ def test_limits_come_from_the_environment() -> None:
 
 
 def test_a_limit_set_in_the_environment_applies_and_a_bad_one_cannot_run(
-    phh_root: Path,
+    phh_sample: Path,
     tmp_path: Path,
     monkeypatch: pytest.MonkeyPatch,
     capsys: pytest.CaptureFixture[str],
 ) -> None:
-    (tmp_path / "h.phh").write_text(pluribus(phh_root) + "x = [[[1]]]\n")
+    (tmp_path / "h.phh").write_text(pluribus(phh_sample) + "x = [[[1]]]\n")
     store = f"sqlite:///{tmp_path / 's.db'}"
     assert main(["--store", store, "ingest", str(tmp_path / "h.phh")]) == 0
     monkeypatch.setenv("CASINO_AUDIT_MAX_TOML_DEPTH", "3")
-    (tmp_path / "i.phh").write_text(pluribus(phh_root) + "x = [[[1]]]\n")
+    (tmp_path / "i.phh").write_text(pluribus(phh_sample) + "x = [[[1]]]\n")
     assert main(["--store", store, "ingest", str(tmp_path / "i.phh")]) == 1
     out = capsys.readouterr().out
     assert "field (limit): a value nested 4 levels deep at line 11, beyond the limit of 3 " in out
@@ -77,8 +77,10 @@ def test_a_limit_set_in_the_environment_applies_and_a_bad_one_cannot_run(
         (Limits(max_events_per_subject=20), "actions", "the hand has 28 events"),
     ],
 )
-def test_phh_limits(phh_root: Path, tmp_path: Path, limits: Limits, field: str, words: str) -> None:
-    (tmp_path / "h.phh").write_text(pluribus(phh_root) + "x = [1]\n")
+def test_phh_limits(
+    phh_sample: Path, tmp_path: Path, limits: Limits, field: str, words: str
+) -> None:
+    (tmp_path / "h.phh").write_text(pluribus(phh_sample) + "x = [1]\n")
     summary = ingest(store_at(tmp_path), [tmp_path / "h.phh"], limits=limits)
     (rejected,) = summary.rejected
     assert rejected.field == field and words in rejected.reason, rejected.reason
@@ -86,9 +88,9 @@ def test_phh_limits(phh_root: Path, tmp_path: Path, limits: Limits, field: str, 
 
 
 def test_a_phhs_file_past_its_section_limit_keeps_the_first_sections(
-    phh_root: Path, tmp_path: Path
+    phh_sample: Path, tmp_path: Path
 ) -> None:
-    text = "".join(f"[{n}]\n{pluribus(phh_root)}" for n in range(1, 6))
+    text = "".join(f"[{n}]\n{pluribus(phh_sample)}" for n in range(1, 6))
     (tmp_path / "day.phhs").write_text(text)
     summary = ingest(
         store_at(tmp_path), [tmp_path / "day.phhs"], limits=Limits(max_phhs_sections=3)

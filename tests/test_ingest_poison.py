@@ -28,8 +28,8 @@ from tests.test_ingest_avro import hand_events
 POKER, SLOTS = family_named("poker"), family_named("slots")
 
 
-def pluribus(phh_root: Path) -> str:
-    return (phh_root / "pluribus" / "83" / "63.phh").read_text() + "\n"
+def pluribus(phh_sample: Path) -> str:
+    return (phh_sample / "pluribus" / "83" / "63.phh").read_text() + "\n"
 
 
 def replace(old: str, new: str) -> Callable[[str], str]:
@@ -100,10 +100,10 @@ PHH_POISON: dict[str, tuple[Callable[[str], str], str]] = {
 }
 
 
-def write_poison(folder: Path, phh_root: Path, name: str) -> Path:
+def write_poison(folder: Path, phh_sample: Path, name: str) -> Path:
     spoil, _ = PHH_POISON[name]
     folder.mkdir(parents=True, exist_ok=True)
-    good = pluribus(phh_root)
+    good = pluribus(phh_sample)
     (folder / "a-good.phh").write_text(good)
     (folder / "b-poison.phh").write_text(spoil(good))
     (folder / "c-good.phh").write_text(good)
@@ -111,8 +111,8 @@ def write_poison(folder: Path, phh_root: Path, name: str) -> Path:
 
 
 @pytest.mark.parametrize("name", PHH_POISON)
-def test_a_poison_hand_is_quarantined_alone(phh_root: Path, tmp_path: Path, name: str) -> None:
-    folder = write_poison(tmp_path / "day", phh_root, name)
+def test_a_poison_hand_is_quarantined_alone(phh_sample: Path, tmp_path: Path, name: str) -> None:
+    folder = write_poison(tmp_path / "day", phh_sample, name)
     store = AuditStore(f"sqlite:///{tmp_path / 's.db'}")
     summary = ingest(store, [folder])
     expected = PHH_POISON[name][1]
@@ -129,11 +129,11 @@ def test_a_poison_hand_is_quarantined_alone(phh_root: Path, tmp_path: Path, name
 
 
 def test_every_poison_together_through_the_command_line(
-    phh_root: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+    phh_sample: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
     folder = tmp_path / "day"
     folder.mkdir()
-    good = pluribus(phh_root)
+    good = pluribus(phh_sample)
     for number, (spoil, _) in enumerate(PHH_POISON.values()):
         (folder / f"p{number:02}.phh").write_text(spoil(good))
     (folder / "slots.avro").write_bytes(slot_file_with_sequence(2**63 - 2))
@@ -312,12 +312,12 @@ def test_a_unit_the_database_refuses_is_quarantined_alone(
 
 
 def test_a_conversion_that_raises_anything_is_quarantined_alone(
-    phh_root: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+    phh_sample: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     folder = tmp_path / "day"
     folder.mkdir()
     for name in ("a", "b", "c"):
-        (folder / f"{name}.phh").write_text(pluribus(phh_root))
+        (folder / f"{name}.phh").write_text(pluribus(phh_sample))
     convert = pipeline.hand_events
 
     def flaky(record, **kwargs):

@@ -300,7 +300,14 @@ def test_findings_without_money_read_as_reason_and_citation() -> None:
         },
         currency="EUR",
     )
-    assert "50 meter units more than the events" in sentence(meters)
+    assert sentence(meters) == (
+        "the coin_in meter advanced EUR 7.60 between sequences 3 and 9 while the events add "
+        "up to EUR 7.10: EUR 0.50 more than the events (PT-217/2007 III.9)"
+    )
+    games = {**meters, "detail": {**meters["detail"], "meter": "games_played"}}
+    assert "advanced 760 games" in sentence(games) and "EUR" not in sentence(games)
+    unknown = {**meters, "currency": None}
+    assert "50 meter units more than the events" in sentence(unknown)
     assert owed(meters) == owed(quality) == owed(illegal) == []
 
 

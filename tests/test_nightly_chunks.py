@@ -1,6 +1,6 @@
 """The nightly DAG's chunks (``pipelines.chunks``, ``pipelines.nightly_chunks``): any
 day size maps under Airflow's cap, and a mapped task killed mid-shard then retried
-stores nothing twice.
+stores nothing twice, in either phase (ingest, then judge).
 
 The retry is tested without a scheduler, as a worker runs it: the chunk's plain function
 in a process of its own, SIGKILLed once the store holds about half of what the chunk
@@ -19,7 +19,8 @@ import pytest
 
 from pipelines.chunks import MAX_MAP_LENGTH, chunk_shards
 from pipelines.nightly import prepare_night
-from pipelines.nightly_chunks import ingest_and_replay_chunk
+from pipelines.nightly_chunks import ingest_chunk, judge_chunk
+from pipelines.partitions import PARTITIONS
 from pipelines.simulate.day import generate_day
 from tests.fault_harness import (
     COMMAND_DEADLINE,
@@ -33,9 +34,10 @@ from tests.fault_harness import (
 _CHUNK_CHILD = """
 import sys
 from datetime import date
-from pipelines.nightly_chunks import ingest_and_replay_chunk
-ingest_and_replay_chunk(sys.argv[1], date.fromisoformat(sys.argv[2]), sys.argv[3:])
+from pipelines.nightly_chunks import ingest_chunk
+ingest_chunk(sys.argv[1], date.fromisoformat(sys.argv[2]), sys.argv[3:])
 """
+ALL_PARTITIONS = list(range(PARTITIONS))
 
 
 @pytest.mark.parametrize("shards", [0, 1, 7, 1_024, 1_025, 5_000])
@@ -90,7 +92,8 @@ def test_a_chunk_killed_mid_shard_then_retried_stores_nothing_twice(
     store_url: str, tmp_path: Path, day_input: Path
 ) -> None:
     reference_url = f"sqlite:///{tmp_path / 'reference.db'}"
-    ingest_and_replay_chunk(reference_url, DAY, _prepared_chunk(reference_url, day_input, DAY))
+    ingest_chunk(reference_url, DAY, _prepared_chunk(reference_url, day_input, DAY))
+    judge_chunk(reference_url, DAY, ALL_PARTITIONS)
     reference = holdings(reference_url)
 
     chunk = _prepared_chunk(store_url, day_input, DAY)
@@ -98,9 +101,11 @@ def test_a_chunk_killed_mid_shard_then_retried_stores_nothing_twice(
     _kill_midway(store_url, chunk, (prepared + reference.events) // 2)
     assert prepared < events_in(store_url) < reference.events
 
-    ingest_and_replay_chunk(store_url, DAY, chunk)  # Airflow's retry
+    ingest_chunk(store_url, DAY, chunk)  # Airflow's retry
+    judge_chunk(store_url, DAY, ALL_PARTITIONS)
     assert holdings(store_url) == reference
-    again = ingest_and_replay_chunk(store_url, DAY, chunk)  # a retry after success
+    again = ingest_chunk(store_url, DAY, chunk)  # a retry after success
     assert sum(shard["ingested"]["events_stored"] for shard in again) == 0
-    assert sum(shard["replayed"]["verdicts_stored"] for shard in again) == 0
+    judged_again = judge_chunk(store_url, DAY, ALL_PARTITIONS)
+    assert sum(part["verdicts_stored"] for part in judged_again) == 0
     assert holdings(store_url) == reference

@@ -7,8 +7,8 @@
   into fractions of a cent). Hands PHH cannot express for PokerKit are skipped: run twice
   (``_runs``), forced bets PHH has no word for (``_forced_bets``), cash-outs, void hands.
 
-CI runs a seeded sample (300 Pluribus hands, 200 simulator hands); ``pytest -m long``
-runs all 10,000 Pluribus hands and 2,000 simulator hands.
+CI runs the vendored sample (56 Pluribus hands, ``tests/data/phh``) and 200 simulator
+hands; ``pytest -m long`` runs all 10,000 Pluribus hands and 2,000 simulator hands.
 """
 
 from __future__ import annotations
@@ -61,10 +61,11 @@ def pokerkit_replay(text: str) -> tuple[list[int], list[int]] | None:
     return list(state.stacks), [minor(v) for v in fields["finishing_stacks"]]
 
 
-def pluribus(phh_root: Path, every: int) -> list[Path]:
+def pluribus(phh_root: Path) -> list[Path]:
+    """All 10,000 Pluribus hands of the full set."""
     files = sorted((phh_root / "pluribus").rglob("*.phh"))
     assert len(files) == 10_000
-    return files[::every]
+    return files
 
 
 def check_round_trip(path: Path) -> None:
@@ -88,8 +89,11 @@ def check_simulated(seed: int) -> None:
     assert replay is not None and replay[0] == replay[1], seed
 
 
-def test_pluribus_sample_round_trips_and_replays(phh_root: Path) -> None:
-    for path in pluribus(phh_root, every=33)[:300]:
+def test_pluribus_sample_round_trips_and_replays(phh_sample: Path) -> None:
+    """The vendored sample's Pluribus hands (every clone); the long tier does all 10,000."""
+    files = sorted((phh_sample / "pluribus").rglob("*.phh"))
+    assert len(files) == 56
+    for path in files:
         check_round_trip(path)
 
 
@@ -100,7 +104,7 @@ def test_simulated_sample_replays_in_pokerkit() -> None:
 
 @pytest.mark.long
 def test_all_pluribus_and_simulated_hands(phh_root: Path) -> None:
-    for path in pluribus(phh_root, every=1):
+    for path in pluribus(phh_root):
         check_round_trip(path)
     for seed in range(2_000):
         check_simulated(seed)
@@ -109,7 +113,8 @@ def test_all_pluribus_and_simulated_hands(phh_root: Path) -> None:
 def test_export_command_writes_what_pokerkit_reads(tmp_path: Path, capsys) -> None:
     store = f"sqlite:///{tmp_path / 'store.db'}"
     (tmp_path / "complaint.txt").write_text(SAMPLE)
-    assert main(["--store", store, "ingest", str(tmp_path / "complaint.txt")]) == 0
+    ingest = ["ingest", "--header-zone", "UTC", str(tmp_path / "complaint.txt")]
+    assert main(["--store", store, *ingest]) == 0
     out = tmp_path / "hand.phh"
     code = main(
         [

@@ -69,10 +69,10 @@ def _stacks(path: Path) -> list[int]:
     return json.loads(line.split(" = ")[1])
 
 
-def _planted_folder(phh_root: Path, folder: Path) -> dict[str, str]:
+def _planted_folder(phh_sample: Path, folder: Path) -> dict[str, str]:
     """Clean real hands plus copies with wrong payouts or rake; {hand id: planted kind}."""
     folder.mkdir()
-    pluribus = sorted((phh_root / "pluribus" / "30").glob("*.phh"))[:24]
+    pluribus = sorted((phh_sample / "pluribus" / "30").glob("*.phh"))[:24]
     planted: dict[str, str] = {}
     for i, source in enumerate(pluribus):
         target = folder / f"{i:02}.phh"
@@ -84,7 +84,9 @@ def _planted_folder(phh_root: Path, folder: Path) -> dict[str, str]:
             stacks[(top + 1) % len(stacks)] += 100
             _rewrite(target, finishing_stacks=json.dumps(stacks))
             planted[f"{folder.name}/{i:02}"] = "mispaid_pot"
-    po = sorted(p for p in (phh_root / "wsop").rglob("*.phh") if "variant = 'PO'" in p.read_text())
+    po = sorted(
+        p for p in (phh_sample / "wsop").rglob("*.phh") if "variant = 'PO'" in p.read_text()
+    )
     for i, source in enumerate(po[:4]):
         target = folder / f"po-{i}.phh"
         shutil.copy(source, target)
@@ -109,9 +111,9 @@ def _planted_folder(phh_root: Path, folder: Path) -> dict[str, str]:
 
 
 def test_wrong_payouts_and_rake_are_flagged_exactly_and_alike_on_both_backends(
-    phh_root: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+    phh_sample: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
-    planted = _planted_folder(phh_root, tmp_path / "day")
+    planted = _planted_folder(phh_sample, tmp_path / "day")
     outputs = []
     for store in (f"sqlite:///{tmp_path / 'p.db'}", fresh_postgres_url()):
         assert main(["--store", store, "ingest", *GG, str(tmp_path / "day")]) == 0

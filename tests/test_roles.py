@@ -72,10 +72,10 @@ class Deployment:
         return as_role(self.base, self.reader, self.schema)
 
 
-def _hands(phh_root: Path, folder: Path, start: int, count: int) -> Path:
+def _hands(phh_sample: Path, folder: Path, start: int, count: int) -> Path:
     folder.mkdir(parents=True)
-    for path in sorted((phh_root / "pluribus").rglob("*.phh"))[start : start + count]:
-        shutil.copy(path, folder / path.name)
+    for path in sorted((phh_sample / "pluribus").rglob("*.phh"))[start : start + count]:
+        shutil.copy(path, folder / f"{path.parent.name}-{path.name}")  # 30/0 and 83/0
     return folder
 
 
@@ -92,7 +92,7 @@ def _deploy(base: str, schema: str, owner: str, writer: str, reader: str) -> Non
 
 
 @pytest.fixture(scope="module")
-def deployment(phh_root: Path, tmp_path_factory: pytest.TempPathFactory) -> Iterator[Deployment]:
+def deployment(phh_sample: Path, tmp_path_factory: pytest.TempPathFactory) -> Iterator[Deployment]:
     base = postgres_base_url()
     tag = uuid.uuid4().hex[:10]
     owner, writer, reader = (f"ca_{kind}_{tag}" for kind in ("owner", "writer", "reader"))
@@ -104,8 +104,8 @@ def deployment(phh_root: Path, tmp_path_factory: pytest.TempPathFactory) -> Iter
     work = tmp_path_factory.mktemp("roles")
     try:
         _deploy(base, schema, owner, writer, reader)
-        first = _hands(phh_root, work / "first", 0, 12)
-        more = _hands(phh_root, work / "more", 12, 6)
+        first = _hands(phh_sample, work / "first", 0, 12)
+        more = _hands(phh_sample, work / "more", 12, 6)
         deployment = Deployment(base, schema, owner, writer, reader, more)
         code, _, err = run("--store", deployment.writer_url, "ingest", str(first))
         assert code == 0, err

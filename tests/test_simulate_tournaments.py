@@ -18,7 +18,7 @@ from audit.families import family_named
 from audit.ingest.avro_files import read_events, write_events
 from audit.store import AuditStore
 from pipelines.nightly import run_nightly
-from pipelines.quality import validate_shard
+from pipelines.quality import validate_events
 from pipelines.simulate import PlantedFault, generate_day
 from pipelines.simulate.score import finding_pairs, score
 from pipelines.simulate.tournament_faults import TOURNAMENT_FAULTS
@@ -132,11 +132,13 @@ def test_payouts_share_the_pool_among_fifteen_percent_of_the_field() -> None:
 def test_the_tournament_suite_flags_an_unregistered_player(day: Day, tmp_path: Path) -> None:
     folder, files, _ = day
     events = list(read_events(folder / files[0]))
-    assert validate_shard(folder / files[0]).findings == []
+    subjects = len({e["tournament_id"] for e in events})
+    assert validate_events("t", "tournament", events, subjects).findings == []
     award = next(i for i, e in enumerate(events) if e["type"] == "PrizePaid")
     events[award] = {**events[award], "player_id": "nobody"}
     write_events(tmp_path / "broken.avro", family_named("tournament"), events)
-    [finding] = validate_shard(tmp_path / "broken.avro").findings
+    broken = list(read_events(tmp_path / "broken.avro"))
+    [finding] = validate_events("t", "tournament", broken, subjects).findings
     assert (finding.subject, finding.citation) == (
         events[award]["tournament_id"],
         "casino-audit data quality: player.registered",
@@ -151,7 +153,7 @@ def test_a_night_of_hands_and_tournaments_scores_one(tmp_path: Path) -> None:
     url = f"sqlite:///{tmp_path / 'store.db'}"
     summary = run_nightly(url, tmp_path / "in", DAY, tmp_path / "out", workers=1)
     assert summary.quality_findings == 0
-    assert {r.kind for r in summary.replayed} == {"poker", "table", "tournament"}
+    assert set(summary.judged) == {"poker", "table", "tournament"}
     store = AuditStore(url)
     try:
         found = list(finding_pairs(current_findings(store)))

@@ -2,9 +2,11 @@
 
 Text: the incident (window, scope, amendments), every subject in flight with its state
 at the failure, required against recorded per player, the findings with their
-citations, and totals owed per currency. JSON: everything, sorted keys, byte-stable.
-CSV: one row per player and subject (required, recorded, owed to the player, the rule,
-and the finding id when they differ).
+citations, and totals owed per currency; every amount in money
+(``audit.money.format_money``: ``MOP 18,665.00``, never ``1866500``). JSON: everything,
+sorted keys, byte-stable. CSV: one row per player and subject (required, recorded, owed
+to the player, the rule, and the finding id when they differ), amounts in integer minor
+units with the currency column.
 """
 
 from __future__ import annotations
@@ -16,6 +18,8 @@ from typing import IO, Any
 
 from audit.incidents.compare import SubjectResult
 from audit.incidents.investigation import Investigation
+from audit.money import format_money
+from audit.wording import sentence
 
 CSV_COLUMNS = (
     "incident_id",
@@ -136,17 +140,25 @@ def _state_line(result: SubjectResult) -> str:
     state = result.state
     if result.family == "poker":
         step = state.get("step") or {}
+        pot = step.get("pot")
+        pot_text = format_money(pot, result.currency) if isinstance(pot, int) else "unknown"
         return (
             f"stopped at #{step.get('sequence')} {step.get('street')} "
-            f"'{step.get('text')}', pot {step.get('pot')}"
+            f"'{step.get('text')}', pot {pot_text}"
         )
     if result.family in ("live", "rng"):
         due = f", due {state['due_at']}" if state.get("due_at") else ""
         return f"{state['game']} at {state['table_id']}, last {state['last_event']}{due}"
+    pool = state.get("prize_pool", state["collected"])
     return (
         f"{state['entries']} entries, {len(state['remaining'])} remaining, "
-        f"pool {state.get('prize_pool', state['collected'])}"
+        f"pool {format_money(pool, result.currency)}"
     )
+
+
+def _finding_sentence(result: SubjectResult, record: dict[str, Any]) -> str:
+    """The finding in words and money, as every other report writes it."""
+    return sentence({**record, "subject_kind": result.family, "currency": result.currency})
 
 
 def render_text(investigation: Investigation) -> str:
@@ -181,22 +193,24 @@ def render_text(investigation: Investigation) -> str:
         if not result.lines:
             continue
         lines.append(f"  {result.subject} [{result.currency}] {result.citation}")
-        lines.append(f"    {'player':<20} {'required':>10} {'recorded':>10} {'owed':>10}")
+        lines.append(f"    {'player':<20} {'required':>16} {'recorded':>16} {'owed':>16}")
         for line in result.lines:
             mark = "  !" if line.owed else ""
+            money = [format_money(v, result.currency) for v in (line.required, line.recorded)]
             lines.append(
-                f"    {line.player_id:<20} {line.required:>10} {line.recorded:>10} "
-                f"{line.owed:>10}{mark}"
+                f"    {line.player_id:<20} {money[0]:>16} {money[1]:>16} "
+                f"{format_money(line.owed, result.currency):>16}{mark}"
             )
-    findings = investigation.findings
-    lines += ["", f"FINDINGS ({len(findings)})"]
-    for finding in findings:
-        lines.append(f"  {finding.kind} {finding.subject} [{finding.citation}]")
-        lines.append(f"    {finding.reason}")
+    lines += ["", f"FINDINGS ({len(investigation.findings)})"]
+    for result in investigation.subjects:
+        for finding in result.findings:
+            lines.append(f"  {finding.kind} {finding.subject} [{finding.citation}]")
+            lines.append(f"    {_finding_sentence(result, finding.to_record())}")
     lines += ["", "OWED TO PLAYERS"]
     for currency, sums in sorted(owed_by_currency(investigation).items()):
         lines.append(
-            f"  {currency}: {sums['owed']} still owed, {sums['excess']} given back in excess"
+            f"  {currency}: {format_money(sums['owed'], currency)} still owed, "
+            f"{format_money(sums['excess'], currency)} given back in excess"
         )
     return "\n".join(lines) + "\n"
 

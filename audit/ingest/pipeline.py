@@ -155,16 +155,19 @@ def _internal(path: Path | str, position: str, error: BaseException, raw: str) -
 
 
 def units_of(
-    path: Path, rulebooks: Sequence[str] = (), limits: Limits | None = None
+    path: Path,
+    rulebooks: Sequence[str] = (),
+    limits: Limits | None = None,
+    header_zone: str | None = None,
 ) -> Iterator[SubjectRecords | RecordRejected]:
-    """Every unit or rejection one file yields."""
+    """Every unit or rejection one file yields (``header_zone``: ``ingest``'s)."""
     limits = limits or Limits.from_env()
     if path.suffix in PHH_SUFFIXES:
         yield from _phh_units(path, rulebooks, limits)
     elif path.suffix in AVRO_SUFFIXES:
         yield from iter_avro_units(path, rulebooks=rulebooks, limits=limits)
     elif path.suffix in TEXT_SUFFIXES:
-        yield from iter_text_units(path, rulebooks, limits)
+        yield from iter_text_units(path, rulebooks, limits, header_zone=header_zone)
     else:
         yield RecordRejected(
             path,
@@ -176,11 +179,11 @@ def units_of(
 
 
 def _safe_units(
-    path: Path, rulebooks: Sequence[str], limits: Limits
+    path: Path, rulebooks: Sequence[str], limits: Limits, header_zone: str | None
 ) -> Iterator[SubjectRecords | RecordRejected]:
     """``units_of``, with a failure of the reader itself (an unreadable file, anything a
     reader did not catch) turned into one rejection for the rest of the file."""
-    items = units_of(path, rulebooks, limits)
+    items = units_of(path, rulebooks, limits, header_zone)
     read = 0
     while True:
         try:
@@ -527,13 +530,16 @@ def ingest(
     spill_dir: str | Path | None = None,
     rake_schedule: RakeSchedule | None = None,
     manifest_key: Ed25519PublicKey | None = None,
+    header_zone: str | None = None,
 ) -> IngestSummary:
     """Ingest files and folders into the store; return what happened.
 
     ``rulebooks`` are given to hands and rounds that name none
     (``audit.ingest.rulebook_choice``); ``limits`` default to ``Limits.from_env()``;
     the spill goes to a temporary folder under ``spill_dir`` (default ``TMPDIR``);
-    ``rake_schedule`` declares the terms of the room tables met (``room_text.schedule``).
+    ``rake_schedule`` declares the terms of the room tables met (``room_text.schedule``);
+    ``header_zone`` is the zone the operator declares for room text headers that give
+    none (GGPoker's): without it such a hand is quarantined, never read as UTC by guess.
     A file covered by a ``SHA256SUMS`` manifest is read only when its digest matches
     (``audit.ingest.manifest_check``; ``manifest_key`` asks for signed manifests).
     Raises audit.ingest.sources.MissingInput, UnknownRulebook or
@@ -552,7 +558,9 @@ def ingest(
             for number, path in enumerate(files):
                 rejected = manifests.rejection(path)
                 if rejected is None:
-                    _read(path, number, rulebooks, limits, spill, summary, rake_schedule)
+                    _read(
+                        path, number, rulebooks, limits, spill, summary, rake_schedule, header_zone
+                    )
                 else:  # the whole file, unread
                     summary.units_read += 1
                     spill.add_rejection(number, rejected)
@@ -573,10 +581,11 @@ def _read(
     limits: Limits,
     spill: _Spill,
     summary: IngestSummary,
-    schedule: RakeSchedule | None = None,
+    schedule: RakeSchedule | None,
+    header_zone: str | None,
 ) -> None:
     """Pass one for a file: validate, digest and spill its units."""
-    items = _safe_units(path, rulebooks, limits)
+    items = _safe_units(path, rulebooks, limits, header_zone)
     for item in schedule.with_terms(items) if schedule else items:
         summary.units_read += 1
         if isinstance(item, RecordRejected):

@@ -17,13 +17,16 @@ counting once), ``sentences`` (a finding in words), ``escape`` (terminal and CSV
 
 from audit.wording.escape import csv_safe, terminal_safe
 from audit.wording.owed import Owed, OwedTotals, Sums, owed, owed_totals
+from audit.wording.rows import NO_OPERATOR, operator_name
 from audit.wording.sentences import sentence
 
 __all__ = [
+    "NO_OPERATOR",
     "Owed",
     "OwedTotals",
     "Sums",
     "csv_safe",
+    "operator_name",
     "owed",
     "owed_totals",
     "sentence",

@@ -76,7 +76,6 @@ from dataclasses import asdict, dataclass, field
 from typing import Any
 
 from audit.wording.rows import (
-    NO_OPERATOR,
     NO_TABLE,
     PAYOUT_SIDE,
     RAKE_KINDS,
@@ -90,6 +89,7 @@ from audit.wording.rows import (
     _seat_order,
     _seat_party,
     _winners_party,
+    operator_name,
 )
 
 
@@ -263,7 +263,7 @@ def owed_totals(rows: Iterable[Mapping[str, Any]]) -> OwedTotals:
             continue
         totals.counted.append(fid)
         table = str(row.get("table") or NO_TABLE)
-        operator = str(row.get("operator") or NO_OPERATOR)
+        operator = operator_name(row)
         for item in items:
             _add(totals.players, item.party, item)
             _add(totals.tables, table, item)

@@ -17,7 +17,8 @@ TO_PLAYER: Direction = "to_player"
 TO_HOUSE: Direction = "to_house"
 
 NO_TABLE = "(no table)"
-NO_OPERATOR = "(unknown operator)"
+NO_OPERATOR = "(operator not declared)"
+"""The words for a finding whose table declared no operator (``operator_name``)."""
 
 _SPACE = re.compile(r"\s+")
 RAKE_KINDS = frozenset({"rake_cap_breach", "rake_rate_out_of_band"})
@@ -49,6 +50,14 @@ def _money(row: Mapping[str, Any], amount: Any) -> str:
     if _is_amount(amount):
         return format_money(amount, _currency(row))
     return "an unknown amount" if amount is None else str(amount)
+
+
+def operator_name(row: Mapping[str, Any]) -> str:
+    """The one operator rule (report, ``findings --summary``, console): the operator the
+    table's declared terms name, as the verdict recorded it (``TableTermsDeclared``,
+    ``audit.judging``), else ``NO_OPERATOR``; never guessed from a table id."""
+    operator = row.get("operator")
+    return str(operator) if operator else NO_OPERATOR
 
 
 def _seat_order(seat: str) -> tuple[int, str]:

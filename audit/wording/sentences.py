@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable, Iterable, Mapping
+from functools import partial
 from typing import Any
 
 from audit.wording.owed import _rake_excess
@@ -11,6 +12,7 @@ from audit.wording.rows import (
     _SPACE,
     _bet_party,
     _cite,
+    _currency,
     _detail,
     _is_amount,
     _money,
@@ -19,6 +21,7 @@ from audit.wording.rows import (
     _seat_words,
     _winners_words,
 )
+from replayer.slots.meters import COUNT_METERS
 
 
 def _owed_words(
@@ -257,16 +260,24 @@ def _meters(row: Mapping[str, Any]) -> str | None:
         else ""
     )
     gap = metered - events
-    more = "more" if gap > 0 else "fewer"
+    more = "more" if gap > 0 else "less"
     rollover = " (after a rollover)" if detail.get("rollover") else ""
+    amount = partial(_meter_amount, row, str(meter))
     return (
-        f"the {meter} meter advanced {_units(metered)}{between}{rollover} while the "
-        f"events add up to {events:,}: {_units(abs(gap))} {more} than the events "
+        f"the {meter} meter advanced {amount(metered)}{between}{rollover} while the "
+        f"events add up to {amount(events)}: {amount(abs(gap))} {more} than the events "
         f"({row.get('citation') or 'the rules'})"
     )
 
 
-def _units(count: int) -> str:
+def _meter_amount(row: Mapping[str, Any], meter: str, count: int) -> str:
+    """A meter's figure as it reads: games for the counting meters, money for every
+    other one (minor units of the machine's currency, ``schemas/slot_machine.avsc``);
+    meter units only when the currency is not known."""
+    if meter in COUNT_METERS:
+        return f"{count:,} game{'' if abs(count) == 1 else 's'}"
+    if _currency(row) is not None:
+        return _money(row, count)
     return f"{count:,} meter unit{'' if abs(count) == 1 else 's'}"
 
 

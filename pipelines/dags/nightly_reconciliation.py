@@ -4,16 +4,24 @@ Thin by design: every task calls a plain function that the CLI (``casino-audit n
 and the tests call too, and every task is idempotent, so any task or the whole run can
 be retried or rerun for a date without duplicating anything.
 
-    discover ─▶ validate[chunk] ─▶ ingest_and_replay[chunk] ─▶ detectors ─▶ append ─▶ report
-                (dynamic task mapping: one task instance per chunk of shards; discover
-                 stores the day's table declarations first, and fails on no input)
+    discover ─▶ ingest[chunk] ─▶ judge[partitions] ─▶ detectors ─▶ append ─▶ report
+                  plan_judging ─┘
+                (dynamic task mapping: one task instance per chunk of shards, then one per
+                 chunk of the partitions of the night's subjects once every shard is in;
+                 discover stores the day's table declarations first, fails on no input)
 
-Chunks (``pipelines.chunks``): the day's shards in at most ``max_chunks``
-consecutive chunks, never more than Airflow's ``[core] max_map_length`` (1,024 by
-default), so any day size maps; one shard per chunk when the day is small enough.
+Two phases, so a subject whose events are split over several files of the night is
+judged once, whole (``pipelines.partitions``): every ``judge`` instance waits for every
+``ingest`` instance.
+
+Chunks (``pipelines.chunks``): the day's shards (and the ``PARTITIONS`` partitions of
+its subjects) in at most ``max_chunks`` consecutive chunks, never more than Airflow's
+``[core] max_map_length`` (1,024 by default), so any day size maps; one shard per chunk
+when the day is small enough.
 
 Params (trigger with ``--conf`` or the UI; empty means the default):
-    date       YYYY-MM-DD; default the run's data interval start (UTC day)
+    date       YYYY-MM-DD; default the UTC day that ended before the run
+               (``pipelines.settings.night_of_run``)
     input_dir  root of the day folders (``<input_dir>/<YYYY-MM-DD>/**/*.avro``);
                default ``$CASINO_AUDIT_INPUT`` or ``./casino-audit-input``
     store_url  the store; default ``$CASINO_AUDIT_STORE`` or ``sqlite:///casino-audit.db``
@@ -22,8 +30,8 @@ Params (trigger with ``--conf`` or the UI; empty means the default):
                ``[core] max_map_length``, which also caps any larger value
 
 Scaling out: run Airflow with the CeleryExecutor (or KubernetesExecutor) and the store
-on PostgreSQL (README: "Deploying the nightly on Airflow"). The mapped ``validate`` and
-``ingest_and_replay`` instances then spread over the workers; every task that opens the
+on PostgreSQL (README: "Deploying the nightly on Airflow"). The mapped
+``ingest`` and ``judge`` instances then spread over the workers; every task that opens the
 store runs in the pool ``casino_audit_store`` (create it: ``airflow pools set``), whose
 slots bound the connections the store takes. ``input_dir`` and ``out_dir`` must be on
 storage every worker sees (a shared volume, or a synced bucket). The store serialises
@@ -34,12 +42,13 @@ duplicate a fact.
 
 from __future__ import annotations
 
-from datetime import date, datetime, timedelta
+from datetime import datetime, timedelta
 from typing import Any
 
 from airflow.sdk import Param, dag, get_current_context, task
 
 from pipelines.chunks import STORE_POOL, chunk_shards
+from pipelines.partitions import PARTITIONS
 
 RETRIES = 2
 """Attempts after the first for every task (a lost worker, a dropped connection)."""
@@ -47,17 +56,25 @@ RETRIES = 2
 
 def _settings() -> dict[str, Any]:
     """The run's params with defaults filled in (see the module docstring)."""
-    from pipelines.settings import run_settings
+    from pipelines.settings import night_of_run, run_settings
 
     context = get_current_context()
     params = context["params"]
-    day_text = params.get("date") or ""
-    if day_text:
-        day = date.fromisoformat(day_text)
-    else:
-        start = context.get("data_interval_start") or context["dag_run"].run_after
-        day = start.date()
+    day = night_of_run(
+        params.get("date") or None,
+        data_interval_end=context.get("data_interval_end"),
+        run_after=context["dag_run"].run_after,
+    )
     return {"day": day, **run_settings(params)}
+
+
+def _max_chunks() -> int:
+    """The most instances of a mapped task: ``max_chunks``, capped by ``[core]
+    max_map_length``."""
+    from airflow.sdk.configuration import conf
+
+    cap = conf.getint("core", "max_map_length")
+    return min(get_current_context()["params"].get("max_chunks") or cap, cap)
 
 
 @dag(
@@ -69,7 +86,7 @@ def _settings() -> dict[str, Any]:
     tags=["casino-audit"],
     default_args={"retries": RETRIES, "retry_delay": timedelta(seconds=30)},
     params={
-        "date": Param("", type="string", description="YYYY-MM-DD (default: the data interval)"),
+        "date": Param("", type="string", description="YYYY-MM-DD (default: the day that ended)"),
         "input_dir": Param("", type="string", description="root of <YYYY-MM-DD>/ folders"),
         "store_url": Param("", type="string", description="sqlite:///… or postgresql://…"),
         "out_dir": Param("", type="string", description="where the report goes"),
@@ -82,7 +99,6 @@ def nightly_reconciliation() -> None:
     def discover() -> list[list[str]]:
         from pathlib import Path
 
-        from airflow.sdk.configuration import conf
         from airflow.sdk.exceptions import AirflowFailException
 
         from pipelines.nightly import NoInput, prepare_night
@@ -94,36 +110,38 @@ def nightly_reconciliation() -> None:
             )
         except NoInput as error:  # a retry would not find more
             raise AirflowFailException(str(error)) from error
-        cap = conf.getint("core", "max_map_length")
-        wanted = get_current_context()["params"].get("max_chunks") or cap
-        return chunk_shards([str(p) for p in shards], min(wanted, cap))
+        return chunk_shards([str(p) for p in shards], _max_chunks())
+
+    @task(pool=STORE_POOL)
+    def ingest(chunk: list[str]) -> list[dict[str, Any]]:
+        from pipelines.nightly_chunks import ingest_chunk
+
+        settings = _settings()
+        return ingest_chunk(settings["store_url"], settings["day"], chunk)
 
     @task
-    def validate(chunk: list[str]) -> list[dict[str, Any]]:
+    def plan_judging() -> list[list[int]]:
+        return chunk_shards(list(range(PARTITIONS)), _max_chunks())
+
+    @task(pool=STORE_POOL)
+    def judge(partitions: list[int]) -> list[dict[str, Any]]:
         from pathlib import Path
 
-        from pipelines.nightly_chunks import validate_chunk
+        from pipelines.nightly_chunks import judge_chunk
 
         settings = _settings()
         docs = Path(settings["out_dir"]) / settings["day"].isoformat() / "data-docs"
-        return validate_chunk(chunk, docs)
+        return judge_chunk(settings["store_url"], settings["day"], partitions, docs)
 
     @task(pool=STORE_POOL)
-    def ingest_and_replay(chunk: list[str]) -> list[dict[str, Any]]:
-        from pipelines.nightly_chunks import ingest_and_replay_chunk
-
-        settings = _settings()
-        return ingest_and_replay_chunk(settings["store_url"], settings["day"], chunk)
-
-    @task(pool=STORE_POOL)
-    def detectors(replayed: list[list[dict[str, Any]]]) -> list[dict[str, Any]]:
+    def detectors(judged: list[list[dict[str, Any]]]) -> list[dict[str, Any]]:
         from pipelines.nightly import run_detectors
 
         settings = _settings()
         return [d.to_json() for d in run_detectors(settings["store_url"], settings["day"])]
 
     @task(pool=STORE_POOL)
-    def append(quality: list[list[dict[str, Any]]], detections: list[dict[str, Any]]) -> int:
+    def append(ingested: list[list[dict[str, Any]]], detections: list[dict[str, Any]]) -> int:
         from pipelines.detectors import Detection
         from pipelines.nightly import append_findings
         from pipelines.quality import QualityResult
@@ -132,7 +150,7 @@ def nightly_reconciliation() -> None:
         return append_findings(
             settings["store_url"],
             settings["day"],
-            [QualityResult.from_json(q) for chunk in quality for q in chunk],
+            [QualityResult.from_json(s["quality"]) for c in ingested for s in c if s["quality"]],
             [Detection.from_json(d) for d in detections],
         )
 
@@ -147,10 +165,10 @@ def nightly_reconciliation() -> None:
         return str(paths.html)
 
     chunks = discover()
-    quality = validate.expand(chunk=chunks)
-    replayed = ingest_and_replay.expand(chunk=chunks)
-    quality >> replayed
-    report(append(quality, detectors(replayed)))
+    ingested = ingest.expand(chunk=chunks)
+    judged = judge.expand(partitions=plan_judging())
+    ingested >> judged
+    report(append(ingested, detectors(judged)))
 
 
 nightly_reconciliation()

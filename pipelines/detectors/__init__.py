@@ -65,7 +65,7 @@ def detect(store: AuditStore, day: date, unit_ids: UnitLookup | None = None) -> 
 
 def _collusion(store: AuditStore, day: date, unit_ids: UnitLookup | None = None) -> Detection:
     """Pairs and rings over the window ending on ``day``: the collusion states its nights
-    stored (one per poker shard), merged in (day, shard) order."""
+    stored (one per partition of its poker hands), merged in (day, partition) order."""
     from pipelines.detectors import collusion
     from pipelines.detectors.collusion_findings import collusion_findings
 

@@ -55,10 +55,12 @@ Streaming: ``CollusionDetector.observe`` takes one hand's flat events at a time;
 is per pair and per player (counts and sums, a few evidence hand ids), never per hand.
 Deterministic: no randomness; ties are broken by ids.
 
-Citations (the rule a finding protects): GG-2022 "Política sobre mãos em jogo"
-(influencing a hand in play is prohibited) and its collusion policy ("política de
-conluio", referred to under "Política de desconexões"); PT-217/2007 II n.º 56 ("É
-especialmente vedado o entendimento entre os jogadores"); MO-97/2010 has no article on
+Citations (the rule a finding protects): GG-2022's collusion policy ("política de
+conluio"), to which its house rules refer under "Política de desconexões" (players
+agreeing to sit out together) and for bounty agreements; not "Política sobre mãos em
+jogo", which forbids influencing a hand by chat, emoji or SnapCam, something the
+detector does not measure. PT-217/2007 II n.º 56 ("É especialmente vedado o
+entendimento entre os jogadores"); MO-97/2010 has no article on
 collusion, the finding then cites the operator's house rules.
 """
 
@@ -90,7 +92,7 @@ MARGINS = {"flow": 0.25, "fold": 0.08, "soft": 0.08, "whipsaw": 0.04, "team": 0.
 FEATURES = ("flow", "fold", "soft", "whipsaw", "team")
 
 CITATIONS = {
-    "gg": "GG-2022 Política sobre mãos em jogo; política de conluio (Política de desconexões)",
+    "gg": "GG-2022 política de conluio (Política de desconexões)",
     "pt": "PT-217/2007 II n.º 56 (entendimento entre os jogadores vedado)",
     "mo": "MO-97/2010 (silent on collusion: operator's house rules)",
 }
@@ -374,8 +376,8 @@ class CollusionDetector:
     # ----------------------------------------------------------- partial states
 
     def state(self) -> dict[str, Any]:
-        """Everything accumulated, JSON-able: the night stores one shard's state
-        (``pipelines.nightly.replay_day``) and the window's detector ``merge``s them, so
+        """Everything accumulated, JSON-able: the night stores one partition's state
+        (``pipelines.nightly.judge_partition``) and the window's detector ``merge``s them, so
         no night re-reads a month of hands."""
         return {
             "players": {

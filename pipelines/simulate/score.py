@@ -87,3 +87,24 @@ def score(manifest: DayManifest, found: Iterable[Pair]) -> Score:
         frozenset(p for p in found if p[1] not in SCORED_SEPARATELY),
         frozenset(s for s, kind in found if kind == "data_quality" and s not in faulty),
     )
+
+
+COLLUSION = "collusion_suspected"
+
+
+def collusion_lines(manifest: DayManifest, found: Iterable[Pair]) -> list[str]:
+    """The collusion detection against the planted groups, honestly: each planted pair
+    or ring found or missed (with its method), then every alert about a group that was
+    not planted, a false alarm."""
+    alerts = {subject for subject, kind in found if kind == COLLUSION}
+    planted = {group.subject: group for group in manifest.collusion}
+    hits = alerts & set(planted)
+    lines = [
+        f"collusion: {len(hits)} of {len(planted)} planted group(s) found, "
+        f"{len(alerts - set(planted))} false alarm(s)"
+    ]
+    for subject, group in sorted(planted.items()):
+        verdict = "found" if subject in hits else "missed"
+        lines.append(f"  {verdict}: {subject} ({group.method.replace('_', ' ')})")
+    lines += [f"  false alarm: {subject} (not planted)" for subject in sorted(alerts - hits)]
+    return lines

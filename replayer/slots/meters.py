@@ -24,6 +24,10 @@ METERS = (
     "ticket_out",
     "drop",
 )
+#: The meters that count games; every other meter counts minor units of the machine's
+#: currency (``schemas/slot_machine.avsc``: "every monetary meter is an integer count of
+#: minor units of MachineConfigured.currency").
+COUNT_METERS = frozenset({"games_played", "games_won"})
 
 #: Composite meter -> the meters it is the sum of (SAS "total won", "total hand paid").
 COMPOSITES: dict[str, tuple[str, ...]] = {

@@ -48,6 +48,9 @@ class Header:
     header_ante: int = 0
     tournament_id: str | None = None
     level: str | None = None
+    local_time: dt.datetime | None = None
+    """The header's time when it gives no zone (GGPoker): ``occurred_at`` is then only
+    known once the operator's zone is declared (``headers.in_declared_zone``)."""
 
 
 @dataclass

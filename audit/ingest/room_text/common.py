@@ -37,8 +37,6 @@ ZONES = {
     "WET": "Europe/Lisbon",
     "AET": "Australia/Sydney",
 }
-#: How a header without a zone is read (GGPoker writes none): UTC, noted in the source.
-DEFAULT_ZONE = "UTC"
 
 _AMOUNT = re.compile(r"(?P<symbol>[$€£]?)(?P<number>\d{1,3}(?:,\d{3})+(?:\.\d+)?|\d+(?:\.\d+)?)")
 _CARDS = re.compile(r"\[(?P<cards>[^\[\]]*)\]")
@@ -133,26 +131,36 @@ def bracketed(text: str) -> list[list[str]]:
     return [cards(match.group(0)) for match in _CARDS.finditer(text)]
 
 
-def start_time(date: str, clock: str, zone: str | None) -> tuple[dt.datetime, str | None]:
-    """The header's local ``YYYY/MM/DD`` and ``H:MM:SS`` in ``zone`` as UTC, and a note
-    when the zone was not given (``DEFAULT_ZONE`` assumed)."""
+def local_time(date: str, clock: str) -> dt.datetime:
+    """The header's ``YYYY/MM/DD`` and ``H:MM:SS`` as a naive local time."""
     try:
-        local = dt.datetime.strptime(f"{date} {clock}", "%Y/%m/%d %H:%M:%S")
+        return dt.datetime.strptime(f"{date} {clock}", "%Y/%m/%d %H:%M:%S")
     except ValueError:
         raise TextError(f"{date} {clock} is not a date and time") from None
-    note = None
-    if zone is None:
-        zone, note = DEFAULT_ZONE, f"time zone not given, {DEFAULT_ZONE} assumed"
+
+
+def zone_info(zone: str) -> dt.tzinfo:
+    """A header's zone (``ET``, ``CET``) or a declared one (those, or an IANA name such
+    as ``Europe/Malta``); TextError for any other."""
     if zone in ZONES:
-        tzinfo: dt.tzinfo = ZoneInfo(ZONES[zone])
-    elif zone in ZONE_ABBREVIATIONS:
-        tzinfo = dt.timezone(dt.timedelta(hours=ZONE_ABBREVIATIONS[zone]))
-    else:
-        raise TextError(f"unknown time zone {cap(repr(zone), 20)}")
+        return ZoneInfo(ZONES[zone])
+    if zone in ZONE_ABBREVIATIONS:
+        return dt.timezone(dt.timedelta(hours=ZONE_ABBREVIATIONS[zone]))
+    if "/" in zone:
+        try:
+            return ZoneInfo(zone)
+        except (ValueError, KeyError, OSError):  # not a name, not found, unreadable
+            pass
+    raise TextError(f"unknown time zone {cap(repr(zone), 40)}")
+
+
+def in_zone(local: dt.datetime, zone: str) -> dt.datetime:
+    """``local`` (naive) read in ``zone``, as UTC."""
+    tzinfo = zone_info(zone)
     try:
-        return local.replace(tzinfo=tzinfo).astimezone(dt.UTC), note
+        return local.replace(tzinfo=tzinfo).astimezone(dt.UTC)
     except OverflowError:
-        raise TextError(f"{date} {clock} {zone} is out of range in UTC") from None
+        raise TextError(f"{local:%Y/%m/%d %H:%M:%S} {zone} is out of range in UTC") from None
 
 
 class Names:

@@ -2,9 +2,11 @@
 
 Header: ``Poker Hand #HD2255183008: Hold'em No Limit ($0.01/$0.02) - 2025/04/07
 23:48:32`` (``RC…`` Rush & Cash, ``OM…`` omaha; ``TM…`` tournaments are refused). GGPoker
-writes no time zone: the time is read as UTC (``common.DEFAULT_ZONE``) and the hand's
-``source`` says so. Player names are hashed (``9db941d0``) except the requester's
-(``Hero``); opponents' hole cards are blank unless shown.
+writes no time zone: the time is read in the zone the operator declares for the room's
+clock (``ingest --header-zone``), and the hand's ``source`` says so; without one the
+hand is quarantined (``headers.in_declared_zone``). Player names are hashed
+(``9db941d0``) except the requester's (``Hero``); opponents' hole cards are blank unless
+shown.
 
 Summary: ``Total pot $10.96 | Rake $0.5 | Jackpot $0.05 | Bingo $0 | Fortune $0 | Tax $0``:
 rake and each fee are separate events. Lines GGPoker alone writes:

@@ -15,8 +15,10 @@ one of two shapes, as the real files show:
 
 DATE is ``2024/01/15 14:30:00 ET``, optionally followed by ``[2024/01/15 9:30:00 ET]``
 (a local zone first, Eastern time in brackets: the bracketed time is read, the room's
-own clock), or the older ``2009/10/12 - 23:45:12 (ET)``; GGPoker writes no zone (UTC,
-noted in the hand's source).
+own clock), or the older ``2009/10/12 - 23:45:12 (ET)``. GGPoker writes no zone: such a
+hand takes the zone the operator declares for its room's clock (``ingest --header-zone
+ZONE``, noted in the hand's source), and without one it is quarantined, never read as
+UTC by guess (``in_declared_zone``).
 
 Games (``GAMES``, PHH variant codes): no-limit hold'em ``NT``, fixed-limit hold'em
 ``FT`` (the stakes are the small and big bet), pot-limit omaha ``PO`` (4 cards),
@@ -26,6 +28,7 @@ other game is a rejection naming it (``game not supported: 7 Card Stud Limit``).
 
 from __future__ import annotations
 
+import datetime as dt
 import re
 from dataclasses import dataclass
 
@@ -36,8 +39,9 @@ from audit.ingest.room_text.common import (
     Line,
     TextError,
     amount,
+    in_zone,
+    local_time,
     money_for,
-    start_time,
     tournament_money,
 )
 
@@ -170,7 +174,8 @@ def _stakes_header(
         when = (match.group("date2"), match.group("time2"), match.group("zone2"))
     else:
         when = (match.group("date"), match.group("time"), match.group("zone"))
-    occurred_at, note = start_time(*when)
+    local = local_time(when[0], when[1])
+    zone = when[2]
     return Header(
         room=room,
         hand_number=number,
@@ -178,10 +183,28 @@ def _stakes_header(
         money=money,
         small_blind=small,
         big_blind=big,
-        occurred_at=occurred_at,
-        notes=[note] if note else [],
+        occurred_at=in_zone(local, zone) if zone else local.replace(tzinfo=dt.UTC),
         header_ante=ante,
+        local_time=None if zone else local,
     )
+
+
+def in_declared_zone(header: Header, declared: str | None, line: int) -> None:
+    """Give a header (at ``line``) without a zone its time in the operator's ``declared``
+    zone (noted in the hand's source); TextError when none is declared: the hand is
+    quarantined, its time never guessed."""
+    if header.local_time is None:
+        return
+    if declared is None:
+        error = TextError(
+            "the header gives no time zone (GGPoker writes none): declare the zone of "
+            "the room's clock with ingest --header-zone ZONE (e.g. UTC, Europe/Malta)"
+        )
+        error.field, error.line = "time zone", line
+        raise error
+    header.occurred_at = in_zone(header.local_time, declared)
+    header.notes.append(f"time zone not in the header: {declared}, declared by the operator")
+    header.local_time = None
 
 
 def header_line(line: Line, pattern: re.Pattern[str], room: str, label: str) -> Header:

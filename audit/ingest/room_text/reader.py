@@ -29,6 +29,7 @@ from audit.ingest.room_text import ggpoker, pokerstars
 from audit.ingest.room_text.blocks import Block, split
 from audit.ingest.room_text.building import Header
 from audit.ingest.room_text.common import Line, TextError
+from audit.ingest.room_text.headers import in_declared_zone
 from audit.ingest.room_text.parser import parse_hand
 from audit.ingest.rulebook_choice import rulebook_for
 from audit.ingest.text_files import read_text
@@ -50,9 +51,11 @@ def room_of(text: str) -> str | None:
 
 
 def iter_text_units(
-    path: Path, rulebooks: Sequence[str], limits: Limits
+    path: Path, rulebooks: Sequence[str], limits: Limits, *, header_zone: str | None = None
 ) -> Iterator[SubjectRecords | RecordRejected]:
-    """Every block of a room text file (``blocks``): a hand converted, or a rejection."""
+    """Every block of a room text file (``blocks``): a hand converted, or a rejection.
+    ``header_zone``: the zone the operator declares for headers that give none (None:
+    such a hand is a rejection, ``headers.in_declared_zone``)."""
     text = read_text(path, limits, field=TEXT, encoding="latin-1")  # bytes, size-checked
     if isinstance(text, RecordRejected):
         yield text
@@ -81,7 +84,7 @@ def iter_text_units(
                 "",
             )
             return
-        yield _unit(path, block, rulebooks, limits)
+        yield _unit(path, block, rulebooks, limits, header_zone)
 
 
 def _raw(lines: list[Line]) -> str:
@@ -89,7 +92,7 @@ def _raw(lines: list[Line]) -> str:
 
 
 def _unit(
-    path: Path, block: Block, rulebooks: Sequence[str], limits: Limits
+    path: Path, block: Block, rulebooks: Sequence[str], limits: Limits, header_zone: str | None
 ) -> SubjectRecords | RecordRejected:
     lines = block.lines
     room = ggpoker.ROOM if block.room == ggpoker.NAME else pokerstars.ROOM
@@ -102,6 +105,7 @@ def _unit(
     try:
         builder = parse_hand(lines, room)
         header = builder.header
+        in_declared_zone(header, header_zone, lines[0].number)
         if block.cp1252:
             builder.note("text read as cp1252")
         rulebook = _rulebook(room.name, header, rulebooks)

@@ -1,0 +1,137 @@
+"""The overview's signature status in plain words: neutral when nothing was ever signed,
+an alarm only when a signature is missing or wrong where one should be.
+
+``require_signed`` (``audit.store.heads``) is strict, as ``verify --public-key`` must be:
+anything a signature does not vouch for fails it. The overview tells an inspector *why*,
+and only the cases that point to tampering are alarms:
+
+* **not signed** (neutral): no checkpoint carries a signature: no signing key was
+  configured when they were written. (A store whose every signature was stripped reads
+  the same: the witness, ``casino-audit verify --witness``, tells them apart.)
+* **signature missing where one was before** (alarm): an unsigned checkpoint after a
+  signed one: signatures stripped or checkpoints replaced;
+* **signature does not verify** (alarm): the history up to it was rewritten, or forged;
+* **covered** (ok): every event is covered by a signed checkpoint, or the only events
+  after the last one are the console's own access trail (``console.trail``: looks,
+  sign-offs, notes), which the next signed checkpoint covers. An inspector's clicks
+  never raise an alarm;
+* **not covered** (alarm): other events after the last signed checkpoint: appended
+  without a signed checkpoint, or later checkpoints dropped.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PublicKey
+from eventsourcing.utils import get_topic
+
+from audit.store.chain import Checkpoint
+from audit.store.signing import signature_valid
+from audit.store.subjects import INTERNAL_RECORD_TYPES, AccessTrail, IncidentNote, SignOff
+
+OK, NEUTRAL, ALARM = "ok", "neutral", "alarm"
+
+TRAIL_TOPICS = tuple(
+    topic
+    for cls in (AccessTrail, SignOff, IncidentNote)
+    for topic in (
+        get_topic(cls.Opened),
+        *(get_topic(getattr(cls, name)) for name in INTERNAL_RECORD_TYPES[cls]),
+    )
+)
+"""The topics of the console's access-trail facts (``console.trail``)."""
+
+
+@dataclass(frozen=True, slots=True)
+class SignatureStatus:
+    """``level`` (``ok``, ``neutral``, ``alarm``), the tile's word and the sentence."""
+
+    level: str
+    headline: str
+    detail: str
+
+
+@dataclass(frozen=True, slots=True)
+class AfterSigned:
+    """The events stored after the last signed checkpoint: all of them, and how many of
+    those are the console's access trail."""
+
+    events: int
+    trail: int
+
+
+def _count(recorder: Any, start: int, stop: int, topics: tuple[str, ...], batch: int) -> int:
+    count = 0
+    while page := recorder.select_notifications(start, batch, stop=stop, topics=topics):
+        count += len(page)
+        start = page[-1].id + 1
+    return count
+
+
+def events_after(recorder: Any, notification_id: int, batch: int = 2000) -> AfterSigned:
+    """The events after ``notification_id``, both counts taken up to the same head (so
+    trail appended meanwhile never makes the two disagree)."""
+    stop = int(recorder.max_notification_id() or 0)
+    if stop <= notification_id:
+        return AfterSigned(0, 0)
+    start = notification_id + 1
+    return AfterSigned(
+        _count(recorder, start, stop, (), batch), _count(recorder, start, stop, TRAIL_TOPICS, batch)
+    )
+
+
+def signature_status(
+    checkpoints: list[Checkpoint], public_key: Ed25519PublicKey, after: AfterSigned
+) -> SignatureStatus:
+    """The status of a store whose chain verified, under ``public_key``; ``after``: the
+    events after its last signed checkpoint (``events_after``)."""
+    ordered = sorted(checkpoints, key=lambda c: c.notification_id)
+    signed = [c for c in ordered if c.signature]
+    forged = next((c for c in signed if not signature_valid(c, public_key)), None)
+    if forged is not None:
+        return SignatureStatus(
+            ALARM,
+            "SIGNATURE INVALID",
+            f"the signature of the checkpoint at notification {forged.notification_id} does "
+            f"not verify with the public key (key id {forged.key_id or '-'}): the history up "
+            "to it was rewritten or the checkpoint forged",
+        )
+    if not signed:
+        return SignatureStatus(
+            NEUTRAL,
+            "not signed",
+            "not signed: no signing key configured (none of the "
+            f"{len(ordered)} checkpoint(s) carries a signature). To sign, set "
+            "CASINO_AUDIT_SIGNING_KEY for ingest, replay and nightly, or run "
+            "casino-audit checkpoint --sign-key FILE",
+        )
+    late = [c for c in ordered if not c.signature and c.notification_id > signed[0].notification_id]
+    if late:
+        return SignatureStatus(
+            ALARM,
+            "SIGNATURE MISSING",
+            f"signature missing where one was before: {len(late)} checkpoint(s) after the "
+            f"first signed one are unsigned, the first at notification "
+            f"{late[0].notification_id} (signatures stripped or checkpoints replaced)",
+        )
+    last = signed[-1]
+    covered = f"{len(signed)} signature(s) valid"
+    if not after.events:
+        return SignatureStatus(OK, "covered", f"{covered}, covering every event")
+    if after.events == after.trail:
+        return SignatureStatus(
+            OK,
+            "covered",
+            f"{covered}, covering every event up to notification {last.notification_id}; "
+            f"the {after.events} later event(s) are this console's access trail (looks, "
+            "sign-offs, notes), covered by the next signed checkpoint",
+        )
+    return SignatureStatus(
+        ALARM,
+        "NOT COVERED",
+        f"{after.events - after.trail} event(s) after the last signed checkpoint "
+        f"(notification {last.notification_id}) are not covered by a signature: appended "
+        "without a signed checkpoint, or its later checkpoints dropped",
+    )
