@@ -184,10 +184,11 @@ FIVE_PERCENT = RakeTerms(min_bps=500, max_bps=500, cap=300)
 
 
 def hand(tmp_path: Path, text: str, rulebooks: tuple[str, ...] = ()) -> list[dict]:
-    """The events the real importer reads from ``text`` (one hand)."""
+    """The events the real importer reads from ``text`` (one hand); a GG header, which
+    names no zone, read in the zone the operator declares (UTC here)."""
     path = tmp_path / "hands.txt"
     path.write_text(text, encoding="utf-8")
-    [unit] = list(iter_text_units(path, list(rulebooks), Limits()))
+    [unit] = list(iter_text_units(path, list(rulebooks), Limits(), header_zone="UTC"))
     assert isinstance(unit, SubjectRecords), unit
     return unit.records
 

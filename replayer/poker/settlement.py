@@ -124,7 +124,7 @@ def settle(hand: Hand) -> Settlement:
                     )
                 )
         elif determined:
-            if recorded not in (expected, rake_explains):
+            if recorded != expected and recorded not in rake_explains:
                 _payout_issue(
                     hand,
                     FindingKind.MISPAID_POT,
@@ -184,10 +184,10 @@ def _recorded_payouts(hand: Hand) -> list[int] | None:
 
 def _award(
     hand: Hand, results: list[PotResult]
-) -> tuple[list[int], bool, int, int, int, list[int] | None]:
+) -> tuple[list[int], bool, int, int, int, list[list[int]]]:
     """(expected payout per position, determined, chips retained, rake, fees, and, when
-    the rake was judged a fault, the payouts right for the rake actually taken) of a
-    played hand."""
+    the rake was judged a fault, the payouts that would be right for the rake actually
+    taken) of a played hand."""
     book = hand.book
     table = hand.table
     betting = hand.betting
@@ -235,16 +235,24 @@ def _award(
 
     values = hand_values(book, hand.game, contested, cards, board) if len(contested) > 1 else {}
     won_by, settled = share(nets)
-    rake_explains = None
+    rake_explains: list[list[int]] = []
     if rake_judged:
         # One fault, one finding: the rake finding says what the rake should have been;
-        # payouts right for the rake actually taken are not a mispaid pot as well.
-        taken = share_rake(min(max(hand.rake_recorded, 0), sum(amounts)), amounts, table.chip, None)
-        _, at_taken = share([a - t - f for a, t, f in zip(amounts, taken, fees, strict=True)])
-        rake_explains = list(returned)
-        for shares, _ in at_taken:
-            for p, chips in shares.items():
-                rake_explains[p] += chips
+        # payouts right for the rake actually taken are not a mispaid pot as well, with
+        # that rake shared over the pots in proportion or, as the excess of a rake over
+        # its due is taken, the due share of each pot and the excess from the main pot.
+        taken = min(max(hand.rake_recorded, 0), sum(amounts))
+        shared = [share_rake(taken, amounts, table.chip, None)]
+        excess = taken - sum(rake)
+        if amounts and 0 <= rake[0] + excess <= amounts[0]:
+            shared.append([rake[0] + excess, *rake[1:]])
+        for per_pot in shared:
+            _, at_taken = share([a - t - f for a, t, f in zip(amounts, per_pot, fees, strict=True)])
+            explained = list(returned)
+            for shares, _ in at_taken:
+                for p, chips in shares.items():
+                    explained[p] += chips
+            rake_explains.append(explained)
     for index, (amount, eligible) in enumerate(pots):
         won = won_by[index]
         shares, retained = settled[index]
