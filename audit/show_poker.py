@@ -193,7 +193,9 @@ def settlement(hand: Hand, verdict: Any) -> list[str]:
             f"{INDENT}{hand.seat(seat)}: put in {hand.money(put.get(seat, 0))}; "
             f"the rules pay {hand.money(due)}, recorded {hand.money(paid)}"
         )
-        if paid is not None and paid != due:
+        if paid is not None and paid != due and not verdict.determined:
+            text += ": the rules' share cannot be told (a pot cannot be judged: see the findings)"
+        elif paid is not None and paid != due:
             if due > paid:
                 text += f": {hand.money(due - paid)} owed to the player"
             else:

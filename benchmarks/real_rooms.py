@@ -1,6 +1,6 @@
 """Real rooms' hand histories: how many are found, stored, quarantined, and judged how.
 
-    .venv/bin/python benchmarks/real_rooms.py FOLDER [--rulebook ID]...
+    .venv/bin/python benchmarks/real_rooms.py FOLDER [--rulebook ID]... [--any-date]
 
 Ingests every ``.txt`` file under ``FOLDER`` (``audit.ingest.pipeline.ingest``) into a
 temporary SQLite store, replays it (``audit.adjudicate.replay``) and prints, per room:
@@ -12,6 +12,10 @@ temporary SQLite store, replays it (``audit.adjudicate.replay``) and prints, per
   so that alike reasons count together;
 * **findings by kind**: the replay's findings on the stored hands.
 
+``--any-date`` (a measurement, never a verdict to keep): the rulebooks named with
+``--rulebook`` judge the hands of any date, their period lifted for this run only, so
+the rules can be tried on real files older than the rulebooks (the public files are).
+
 Files are read as they are: the folder is measured, never copied into the project.
 """
 
@@ -22,6 +26,8 @@ import re
 import sys
 import tempfile
 from collections import Counter
+from dataclasses import replace
+from datetime import UTC, datetime
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
@@ -29,6 +35,9 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 from audit.adjudicate import current_findings, replay
 from audit.ingest.pipeline import ingest
 from audit.store import AuditStore
+from replayer.rulebooks import registry
+
+EPOCH = datetime(1970, 1, 1, tzinfo=UTC)
 
 #: A room's hand header at the start of a line (after a BOM or indentation).
 HEADERS = {
@@ -62,15 +71,25 @@ def reason_key(reason: str) -> str:
     return _FIGURES.sub("…", reason)[:140]
 
 
+def lift_periods(ids: list[str]) -> None:
+    """Re-register each named rulebook in force from 1970 on, for this process only."""
+    for rulebook_id in ids:
+        book = registry.get_rulebook(rulebook_id)
+        registry._BOOKS[rulebook_id] = replace(book, valid_from=EPOCH, valid_until=None)
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("folder", type=Path)
     parser.add_argument("--rulebook", action="append", default=[])
     parser.add_argument("--examples", type=int, default=0, help="rejections to print")
+    parser.add_argument("--any-date", action="store_true", help="lift the named books' period")
     parser.add_argument(
         "--header-zone", help="zone of headers that give none (GGPoker); none: quarantined"
     )
     args = parser.parse_args()
+    if args.any_date:
+        lift_periods(args.rulebook)
     counts = found(args.folder)
     with tempfile.TemporaryDirectory() as tmp:
         store = AuditStore(f"sqlite:///{tmp}/real.db")

@@ -3,7 +3,12 @@
 Imports nothing from ``audit`` or ``pipelines``. ``REPLAYER_VERSION`` is part of every
 stored verdict: same events + same replayer version -> byte-identical findings.
 Version 3 judges poker v3's FeeTaken, BoardRun and CashoutPaid (version 2 reported them
-as unknown events); every other verdict is unchanged.
+as unknown events). Version 4 applies what real rooms' payouts show (issue 21): a GG-2022
+cash pot's odd chip to the first winner left of the button (a named choice where the
+text is silent), the rake's rate and cap on the hand's whole pot rounded once and shared
+over the pots in proportion, a rake outside the rules one finding (the payouts judged on
+the rake taken), GG-2022's tied-hands policy cited only where players tie, and a hand
+whose source names ``none`` never judged by the period choice.
 """
 
-REPLAYER_VERSION = "3"
+REPLAYER_VERSION = "4"

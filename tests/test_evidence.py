@@ -45,11 +45,14 @@ def _verdicts(store: AuditStore) -> dict[tuple[str, str], list[str]]:
 
 
 def _report(out: Path) -> dict[str, list[str]]:
+    """subject -> the ids of the report's findings from its verdict (the rows whose
+    source is the replay; data-quality and detector rows come from other units)."""
     by_subject: dict[str, list[str]] = defaultdict(list)
     lines = (out / DEMO_DAY.isoformat() / "findings.jsonl").read_text().splitlines()
     for line in lines:
         finding = json.loads(line)
-        by_subject[finding["subject"]].append(finding["finding_id"])
+        if finding["source"] == "replay":
+            by_subject[finding["subject"]].append(finding["finding_id"])
     return {subject: sorted(ids) for subject, ids in by_subject.items()}
 
 
@@ -144,11 +147,13 @@ def _show_one_of_each_kind(store: AuditStore, night: dict[tuple[str, str], list[
         assert lines and subject in lines[0], kind
     pair = next(f["subject"] for f in current_findings(store, "collusion_suspected"))
     assert show_lines(store, pair)
-    [mispaid] = [
+    # the README's worked example: a rake over the cap is one finding, and show says what
+    # the winner is owed
+    [over_cap] = [
         f
-        for f in current_findings(store, "mispaid_pot")
+        for f in current_findings(store, "rake_cap_breach")
         if f["subject"] == "gg-nt-007/20250301-000080"
     ]
-    text = "\n".join(show_lines(store, mispaid["subject"]) or [])
-    assert "seat 2 (gg-p0203) was paid USD 2.53" in text
-    assert "gives USD 2.88: USD 0.35 owed to the player" in text
+    text = "\n".join(show_lines(store, over_cap["subject"]) or [])
+    assert "seat 2 (gg-p0203) is paid USD 2.53" in text
+    assert "the rules pay USD 2.88, recorded USD 2.53: USD 0.35 owed to the player" in text

@@ -24,6 +24,7 @@ from audit.ingest.quarantine import entries
 from audit.ingest.room_text.reader import iter_text_units
 from audit.store import AuditStore, SubjectRecords
 from cli.main import main
+from replayer.rulebooks.registry import NONE_APPLIES
 from tests.poker_sim import HandBuilder, simulate
 from tests.room_text_writer import write, write_file
 
@@ -155,7 +156,7 @@ def test_sample_hand_events(tmp_path: Path) -> None:
 
 def test_the_rulebook_follows_the_date_and_the_option(tmp_path: Path) -> None:
     old = SAMPLE.replace("2024/03/10", "2021/03/10")
-    assert only(read(tmp_path, old))[0]["rulebook"] is None  # before GG-2022
+    assert only(read(tmp_path, old))[0]["rulebook"] == NONE_APPLIES  # before GG-2022
     chosen = only(read(tmp_path, SAMPLE, ("pt-217-2007-holdem",)))
     assert chosen[0]["rulebook"] == "pt-217-2007-holdem"
 
@@ -223,7 +224,14 @@ def test_simulated_hands_read_back_the_same(
     tmp_path: Path, seed: int, room: str, variant: str
 ) -> None:
     hand = simulate(random.Random(seed), variant, hand_number=seed % 1000)
-    assert comparable(round_trip(tmp_path, hand.events, room)) == comparable(hand.events)
+    got, sent = round_trip(tmp_path, hand.events, room), hand.events
+    if room == "ggpoker":  # GG writes "from pot" for every pot: which one is not in the text
+        got, sent = without_pot_of_awards(got), without_pot_of_awards(sent)
+    assert comparable(got) == comparable(sent)
+
+
+def without_pot_of_awards(events: list[dict]) -> list[dict]:
+    return [{**e, "pot_index": None} if e["type"] == "PotAwarded" else e for e in events]
 
 
 def test_undisclosed_hole_cards_are_unknown(tmp_path: Path) -> None:

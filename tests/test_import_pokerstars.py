@@ -9,6 +9,7 @@ from pathlib import Path
 
 from audit.ingest.pipeline import ingest
 from audit.store import AuditStore
+from replayer.rulebooks.registry import NONE_APPLIES
 from tests.test_import_ggpoker import only, read
 
 HEADER = (
@@ -60,7 +61,7 @@ def test_sample_hand_events(tmp_path: Path) -> None:
     events = only(read(tmp_path, text))
     start = events[0]
     assert start["hand_id"] == "pokerstars/250000000001"
-    assert start["rulebook"] is None  # PokerStars: name one with --rulebook
+    assert start["rulebook"] == NONE_APPLIES  # PokerStars: name one with --rulebook
     assert start["occurred_at"] == datetime(2024, 7, 5, 1, 15, tzinfo=UTC)  # 21:15 EDT
     assert [s["seat"] for s in start["seats"]] == [1, 2, 3]  # seat 5 sits out
     holes = {e["seat"]: e["cards"] for e in events if e.get("target") == "hole"}

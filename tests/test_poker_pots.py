@@ -88,12 +88,17 @@ def test_mo_odd_chip_goes_to_seat_one_side_art_10_5():
     )
 
 
-def test_gg_odd_chip_is_dropped_not_paid():
+def test_gg_cash_odd_chip_goes_to_the_first_winner_left_of_the_button():
+    """GG-2022 is silent on a cash pot's odd chip; the rulebook's named choice (what the
+    room's histories pay) gives it to the first winner left of the button: seat 3 here
+    (button seat 1, seat 2 folded), never kept by the house."""
     gg = {"variant": "PO", "rulebook": "gg-2022-cash-omaha"}
-    verdict = adjudicate_hand(_tie(gg).award(1, 2).award(3, 2).end().events)
-    assert verdict.findings == () and verdict.house_retained == 1
-    paid = adjudicate_hand(_tie(gg).award(1, 3).award(3, 2).end().events)
-    assert kinds(paid) == ["mispaid_pot"]
+    verdict = adjudicate_hand(_tie(gg).award(1, 2).award(3, 3).end().events)
+    assert verdict.findings == () and verdict.house_retained == 0
+    kept = adjudicate_hand(_tie(gg).award(1, 2).award(3, 2).end().events)
+    [finding] = kept.findings
+    assert finding.kind is FindingKind.MISPAID_POT and finding.difference == {"3": -1}
+    assert "open choice" in finding.citation
 
 
 def _gg_tie_in_two_pots() -> HandBuilder:
@@ -108,17 +113,14 @@ def _gg_tie_in_two_pots() -> HandBuilder:
     return hand.show(2, "5c 6c").show(3, "7d 8d").show(4, "Th 3c").show(5, "Tc 4d")
 
 
-def test_gg_fraction_dropped_from_a_players_winnings_not_from_each_pot():
-    # 9/2 + 9/2 = 9 each: no fraction of a chip in either player's winnings (GG-2022
-    # concessão de prémios), so nothing is kept; rounding each pot would keep 2.
-    verdict = adjudicate_hand(_gg_tie_in_two_pots().award(4, 9).award(5, 9).end().events)
+def test_gg_odd_chip_of_each_pot_to_the_first_winner_left_of_the_button():
+    # Two pots of 9 tied by seats 4 and 5 (button 5): each pot's odd chip to seat 4.
+    verdict = adjudicate_hand(_gg_tie_in_two_pots().award(4, 10).award(5, 8).end().events)
     assert [(p.amount, p.winners) for p in verdict.pots] == [(9, (4, 5)), (9, (4, 5))]
     assert verdict.findings == () and verdict.house_retained == 0
-    assert verdict.expected_payouts == {1: 0, 2: 0, 3: 0, 4: 9, 5: 9}
-    for pot in verdict.pots:  # each recovered chip is paid out of a pot its winner won
-        assert sum(chips for _, chips in pot.shares) + pot.retained == pot.amount
-    per_pot = adjudicate_hand(_gg_tie_in_two_pots().award(4, 8).award(5, 8).end().events)
-    assert kinds(per_pot) == ["mispaid_pot"]
+    assert verdict.expected_payouts == {1: 0, 2: 0, 3: 0, 4: 10, 5: 8}
+    halves = adjudicate_hand(_gg_tie_in_two_pots().award(4, 9).award(5, 9).end().events)
+    assert kinds(halves) == ["mispaid_pot"]
 
 
 def test_split_pots_gg_rounds_each_winners_total():
@@ -210,8 +212,9 @@ def test_mo_rake_within_3_to_5_percent_art_16():
 
 def test_mo_rake_out_of_band_art_16():
     verdict = adjudicate_hand(_raked(MO_NL, 7).events)
-    assert kinds(verdict) == ["mispaid_pot", "rake_rate_out_of_band"]
-    rake = verdict.findings[1]
+    # one fault, one finding: the payout is right for the rake taken
+    assert kinds(verdict) == ["rake_rate_out_of_band"]
+    rake = verdict.findings[0]
     assert rake.citation == "MO-97/2010 art.16" and rake.expected == {"at_least": 3, "at_most": 5}
     assert verdict.expected_rake == 5 and verdict.expected_payouts[1] == 95
 

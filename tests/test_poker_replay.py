@@ -186,13 +186,13 @@ def test_findings_are_ordered_and_deterministic():
 #: Every systematic difference from PokerKit, with the regulation choice behind it.
 EXPLAINED = {
     "odd chip": "rulebook odd-chip rule (MO art.10(5) seat one side; PT n.º 67 mão first; "
-    "GG concessão de prémios: the fraction in a player's winnings from the hand dropped) vs "
+    "GG cash, an open choice: each pot's odd chip to its first winner left of the button) vs "
     "PokerKit: each re-formed pot's remainder to its first winner left of the button",
     "short all-in reopens in PokerKit": "MO art.12(1)/convention: an all-in raise smaller "
     "than the big blind does not reopen the betting; PokerKit's first pre-flop raise "
     "threshold starts at 0 and lets the players who acted re-raise",
-    "rake rounding": "rake bounds rounded down per pot (MO art.16 band) vs PokerKit "
-    "round-half-to-even of the percentage",
+    "rake rounding": "rake bounds rounded down once on the hand's whole pot (MO art.16 "
+    "band) vs PokerKit round-half-to-even of the percentage",
     "rake after showdown": "rake per pot as played vs PokerKit, which re-forms the pots "
     "after the showdown (merging those one winner takes) and rakes those",
 }

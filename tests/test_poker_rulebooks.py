@@ -130,5 +130,6 @@ def test_parameters_chosen_where_the_sources_are_silent_or_cut():
     assert syn.board_schedule == (1, 1, 1, 1, 1)
     assert syn.ranking is SYNTHETIC
     assert syn.later_rounds_first is FirstToAct.LAST_HIGHEST_BETTOR
-    # GG-2022: equal split, fractions dropped; rake per game page
-    assert gg.odd_chip is OddChip.DROPPED and gg.rake is None
+    # GG-2022: equal split, the odd chip a named choice (silent text); rake per game page
+    assert gg.odd_chip is OddChip.FIRST_WINNER_LEFT_OF_BUTTON and gg.rake is None
+    assert "open choice" in gg.cite.odd_chip

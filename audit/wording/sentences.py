@@ -212,9 +212,13 @@ def _rake_cap(row: Mapping[str, Any]) -> str | None:
     if not (_is_amount(cap) and _is_amount(recorded)):
         return None
     over = recorded - cap
+    above = f"the cap of {_money(row, cap)}"
+    if _is_amount(expected.get("cap")) and expected["cap"] != cap:
+        # the rate allows less than the cap: the excess is over what the rate allows
+        above = f"the {_money(row, cap)} the rate allows (cap {_money(row, expected['cap'])})"
     return (
-        f"rake of {_money(row, recorded)} taken, {_money(row, over)} over the cap of "
-        f"{_money(row, cap)} ({_cite(row)}): {_money(row, over)} owed to {_winners_words(row)}"
+        f"rake of {_money(row, recorded)} taken, {_money(row, over)} over {above} "
+        f"({_cite(row)}): {_money(row, over)} owed to {_winners_words(row)}"
     )
 
 

@@ -5,18 +5,20 @@ plus the fault's detail, or None when the hand offers no opportunity (no split p
 an odd chip, no side pot, ...). The finishing stacks are rendered from the same faulty
 settlement, so the record stays self-consistent: the fault is in what was paid, which
 is what the replayer must catch. ``FAULT_FINDINGS`` names the finding kinds the replayer
-must raise for each fault (a wrong rake also mispays the pot it came out of):
+must raise for each fault, one finding per fault: a wrong rake takes its chips out of
+the pot it came from, and the pot is paid right for the rake taken, so the replayer
+(version 4) reports the rake alone, not also a mispaid pot:
 
 * ``wrong_winner``: a pot paid to a player who lost the showdown (``mispaid_pot``).
 * ``wrong_side_pot``: a side pot paid to a player not eligible for it, e.g. the all-in
   player who only contested the main pot (PT-217/2007 n.º 49-50; ``mispaid_pot``).
 * ``odd_chip_wrong_player``: a split pot's indivisible remainder given to the wrong
-  winner (MO-97/2010 art.10(5); PT-217/2007 n.º 67), or paid out where GG-2022 drops it
-  (``mispaid_pot``).
+  winner (MO-97/2010 art.10(5); PT-217/2007 n.º 67; GG-2022 cash: the rulebook's choice,
+  the first winner left of the button) (``mispaid_pot``).
 * ``rake_over_cap``: rake above the hand's cap (MO-97/2010 art.16: 5x the big blind; the
-  table's declared cap elsewhere): ``rake_cap_breach`` + ``mispaid_pot``.
+  table's declared cap elsewhere): ``rake_cap_breach``.
 * ``rake_out_of_band``: rake outside the declared rate or band, under the cap:
-  ``rake_rate_out_of_band`` + ``mispaid_pot``.
+  ``rake_rate_out_of_band``.
 * ``void_not_refunded``: a void or reverted hand where a player's chips were not all
   returned (MO-97/2010 art.9(2); PT-217/2007 n.º 69; GG-2022 reembolso):
   ``void_hand_not_refunded``.
@@ -41,8 +43,8 @@ FAULT_FINDINGS: dict[str, tuple[str, ...]] = {
     WRONG_WINNER: ("mispaid_pot",),
     WRONG_SIDE_POT: ("mispaid_pot",),
     ODD_CHIP: ("mispaid_pot",),
-    RAKE_OVER_CAP: ("mispaid_pot", "rake_cap_breach"),
-    RAKE_OUT_OF_BAND: ("mispaid_pot", "rake_rate_out_of_band"),
+    RAKE_OVER_CAP: ("rake_cap_breach",),
+    RAKE_OUT_OF_BAND: ("rake_rate_out_of_band",),
     VOID_NOT_REFUNDED: ("void_hand_not_refunded",),
 }
 FAULT_KINDS = tuple(FAULT_FINDINGS)

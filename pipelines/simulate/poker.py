@@ -427,11 +427,9 @@ def _settle(hand: _Hand, rng: random.Random, deck: list[str], salt: str) -> Play
     amounts = [amount for amount, _ in pots]
     terms = table.rake_terms if table.rake_terms is not None else book.rake
     board_dealt = bool(hand.board)
-    low, high, cap = rake_bounds(amounts, terms, chip, table.big_blind, board_dealt)
-    lowest, highest = sum(low), sum(high)
-    if cap is not None:
-        lowest, highest = min(lowest, cap), min(highest, cap)
-    at_rate = sum(a * table.rate_bps // 10_000 // chip * chip for a in amounts)
+    lowest, highest, cap = rake_bounds(amounts, terms, chip, table.big_blind, board_dealt)
+    # The table's rate on the hand's whole pot, rounded once (``rake.rake_bounds``).
+    at_rate = sum(amounts) * table.rate_bps // 10_000 // chip * chip
     total = min(max(at_rate, lowest), highest)
     issues: list[Issue] = []
     per_pot = expected_rake(book, terms, amounts, total, chip, table.big_blind, board_dealt, issues)

@@ -8,7 +8,7 @@ HandStarted or an unknown event type is a data-quality issue and changes nothing
 
 Poker v3 events: ``FeeTaken`` from the pot is judged at the settlement (``fees``); one a
 player pays outside the pot, and ``CashoutPaid`` (the house pays a player outside the
-pot), touch no pot and are only recorded, after a check that the player is all-in.
+pot), touch no pot and are only recorded, after a check that the hand is all-in.
 ``BoardRun`` before the first PotAwarded starts a run's board (``board.start_run``);
 after it, it labels the awards that follow and changes nothing.
 """
@@ -184,9 +184,15 @@ def _cashout_paid(hand: Hand, event: FlatEvent, pos: int) -> None:
 
 
 def _all_in(hand: Hand, pos: int, field: str, what: str) -> None:
-    """A cash-out or insurance needs a player all-in and still in the hand."""
+    """A cash-out or insurance needs a player still in a hand that is all-in: no other
+    player still in has chips behind, so no more betting can follow. The player covering
+    an all-in may cash out too (PokerStars: ``… cashed out the hand`` by the caller with
+    chips behind)."""
     betting = hand.betting
-    if betting.folded[pos] or betting.stack[pos] > 0:
+    others = [
+        p for p in range(betting.n) if p != pos and not betting.folded[p] and betting.stack[p] > 0
+    ]
+    if betting.folded[pos] or (betting.stack[pos] > 0 and others):
         state = "folded" if betting.folded[pos] else f"{betting.stack[pos]} chips behind"
         hand.issues.append(
             Issue(

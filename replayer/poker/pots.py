@@ -12,10 +12,11 @@ have all folded joins the pot below it.
 
 Sharing (``split``): the pot is divided in equal shares that are whole multiples of the
 split unit; the rest goes by the rulebook's odd-chip rule (MO-97/2010 art.10(4)-(5);
-PT-217/2007 n.º 66-67; GG-2022 Política de mãos atadas). Within a layered pot every
+PT-217/2007 n.º 66-67; GG-2022 cash games: Política de mãos atadas and the rulebook's
+open choice, the first winner left of the button). Within a layered pot every
 winner put in the same amount, so PT n.º 66 "in proportion to the bets" is equal shares.
-Under GG-2022 the fraction dropped is the one in a player's winnings from the hand, not
-in each pot (``split_pots``).
+Under ``OddChip.DROPPED`` the fraction dropped is the one in a player's winnings from
+the hand, not in each pot (``split_pots``).
 """
 
 from __future__ import annotations
@@ -95,7 +96,14 @@ def split(
     >>> split(101, [0, 1], 1, OddChip.FIRST_WINNER_FROM_SEAT_ONE, (5, 2))
     ({0: 50, 1: 51}, 0)
 
-    GG-2022 (Política de mãos atadas): equal shares, the house keeps the odd chip:
+    GG-2022 cash games (Política de mãos atadas: split equally; silent on the odd chip,
+    the rulebook's open choice): the odd chip to the first winner left of the button,
+    position 0 here:
+
+    >>> split(101, [0, 1], 1, OddChip.FIRST_WINNER_LEFT_OF_BUTTON, (5, 2))
+    ({0: 51, 1: 50}, 0)
+
+    Equal shares, the house keeps the odd chip (GG-2022's prize-fraction rule):
 
     >>> split(101, [0, 1], 1, OddChip.DROPPED, (5, 2))
     ({0: 50, 1: 50}, 1)
@@ -115,8 +123,10 @@ def split(
     if rule is OddChip.DROPPED:
         return shares, rest
     if rule is OddChip.FIRST_WINNER_FROM_SEAT_ONE:
-        first = min(winners, key=seat_of.__getitem__)
-        shares[first] += rest
+        shares[min(winners, key=seat_of.__getitem__)] += rest
+        return shares, 0
+    if rule is OddChip.FIRST_WINNER_LEFT_OF_BUTTON:
+        shares[min(winners)] += rest  # position 0 is the first seat left of the button
         return shares, 0
     # ONE_UNIT_EACH_FROM_BUTTON: the button (the "mão") first, then clockwise.
     n = len(seat_of)

@@ -1,12 +1,18 @@
-"""The house's commission: what may be taken from each pot, and what was.
+"""The house's commission: what may be taken from a hand's pots, and what was.
 
-Bounds (``RakeTerms``): per pot, ``pot * min_bps / 10000`` and ``pot * max_bps / 10000``,
-each rounded down to the smallest chip; the hand's cap (absolute, or a multiple of the
-big blind: MO-97/2010 art.16 "at most five times the big blind") bounds the total and
-is taken from the main pot first (with ``cap_per_pot`` the cap bounds each pot instead).
-Without terms (the source leaves them to the table, PT-217/2007 n.º 7; GG-2022 game pages,
-and the table declared none in force) a rake that was taken cannot be checked: it is
-accepted up to the pots and reported as ``terms_missing``, never judged silently.
+Bounds (``RakeTerms``): the rate is applied to the hand's whole pot (main and side pots
+together, never an uncalled bet returned), ``pot * min_bps / 10000`` and
+``pot * max_bps / 10000``, each rounded down to the smallest chip once; the hand's cap
+(absolute, or a multiple of the big blind: MO-97/2010 art.16 "at most five times the big
+blind") bounds that total. The rake is then shared over the pots in proportion to their
+size (largest remainder, main pot first on a tie), as the rooms do: PokerStars' summary
+``Total pot $3.70 Main pot $2.35. Side pot-1 $0.88. Side pot-2 $0.29. | Rake $0.18``
+is 5% of $3.70 rounded once, shared $0.12 / $0.05 / $0.01 over gross pots of $2.47,
+$0.93 and $0.30 (rounding each pot would take $0.17). With ``cap_per_pot`` the cap
+bounds each pot's share instead (and the hand's total at the cap times the pots).
+Without terms (the source leaves them to the table, PT-217/2007 n.º 7; GG-2022 game
+pages, and the table declared none in force) a rake that was taken cannot be checked: it
+is accepted up to the pots and reported as ``terms_missing``, never judged silently.
 
 The expected rake is the recorded one when it lies within the bounds, else the nearest
 bound. Above the cap: ``rake_cap_breach``; otherwise outside the band:
@@ -22,30 +28,34 @@ from replayer.rulebooks.poker import PokerRulebook, RakeTerms
 
 def rake_bounds(
     pots: list[int], terms: RakeTerms | None, chip: int, big_blind: int, board_dealt: bool
-) -> tuple[list[int], list[int], int | None]:
-    """(lowest per pot, highest per pot, cap per hand or None).
+) -> tuple[int, int, int | None]:
+    """(lowest, highest, cap) of the hand's rake; the bounds are within the cap.
 
     MO-97/2010 art.16 on a pot of 20,000 with a big blind of 100: 3% to 5% of the pot,
     but at most five big blinds.
 
     >>> from replayer.rulebooks.mo_97_2010 import OMAHA
     >>> rake_bounds([20_000], OMAHA.rake, chip=1, big_blind=100, board_dealt=True)
-    ([600], [1000], 500)
+    (500, 500, 500)
+
+    A rate of 5% on pots of 247, 93 and 30: 5% of 370 rounded once, 18:
+
+    >>> rake_bounds([247, 93, 30], RakeTerms(500, 500), chip=1, big_blind=2, board_dealt=True)
+    (18, 18, None)
     """
+    whole = sum(pots)
     if terms is None:
-        return [0] * len(pots), list(pots), None
+        return 0, whole, None
     if terms.only_if_board and not board_dealt:
-        return [0] * len(pots), [0] * len(pots), 0
-    low = [pot * terms.min_bps // 10_000 // chip * chip for pot in pots]
-    high = [pot * terms.max_bps // 10_000 // chip * chip for pot in pots]
-    if terms.cap_per_pot:
-        per_pot = _lowest_cap(terms, big_blind)
-        if per_pot is None:
-            return low, high, None
-        low = [min(bound, per_pot) for bound in low]
-        high = [min(bound, per_pot) for bound in high]
-        return low, high, per_pot * len(pots)
-    return low, high, _lowest_cap(terms, big_blind)
+        return 0, 0, 0
+    low = whole * terms.min_bps // 10_000 // chip * chip
+    high = whole * terms.max_bps // 10_000 // chip * chip
+    cap = _lowest_cap(terms, big_blind)
+    if cap is not None and terms.cap_per_pot:
+        cap *= len(pots)
+    if cap is None:
+        return low, high, None
+    return min(low, cap), min(high, cap), cap
 
 
 def _lowest_cap(terms: RakeTerms, big_blind: int) -> int | None:
@@ -58,6 +68,38 @@ def _lowest_cap(terms: RakeTerms, big_blind: int) -> int | None:
         if cap is not None
     ]
     return min(caps) if caps else None
+
+
+def share_rake(total: int, pots: list[int], chip: int, per_pot: int | None) -> list[int]:
+    """``total`` shared over ``pots`` in proportion to their size: each pot its quota
+    rounded down to the chip, the chips left one each to the largest remainders (main pot
+    first on a tie), any part of a chip to the first of those; a pot never more than
+    itself, nor than ``per_pot`` when a cap bounds each pot.
+
+    >>> share_rake(18, [247, 93, 30], 1, None)
+    [12, 5, 1]
+    """
+    whole = sum(pots)
+    if not whole or not total:
+        return [0] * len(pots)
+    limits = [pot if per_pot is None else min(pot, per_pot) for pot in pots]
+    shares = [
+        min(total * pot // whole // chip * chip, limit)
+        for pot, limit in zip(pots, limits, strict=True)
+    ]
+    order = sorted(range(len(pots)), key=lambda i: (-(total * pots[i] % (whole * chip)), i))
+    left = total - sum(shares)
+    while left > 0:
+        room = [i for i in order if shares[i] < limits[i]]
+        if not room:
+            break
+        for i in room:
+            take = min(chip, left, limits[i] - shares[i])
+            shares[i] += take
+            left -= take
+            if not left:
+                break
+    return shares
 
 
 def expected_rake(
@@ -83,12 +125,7 @@ def expected_rake(
     >>> [(str(issue.kind), issue.citation, issue.reason) for issue in issues]
     [('rake_cap_breach', 'MO-97/2010 art.16', 'rake of 700 above the cap of 500')]
     """
-    low, high, cap = rake_bounds(pots, terms, chip, big_blind, board_dealt)
-    lowest = sum(low)
-    highest = sum(high)
-    if cap is not None:
-        lowest = min(lowest, cap)
-        highest = min(highest, cap)
+    lowest, highest, cap = rake_bounds(pots, terms, chip, big_blind, board_dealt)
     total = min(max(recorded, lowest), highest)
     cite = book.cite
     if terms is None and recorded > 0:
@@ -103,15 +140,16 @@ def expected_rake(
             )
         )
     elif cap is not None and recorded > cap:
-        issues.append(
-            Issue(
-                FindingKind.RAKE_CAP_BREACH,
-                cite.rake_cap,
-                f"rake of {recorded} above the cap of {cap}",
-                {"at_most": cap},
-                recorded,
-            )
-        )
+        # The whole excess is one fault: over the most the rules allow, which the rate
+        # may hold below the cap (then the cap is named beside it).
+        no_drop = terms is not None and terms.only_if_board and not board_dealt
+        reason = f"rake of {recorded} above the cap of {cap}"
+        if no_drop:
+            reason = f"rake of {recorded} taken with no board card dealt (no flop, no drop)"
+        elif highest < cap:
+            reason += f" and the {highest} the rate allows"
+        bound = {"at_most": highest} if highest == cap else {"at_most": highest, "cap": cap}
+        issues.append(Issue(FindingKind.RAKE_CAP_BREACH, cite.rake_cap, reason, bound, recorded))
     elif recorded != total:
         issues.append(
             Issue(
@@ -122,15 +160,5 @@ def expected_rake(
                 recorded,
             )
         )
-    # Allocate: each pot's lowest first, then the rest from the main pot up.
-    per_pot = []
-    remaining = total
-    for bound in low:
-        take = min(bound, remaining)
-        per_pot.append(take)
-        remaining -= take
-    for index, bound in enumerate(high):
-        take = min(bound - per_pot[index], remaining)
-        per_pot[index] += take
-        remaining -= take
-    return per_pot
+    per_pot = _lowest_cap(terms, big_blind) if terms is not None and terms.cap_per_pot else None
+    return share_rake(total, pots, chip, per_pot)

@@ -4,8 +4,10 @@
    HandStarted.shuffle_commitment; a commitment never revealed is a data-quality issue.
 2. A voided or reverted hand returns every chip put in, takes no rake nor fee (MO-97/2010
    art.9(2); PT-217/2007 n.º 69; GG-2022 Política de reembolso: ``book.cite.void_refund``).
-3. A played hand: pots (``pots.build_pots``), rake (``rake.expected_rake``), fees other
-   than rake (``fees``: judged apart from the rake, taken from the pots after it),
+3. A played hand: pots (``pots.build_pots``), rake (``rake.expected_rake``; a rake the
+   rules do not allow is its own finding, and payouts right for the rake actually taken
+   are not a mispaid pot too: one fault, one finding), fees other than rake (``fees``:
+   judged apart from the rake, taken from the pots after it),
    winners (``showdown``), shares with the odd-chip rule (``pots.split_pots``); a board
    run more than once shares each pot between the runs (``runs.split_runs``). Cash-outs
    the house pays outside the pot are not payouts and settle nothing here.
@@ -25,7 +27,7 @@ from replayer.poker.deal import check_cards, check_commitment
 from replayer.poker.fees import allocate, expected_fees
 from replayer.poker.hand import SCHEMA, Hand
 from replayer.poker.pots import build_pots, split_pots
-from replayer.poker.rake import expected_rake
+from replayer.poker.rake import expected_rake, share_rake
 from replayer.poker.runs import split_runs
 from replayer.poker.showdown import hand_values, winners
 from replayer.poker.verdict import PotResult
@@ -107,7 +109,9 @@ def settle(hand: Hand) -> Settlement:
                 recorded,
             )
     else:
-        expected, determined, retained, rake_total, fees_total = _award(hand, pot_results)
+        expected, determined, retained, rake_total, fees_total, rake_explains = _award(
+            hand, pot_results
+        )
         if recorded is None:
             if not hand.ended:
                 issues.append(
@@ -120,7 +124,7 @@ def settle(hand: Hand) -> Settlement:
                     )
                 )
         elif determined:
-            if recorded != expected:
+            if recorded != expected and recorded not in rake_explains:
                 _payout_issue(
                     hand,
                     FindingKind.MISPAID_POT,
@@ -178,9 +182,12 @@ def _recorded_payouts(hand: Hand) -> list[int] | None:
     return None
 
 
-def _award(hand: Hand, results: list[PotResult]) -> tuple[list[int], bool, int, int, int]:
-    """(expected payout per position, determined, chips retained, rake, fees) of a
-    played hand."""
+def _award(
+    hand: Hand, results: list[PotResult]
+) -> tuple[list[int], bool, int, int, int, list[list[int]]]:
+    """(expected payout per position, determined, chips retained, rake, fees, and, when
+    the rake was judged a fault, the payouts that would be right for the rake actually
+    taken) of a played hand."""
     book = hand.book
     table = hand.table
     betting = hand.betting
@@ -189,6 +196,7 @@ def _award(hand: Hand, results: list[PotResult]) -> tuple[list[int], bool, int, 
     n = len(seat_of)
     pots, returned = build_pots(betting.put, betting.dead, betting.folded)
     amounts = [amount for amount, _ in pots]
+    found = len(hand.issues)
     rake = expected_rake(
         book,
         hand.rake_terms,
@@ -199,6 +207,7 @@ def _award(hand: Hand, results: list[PotResult]) -> tuple[list[int], bool, int, 
         bool(hand.board.all_cards()),
         hand.issues,
     )
+    rake_judged = len(hand.issues) > found  # a rake finding was made
     live = [not (betting.folded[p] or hand.mucked[p]) for p in range(n)]
     cards = [hand.shown.get(p) or hand.holes[p] for p in range(n)]
     contested = [p for p in range(n) if live[p]]
@@ -215,12 +224,35 @@ def _award(hand: Hand, results: list[PotResult]) -> tuple[list[int], bool, int, 
         fees = allocate(hand.fees, allowed, nets, hand.issues)
         nets = [net - fee for net, fee in zip(nets, fees, strict=True)]
     boards = hand.board.run_boards()
-    if boards:
-        won_by, settled = _run_shares(hand, pots, nets, live, cards, contested, boards, unit)
-    else:
-        values = hand_values(book, hand.game, contested, cards, board) if len(contested) > 1 else {}
+
+    def share(nets: list[int]) -> tuple[list[list[int] | None], list[tuple[dict[int, int], int]]]:
+        if boards:
+            return _run_shares(hand, pots, nets, live, cards, contested, boards, unit)
         won_by = [winners(eligible, live, values) if eligible else None for _, eligible in pots]
-        settled = split_pots(list(zip(nets, won_by, strict=True)), unit, book.odd_chip, seat_of)
+        return won_by, split_pots(
+            list(zip(nets, won_by, strict=True)), unit, book.odd_chip, seat_of
+        )
+
+    values = hand_values(book, hand.game, contested, cards, board) if len(contested) > 1 else {}
+    won_by, settled = share(nets)
+    rake_explains: list[list[int]] = []
+    if rake_judged:
+        # One fault, one finding: the rake finding says what the rake should have been;
+        # payouts right for the rake actually taken are not a mispaid pot as well, with
+        # that rake shared over the pots in proportion or, as the excess of a rake over
+        # its due is taken, the due share of each pot and the excess from the main pot.
+        taken = min(max(hand.rake_recorded, 0), sum(amounts))
+        shared = [share_rake(taken, amounts, table.chip, None)]
+        excess = taken - sum(rake)
+        if amounts and 0 <= rake[0] + excess <= amounts[0]:
+            shared.append([rake[0] + excess, *rake[1:]])
+        for per_pot in shared:
+            _, at_taken = share([a - t - f for a, t, f in zip(amounts, per_pot, fees, strict=True)])
+            explained = list(returned)
+            for shares, _ in at_taken:
+                for p, chips in shares.items():
+                    explained[p] += chips
+            rake_explains.append(explained)
     for index, (amount, eligible) in enumerate(pots):
         won = won_by[index]
         shares, retained = settled[index]
@@ -251,7 +283,7 @@ def _award(hand: Hand, results: list[PotResult]) -> tuple[list[int], bool, int, 
                 retained=retained,
             )
         )
-    return expected, determined, retained_total, sum(rake), sum(fees)
+    return expected, determined, retained_total, sum(rake), sum(fees), rake_explains
 
 
 def _run_shares(

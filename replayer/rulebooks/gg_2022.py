@@ -5,12 +5,13 @@ UTC (the copy gives a date only; no time zone). The house rules leave the game r
 themselves to the game pages; what they do say:
 
 * tied hands: kickers decide, exact ties split the pot equally (Política de mãos atadas);
-* fractions of a cent are never paid: "4.096 -> 4.09" (Política de concessão de prémios).
-  Read with the equal split, the fraction of a chip in a player's winnings from the hand
-  (his exact equal shares of every pot he wins, summed) is dropped (kept by the house)
-  rather than given to a player (``OddChip.DROPPED``, ``pots.split_pots``): the rule
-  rounds "os ganhos de um jogador", not each pot. The sentence sits in the
-  tournament-prize section; applying it to cash pots is our reading;
+* the odd chip of a split cash pot: the copy is silent. Its only rounding sentence, "os
+  jogadores não receberão frações de centavos ... $4.096 -> $4.09", sits in the
+  tournament-prize section (Política de concessão de prêmios de torneios) and speaks of
+  a player's prize, not a cash pot. The room's own cash histories pay the odd cent to the
+  first winner left of the button, so that is the open choice made here
+  (``OddChip.FIRST_WINNER_LEFT_OF_BUTTON``, ``CASH_ODD_CHIP``), named and cited as a
+  choice, not as the text's rule;
 * rake per pot, rate and cap on each game's page (Política de taxas e de ancinho), not in
   the copy: no default terms, declare them per table;
 * fees other than rake (the "Jackpot", "Bingo", "Fortune", "Tax" of a hand's summary,
@@ -19,7 +20,7 @@ themselves to the game pages; what they do say:
   ``terms_missing``. The fee is not rake: a rake cap bounds the rake alone;
 * boards run more than once after an all-in (run it twice), EV cash-out and all-in
   insurance: not mentioned. Each run shares the pot equally, the tied-hands policy and
-  the prize-fraction rule settle each player's share (``runs.split_runs``); a cash-out is
+  the odd-chip choice above settle each player's share (``runs.split_runs``); a cash-out is
   paid by the house outside the pot and settles nothing of it;
 * missed blinds: dead small blind, live big blind + dead small blind (Apostas perdidas);
 * server failure: cash hands are reverted, stacks reset to the start (Política de reembolso).
@@ -48,6 +49,10 @@ from replayer.rulebooks.poker import (
 _K = "GG-2022"
 _SILENT = f"{_K} (silent: standard online rules)"
 
+CASH_ODD_CHIP = OddChip.FIRST_WINNER_LEFT_OF_BUTTON
+"""Open choice where GG-2022 is silent (module docstring): the odd cent of a split cash
+pot goes to the first winner left of the button, as the room's own cash histories show."""
+
 _CITE = Citations(
     rulebook=_K,
     deck=_SILENT,
@@ -67,15 +72,18 @@ _CITE = Citations(
     max_seats=_SILENT,
     side_pots=_SILENT,
     uncontested=_SILENT,
-    ranking=f"{_K} Política de mãos atadas",
+    ranking=_SILENT,  # the tied-hands policy is cited where players tie (split, odd_chip)
     split=f"{_K} Política de mãos atadas",
-    odd_chip=f"{_K} Política de mãos atadas; concessão de prémios (frações de centavo)",
+    odd_chip=(
+        f"{_K} Política de mãos atadas (silent on the odd chip in cash games: open choice, "
+        "the first winner left of the button, as the room's histories pay)"
+    ),
     rake_rate=f"{_K} Política de taxas e de ancinho",
     rake_cap=f"{_K} Política de taxas e de ancinho",
     fees=f"{_K} Política de taxas e de ancinho",
     board_runs=(
-        f"{_K} Política de mãos atadas; concessão de prémios (frações de centavo) "
-        "(silent on boards run more than once)"
+        f"{_K} Política de mãos atadas (silent on boards run more than once and on the odd "
+        "chip in cash games: open choice, the first winner left of the button)"
     ),
     void_refund=f"{_K} Política de reembolso",
 )
@@ -105,7 +113,7 @@ CASH_HOLDEM = PokerRulebook(
     min_players=2,
     max_seats=None,
     split_unit=SplitUnit.SMALLEST_CHIP,  # mãos atadas: split equally
-    odd_chip=OddChip.DROPPED,  # fractions of a cent are not paid
+    odd_chip=CASH_ODD_CHIP,  # silent: open choice, as the room's histories pay
     rake=None,  # per game page: declare per table
     fees=None,  # not mentioned: declare per table
 )

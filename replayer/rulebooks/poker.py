@@ -83,6 +83,7 @@ class OddChip(StrEnum):
     """Who gets what cannot be split equally."""
 
     FIRST_WINNER_FROM_SEAT_ONE = "first_winner_from_seat_one"  # MO-97/2010 art.10(5)
+    FIRST_WINNER_LEFT_OF_BUTTON = "first_winner_left_of_button"  # GG-2022 cash (open choice)
     ONE_UNIT_EACH_FROM_BUTTON = "one_unit_each_from_button"  # PT-217/2007 n.º 67
     DROPPED = "dropped"  # kept by the house (GG-2022 prize-fraction rule)
 

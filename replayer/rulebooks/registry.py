@@ -12,7 +12,16 @@ Choosing (``choose_rulebook``):
 * without an id, exactly one registered rulebook may cover the variant at that time. None,
   or several (e.g. a PO hand after 2022-09-28 is covered by Macau, Portugal and GGPoker
   alike), is a ``no_rulebook`` finding naming the variant, the time and the candidates:
-  the replayer never guesses a jurisdiction.
+  the replayer never guesses a jurisdiction;
+* ``NONE_APPLIES`` (``"none"``) as the id: the source says that no registered rulebook is
+  its own (a room whose rules text the project does not hold: a PokerStars hand, or a
+  GGPoker hand outside GG-2022's period or games), so the hand is not judged by the
+  period choice either: a land casino's rules in force that day (PT-217/2007, MO-97/2010)
+  are not the room's rules. It is a ``no_rulebook`` finding naming the rulebooks in force
+  that ``ingest --rulebook`` could name.
+
+Every ``no_rulebook`` finding names the rulebooks covering the variant in force at the
+hand's start (or, when the start is unknown, every one covering the variant).
 """
 
 from __future__ import annotations
@@ -26,6 +35,9 @@ from replayer.findings import Finding, FindingKind
 
 CITATION = "casino-audit rulebook registry"
 UNKNOWN_TIME = "an unknown time"
+NONE_APPLIES = "none"
+"""The id a source gives a hand that no registered rulebook governs (see the module
+docstring): never chosen by period, always a ``no_rulebook`` finding."""
 
 
 @runtime_checkable
@@ -112,12 +124,15 @@ def choose_rulebook(
             if rulebook_id is None
             else f"rulebook {rulebook_id!r} is unknown or does not cover variant {variant!r}"
         )
-        return _none(subject, reason, variant, when, rulebook_id)
+        return _none(subject, reason, variant, None, rulebook_id)
     if started_at.tzinfo is None:
-        return _none(subject, f"start time {when} has no time zone", variant, when, rulebook_id)
+        reason = f"start time {when} has no time zone"
+        return _none(subject, reason, variant, started_at, rulebook_id)
     if rulebook_id is not None:
         book = books.get(rulebook_id)
-        if book is None:
+        if rulebook_id == NONE_APPLIES:
+            reason = "its source names no rulebook that governs it (the room's rules are not held)"
+        elif book is None:
             reason = f"unknown rulebook {rulebook_id!r}"
         elif variant not in book.variants:
             reason = f"rulebook {rulebook_id!r} does not cover variant {variant!r}"
@@ -125,7 +140,7 @@ def choose_rulebook(
             reason = f"rulebook {rulebook_id!r} is not in force at {when}"
         else:
             return book
-        return _none(subject, reason, variant, when, rulebook_id)
+        return _none(subject, reason, variant, started_at, rulebook_id)
     candidates = [key for key in sorted(books) if books[key].covers(variant, started_at)]
     if len(candidates) == 1:
         return books[candidates[0]]
@@ -133,22 +148,28 @@ def choose_rulebook(
         reason = f"several rulebooks cover variant {variant!r} at {when}: {candidates}"
     else:
         reason = f"no rulebook covers variant {variant!r} at {when}"
-    return _none(subject, reason, variant, when, None, candidates)
+    return _none(subject, reason, variant, started_at, None, candidates)
 
 
 def _none(
     subject: str,
     reason: str,
     variant: str,
-    when: str,
+    at: datetime | None,
     rulebook_id: str | None,
     candidates: list[str] | None = None,
 ) -> Finding:
     """The ``no_rulebook`` finding; it names the rulebooks that would judge the subject
-    if named for it (``ingest --rulebook ID``): the candidates in force at its start, or,
-    when none is (or the time is unknown), every rulebook covering its variant."""
-    for_variant = sorted(key for key, book in _load().items() if variant in book.variants)
-    would_judge = list(candidates or []) or (for_variant if when == UNKNOWN_TIME else [])
+    if named for it (``ingest --rulebook ID``): every rulebook covering its variant in
+    force at its start ``at``, or, when the time is unknown (``at`` None) or has no zone,
+    every one covering its variant."""
+    when = UNKNOWN_TIME if at is None else at.isoformat()
+    books = _load()
+    for_variant = sorted(key for key, book in books.items() if variant in book.variants)
+    if at is None or at.tzinfo is None:
+        would_judge = for_variant
+    else:
+        would_judge = [key for key in for_variant if books[key].covers(variant, at)]
     if would_judge:
         hint = f"; ingest --rulebook {' or --rulebook '.join(would_judge)} would judge it"
     elif for_variant:

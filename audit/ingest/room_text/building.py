@@ -110,7 +110,10 @@ class HandBuilder:
     def post_kinds(self, seat: int, kinds: tuple[str, ...], total: int) -> None:
         """``posts …``: one forced bet, or a live big blind and a dead small blind
         (``posts small & big blinds``). A second big blind in a hand is a player's
-        entry or missed big blind, posted out of position: ``missed_big_blind``."""
+        entry or missed big blind, posted out of position: ``missed_big_blind``. A
+        second small blind is a returning player's missed small blind, posted dead
+        (PokerStars writes ``posts small blind`` for it; the player then calls the whole
+        big blind): ``dead_small_blind``."""
         if len(kinds) == 2:
             big = min(self.header.big_blind, total)
             self.post(seat, kinds[0], big)
@@ -120,6 +123,8 @@ class HandBuilder:
         kind = kinds[0]
         if kind == "big_blind" and "big_blind" in self.blinds_posted:
             kind = "missed_big_blind"
+        elif kind == "small_blind" and "small_blind" in self.blinds_posted:
+            kind = "dead_small_blind"
         self.blinds_posted.setdefault(kind, total)
         self.post(seat, kind, total)
 
@@ -250,13 +255,29 @@ class HandBuilder:
         self.awards.append(("PotAwarded", {"seat": seat, "amount": chips, "pot_index": pot}))
 
     def unindexed(self) -> None:
-        """The pot of ``from pot`` awards: the main pot (0) when the summary names no
-        side pot, else unsaid (null)."""
+        """The pot of ``from pot`` awards: the main pot (0) when the hand has one pot,
+        else unsaid (null). One pot: the summary names no side pot and, for GGPoker,
+        no player went all-in for less than another put in (PokerStars writes ``from
+        pot`` only for a hand of one pot; GGPoker writes it for every pot and may name no
+        side pot in its summary, so its lines are then kept as each seat's total, never
+        all put in the main pot)."""
         pots = getattr(self.totals, "pots", None)
-        single = pots is None or len(pots) <= 1
+        single = (pots is None or len(pots) <= 1) and not (
+            self.header.room == "ggpoker" and self._short_all_in()
+        )
         for _, body in self.awards:
             if "pot_index" in body and body["pot_index"] is None:
                 body["pot_index"] = 0 if single else None
+
+    def _short_all_in(self) -> bool:
+        """A player went all-in for less than another player put in (less what came back
+        uncalled): the action may have made a side pot."""
+        returned: dict[int, int] = {}
+        for _, body in self.returns:
+            returned[body["seat"]] = returned.get(body["seat"], 0) + body["amount"]
+        called = {seat: s.put - returned.get(seat, 0) for seat, s in self.seats.items()}
+        most = max(called.values(), default=0)
+        return any(s.behind == 0 and s.put and called[n] < most for n, s in self.seats.items())
 
     def ps_cashout(self, seat: int, chips: int, fee: int) -> None:
         """PokerStars' all-in cash-out: ``NAME cashed out the hand for $X | Cash Out Fee

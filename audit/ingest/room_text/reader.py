@@ -35,7 +35,7 @@ from audit.ingest.rulebook_choice import rulebook_for
 from audit.ingest.text_files import read_text
 from audit.ingest.toml_guard import LIMIT_FIELD
 from audit.store import SubjectRecords
-from replayer.rulebooks.registry import get_rulebook
+from replayer.rulebooks.registry import NONE_APPLIES, get_rulebook
 
 TEXT = "(text)"
 _HAND_NUMBER = re.compile(r"#(\w+)")
@@ -136,12 +136,13 @@ def _unit(
 def _rulebook(room: str, header: Header, rulebooks: Sequence[str]) -> str | None:
     """``--rulebook`` when given (the first covering the variant); else, for a GGPoker
     cash hand of a variant its house rules cover, those rules when they cover the
-    hand's date; else none (a tournament hand: GG-2022's pages are the cash games')."""
+    hand's date; else ``NONE_APPLIES``: a room's hand is never judged by whichever land
+    casino's rules are in force that day (a PokerStars hand, a GG tournament hand:
+    GG-2022's pages are the cash games', a GG hand before 2022-09-28)."""
     variant, at = header.variant, header.occurred_at
     if rulebooks:
         return rulebook_for(rulebooks, variant)
     if room != ggpoker.NAME or header.tournament_id or variant not in ggpoker.RULEBOOKS:
-        return None
+        return NONE_APPLIES
     book = get_rulebook(ggpoker.RULEBOOKS[variant])
-    covered = book.valid_from <= at and (book.valid_until is None or at < book.valid_until)
-    return book.id if covered else None
+    return book.id if book.covers(variant, at) else NONE_APPLIES
