@@ -79,7 +79,9 @@ def test_a_good_yaml_schedule_with_an_alias_still_reads(hand: Path, store_url: s
         "usd: &usd {game: NT, currency: USD, rake_bps: 500, cap: '0.30'}\n"
         "stakes:\n  - {<<: *usd, small_blind: '0.05', big_blind: '0.10'}\n"
     )
-    result = run_cli(store_url, "ingest", "--rake-schedule", str(schedule), str(hand))
+    result = run_cli(
+        store_url, "ingest", "--header-zone", "UTC", "--rake-schedule", str(schedule), str(hand)
+    )
     assert_clean(result)
     assert result.code == 0, result
 
