@@ -20,8 +20,10 @@ from __future__ import annotations
 
 import hashlib
 import os
+from collections.abc import Callable
 from dataclasses import replace
 from pathlib import Path
+from typing import TypeVar
 
 from cryptography.exceptions import InvalidSignature, UnsupportedAlgorithm
 from cryptography.hazmat.primitives import serialization
@@ -29,6 +31,8 @@ from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey,
 
 from audit.bounded import UnusableInput, read_bounded
 from audit.store.chain import Checkpoint
+
+T = TypeVar("T")
 
 SIGNING_KEY_ENV = "CASINO_AUDIT_SIGNING_KEY"
 DOMAIN = b"casino-audit checkpoint v1\n"
@@ -105,37 +109,31 @@ def _write_new(path: Path, data: bytes, mode: int) -> None:
         file.write(data)
 
 
-def load_private_key(path: Path) -> Ed25519PrivateKey:
+def _load_key(path: Path, load: Callable[[bytes], object], kind: type[T], what: str) -> T:
+    """The Ed25519 key of ``kind`` in the PEM file ``path`` (read within bounds), or
+    ``KeyError_`` naming the file and why it cannot be used as the ``what`` key."""
     try:
-        data = read_bounded(path, MAX_KEY_BYTES)
-        key = serialization.load_pem_private_key(data, password=None)
+        key = load(read_bounded(path, MAX_KEY_BYTES))
     except UnusableInput as error:
-        raise KeyError_(f"not a usable private key: {error}") from None
-    except (
-        ValueError,
-        TypeError,
-        UnsupportedAlgorithm,
-    ) as error:  # UnsupportedAlgorithm: an OID no key has
-        raise KeyError_(f"{path}: not a usable private key ({error})") from None
-    if not isinstance(key, Ed25519PrivateKey):
-        raise KeyError_(f"{path}: not an Ed25519 private key")
+        raise KeyError_(f"not a usable {what} key: {error}") from None
+    except (ValueError, TypeError, UnsupportedAlgorithm) as error:  # an OID no key has
+        raise KeyError_(f"{path}: not a usable {what} key ({error})") from None
+    if not isinstance(key, kind):
+        raise KeyError_(f"{path}: not an Ed25519 {what} key")
     return key
+
+
+def load_private_key(path: Path) -> Ed25519PrivateKey:
+    return _load_key(
+        path,
+        lambda data: serialization.load_pem_private_key(data, password=None),
+        Ed25519PrivateKey,
+        "private",
+    )
 
 
 def load_public_key(path: Path) -> Ed25519PublicKey:
-    try:
-        key = serialization.load_pem_public_key(read_bounded(path, MAX_KEY_BYTES))
-    except UnusableInput as error:
-        raise KeyError_(f"not a usable public key: {error}") from None
-    except (
-        ValueError,
-        TypeError,
-        UnsupportedAlgorithm,
-    ) as error:  # UnsupportedAlgorithm: an OID no key has
-        raise KeyError_(f"{path}: not a usable public key ({error})") from None
-    if not isinstance(key, Ed25519PublicKey):
-        raise KeyError_(f"{path}: not an Ed25519 public key")
-    return key
+    return _load_key(path, serialization.load_pem_public_key, Ed25519PublicKey, "public")
 
 
 def signing_key_from_env() -> Ed25519PrivateKey | None:
