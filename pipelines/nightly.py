@@ -302,7 +302,6 @@ def append_findings(
             f"{day.isoformat()}/{q.shard}",
             q.findings,
             checks=[asdict(c) for c in q.checks],
-            profile=q.profile,
             events_judged=q.events,
         )
         for q in quality

@@ -47,8 +47,8 @@ class CheckOutcome:
 
 @dataclass
 class QualityResult:
-    """The data-quality verdict on a file or a part of the night: checks run, findings,
-    and the report's figures."""
+    """The data-quality verdict on a file or a part of the night: checks run and
+    findings."""
 
     shard: str
     """The file (``poker/0001.avro``) or part of the night (``poker/p03``) judged."""
@@ -57,7 +57,6 @@ class QualityResult:
     subjects: int
     checks: list[CheckOutcome] = field(default_factory=list)
     findings: list[Finding] = field(default_factory=list)
-    profile: dict[str, Any] = field(default_factory=dict)
     docs: str = ""
 
     @property
