@@ -4,7 +4,8 @@ is not the code under test: the characters themselves, ``shlex`` and argparse, J
 * raw ESC, BEL and RLO never reach ``quarantine --raw``, a CSV cell or the console's
   stored-events panel (on SQLite and PostgreSQL where a store is read);
 * a store password is masked only where it occurs whole;
-* ``show`` commands printed for an id beginning with ``-`` run as printed;
+* ``show`` commands printed for an id beginning with ``-`` run as printed (also the one a
+  conflicting event's quarantine reason names);
 * a proven evidence bundle says what it cannot prove: that no newer verdict exists, and
   who made it when.
 """
@@ -26,6 +27,7 @@ from cli.main import main
 from console.render import record_json
 from tests.console_store import ConsoleStore, console_store, make_client
 from tests.test_evidence_bundle import _bundle, _subjects
+from tests.test_store import hand
 
 __all__ = ["console_store", "make_client"]  # fixtures used here
 
@@ -95,6 +97,21 @@ def test_show_commands_run_as_printed(
     assert main(["--store", store_url, *words[1:]]) == 2
     err = capsys.readouterr().err
     assert f"no subject {subject!r} in the store" in err, err  # not argparse's usage
+
+
+@pytest.mark.parametrize("subject", ["-x/1", "--store"])
+def test_a_conflicts_show_command_runs_as_printed(
+    subject: str, store: Any, store_url: str, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """The quarantine reason of a conflicting event names the ``show`` command of the
+    stored one (it names no source): split by the shell and run, it shows that subject."""
+    store.append([hand(subject)])
+    reason = store.append([hand(subject, seat=2)]).conflicts[0][1]
+    words = shlex.split(reason.split("`")[1])
+    assert words[:2] == ["casino-audit", "show"] and words[-1] == subject, reason
+    assert main(["--store", store_url, *words[1:]]) == 0
+    out = capsys.readouterr().out
+    assert subject in out and "no subject" not in out
 
 
 def test_a_proven_bundle_says_what_it_cannot_prove(

@@ -18,6 +18,7 @@ from typing import Any
 import orjson
 
 from audit.store.canonical import json_default
+from audit.wording import show_command
 
 #: Record fields that say where a record was read from, not what happened.
 PROVENANCE_FIELDS = frozenset({"source"})
@@ -59,12 +60,13 @@ def same_event(a: Mapping[str, Any], b: Mapping[str, Any]) -> bool:
 
 def sequence_conflict(unit: Any, stored: Mapping[str, Any]) -> str:
     """Why a unit's event at ``stored``'s sequence is refused: a different event is stored
-    there (the unit is a ``SubjectRecords``)."""
+    there (the unit is a ``SubjectRecords``). Where the stored event names no source, the
+    ``show`` command that prints it, as it runs (``--`` before an id starting with ``-``)."""
     origin = provenance([stored])
     where = (
         f"the stored event was read from {origin}"
         if origin
-        else f"`casino-audit show {unit.subject_id}` shows the stored event"
+        else f"`{show_command(unit.subject_id)}` shows the stored event"
     )
     return (
         f"{unit.kind} subject {unit.subject_id!r} sequence {stored['sequence']} is already "
