@@ -17,8 +17,8 @@ from typing import Any
 
 import orjson
 
+from audit.escape import show_command
 from audit.store.canonical import json_default
-from audit.wording import show_command
 
 #: Record fields that say where a record was read from, not what happened.
 PROVENANCE_FIELDS = frozenset({"source"})

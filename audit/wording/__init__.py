@@ -12,10 +12,11 @@ Money is always written by ``audit.money.format_money``; the functions here neve
 an amount into a float.
 
 Modules: ``rows`` (reading a row), ``owed`` (who is owed what, the sign convention and
-counting once), ``sentences`` (a finding in words), ``escape`` (terminal and CSV).
+counting once), ``sentences`` (a finding in words); the escaping for terminal, CSV and
+shell is ``audit.escape`` (re-exported here), which the store uses too.
 """
 
-from audit.wording.escape import csv_safe, multiline_safe, show_command, terminal_safe
+from audit.escape import csv_safe, multiline_safe, show_command, terminal_safe
 from audit.wording.owed import Owed, OwedTotals, Sums, owed, owed_totals
 from audit.wording.rows import NO_OPERATOR, operator_name
 from audit.wording.sentences import sentence
