@@ -3,7 +3,9 @@
 Two kinds, checked without any store (``check_proof``):
 
 * ``merkle`` (RFC 9162, ``audit.store.merkle``): each proven event's chain hash is
-  recomputed from its stored bytes (``audit.store.chain.link_hash``), hashed as a leaf,
+  recomputed from its stored bytes and chain shard (``audit.store.chain.link_hash``; an
+  event stored before the hash covered the shard, ``chain_form`` 1:
+  ``legacy_link_hash``), hashed as a leaf,
   and its audit path must lead to the checkpoint's signed tree root (tree size = the
   checkpoint's event count). Small: O(log n) hashes per event.
 * ``hash-chain`` (checkpoints without a tree root): every row from the first proven
@@ -25,7 +27,14 @@ from typing import Any
 
 from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PublicKey
 
-from audit.store.chain import Checkpoint, link_hash
+from audit.store.chain import (
+    LEGACY_FORM,
+    SHARD_FORM,
+    Checkpoint,
+    legacy_link_hash,
+    link_hash,
+)
+from audit.store.shards import heads_from_list
 from audit.store.signing import key_id, signature_valid
 
 MERKLE, HASH_CHAIN = "merkle", "hash-chain"
@@ -43,14 +52,17 @@ def row_state(row: Mapping[str, Any]) -> bytes:
 
 
 def recomputed_hash(row: Mapping[str, Any], prev: bytes) -> bytes:
-    """The chain hash of a bundled row after ``prev``."""
-    return link_hash(
-        prev,
-        str(row["originator_id"]),
-        int(row["version"]),
-        str(row["topic"]),
-        row_state(row),
-    )
+    """The chain hash of a bundled row after ``prev``, in the chain form the row names
+    (a row bundled without one is in the legacy form, its shard not covered)."""
+    form = row.get("chain_form", LEGACY_FORM)
+    if form not in (LEGACY_FORM, SHARD_FORM) or type(form) is not int:
+        raise ProofError(
+            f"event at notification {row['notification_id']} names no known chain form"
+        )
+    values = (str(row["originator_id"]), int(row["version"]), str(row["topic"]), row_state(row))
+    if form == SHARD_FORM:
+        return link_hash(prev, *values, str(row.get("chain_shard", "")))
+    return legacy_link_hash(prev, *values)
 
 
 def checkpoint_of(data: Mapping[str, Any]) -> Checkpoint:
@@ -68,6 +80,9 @@ def checkpoint_of(data: Mapping[str, Any]) -> Checkpoint:
             raise ProofError("the checkpoint is a signed tree head, which this checker cannot read")
         values["tree_root"] = bytes.fromhex(str(data["tree_root"]))
         values["head_time"] = int(data.get("head_time") or 0)
+        if "shard_heads" in data:  # signed with the tree head (message v3)
+            values["shard_heads"] = heads_from_list(data["shard_heads"])
+            values["shards_signed"] = True
     return Checkpoint(**values)
 
 

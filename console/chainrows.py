@@ -13,16 +13,18 @@ from typing import Any
 from uuid import UUID
 
 from audit.store import AuditStore
-from audit.store.chain import ChainRow, chain_row
+from audit.store.chain import LEGACY_FORM, ChainRow, chain_row
 
 BATCH = 5000
 _COLUMNS = "originator_id, originator_version, topic, state, chain_prev, chain_hash"
 
 
 def _columns(store: AuditStore) -> str:
-    """The columns of a ``ChainRow`` after its id: its shard too ('' in a store made
-    before chain shards, where every row is on the main chain)."""
-    return _COLUMNS + (", chain_shard" if store.chained.is_sharded() else ", ''")
+    """The columns of a ``ChainRow`` after its id: its shard and chain form too ('' and
+    the legacy form in a store made before them, where every row is on the main chain
+    and in that form)."""
+    shard = ", chain_shard" if store.chained.is_sharded() else ", ''"
+    return _COLUMNS + shard + (", chain_form" if store.chained.is_formed() else f", {LEGACY_FORM}")
 
 
 def _postgres(store: AuditStore) -> bool:

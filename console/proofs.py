@@ -17,6 +17,7 @@ from typing import Any
 from audit.evidence_proof import HASH_CHAIN, MERKLE
 from audit.store import AuditStore
 from audit.store.chain import ChainRow, Checkpoint
+from audit.store.shards import heads_list
 from console.chainrows import rows_between
 from console.treecache import TreeCache
 
@@ -33,13 +34,16 @@ def _state(row: ChainRow) -> dict[str, str]:
 
 
 def event_json(row: ChainRow, *, link: bool = True) -> dict[str, Any]:
-    """A stored row as bundled: exact state text, identity, and (``link``) its chain link."""
+    """A stored row as bundled: exact state text, identity, its chain shard and chain
+    form (what its chain hash covers), and (``link``) its chain link."""
     out: dict[str, Any] = {
         "notification_id": row.notification_id,
         "originator_id": row.originator_id,
         "version": row.originator_version,
         "topic": row.topic,
         **_state(row),
+        "chain_shard": row.shard,
+        "chain_form": row.form,
     }
     if link:
         out |= {"chain_prev": row.chain_prev.hex(), "chain_hash": row.chain_hash.hex()}
@@ -57,6 +61,8 @@ def checkpoint_json(checkpoint: Checkpoint) -> dict[str, Any]:
     root = getattr(checkpoint, "tree_root", b"")
     if root:
         out |= {"tree_root": root.hex(), "head_time": getattr(checkpoint, "head_time", 0)}
+    if root and checkpoint.shards_signed:
+        out["shard_heads"] = heads_list(checkpoint.shard_heads or ())
     return out
 
 

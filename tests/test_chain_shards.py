@@ -11,7 +11,12 @@ from concurrent.futures import ProcessPoolExecutor
 import pytest
 
 from audit.store import AuditStore, ShardNameError
-from tests.store_tamper import checkpoints_table, execute, swap_positions
+from tests.store_tamper import (
+    as_written_before_shard_form,
+    checkpoints_table,
+    execute,
+    swap_positions,
+)
 from tests.test_store import hand
 
 EAST, WEST = "east/1", "west/2"
@@ -96,9 +101,12 @@ def test_a_dropped_shard_is_named(two_shards: AuditStore, store_url: str) -> Non
 
 
 def test_a_shard_moved_to_another_name(two_shards: AuditStore, store_url: str) -> None:
+    """Every event of west renamed: its chain still links, but each event's hash covers
+    its shard, so the first one no longer matches."""
     execute(store_url, "UPDATE {t} SET chain_shard = 'other' WHERE chain_shard = {p}", (WEST,))
     report = two_shards.verify()
-    assert not report.ok and report.broken_at == 20 and "dropped" in report.problem
+    assert not report.ok and report.broken_at == 6
+    assert "content or shard no longer matches its hash" in report.problem
 
 
 def test_altered_shard_heads_are_caught(two_shards: AuditStore, store_url: str) -> None:
@@ -149,12 +157,15 @@ def test_writers_of_different_shards_append_side_by_side(store_url: str) -> None
 
 
 def _as_before_shards(store_url: str) -> None:
-    """Give a store the layout of the release before chain shards: no shard column, no
-    index on it, no shard heads beside the checkpoints."""
+    """Give a store the layout of the release before chain shards: its events' hashes
+    without the shard, no shard column, no index on it, no chain form column, no shard
+    heads beside the checkpoints."""
+    as_written_before_shard_form(store_url)
     table = checkpoints_table(store_url)
     if store_url.startswith("sqlite"):
         execute(store_url, "DROP INDEX stored_events_shard")
     execute(store_url, "ALTER TABLE {t} DROP COLUMN chain_shard")
+    execute(store_url, "ALTER TABLE {t} DROP COLUMN chain_form")
     execute(store_url, f"ALTER TABLE {table} DROP COLUMN shard_heads")
 
 

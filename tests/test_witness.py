@@ -19,6 +19,7 @@ import pytest
 from audit.store import AuditStore
 from audit.store.chain import Checkpoint, link_hash, originator_hex
 from audit.store.merkle import tree_root
+from audit.store.shards import MAIN_SHARD
 from audit.store.signing import (
     SIGNING_KEY_ENV,
     generate_keypair,
@@ -247,11 +248,11 @@ def test_f_correctly_chained_forged_row_appended(
     )
     oid = originator_hex(originator_id)
     forged = bytes(state).replace(b'"amount":300', b'"amount":99900')
-    link = link_hash(bytes(head), oid, version + 1, topic, forged)
+    link = link_hash(bytes(head), oid, version + 1, topic, forged, MAIN_SHARD)
     execute(
         url,
         "INSERT INTO {t} (originator_id, originator_version, topic, state, chain_prev, "
-        "chain_hash) VALUES ({p}, {p}, {p}, {p}, {p}, {p})",
+        "chain_hash, chain_form) VALUES ({p}, {p}, {p}, {p}, {p}, {p}, 2)",
         (
             oid if url.startswith("sqlite") else UUID(oid),
             version + 1,
@@ -445,7 +446,9 @@ def test_proofs_over_the_store_verify_against_the_witnessed_roots(witnessed: Wit
         "SELECT originator_id, originator_version, topic, state, chain_prev FROM {t} ORDER BY {id}",
     )
     oid, version, topic, state, prev = rows[7]
-    leaf = leaf_hash(link_hash(bytes(prev), originator_hex(oid), version, topic, bytes(state)))
+    leaf = leaf_hash(
+        link_hash(bytes(prev), originator_hex(oid), version, topic, bytes(state), MAIN_SHARD)
+    )
     path = store_heads.inclusion_proof(recorder, 7, 15)
     assert verify_inclusion(leaf, 7, 15, path, large.tree_root)
     assert not verify_inclusion(leaf, 7, 15, path, small.tree_root)

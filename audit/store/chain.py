@@ -1,18 +1,27 @@
 """The hash chains over the store's events (tamper evidence).
 
 Every stored event carries ``chain_prev`` (the hash of the previous event of its chain
-shard, ``audit.store.shards``; 32 zero bytes for a shard's first event) and ``chain_hash``
-= SHA-256 over ``chain_prev`` and the event's identity and bytes, length-prefixed so that
-no two different events hash alike::
+shard, ``audit.store.shards``; 32 zero bytes for a shard's first event), ``chain_hash``
+and ``chain_form``, which says how ``chain_hash`` was made. Events are written in the
+shard form (``SHARD_FORM``): SHA-256 over ``chain_prev``, the event's chain shard, its
+identity and its bytes, length-prefixed so that no two different events hash alike::
 
-    chain_hash = sha256(chain_prev ‖ len‖originator_id_hex ‖ version(8 bytes)
-                        ‖ len‖topic ‖ len‖state)
+    chain_hash = sha256(chain_prev ‖ 0x02 ‖ len‖chain_shard ‖ len‖originator_id_hex
+                        ‖ version(8 bytes) ‖ len‖topic ‖ len‖state)
 
-Changing any stored byte breaks that row's hash; deleting, inserting or reordering rows
-of a shard breaks the next row's link. The checkpoints, recorded after every ingest,
-catch the rest: the Merkle root over every event's chain hash in the global order (a
-reordering across shards, a deleted tail), the event count, and the head of each shard
-written since the checkpoint before (a shard dropped whole, or cut short).
+Events written before the shard was covered (issue #26) keep their form
+(``LEGACY_FORM``, the column's default for them): the same without ``0x02 ‖
+len‖chain_shard`` (``legacy_link_hash``), checked as they were made. The byte after
+``chain_prev`` tells the forms apart (0x00 in the legacy form, the first byte of a
+length), so a row cannot pass for the other form by changing its marker: its recomputed
+hash changes.
+
+Changing any stored byte of a shard-form event, its shard included, breaks that row's
+hash; deleting, inserting or reordering rows of a shard breaks the next row's link. The
+checkpoints, recorded after every ingest, catch the rest: the Merkle root over every
+event's chain hash in the global order (a reordering across shards, a deleted tail),
+the event count, and the head of each shard written since the checkpoint before (a
+shard dropped whole, or cut short), signed with the rest (``audit.store.signing``).
 """
 
 from __future__ import annotations
@@ -37,13 +46,21 @@ def originator_hex(originator_id: UUID | str) -> str:
     return originator_id.hex if isinstance(originator_id, UUID) else UUID(originator_id).hex
 
 
-def link_hash(prev: bytes, originator_id: str, version: int, topic: str, state: bytes) -> bytes:
-    """The chain hash of one event given its predecessor's hash."""
+LEGACY_FORM = 1
+"""``chain_hash`` without the chain shard: events written before issue #26."""
+SHARD_FORM = 2
+"""``chain_hash`` over the chain shard too: every event written since."""
+
+
+def _digest(
+    prev: bytes, shard_part: bytes, originator_id: str, version: int, topic: str, state: bytes
+) -> bytes:
     oid, name = originator_id.encode(), topic.encode()
     return _sha256(
         b"".join(
             (
                 prev,
+                shard_part,
                 len(oid).to_bytes(4, "big"),
                 oid,
                 version.to_bytes(8, "big", signed=True),
@@ -54,6 +71,26 @@ def link_hash(prev: bytes, originator_id: str, version: int, topic: str, state: 
             )
         )
     ).digest()
+
+
+def _shard_part(shard: str) -> bytes:
+    name = shard.encode()
+    return b"\x02" + len(name).to_bytes(4, "big") + name
+
+
+def link_hash(
+    prev: bytes, originator_id: str, version: int, topic: str, state: bytes, shard: str
+) -> bytes:
+    """The chain hash of one event of ``shard`` given its predecessor's (``SHARD_FORM``)."""
+    return _digest(prev, _shard_part(shard), originator_id, version, topic, state)
+
+
+def legacy_link_hash(
+    prev: bytes, originator_id: str, version: int, topic: str, state: bytes
+) -> bytes:
+    """The chain hash of an event written in ``LEGACY_FORM`` (its shard not covered): for
+    verifying the events stored before the shard form, never for writing."""
+    return _digest(prev, b"", originator_id, version, topic, state)
 
 
 @dataclass(frozen=True, slots=True)
@@ -68,6 +105,8 @@ class ChainRow:
     chain_prev: bytes
     chain_hash: bytes
     shard: str = MAIN_SHARD
+    form: int = LEGACY_FORM
+    """How ``chain_hash`` was made (``SHARD_FORM`` or ``LEGACY_FORM``)."""
 
 
 def _as_bytes(value: object) -> bytes:
@@ -92,8 +131,10 @@ def chain_row(
     chain_prev: object,
     chain_hash: object,
     shard: object = MAIN_SHARD,
+    form: object = LEGACY_FORM,
 ) -> ChainRow:
-    """A ChainRow from raw column values, whatever a tamperer left in them."""
+    """A ChainRow from raw column values, whatever a tamperer left in them (a store
+    without the form column: ``LEGACY_FORM``)."""
     return ChainRow(
         int(notification_id),  # type: ignore[call-overload]
         _as_originator(originator_id),
@@ -103,7 +144,22 @@ def chain_row(
         _as_bytes(chain_prev),
         _as_bytes(chain_hash),
         str(shard),
+        form if isinstance(form, int) else -1,
     )
+
+
+def row_hash(prev: bytes, row: ChainRow) -> bytes | None:
+    """The chain hash of ``row`` after ``prev`` in the form the row is marked with (None:
+    a marker no release writes, a tampered row)."""
+    if row.form == SHARD_FORM:
+        return link_hash(
+            prev, row.originator_id, row.originator_version, row.topic, row.state, row.shard
+        )
+    if row.form == LEGACY_FORM:
+        return legacy_link_hash(
+            prev, row.originator_id, row.originator_version, row.topic, row.state
+        )
+    return None
 
 
 @dataclass(frozen=True, slots=True)
@@ -115,9 +171,11 @@ class Checkpoint:
     the epoch, UTC); both are signed with the rest. Checkpoints written before the Merkle
     tree have neither (``tree_root`` empty) and are signed as before. ``tree_frontier``
     (not signed) holds the subtree roots the next checkpoint extends instead of reading
-    every event again. ``shard_heads`` (not signed: the root covers every event) holds
-    the heads of the shards written since the checkpoint before (``audit.store.shards``);
-    None when the stored value is unreadable.
+    every event again. ``shard_heads`` holds the heads of the shards written since the
+    checkpoint before (``audit.store.shards``; None when the stored value is unreadable)
+    and ``shards_signed`` whether they are signed with the rest (the signed message v3,
+    written since issue #26; the form is recorded with the heads): a tree head without
+    it (written before) is signed as before, its shard heads outside the signature.
     """
 
     notification_id: int
@@ -129,6 +187,7 @@ class Checkpoint:
     head_time: int = 0
     tree_frontier: bytes = field(default=b"", repr=False, compare=False)
     shard_heads: tuple[ShardHead, ...] | None = field(default=(), repr=False, compare=False)
+    shards_signed: bool = field(default=False, repr=False, compare=False)
 
 
 def tree_head_row(
@@ -145,6 +204,7 @@ def tree_head_row(
     """A Checkpoint from a checkpoints-table row (tree columns NULL or absent: a
     checkpoint written before the Merkle tree; shard heads NULL or absent: before
     shards)."""
+    heads, signed = decode_heads(_as_bytes(shard_heads) if shard_heads is not None else None)
     return Checkpoint(
         notification_id,
         _as_bytes(chain_hash),
@@ -154,7 +214,8 @@ def tree_head_row(
         _as_bytes(tree_root) if tree_root is not None else b"",
         head_time or 0,
         _as_bytes(tree_frontier) if tree_frontier is not None else b"",
-        decode_heads(_as_bytes(shard_heads) if shard_heads is not None else None),
+        heads,
+        signed,
     )
 
 
@@ -186,11 +247,11 @@ def _link_problem(row: ChainRow, prev: bytes) -> str:
             f"{where} does not link to its predecessor: an event before it was "
             "deleted, inserted or reordered"
         )
-    if (
-        link_hash(prev, row.originator_id, row.originator_version, row.topic, row.state)
-        != row.chain_hash
-    ):
-        return f"{where} was altered: its content no longer matches its hash"
+    recomputed = row_hash(prev, row)
+    if recomputed is None:
+        return f"{where} was altered: its chain form marker {row.form} is none this store writes"
+    if recomputed != row.chain_hash:
+        return f"{where} was altered: its content or shard no longer matches its hash"
     return ""
 
 
@@ -203,6 +264,8 @@ class _Walk:
         self.count = 0
         self.last = GENESIS
         self.tree = TreeBuilder()
+        self.written: set[str] = set()  # shards written since the last checkpoint
+        self.signed_heads_at = 0  # the last checkpoint whose shard heads are signed
 
     def add(self, row: ChainRow) -> str:
         """Extend the walk by a row; why it does not extend its shard ('' when it does)."""
@@ -211,6 +274,7 @@ class _Walk:
             self.heads[row.shard] = (row.notification_id, row.chain_hash)
             self.last, self.count = row.chain_hash, self.count + 1
             self.tree.append(row.chain_hash)
+            self.written.add(row.shard)
         return problem
 
     def checkpoint_problem(self, checkpoint: Checkpoint) -> str:
@@ -226,6 +290,31 @@ class _Walk:
             return (
                 f"{at}: the Merkle root of the events up to it differs from the signed "
                 "one: events were reordered, moved between shards, removed or added"
+            )
+        return self.heads_form_problem(checkpoint)
+
+    def heads_form_problem(self, checkpoint: Checkpoint) -> str:
+        """Why the checkpoint's record of shard heads is not whole ('' when it is): signed
+        heads name every shard written since the checkpoint before (the writer names those
+        since the tree head it extends, never fewer), and once a checkpoint's heads are
+        signed no later checkpoint's are unsigned (the recorded form was downgraded)."""
+        at = f"checkpoint at notification {checkpoint.notification_id}"
+        written, self.written = self.written, set()
+        if not checkpoint.shards_signed:
+            if self.signed_heads_at:
+                return (
+                    f"{at}: its shard heads are in the unsigned form, after the signed heads "
+                    f"of the checkpoint at notification {self.signed_heads_at}: the record "
+                    "of its shard heads was replaced"
+                )
+            return ""
+        self.signed_heads_at = checkpoint.notification_id
+        named = {head.shard for head in checkpoint.shard_heads or ()}
+        dropped = sorted(written - named)
+        if dropped:
+            return (
+                f"{at} names no head for {shard_label(dropped[0])}, written since the "
+                "checkpoint before: the shard's head was dropped from its record"
             )
         return ""
 
@@ -294,13 +383,24 @@ def verify_rows(rows: Iterable[ChainRow], checkpoints: Iterable[Checkpoint]) -> 
 
 
 def chain_links(
-    prev: bytes, rows: Iterable[tuple[str, int, str, bytes]], shard: str | None = None
+    prev: bytes,
+    rows: Iterable[tuple[str, int, str, bytes]],
+    shard: str | None = None,
+    *,
+    formed: bool = True,
 ) -> Iterator[tuple[Any, ...]]:
     """Extend a shard's chain from ``prev`` over (originator_hex, version, topic, state)
-    rows: each row with its ``chain_prev`` and ``chain_hash`` (and ``shard``, unless None:
-    a store without the shard column)."""
-    tail = () if shard is None else (shard,)
+    rows: each row with its ``chain_prev`` and ``chain_hash``, then ``shard`` and its
+    ``chain_form`` (``SHARD_FORM``). A store without the shard column (``shard`` None) or
+    without the form column (``formed`` False; not yet migrated) gets ``LEGACY_FORM``
+    rows without the columns it lacks, as before."""
+    tail: tuple[Any, ...] = ()
+    if shard is None:
+        formed = False
+    else:
+        tail = (shard, SHARD_FORM) if formed else (shard,)
+    shard_part = _shard_part(shard) if formed and shard is not None else b""
     for originator_id, version, topic, state in rows:
-        new = link_hash(prev, originator_id, version, topic, state)
+        new = _digest(prev, shard_part, originator_id, version, topic, state)
         yield (originator_id, version, topic, state, prev, new, *tail)
         prev = new

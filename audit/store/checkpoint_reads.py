@@ -61,7 +61,7 @@ class CheckpointReads:
 
 def checkpoint_row(checkpoint: Checkpoint, *, sharded: bool) -> tuple[str, tuple]:
     """(columns, values) that record ``checkpoint``: its tree head when it has a root, its
-    shard heads when the store has chain shards."""
+    shard heads (with their form: signed or not) when the store has chain shards."""
     from audit.store.shards import encode_heads
 
     rooted = bool(checkpoint.tree_root)
@@ -78,5 +78,5 @@ def checkpoint_row(checkpoint: Checkpoint, *, sharded: bool) -> tuple[str, tuple
     columns = CHECKPOINT_COLUMNS + TREE_SELECT
     if sharded:
         columns += ", shard_heads"
-        values += (encode_heads(list(checkpoint.shard_heads or ())),)
+        values += (encode_heads(checkpoint.shard_heads or (), signed=checkpoint.shards_signed),)
     return columns, values

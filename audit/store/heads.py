@@ -54,7 +54,10 @@ def tree_head(
     count: int,
     key: Ed25519PrivateKey | None,
 ) -> Checkpoint:
-    """The (unsigned) tree head of the events up to ``notification_id``."""
+    """The (unsigned) tree head of the events up to ``notification_id``, with the heads
+    of the shards written since the tree head it extends (at most since the checkpoint
+    before it: ``verify`` asks for every shard written since that one), in the signed
+    form where the store records shard heads."""
     after, builder = _trusted_base(recorder, notification_id, count, key)
     for leaf in recorder.iter_chain_hashes(after, notification_id):
         builder.append(leaf)
@@ -70,6 +73,7 @@ def tree_head(
         head_time=time.time_ns() // 1_000_000,
         tree_frontier=builder.frontier_bytes(),
         shard_heads=tuple(recorder.shard_heads_between(after, notification_id)),
+        shards_signed=recorder.is_sharded(),
     )
 
 
@@ -78,7 +82,8 @@ def make_checkpoint(recorder: ChainedRecorder, key: Ed25519PrivateKey | None) ->
 
     One checkpoint per notification id: when the head already has a rooted checkpoint
     (no events since), that one is returned, unless this process signs and it is signed
-    but not by this key. A head whose checkpoint predates the Merkle tree gets a tree
+    but not by this key (then the head is made again, with the shard heads as recorded,
+    and signed). A head whose checkpoint predates the Merkle tree gets a tree
     head that is returned (to be published) but cannot be recorded beside it; it is
     signed only if the old one is, so that the database never holds less than the
     witness.
@@ -93,6 +98,10 @@ def make_checkpoint(recorder: ChainedRecorder, key: Ed25519PrivateKey | None) ->
         if signature_valid(stored, key.public_key()):
             return stored
     head = tree_head(recorder, notification_id, chain_hash, count, key)
+    if stored is not None and stored.tree_root and stored.shard_heads is not None:
+        # signed again by this key: the shard heads as recorded, so the witness's copy
+        # agrees with the database's
+        head = replace(head, shard_heads=stored.shard_heads, shards_signed=stored.shards_signed)
     if key is not None and (stored is None or stored.signature):
         head = sign(head, key)
     if stored is None:

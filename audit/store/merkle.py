@@ -2,8 +2,9 @@
 
 Leaves are the stored events in notification order, leaf *i* (0-based) being the *i*-th
 event. The leaf input is the event's **chain hash** (``audit.store.chain``): 32 bytes that
-commit to the event's originator, version, topic and state bytes and to its predecessor's
-chain hash. Hashes are RFC 9162's::
+commit to the event's chain shard (in the shard form every event is written in since
+issue #26), originator, version, topic and state bytes and to its predecessor's chain
+hash. Hashes are RFC 9162's::
 
     leaf hash  = SHA-256(0x00 ‖ chain_hash)
     node hash  = SHA-256(0x01 ‖ left ‖ right)

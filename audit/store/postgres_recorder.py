@@ -22,6 +22,7 @@ from psycopg.sql import SQL, Identifier, Literal
 
 from audit.store.chain import (
     GENESIS,
+    LEGACY_FORM,
     ChainRow,
     Checkpoint,
     chain_links,
@@ -61,16 +62,19 @@ $casino_audit$
 """
 
 # A store made before chain shards gains the shard column (its rows all on the main
-# chain: a constant default, no table rewrite), the index that finds a shard's head and
-# the checkpoints' shard heads; checked first, like the tree columns.
+# chain: a constant default, no table rewrite), the chain form column (its rows all in
+# the legacy form, likewise), the index that finds a shard's head and the checkpoints'
+# shard heads; checked first, like the tree columns.
 _ADD_SHARD_COLUMNS = """
 DO $casino_audit$
 BEGIN
     IF (SELECT count(*) FROM information_schema.columns WHERE table_schema = {schema_name}
-        AND ((table_name = {table_name} AND column_name = 'chain_shard')
-          OR (table_name = {checkpoints_name} AND column_name = 'shard_heads'))) < 2 THEN
+        AND ((table_name = {table_name} AND column_name IN ('chain_shard', 'chain_form'))
+          OR (table_name = {checkpoints_name} AND column_name = 'shard_heads'))) < 3 THEN
         ALTER TABLE {schema}.{table} ADD COLUMN IF NOT EXISTS chain_shard text NOT NULL
             DEFAULT '';
+        ALTER TABLE {schema}.{table} ADD COLUMN IF NOT EXISTS chain_form smallint NOT NULL
+            DEFAULT {legacy};
         ALTER TABLE {schema}.{checkpoints} ADD COLUMN IF NOT EXISTS shard_heads bytea;
     END IF;
 END
@@ -92,8 +96,14 @@ class ChainedPostgresApplicationRecorder(CheckpointReads, PostgresApplicationRec
             "topic text NOT NULL, state bytea NOT NULL, notification_id bigserial, "
             "chain_prev bytea NOT NULL, chain_hash bytea NOT NULL, "
             "chain_shard text NOT NULL DEFAULT '', "
+            "chain_form smallint NOT NULL DEFAULT {legacy}, "
             "PRIMARY KEY (originator_id, originator_version))"
-        ).format(schema=schema, table=table, id_type=Identifier(self.datastore.originator_id_type))
+        ).format(
+            schema=schema,
+            table=table,
+            id_type=Identifier(self.datastore.originator_id_type),
+            legacy=Literal(LEGACY_FORM),
+        )
         self.sql_create_statements += [
             SQL(_REFUSE_FUNCTION).format(schema=schema),
             SQL(
@@ -118,6 +128,7 @@ class ChainedPostgresApplicationRecorder(CheckpointReads, PostgresApplicationRec
                 schema_name=Literal(self.datastore.schema),
                 table_name=Literal(self.events_table_name),
                 checkpoints_name=Literal(f"{self.events_table_name}_checkpoints"),
+                legacy=Literal(LEGACY_FORM),
             ),
             SQL(
                 "CREATE INDEX IF NOT EXISTS {index} ON {schema}.{table} "
@@ -128,6 +139,7 @@ class ChainedPostgresApplicationRecorder(CheckpointReads, PostgresApplicationRec
         ]
         self._tree_columns = False  # known present (checked once per recorder)
         self._sharded: bool | None = None  # whether the store has chain shards
+        self._formed = False  # whether its rows have the chain form column (with shards)
         self.chain_shard = MAIN_SHARD  # the shard this recorder appends to (set by the store)
         for target in (table, self.checkpoints_table):
             self.sql_create_statements += [
@@ -189,17 +201,23 @@ class ChainedPostgresApplicationRecorder(CheckpointReads, PostgresApplicationRec
         if self._sharded is None:
             with self.datastore.transaction(commit=False) as curs:
                 curs.execute(
-                    "SELECT count(*) AS n FROM information_schema.columns "
-                    "WHERE table_schema = %s AND ((table_name = %s AND column_name = "
-                    "'chain_shard') OR (table_name = %s AND column_name = 'shard_heads'))",
+                    "SELECT column_name FROM information_schema.columns "
+                    "WHERE table_schema = %s AND ((table_name = %s AND column_name IN "
+                    "('chain_shard', 'chain_form')) OR (table_name = %s AND column_name = "
+                    "'shard_heads'))",
                     (
                         self.datastore.schema,
                         self.events_table_name,
                         f"{self.events_table_name}_checkpoints",
                     ),
                 )
-                self._sharded = curs.fetchone()["n"] == 2
+                have = {r["column_name"] for r in curs.fetchall()}
+            self._sharded = {"chain_shard", "shard_heads"} <= have
+            self._formed = self._sharded and "chain_form" in have
         return self._sharded
+
+    def is_formed(self) -> bool:
+        return self.is_sharded() and self._formed
 
     def insert_events(self, stored_events: Sequence[StoredEvent], **_: Any) -> Sequence[int] | None:
         """Insert a batch with one COPY, chained to its shard's head, in one transaction."""
@@ -221,6 +239,7 @@ class ChainedPostgresApplicationRecorder(CheckpointReads, PostgresApplicationRec
             last_id, prev = (
                 (head["notification_id"], bytes(head["chain_hash"])) if head else (0, GENESIS)
             )
+            formed = self.is_formed()
             rows = chain_links(
                 prev,
                 (
@@ -228,10 +247,13 @@ class ChainedPostgresApplicationRecorder(CheckpointReads, PostgresApplicationRec
                     for s in stored_events
                 ),
                 shard,
+                formed=formed,
             )
             columns = "originator_id, originator_version, topic, state, chain_prev, chain_hash"
             if shard is not None:
                 columns += ", chain_shard"
+            if formed:
+                columns += ", chain_form"
             copy_sql = SQL("COPY {t} ({columns}) FROM STDIN").format(
                 t=self._table, columns=SQL(columns)
             )
@@ -257,9 +279,13 @@ class ChainedPostgresApplicationRecorder(CheckpointReads, PostgresApplicationRec
         after, last = 0, upto if upto is not None else 2**63 - 1
         query = SQL(
             "SELECT notification_id, originator_id, originator_version, topic, state, "
-            "chain_prev, chain_hash, {shard} FROM {t} WHERE notification_id > %s "
+            "chain_prev, chain_hash, {shard}, {form} FROM {t} WHERE notification_id > %s "
             "AND notification_id <= %s ORDER BY notification_id LIMIT %s"
-        ).format(t=self._table, shard=SQL("chain_shard" if self.is_sharded() else "''"))
+        ).format(
+            t=self._table,
+            shard=SQL("chain_shard" if self.is_sharded() else "''"),
+            form=SQL("chain_form" if self.is_formed() else str(LEGACY_FORM)),
+        )
         while True:
             with self.datastore.transaction(commit=False) as curs:
                 curs.execute(query, (after, last, READ_BATCH))

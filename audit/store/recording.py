@@ -22,6 +22,11 @@ class ChainedRecorder(Protocol):
         """Whether the store has chain shards' columns (made or migrated since shards)."""
         ...
 
+    def is_formed(self) -> bool:
+        """Whether its rows also have the chain form column (made or migrated since the
+        chain hash covers the shard): new rows are then written in ``SHARD_FORM``."""
+        ...
+
     def iter_chain_rows(self, upto: int | None = None) -> Iterator[ChainRow]:
         """Every stored event with its chain link, in notification order (up to ``upto``)."""
         ...

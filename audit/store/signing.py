@@ -11,9 +11,13 @@ every signature.
 A checkpoint with a Merkle tree root (written since the Merkle tree, ``audit.store.merkle``)
 is a *signed tree head*: the message also covers the root of the first ``event_count``
 events and the head's time (``DOMAIN_TREE_HEAD``). A checkpoint without a root (written
-before) is signed and checked with the original message (``DOMAIN``). Dropping the root
-from a signed tree head does not turn it into a valid old-style checkpoint: the
-signature was made over the other message.
+before) is signed and checked with the original message (``DOMAIN``). Since issue #26 a
+tree head also signs the heads of the chain shards written since the checkpoint before
+(``DOMAIN_SHARDED_HEAD``, message v3: ``audit.store.shards.heads_message`` after the v2
+fields); tree heads recorded before keep message v2, the form recorded with their shard
+heads saying which (``Checkpoint.shards_signed``). Dropping the root from a signed tree
+head, or the signed form from its shard heads, does not turn it into a valid checkpoint
+of an older form: the signature was made over the other message.
 """
 
 from __future__ import annotations
@@ -31,12 +35,14 @@ from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey,
 
 from audit.bounded import UnusableInput, read_bounded
 from audit.store.chain import Checkpoint
+from audit.store.shards import heads_message
 
 T = TypeVar("T")
 
 SIGNING_KEY_ENV = "CASINO_AUDIT_SIGNING_KEY"
 DOMAIN = b"casino-audit checkpoint v1\n"
 DOMAIN_TREE_HEAD = b"casino-audit tree head v2\n"
+DOMAIN_SHARDED_HEAD = b"casino-audit tree head v3\n"
 #: A PEM key is under 200 bytes; anything past this is not a key (``audit.bounded``).
 MAX_KEY_BYTES = 1 << 16
 
@@ -46,16 +52,19 @@ class KeyError_(ValueError):
 
 
 def message(checkpoint: Checkpoint) -> bytes:
-    """The exact bytes signed for a checkpoint: v2 (a tree head) when it has a root."""
+    """The exact bytes signed for a checkpoint: v3 (a tree head and its shard heads) when
+    it has a root and signed shard heads, v2 (a tree head) when it has a root."""
     if checkpoint.tree_root:
-        return (
-            DOMAIN_TREE_HEAD
-            + checkpoint.notification_id.to_bytes(8, "big")
+        fields = (
+            checkpoint.notification_id.to_bytes(8, "big")
             + checkpoint.chain_hash
             + checkpoint.event_count.to_bytes(8, "big")
             + checkpoint.tree_root
             + checkpoint.head_time.to_bytes(8, "big", signed=True)
         )
+        if checkpoint.shards_signed:
+            return DOMAIN_SHARDED_HEAD + fields + heads_message(checkpoint.shard_heads or ())
+        return DOMAIN_TREE_HEAD + fields
     return (
         DOMAIN
         + checkpoint.notification_id.to_bytes(8, "big")
@@ -153,6 +162,6 @@ def sign(checkpoint: Checkpoint, private_key: Ed25519PrivateKey) -> Checkpoint:
 def signature_valid(checkpoint: Checkpoint, public_key: Ed25519PublicKey) -> bool:
     try:
         public_key.verify(checkpoint.signature, message(checkpoint))
-    except (InvalidSignature, ValueError, OverflowError):
+    except (InvalidSignature, ValueError, OverflowError):  # UnicodeError is a ValueError
         return False
     return True

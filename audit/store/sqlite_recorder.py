@@ -1,8 +1,10 @@
 """eventsourcing's SQLite application recorder, extended with the hash chains.
 
-The events table gains ``chain_prev``, ``chain_hash`` and ``chain_shard`` (one chain per
-shard, ``audit.store.shards``; the column and its index are added to an older store's
-table when it is opened for writing, its rows all on the main chain); triggers refuse UPDATE and
+The events table gains ``chain_prev``, ``chain_hash``, ``chain_shard`` (one chain per
+shard, ``audit.store.shards``) and ``chain_form`` (how the chain hash was made,
+``audit.store.chain``); the columns and the shard index are added to an older store's
+table when it is opened for writing, its rows all on the main chain and in the legacy
+form (the column's default); triggers refuse UPDATE and
 DELETE (append-only); a checkpoints table records the chain head after each ingest,
 with the Merkle tree root of the events up to it (columns added to older stores' tables
 when their tables are set up, or at the first checkpoint written).
@@ -23,6 +25,7 @@ from eventsourcing.sqlite import SQLiteApplicationRecorder, SQLiteCursor, SQLite
 
 from audit.store.chain import (
     GENESIS,
+    LEGACY_FORM,
     ChainRow,
     Checkpoint,
     chain_links,
@@ -65,6 +68,7 @@ class ChainedSQLiteApplicationRecorder(CheckpointReads, SQLiteApplicationRecorde
             "topic TEXT NOT NULL, state BLOB NOT NULL, "
             "chain_prev BLOB NOT NULL, chain_hash BLOB NOT NULL, "
             f"chain_shard TEXT NOT NULL DEFAULT '{MAIN_SHARD}', "
+            f"chain_form INTEGER NOT NULL DEFAULT {LEGACY_FORM}, "
             "PRIMARY KEY (originator_id, originator_version))",
             f"CREATE TRIGGER IF NOT EXISTS {table}_no_update BEFORE UPDATE ON {table} "
             "BEGIN SELECT RAISE(ABORT, 'events are append-only: UPDATE refused'); END",
@@ -87,16 +91,22 @@ class ChainedSQLiteApplicationRecorder(CheckpointReads, SQLiteApplicationRecorde
 
     _tree_columns = False  # known present (checked once per recorder)
     _sharded: bool | None = None  # whether the store has chain shards (checked once)
+    _formed = False  # whether its rows have the chain form column (checked with shards)
     chain_shard = MAIN_SHARD  # the shard this recorder appends to (set by the store)
 
     def _add_shard_columns(self, c: SQLiteCursor) -> None:
         """Give a store made before chain shards its shard column (every row it holds on
-        the main chain), the index that finds a shard's head, and the checkpoints' shard
-        heads."""
+        the main chain), the chain form column (every row it holds in the legacy form), the
+        index that finds a shard's head, and the checkpoints' shard heads."""
         table = self.events_table_name
-        if "chain_shard" not in _column_names(c, table):
+        have = _column_names(c, table)
+        if "chain_shard" not in have:
             c.execute(
                 f"ALTER TABLE {table} ADD COLUMN chain_shard TEXT NOT NULL DEFAULT '{MAIN_SHARD}'"
+            )
+        if "chain_form" not in have:
+            c.execute(
+                f"ALTER TABLE {table} ADD COLUMN chain_form INTEGER NOT NULL DEFAULT {LEGACY_FORM}"
             )
         c.execute(f"CREATE INDEX IF NOT EXISTS {table}_shard ON {table} (chain_shard)")
         if "shard_heads" not in _column_names(c, "chain_checkpoints"):
@@ -108,7 +118,11 @@ class ChainedSQLiteApplicationRecorder(CheckpointReads, SQLiteApplicationRecorde
                 events = _column_names(c, self.events_table_name)
                 checkpoints = _column_names(c, "chain_checkpoints")
             self._sharded = "chain_shard" in events and "shard_heads" in checkpoints
+            self._formed = self._sharded and "chain_form" in events
         return self._sharded
+
+    def is_formed(self) -> bool:
+        return self.is_sharded() and self._formed
 
     def _add_tree_columns(self, c: SQLiteCursor) -> None:
         """Give a checkpoints table made before the Merkle tree its tree-head columns."""
@@ -151,6 +165,7 @@ class ChainedSQLiteApplicationRecorder(CheckpointReads, SQLiteApplicationRecorde
                 (shard,),
             )
         head = c.fetchone()
+        formed = self.is_formed()
         rows = chain_links(
             head[0] if head else GENESIS,
             (
@@ -158,11 +173,14 @@ class ChainedSQLiteApplicationRecorder(CheckpointReads, SQLiteApplicationRecorde
                 for s in stored_events
             ),
             shard,
+            formed=formed,
         )
         columns = "originator_id, originator_version, topic, state, chain_prev, chain_hash"
         marks = "?,?,?,?,?,?"
         if shard is not None:
             columns, marks = columns + ", chain_shard", marks + ",?"
+        if formed:
+            columns, marks = columns + ", chain_form", marks + ",?"
         c.executemany(f"INSERT INTO {table} ({columns}) VALUES ({marks})", rows)
         return list(range(last_id + 1, last_id + 1 + len(stored_events)))
 
@@ -172,12 +190,13 @@ class ChainedSQLiteApplicationRecorder(CheckpointReads, SQLiteApplicationRecorde
         """Every row in global order (up to notification ``upto``), streamed in batches."""
         table = self.events_table_name
         shard = "chain_shard" if self.is_sharded() else "''"
+        form = "chain_form" if self.is_formed() else str(LEGACY_FORM)
         after, last = 0, upto if upto is not None else 2**63 - 1
         while True:
             with self.datastore.transaction(commit=False) as c:
                 c.execute(
                     f"SELECT rowid, originator_id, originator_version, topic, state, "
-                    f"chain_prev, chain_hash, {shard} FROM {table} WHERE rowid > ? "
+                    f"chain_prev, chain_hash, {shard}, {form} FROM {table} WHERE rowid > ? "
                     "AND rowid <= ? ORDER BY rowid LIMIT ?",
                     (after, last, READ_BATCH),
                 )

@@ -13,12 +13,17 @@ PATH is either a directory (one JSON file per head, ``tree-head-<size>-<time>.js
 used when PATH is an existing directory or ends with ``/``) or a file of JSON lines, one
 head per line, only ever appended to. Each head::
 
-    {"format": "casino-audit tree head v2", "tree_size": 25, "notification_id": 25,
+    {"format": "casino-audit tree head v3", "tree_size": 25, "notification_id": 25,
      "root_hash": "<hex>", "chain_hash": "<hex>", "timestamp": <ms since epoch, UTC>,
-     "time": "2024-05-01T12:00:00.000Z", "key_id": "<hex>", "signature": "<hex>"}
+     "time": "2024-05-01T12:00:00.000Z", "key_id": "<hex>", "signature": "<hex>",
+     "shard_heads": [["<shard>", <notification id>, "<hex>"], ...]}
 
-``time`` is ``timestamp`` for people; the signature (``audit.store.signing``, message v2)
-covers the notification id, chain hash, size, root and timestamp. Give the witness to
+``time`` is ``timestamp`` for people; the signature (``audit.store.signing``, message v3)
+covers the notification id, chain hash, size, root, timestamp and the shard heads (the
+heads of the chain shards written since the checkpoint before). Heads published before
+issue #26 (``"format": "casino-audit tree head v2"``, no ``shard_heads``; message v2)
+are read and checked as they were signed. ``verify --witness`` also requires the
+database's checkpoint at each witnessed head to record the same shard heads. Give the witness to
 someone the database's users cannot make forget: another host, a write-once bucket,
 the regulator.
 """
@@ -35,12 +40,15 @@ from pathlib import Path
 
 from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PublicKey
 
-from audit.store.chain import GENESIS, ChainReport, ChainRow, Checkpoint, link_hash, verify_rows
+from audit.store.chain import GENESIS, ChainReport, ChainRow, Checkpoint, row_hash, verify_rows
 from audit.store.merkle import HASH_SIZE, TreeBuilder
+from audit.store.shards import ShardHead, ShardNameError, checked_shard, heads_from_list, heads_list
 from audit.store.signing import signature_valid
 
 WITNESS_ENV = "CASINO_AUDIT_WITNESS"
-FORMAT = "casino-audit tree head v2"
+FORMAT = "casino-audit tree head v3"
+#: Heads published before the shard heads were signed (read, never written).
+LEGACY_FORMAT = "casino-audit tree head v2"
 
 
 class WitnessError(ValueError):
@@ -58,8 +66,11 @@ def head_time_text(head_time: int) -> str:
 
 
 def head_json(head: Checkpoint) -> dict[str, object]:
+    """A head as published: v3 with its shard heads when they are signed, else v2 (a
+    tree head recorded before, signed again)."""
+    shards = {"shard_heads": heads_list(head.shard_heads or ())} if head.shards_signed else {}
     return {
-        "format": FORMAT,
+        "format": FORMAT if head.shards_signed else LEGACY_FORMAT,
         "tree_size": head.event_count,
         "notification_id": head.notification_id,
         "root_hash": head.tree_root.hex(),
@@ -68,13 +79,14 @@ def head_json(head: Checkpoint) -> dict[str, object]:
         "time": head_time_text(head.head_time),
         "key_id": head.key_id,
         "signature": head.signature.hex(),
+        **shards,
     }
 
 
 def head_from_json(entry: object) -> Checkpoint:
     """A witnessed head from its JSON form (ValueError says what is wrong)."""
-    if not isinstance(entry, dict) or entry.get("format") != FORMAT:
-        raise ValueError(f"not a {FORMAT!r} object")
+    if not isinstance(entry, dict) or entry.get("format") not in (FORMAT, LEGACY_FORMAT):
+        raise ValueError(f"not a {FORMAT!r} (or {LEGACY_FORMAT!r}) object")
 
     def number(name: str, least: int) -> int:
         value = entry.get(name)
@@ -95,6 +107,7 @@ def head_from_json(entry: object) -> Checkpoint:
     key_id = entry.get("key_id")
     if not isinstance(key_id, str):
         raise ValueError("key_id is not a string")
+    signed = entry["format"] == FORMAT
     return Checkpoint(
         number("notification_id", 1),
         digest("chain_hash"),
@@ -103,7 +116,22 @@ def head_from_json(entry: object) -> Checkpoint:
         key_id,
         digest("root_hash"),
         number("timestamp", 0),
+        shard_heads=_shard_heads(entry.get("shard_heads")) if signed else (),
+        shards_signed=signed,
     )
+
+
+def _shard_heads(items: object) -> tuple[ShardHead, ...]:
+    """A v3 head's shard heads (ValueError says what is wrong)."""
+    heads = heads_from_list(items)
+    for head in heads:
+        try:
+            checked_shard(head.shard)
+        except ShardNameError as error:
+            raise ValueError(f"shard_heads: {error}") from None
+        if not 1 <= head.notification_id < 2**63 or len(head.chain_hash) != HASH_SIZE:
+            raise ValueError("shard_heads: a notification id or hash out of range")
+    return heads
 
 
 def _is_directory(path: Path, text: str) -> bool:
@@ -252,9 +280,8 @@ class _WitnessCheck:
     def add(self, row: ChainRow, trusted: bool) -> None:
         if trusted:
             leaf = row.chain_hash
-        else:
-            prev = self.prev.get(row.shard, GENESIS)
-            leaf = link_hash(prev, row.originator_id, row.originator_version, row.topic, row.state)
+        else:  # a row of no known form has no hash: its stored one is recomputed as wrong
+            leaf = row_hash(self.prev.get(row.shard, GENESIS), row) or bytes(HASH_SIZE)
         self.prev[row.shard] = leaf
         self.builder.append(leaf)
         pending = self.pending
@@ -369,6 +396,15 @@ def verify_witnessed(
     return report
 
 
+def _same_heads(checkpoint: Checkpoint, head: Checkpoint) -> bool:
+    """Whether a database checkpoint records the signed shard heads a witnessed head has."""
+    return (
+        checkpoint.shards_signed
+        and checkpoint.shard_heads is not None
+        and set(checkpoint.shard_heads) == set(head.shard_heads or ())
+    )
+
+
 def _database_checkpoint_problems(
     checkpoints: Sequence[Checkpoint],
     heads: Sequence[WitnessedHead],
@@ -393,6 +429,11 @@ def _database_checkpoint_problems(
             or (checkpoint.tree_root and checkpoint.tree_root != head.tree_root)
         ):
             yield f"{where} differs from its witnessed head: rewritten ({describe(head)})"
+        elif head.shards_signed and checkpoint.tree_root and not _same_heads(checkpoint, head):
+            yield (
+                f"{where} records other shard heads than its witnessed head: its shard heads "
+                f"were edited, dropped or replaced ({describe(head)})"
+            )
         elif head.signature and not checkpoint.signature:
             yield (
                 f"{where} is unsigned in the database but its witnessed head is signed: "
