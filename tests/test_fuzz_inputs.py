@@ -19,9 +19,10 @@ NUL, BOM, ESC/BEL/RLO, and non-UTF-8 bytes.
 (``CASINO_AUDIT_FUZZ_SAMPLE``). ``test_fuzz_inputs_long`` (``make long``, marked
 ``long``): ``CASINO_AUDIT_FUZZ_EXECUTIONS`` inputs per kind (default 100,000) from a
 seeded ``random.Random`` (``CASINO_AUDIT_FUZZ_SEED``, default 1), figures written to
-``CASINO_AUDIT_FUZZ_REPORT`` (executions, tracebacks, vanished files, false proofs,
-slowest input in seconds, peak RSS): 0 tracebacks, 0 vanished, 0 false proofs; the
-slowest input is reported, never asserted.
+``CASINO_AUDIT_FUZZ_REPORT`` per kind (executions, tracebacks, hangs: inputs over
+``HANG_SECONDS``, vanished files, false proofs, slowest input in seconds, the process's
+peak RSS when the kind ended): 0 tracebacks, 0 vanished, 0 false proofs; hangs and the
+slowest input are reported, never asserted.
 """
 
 from __future__ import annotations
@@ -111,6 +112,10 @@ def mutate(seed: bytes, draw: Draw) -> bytes:
     return bytes(data)
 
 
+#: An input the long run counts as a hang: reported with the figures, never asserted.
+HANG_SECONDS = 10.0
+
+
 @dataclass
 class Outcome:
     """What the fuzzing saw, per kind."""
@@ -122,6 +127,8 @@ class Outcome:
     false_proofs: int = 0
     """Changed, unsigned bundles that ``verify_bundle`` called proven."""
     slowest: float = 0.0
+    hangs: int = 0
+    """Inputs that took longer than ``HANG_SECONDS``."""
 
     def ran(self, kind: str) -> None:
         self.executions[kind] = self.executions.get(kind, 0) + 1
@@ -227,7 +234,9 @@ def run_one(kind: str, target: Target, seed: bytes, draw: Draw, outcome: Outcome
     except Exception:  # any other exception is a traceback the user would see
         outcome.tracebacks.append(f"{kind}: {data[:2000]!r}\n{traceback.format_exc()}")
     finally:
-        outcome.slowest = max(outcome.slowest, time.monotonic() - started)
+        took = time.monotonic() - started
+        outcome.slowest = max(outcome.slowest, took)
+        outcome.hangs += took > HANG_SECONDS
         outcome.ran(kind)
         _remove(folder)
 
@@ -274,28 +283,32 @@ def test_fuzz_inputs_sample(kind: str, targets: dict) -> None:
 
 @pytest.mark.long
 def test_fuzz_inputs_long(targets: dict, tmp_path: Path) -> None:
-    """``CASINO_AUDIT_FUZZ_EXECUTIONS`` inputs per kind; figures in the report file."""
+    """``CASINO_AUDIT_FUZZ_EXECUTIONS`` inputs per kind; figures per kind in the report."""
     executions = int(os.environ.get("CASINO_AUDIT_FUZZ_EXECUTIONS", "100000"))
     seed = int(os.environ.get("CASINO_AUDIT_FUZZ_SEED", "1"))
     report = Path(os.environ.get("CASINO_AUDIT_FUZZ_REPORT", tmp_path / "fuzz-inputs.json"))
     draw = RandomDraw(random.Random(seed))
-    outcome = Outcome()
-    started = time.monotonic()
+    outcomes = {kind: Outcome() for kind in KINDS}
+    figures: dict[str, object] = {"seed": seed}
     for kind in KINDS:
         target, seeds = targets[kind]
+        outcome, started = outcomes[kind], time.monotonic()
         for _ in range(executions):
             run_one(kind, target, draw.choice(seeds), draw, outcome)
-    figures = {
-        "seed": seed,
-        "executions": outcome.executions,
-        "tracebacks": len(outcome.tracebacks),
-        "vanished": outcome.vanished,
-        "false_proofs": outcome.false_proofs,
-        "slowest_input_seconds": round(outcome.slowest, 2),
-        "seconds": round(time.monotonic() - started, 1),
-        "peak_rss_mib": round(resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024),
-    }
+        figures[kind] = {
+            "executions": outcome.executions[kind],
+            "tracebacks": len(outcome.tracebacks),
+            "hangs": outcome.hangs,
+            "vanished": outcome.vanished,
+            "false_proofs": outcome.false_proofs,
+            "slowest_input_seconds": round(outcome.slowest, 2),
+            "seconds": round(time.monotonic() - started, 1),
+            # the process's high-water mark when this kind (and those before it) ended
+            "peak_rss_mib": round(resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024),
+        }
     report.write_text(json.dumps(figures, indent=2) + "\n")
-    (report.parent / "fuzz-inputs-tracebacks.txt").write_text("\n".join(outcome.tracebacks))
+    tracebacks = [t for outcome in outcomes.values() for t in outcome.tracebacks]
+    (report.parent / "fuzz-inputs-tracebacks.txt").write_text("\n".join(tracebacks))
     print(json.dumps(figures))
-    assert outcome.tracebacks == [] and (outcome.vanished, outcome.false_proofs) == (0, 0)
+    assert tracebacks == []
+    assert all((o.vanished, o.false_proofs) == (0, 0) for o in outcomes.values())
