@@ -12,9 +12,9 @@ identity and its bytes, length-prefixed so that no two different events hash ali
 Events written before the shard was covered (issue #26) keep their form
 (``LEGACY_FORM``, the column's default for them): the same without ``0x02 ‖
 len‖chain_shard`` (``legacy_link_hash``), checked as they were made. The byte after
-``chain_prev`` tells the forms apart (0x00 in the legacy form, the first byte of a
-length), so a row cannot pass for the other form by changing its marker: its recomputed
-hash changes.
+``chain_prev`` tells the two encodings apart (0x02 in the shard form; 0x00, the first
+byte of the originator id's length, in the legacy form), so a row cannot pass for the
+other form by changing its marker: its recomputed hash changes.
 
 Changing any stored byte of a shard-form event, its shard included, breaks that row's
 hash; deleting, inserting or reordering rows of a shard breaks the next row's link. The
