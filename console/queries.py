@@ -245,9 +245,6 @@ def _like(text: str) -> str:
     return text.replace("\\", "\\\\").replace("%", "\\%").replace("_", "\\_") + "%"
 
 
-SEARCH_PAGE = 50
-
-
 @dataclass(frozen=True)
 class SearchPage:
     """One page of a search: its rows, how many subjects match in all (and per kind),
@@ -268,9 +265,7 @@ _MATCHES = (
 where player ``q`` sat: each subject once, however many ways it matches."""
 
 
-def search(
-    model: ReadModel, q: str, cursor: str | None = None, limit: int = SEARCH_PAGE
-) -> SearchPage:
+def search(model: ReadModel, q: str, cursor: str | None = None, limit: int = PAGE) -> SearchPage:
     """Subjects matching ``q`` (``_MATCHES``), most findings first (then by subject id
     and kind), a page at a time by keyset (the cursor is the last row's (findings,
     subject, kind)), with the count of every match; plus incidents whose id starts

@@ -91,6 +91,10 @@ TOPICS = (
     T_REVOKED,
 )
 
+SELECTED = (*TOPICS, *(topic for topic in TRAIL_TOPICS if topic not in TOPICS))
+"""What a refresh reads: the topics projected, and the rest of the console's access trail
+(its subjects' ``Opened`` events), only counted (``events_generation``)."""
+
 SCHEMA = """
 CREATE TABLE units (key TEXT PRIMARY KEY, kind TEXT, subject TEXT, rulebook TEXT,
   table_id TEXT, operator TEXT, currency TEXT, started TEXT, day TEXT, findings INTEGER,
@@ -210,11 +214,12 @@ class ReadModel:
             start, trail = self.position, 0
             while self.position < head:
                 page = recorder.select_notifications(
-                    self.position + 1, BATCH, stop=head, topics=TOPICS
+                    self.position + 1, BATCH, stop=head, topics=SELECTED
                 )
                 with self.db:
                     for notification in page:
-                        self._apply(notification)
+                        if notification.topic in TOPICS:
+                            self._apply(notification)
                 trail += sum(1 for n in page if n.topic in TRAIL_TOPICS)
                 if len(page) < BATCH:
                     self.position = head

@@ -3,9 +3,10 @@ with explicit parameters nor a trigger with ``--conf``.
 
 A real Airflow 3 of the test's own (``tests/celery_harness.py`` pieces, LocalExecutor):
 a fresh metadata database on the ``.ci/with-postgres`` server, ``airflow db migrate``,
-the ``casino_audit_store`` pool, our DAG folder serialized and the nightly unpaused as
-the README's deploy section says, then the api-server (127.0.0.1, a free port, the tasks'
-Execution API pointed at it), the scheduler and the dag-processor. The DAG is the
+the api-server (127.0.0.1, a free port, the tasks' Execution API pointed at it) and the
+dag-processor, the ``casino_audit_store`` pool, the nightly unpaused once parsed, as the
+README's deploy section says, then the scheduler (once the API answers, so that no task
+starts before it can report). The DAG is the
 shipped one, unchanged (``schedule="@daily"``, ``catchup=False``): on unpausing, the
 scheduler creates the run of the latest midnight by itself. Its params are left empty,
 so the run takes its input, store and report folder from ``CASINO_AUDIT_INPUT``,
@@ -62,6 +63,13 @@ def _runs(metadata: str) -> list[tuple[str, str, str, datetime, datetime, dateti
         ).fetchall()
 
 
+def _parsed(metadata: str) -> bool:
+    """True once the dag-processor has stored the nightly (it is paused at creation)."""
+    with psycopg.connect(metadata, autocommit=True) as db:
+        found = db.execute("SELECT 1 FROM serialized_dag WHERE dag_id = %s", (DAG_ID,))
+        return found.fetchone() is not None
+
+
 def _ended(metadata: str) -> bool:
     runs = _runs(metadata)
     return bool(runs) and all(run[2] in {"success", "failed"} for run in runs)
@@ -92,13 +100,13 @@ def test_a_run_the_scheduler_creates_judges_the_day_that_ended(
             "CASINO_AUDIT_OUT": str(out),
         }
         migrate(env)
-        airflow(env, "pools", "set", STORE_POOL, str(STORE_POOL_SLOTS), "casino-audit store")
-        airflow(env, "dags", "reserialize")
-        airflow(env, "dags", "unpause", DAG_ID)
         services.start("api-server", [str(AIRFLOW), "api-server"], env)
-        services.start("scheduler", [str(AIRFLOW), "scheduler"], env)
         services.start("dag-processor", [str(AIRFLOW), "dag-processor"], env)
+        airflow(env, "pools", "set", STORE_POOL, str(STORE_POOL_SLOTS), "casino-audit store")
+        wait_until("the DAG parsed", lambda: _parsed(metadata), services)
+        airflow(env, "dags", "unpause", DAG_ID)
         wait_until("the api-server", lambda: api_healthy(api_port), services)
+        services.start("scheduler", [str(AIRFLOW), "scheduler"], env)  # tasks reach the API
         wait_until("the scheduled run", lambda: _ended(metadata), services)
         runs = _runs(metadata)
         scheduler_log = services.log("scheduler")[-5000:]
