@@ -52,6 +52,8 @@ SUBJECT_NOUNS: dict[str, tuple[str, str]] = {
     "table": ("table's terms", "tables' terms"),
     "banker_run": ("chemin de fer banker run", "chemin de fer banker runs"),
     "collusion": ("player pair or ring", "player pairs or rings"),
+    "data_quality": ("night's input check", "night's input checks"),
+    "meters": ("night's slot fleet check", "night's slot fleet checks"),
     "incident": ("incident", "incidents"),
 }
 """A judged subject's kind (``audit.judging.ADJUDICATORS`` and the detectors) as a noun,
