@@ -232,6 +232,14 @@ ACCOUNT_LIMIT, ADDRESS_LIMIT = 5, 20
 """The README's numbers ("Inspector console": 5 failures per user name, 20 per address)."""
 
 
+def test_the_readme_states_the_sign_in_limits_the_tests_hold() -> None:
+    readme = " ".join((Path(__file__).resolve().parents[1] / "README.md").read_text().split())
+    assert (
+        f"sign-in locks a user name after {ACCOUNT_LIMIT} failures on it, and a client "
+        f"address after {ADDRESS_LIMIT} failures from it (any names), each for 15 minutes"
+    ) in readme
+
+
 def test_sign_in_is_rate_limited_per_address(console_store: ConsoleStore, make_client: Any) -> None:
     clock = Clock()
     client = make_client(clock=clock)
