@@ -21,6 +21,8 @@ from console import queries
 from console.accounts import User, password_matches, permissions_of
 from console.runtime import Runtime
 from console.security import (
+    ACCOUNT,
+    ADDRESS,
     CSRF_FIELD,
     PRESESSION_COOKIE,
     SESSION_COOKIE,
@@ -175,12 +177,16 @@ def login(
     rt = runtime(request)
     rt.model.refresh()
     address = request.client.host if request.client else "unknown"
-    keys = [f"user:{username}", f"addr:{address}"]
-    wait = rt.limiter.locked_for(keys)
-    if wait is not None:
+    keys = [ACCOUNT + username, ADDRESS + address]
+    locked = rt.limiter.locked(keys)
+    if locked:
+        whom = " and ".join(
+            "for this user name" if key.startswith(ACCOUNT) else "from this address"
+            for key in locked
+        )
         message = (
-            "Too many failed sign-ins for this user name or from this address: locked for "
-            f"{minutes(wait)} more minute(s)."
+            f"Too many failed sign-ins {whom}: locked for "
+            f"{minutes(max(locked.values()))} more minute(s)."
         )
         return _login_page(request, next, message, status=429)
     account = queries.user(rt.model, username)

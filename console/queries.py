@@ -200,6 +200,17 @@ def units_of(model: ReadModel, subject: str) -> list[dict[str, Any]]:
         return [dict(r) for r in found]
 
 
+def players_of(model: ReadModel, subject: str) -> list[str]:
+    """The players named in the current verdicts on ``subject``, sorted."""
+    with model.reading() as db:
+        found = db.execute(
+            "SELECT DISTINCT p.player FROM unit_players p JOIN units u ON u.key = p.key "
+            "WHERE u.subject = ? ORDER BY 1",
+            (subject,),
+        )
+        return [r[0] for r in found]
+
+
 def unit_ids(model: ReadModel, keys: Sequence[UnitKey]) -> list[str]:
     """The ids of the stored verdict units on any of ``keys`` (a subject of None: every
     unit of the kind), in the order stored: ``audit.show_common.UnitIds`` from the index."""
@@ -234,32 +245,80 @@ def _like(text: str) -> str:
     return text.replace("\\", "\\\\").replace("%", "\\%").replace("_", "\\_") + "%"
 
 
-def search(model: ReadModel, q: str, limit: int = 100) -> list[dict[str, Any]]:
-    """Judged subjects whose id starts with ``q``, whose table or machine is ``q`` (or
-    starts with it), or where player ``q`` sat; plus incidents by id."""
+@dataclass(frozen=True)
+class SearchPage:
+    """One page of a search: its rows, how many subjects match in all (and per kind),
+    the incidents whose id matches (all of them, on the first page), the next cursor."""
+
+    rows: list[dict[str, Any]]
+    total: int
+    by_kind: dict[str, int]
+    incidents: list[str]
+    next_cursor: str | None
+
+
+_MATCHES = (
+    "FROM units u WHERE u.subject LIKE ? ESCAPE '\\' OR u.table_id LIKE ? ESCAPE '\\' "
+    "OR u.key IN (SELECT key FROM unit_players WHERE player = ?)"
+)
+"""Judged subjects whose id starts with ``q``, whose table or machine starts with it, or
+where player ``q`` sat: each subject once, however many ways it matches."""
+
+
+def search(model: ReadModel, q: str, cursor: str | None = None, limit: int = PAGE) -> SearchPage:
+    """Subjects matching ``q`` (``_MATCHES``), most findings first (then by subject id
+    and kind), a page at a time by keyset (the cursor is the last row's (findings,
+    subject, kind)), with the count of every match; plus incidents whose id starts
+    with ``q``."""
+    limit = max(1, min(int(limit), MAX_PAGE))
     like = _like(q)
+    matched = [like, like, q]
+    where, after = "", []
+    if cursor:
+        findings, subject, kind = _search_cursor(cursor)
+        where = "WHERE m.findings < ? OR (m.findings = ? AND (m.subject, m.kind) > (?, ?))"
+        after = [findings, findings, subject, kind]
     with model.reading() as db:
-        units = db.execute(
-            "SELECT kind, subject, table_id, started, findings, 'subject id' AS why FROM units "
-            "WHERE subject LIKE ? ESCAPE '\\' "
-            "UNION SELECT kind, subject, table_id, started, findings, 'table or machine' "
-            "FROM units WHERE table_id LIKE ? ESCAPE '\\' "
-            "UNION SELECT u.kind, u.subject, u.table_id, u.started, u.findings, 'player' "
-            "FROM units u JOIN unit_players p ON p.key = u.key WHERE p.player = ? "
-            "ORDER BY 2, 1 LIMIT ?",
-            (like, like, q, limit),
+        by_kind = {
+            r[0]: r[1]
+            for r in db.execute(
+                f"SELECT u.kind, COUNT(*) {_MATCHES} GROUP BY u.kind ORDER BY u.kind", matched
+            )
+        }
+        found = db.execute(
+            "SELECT * FROM (SELECT u.kind, u.subject, u.table_id, u.started, u.day, "
+            "COALESCE(u.findings, 0) AS findings, CASE WHEN u.subject LIKE ? ESCAPE '\\' "
+            "THEN 'subject id' WHEN u.table_id LIKE ? ESCAPE '\\' THEN 'table or machine' "
+            f"ELSE 'player' END AS why {_MATCHES}) m {where} "
+            "ORDER BY m.findings DESC, m.subject, m.kind LIMIT ?",
+            [like, like, *matched, *after, limit + 1],
         ).fetchall()
-        incidents = db.execute(
-            "SELECT id FROM incidents WHERE id LIKE ? ESCAPE '\\' ORDER BY id LIMIT ?",
-            (like, limit),
-        ).fetchall()
-    found = [dict(r) for r in units]
-    found += [
-        {"kind": "incident", "subject": r[0], "table_id": "", "started": "", "findings": None,
-         "why": "incident id"}
-        for r in incidents
-    ]  # fmt: skip
-    return found[:limit]
+        incidents = (
+            [r[0] for r in db.execute(
+                "SELECT id FROM incidents WHERE id LIKE ? ESCAPE '\\' ORDER BY id", (like,)
+            )]
+            if not cursor
+            else []
+        )  # fmt: skip
+    rows = [dict(r) for r in found[:limit]]
+    last = rows[-1] if len(found) > limit else None
+    next_cursor = (
+        encode_cursor(json.dumps([last["findings"], last["subject"], last["kind"]]), 0)
+        if last is not None
+        else None
+    )
+    return SearchPage(rows, sum(by_kind.values()), by_kind, incidents, next_cursor)
+
+
+def _search_cursor(cursor: str) -> tuple[int, str, str]:
+    text, _ = decode_cursor(cursor)
+    try:
+        findings, subject, kind = json.loads(text)
+    except (ValueError, TypeError):
+        raise BadQuery("the page cursor cannot be read: start from the first page") from None
+    if not (isinstance(findings, int) and isinstance(subject, str) and isinstance(kind, str)):
+        raise BadQuery("the page cursor cannot be read: start from the first page")
+    return findings, subject, kind
 
 
 def nights(model: ReadModel) -> list[str]:

@@ -53,6 +53,7 @@ from audit.store.subjects import (
     QuarantinedRecord,
     SignOff,
 )
+from console.signatures import TRAIL_TOPICS
 from pipelines.night_units import COLLUSION_STATE, INTAKE, LEDGER, QUALITY, verdict_key
 from pipelines.report import DETECTORS
 
@@ -89,6 +90,10 @@ TOPICS = (
     T_SESSION_ENDED,
     T_REVOKED,
 )
+
+SELECTED = (*TOPICS, *(topic for topic in TRAIL_TOPICS if topic not in TOPICS))
+"""What a refresh reads: the topics projected, and the rest of the console's access trail
+(its subjects' ``Opened`` events), only counted (``events_generation``)."""
 
 SCHEMA = """
 CREATE TABLE units (key TEXT PRIMARY KEY, kind TEXT, subject TEXT, rulebook TEXT,
@@ -171,6 +176,11 @@ class ReadModel:
         """The last notification id projected (every earlier one is in the model)."""
         self.generation = 0
         """How many verdict units were projected: changes when findings may have."""
+        self.events_generation = 0
+        """Changes whenever a refresh finds events other than the console's own access
+        trail (``console.signatures.TRAIL_TOPICS``: looks, sessions), or cannot tell: a
+        key for what is computed from stored events (``console.investigations``), which a
+        reader's looks never change."""
         self.quarantined = 0
         self._kept: dict[str, tuple[int, Any]] = {}
         self.refresh()
@@ -201,17 +211,22 @@ class ReadModel:
             return False
         recorder: Any = self.store.recorder
         with self.lock:
+            start, trail = self.position, 0
             while self.position < head:
                 page = recorder.select_notifications(
-                    self.position + 1, BATCH, stop=head, topics=TOPICS
+                    self.position + 1, BATCH, stop=head, topics=SELECTED
                 )
                 with self.db:
                     for notification in page:
-                        self._apply(notification)
+                        if notification.topic in TOPICS:
+                            self._apply(notification)
+                trail += sum(1 for n in page if n.topic in TRAIL_TOPICS)
                 if len(page) < BATCH:
                     self.position = head
                 else:
                     self.position = page[-1].id
+            if trail != head - start:  # other events (or a gap in the ids: cannot tell)
+                self.events_generation += 1
         return True
 
     def _apply(self, notification: Any) -> None:

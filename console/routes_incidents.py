@@ -3,7 +3,8 @@ report of ``audit.incidents.investigate`` as ``audit.incidents.report`` writes i
 incident's stored events, investigators' notes) and ``POST /incidents/{id}/notes``.
 
 An investigation is judged as of ``?as_of=`` (ISO 8601), else as of the latest stored
-investigation of the incident, else now (an RNG bet is only due back a day later).
+investigation of the incident, else as of the end of the incident's window, and kept per
+(incident, as of) until the store changes (``console.investigations``).
 """
 
 from __future__ import annotations
@@ -15,12 +16,12 @@ from typing import Annotated
 from fastapi import APIRouter, Form, HTTPException, Request
 from fastapi.responses import RedirectResponse, Response
 
-from audit.incidents.investigation import investigate
-from audit.incidents.record import KIND, IncidentError
+from audit.incidents.record import KIND, IncidentError, incident_from_events
 from audit.incidents.report import render_text
 from audit.show_common import adjudication_units
 from console import queries
 from console.auth import Decider, Reader, runtime
+from console.investigations import AsOf, default_as_of
 from console.render import explain, record_json
 from console.runtime import Runtime, incident_url
 from console.trail import TrailError, record_note, record_view
@@ -28,18 +29,19 @@ from console.trail import TrailError, record_note, record_view
 router = APIRouter()
 
 
-def _as_of(rt: Runtime, incident_id: str, text: str) -> datetime:
+def _as_of(rt: Runtime, incident_id: str, events: list[dict], text: str) -> AsOf:
     if text:
         try:
             moment = datetime.fromisoformat(text)
         except ValueError:
             raise HTTPException(400, "as_of is an ISO 8601 time") from None
-        return moment.replace(tzinfo=UTC) if moment.tzinfo is None else moment
+        return AsOf(moment.replace(tzinfo=UTC) if moment.tzinfo is None else moment, "as asked")
     units = adjudication_units(rt.store, [(KIND, incident_id)], partial(queries.unit_ids, rt.model))
     stored = units[-1][1].get("as_of") if units else None
-    if stored:
-        return datetime.fromisoformat(str(stored))
-    return rt.now()
+    try:
+        return default_as_of(incident_from_events(events), str(stored) if stored else None)
+    except IncidentError as error:
+        raise HTTPException(400, str(error)) from None
 
 
 @router.get("/incidents")
@@ -54,9 +56,9 @@ def incident_page(request: Request, viewer: Reader, incident_id: str, as_of: str
     events = rt.store.records_of(KIND, incident_id)
     if not events:
         raise HTTPException(404, "no such incident in the store")
-    moment = _as_of(rt, incident_id, as_of)
+    moment = _as_of(rt, incident_id, events, as_of)
     try:
-        investigation = investigate(rt.store, incident_id, as_of=moment)
+        investigation = rt.investigations.of(incident_id, moment.moment)
     except IncidentError as error:
         raise HTTPException(400, str(error)) from None
     record_view(rt.store, viewer.name, incident_id, "incident", rt.now())
@@ -64,7 +66,8 @@ def incident_page(request: Request, viewer: Reader, incident_id: str, as_of: str
         request,
         "incident.html",
         incident_id=incident_id,
-        as_of=moment.isoformat(),
+        as_of=moment.moment.isoformat(),
+        as_of_source=moment.source,
         report=explain(render_text(investigation).splitlines()),
         subjects=[(s.family, s.subject, s.status) for s in investigation.subjects],
         events=[record_json(e) for e in events],

@@ -99,9 +99,22 @@ def findings_csv(request: Request, viewer: Reader) -> Response:
 
 
 @router.get("/search")
-def search(request: Request, viewer: Reader, q: str = ""):
+def search(
+    request: Request, viewer: Reader, q: str = "", cursor: str = "", limit: int = queries.PAGE
+):
     rt = runtime(request)
     text = q.strip()[:200]
-    found = queries.search(rt.model, text) if text else []
+    try:
+        found = queries.search(rt.model, text, cursor or None, limit) if text else None
+    except BadQuery as error:
+        raise HTTPException(400, str(error)) from None
     stored = [k for k in KINDS if text and rt.store.records_of(k, text)] if text else []
-    return rt.render(request, "search.html", q=text, found=found, stored=stored)
+    return rt.render(
+        request,
+        "search.html",
+        q=text,
+        found=found,
+        stored=stored,
+        paged=bool(cursor),
+        limit=limit,
+    )

@@ -26,6 +26,7 @@ from console.pagereads import PageReads
 from console.proofs import NoProof
 from console.render import explain, record_json, views
 from console.runtime import subject_url
+from console.subject_links import subject_links
 from console.trail import DECISIONS, TrailError, record_sign_off, record_view
 
 router = APIRouter()
@@ -100,6 +101,7 @@ def subject_page(request: Request, viewer: Reader, subject_id: str):
         decisions=DECISIONS,
         stored={kind: [record_json(r) for r in records] for kind, records in stored.items()},
         history=history,
+        links=subject_links(rt.model, rt.store, subject_id),
     )
 
 

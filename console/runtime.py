@@ -7,8 +7,9 @@ autoescape on for everything; the filters below are the only ways values reach a
 ``t`` (text from the records, control characters and ANSI escapes made visible by
 ``audit.wording.terminal_safe``; autoescape then makes ``<script>`` and quotes inert),
 ``v`` (a form field's value: escaped, control characters as character references, so it
-round-trips), ``money`` (``audit.money.format_money``) and ``subject_url`` / ``q`` (URL
-quoting).
+round-trips), ``money`` (``audit.money.format_money``), ``kind`` (a finding kind in
+plain words with its identifier, ``audit.wording.kind_label``; ``kind_label`` the words
+alone), ``count`` (``331 poker hands``) and ``subject_url`` / ``q`` (URL quoting).
 """
 
 from __future__ import annotations
@@ -32,8 +33,9 @@ from markupsafe import Markup, escape
 
 from audit.money import format_money
 from audit.store import AuditStore
-from audit.wording import terminal_safe
+from audit.wording import kind_label, subject_count, terminal_safe
 from console.chainwatch import ChainWatch
+from console.investigations import Investigations
 from console.readmodel import ReadModel
 from console.security import LoginLimiter, Sessions
 from console.treecache import TreeCache
@@ -86,6 +88,19 @@ def _value(value: Any) -> Markup:
     return Markup(_CONTROL.sub(lambda m: f"&#{ord(m.group())};", text))
 
 
+def _kind(kind: Any) -> Markup:
+    """A finding kind in plain words (``audit.wording.kind_label``), its identifier
+    beside it, small (what the filters and the CSV use)."""
+    text = _text(kind)
+    return Markup('<span class="kind-label">{}</span> <code class="kind-id">{}</code>').format(
+        kind_label(text), text
+    )
+
+
+def _count(kind: Any, count: int) -> str:
+    return subject_count(_text(kind), int(count))
+
+
 def environment() -> jinja2.Environment:
     env = jinja2.Environment(
         loader=jinja2.FileSystemLoader(HERE / "templates"),
@@ -94,8 +109,22 @@ def environment() -> jinja2.Environment:
         trim_blocks=True,
         lstrip_blocks=True,
     )
-    env.filters.update(t=_text, v=_value, money=_money, subject_url=subject_url, q=quote)
-    env.globals.update(subject_url=subject_url, incident_url=incident_url, urlencode=urlencode)
+    env.filters.update(
+        t=_text,
+        v=_value,
+        money=_money,
+        subject_url=subject_url,
+        q=quote,
+        kind=_kind,
+        kind_label=kind_label,
+        count=_count,
+    )
+    env.globals.update(
+        subject_url=subject_url,
+        incident_url=incident_url,
+        urlencode=urlencode,
+        kind_label=kind_label,
+    )
     return env
 
 
@@ -118,6 +147,7 @@ class Runtime:
             executor=settings.chain_executor,
         )
         self.night_cache: dict[str, tuple[int, Any]] = {}
+        self.investigations = Investigations(self.model, store)
         self.trees = TreeCache()
 
     def now(self) -> datetime:

@@ -13,9 +13,10 @@
   matches. Signed in, the token is bound to the session (HMAC of the session nonce);
   before signing in (the sign-in form) it is a double-submit token: a random value in
   the form and, signed, in a ``SameSite=Strict`` cookie.
-* **Sign-in rate limit**: at most ``max_failures`` failed sign-ins per user name and per
-  client address within ``window``; then that name or address is locked until its oldest
-  counted failure leaves the window, with a message saying for how long.
+* **Sign-in rate limit** (``LoginLimiter``): at most 5 failed sign-ins per user name and
+  20 per client address within 15 minutes; then that name or address is locked until
+  its oldest counted failure leaves the window, with a message saying which and for how
+  long. One person's typos lock only the name typed, not the address others share.
 * **Headers**: ``Content-Security-Policy: default-src 'self'`` (and no inline script or
   style, no framing, forms to this site only), ``nosniff``, no referrer, no caching.
 """
@@ -127,15 +128,30 @@ def same(a: str | None, b: str | None) -> bool:
     return bool(a) and bool(b) and hmac.compare_digest(str(a), str(b))
 
 
+ACCOUNT, ADDRESS = "user:", "addr:"
+"""The two kinds of key the sign-in limit counts failures under (``account``, ``address``)."""
+
+
 @dataclass
 class LoginLimiter:
-    """Failed sign-ins per key (``user:NAME``, ``addr:IP``) within a sliding window."""
+    """Failed sign-ins per account name (``user:NAME``) and per client address
+    (``addr:IP``) within a sliding window: ``max_failures`` on one name lock that name
+    (whoever types it), ``max_address_failures`` from one address lock that address.
+
+    The address limit is the higher one on purpose: an office behind one address (NAT,
+    or a proxy not named with ``--trusted-proxy``) shares it, so one person's typos lock
+    only the name they mistyped, never their colleagues; guessing across many names from
+    one address is still stopped at ``max_address_failures``."""
 
     max_failures: int = 5
+    max_address_failures: int = 20
     window: timedelta = timedelta(minutes=15)
     clock: Callable[[], datetime] = field(default=datetime.now)
     _failures: dict[str, deque[datetime]] = field(default_factory=dict)
     _lock: threading.Lock = field(default_factory=threading.Lock)
+
+    def limit(self, key: str) -> int:
+        return self.max_address_failures if key.startswith(ADDRESS) else self.max_failures
 
     def _recent(self, key: str, now: datetime) -> deque[datetime]:
         times = self._failures.setdefault(key, deque())
@@ -143,16 +159,16 @@ class LoginLimiter:
             times.popleft()
         return times
 
-    def locked_for(self, keys: list[str]) -> timedelta | None:
-        """How long until every key may try again (None: not locked)."""
+    def locked(self, keys: list[str]) -> dict[str, timedelta]:
+        """The locked keys among ``keys`` and how long until each may try again."""
         now = self.clock()
-        waits = []
+        waits = {}
         with self._lock:
             for key in keys:
-                times = self._recent(key, now)
-                if len(times) >= self.max_failures:
-                    waits.append(times[-self.max_failures] + self.window - now)
-        return max(waits) if waits else None
+                times, most = self._recent(key, now), self.limit(key)
+                if len(times) >= most:
+                    waits[key] = times[-most] + self.window - now
+        return waits
 
     def failed(self, keys: list[str]) -> None:
         now = self.clock()

@@ -12,12 +12,14 @@ console served by uvicorn on 127.0.0.1, over a small store built like a real nig
 * ``serving(app)``: the app on uvicorn in a background thread, on a socket bound to
   127.0.0.1 and a port the kernel chose (no race for a "free" port); stopped on exit.
 * ``launch(playwright)``: Chromium with the flags below (headless, no sandbox, nothing
-  fetched from outside).
+  fetched from outside); ``sync_api()``: Playwright's (a skip without it, a failure in
+  CI); ``sign_in(browser, base, name, path)``: a new context signed in, on ``path``.
 """
 
 from __future__ import annotations
 
 import os
+import re
 import socket
 import threading
 import time
@@ -27,6 +29,7 @@ from dataclasses import dataclass, field
 from datetime import date
 from pathlib import Path
 from typing import Any
+from urllib.parse import urlsplit
 
 import pytest
 
@@ -46,6 +49,8 @@ PASSWORD = "correct horse battery staple"
 ROLES = ("inspector", "investigator", "admin")
 SCREENSHOT_ENV = "CASINO_AUDIT_SCREENSHOT"
 SCREENSHOT = Path(__file__).resolve().parents[1] / "docs" / "console.png"
+TIMEOUT_MS = 60_000
+"""Generous: the machine is shared with other test runs."""
 
 
 def chromium_path() -> Path:
@@ -135,3 +140,30 @@ def serving(app: Any) -> Iterator[str]:
         server.should_exit = True
         thread.join(timeout=30)
         sock.close()
+
+
+def sync_api() -> Any:
+    try:
+        from playwright import sync_api
+    except ImportError:
+        if os.environ.get("CI"):
+            pytest.fail("playwright is not installed (the test extra): pip install -e .[test]")
+        pytest.skip("playwright is not installed (pip install -c constraints.txt -e .[test])")
+    return sync_api
+
+
+def sign_in(browser: Any, base: str, name: str, path: str = "/findings") -> Any:
+    """A new browser context (its own cookies) signed in as ``name``, on ``path``."""
+    context = browser.new_context(
+        base_url=base, viewport={"width": 1280, "height": 800}, accept_downloads=True
+    )
+    context.set_default_timeout(TIMEOUT_MS)
+    page = context.new_page()
+    page.goto(path)
+    assert urlsplit(page.url).path == "/login"  # sent to sign in, and back afterwards
+    page.fill("input[name=username]", name)
+    page.fill("input[name=password]", PASSWORD)
+    page.click("form.login button[type=submit]")
+    page.wait_for_url(re.compile(re.escape(path) + "$"))
+    assert page.locator("header .who").inner_text().startswith(name)
+    return page

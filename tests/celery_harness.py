@@ -230,7 +230,7 @@ def _redis_answers(url: str) -> bool:
 
 
 @contextmanager
-def _metadata_database() -> Iterator[str]:
+def metadata_database() -> Iterator[str]:
     """A fresh database on the test server for Airflow's metadata, dropped afterwards;
     its name."""
     base = postgres_base_url()
@@ -244,28 +244,42 @@ def _metadata_database() -> Iterator[str]:
             db.execute(f"DROP DATABASE IF EXISTS {name} WITH (FORCE)")
 
 
-def cluster_env(home: Path, metadata: str, broker: str, api_port: int) -> dict[str, str]:
-    """The environment every Airflow process of the cluster shares (``metadata``: a
-    SQLAlchemy URL)."""
+def metadata_sqlalchemy(name: str) -> tuple[str, str]:
+    """(SQLAlchemy URL, psycopg URL) of the metadata database ``name`` on the test server."""
+    server = postgres_base_url().rsplit("/", 1)[0]
+    sqlalchemy = server.replace("postgresql://", "postgresql+psycopg://", 1)
+    return f"{sqlalchemy}/{name}", f"{server}/{name}"
+
+
+def served_env(home: Path, metadata: str, api_port: int) -> dict[str, str]:
+    """What every process of an Airflow with an api-server on ``127.0.0.1:api_port``
+    shares, whatever its executor (``metadata``: a SQLAlchemy URL): the api-server bound
+    to loopback, the tasks' Execution API pointed at it, secrets of its own."""
     return airflow_env(home) | {
         "AIRFLOW__DATABASE__SQL_ALCHEMY_CONN": metadata,
         "AIRFLOW__DATABASE__SQL_ALCHEMY_CONN_ASYNC": metadata,
-        "AIRFLOW__CORE__EXECUTOR": "CeleryExecutor",
-        "AIRFLOW__CELERY__BROKER_URL": broker,
-        "AIRFLOW__CELERY__RESULT_BACKEND": f"db+{metadata}",
-        "AIRFLOW__CELERY__WORKER_CONCURRENCY": str(WORKER_CONCURRENCY),
         "AIRFLOW__API__HOST": "127.0.0.1",
         "AIRFLOW__API__PORT": str(api_port),
         "AIRFLOW__API__BASE_URL": f"http://127.0.0.1:{api_port}/",
         "AIRFLOW__CORE__EXECUTION_API_SERVER_URL": f"http://127.0.0.1:{api_port}/execution/",
         "AIRFLOW__API_AUTH__JWT_SECRET": secrets.token_hex(32),
         "AIRFLOW__API__SECRET_KEY": secrets.token_hex(32),
-        "AIRFLOW__SCHEDULER__USE_JOB_SCHEDULE": "False",
         "AIRFLOW__LOGGING__LOGGING_LEVEL": "INFO",
     }
 
 
-def _api_healthy(port: int) -> bool:
+def cluster_env(home: Path, metadata: str, broker: str, api_port: int) -> dict[str, str]:
+    """The environment every Airflow process of the Celery cluster shares."""
+    return served_env(home, metadata, api_port) | {
+        "AIRFLOW__CORE__EXECUTOR": "CeleryExecutor",
+        "AIRFLOW__CELERY__BROKER_URL": broker,
+        "AIRFLOW__CELERY__RESULT_BACKEND": f"db+{metadata}",
+        "AIRFLOW__CELERY__WORKER_CONCURRENCY": str(WORKER_CONCURRENCY),
+        "AIRFLOW__SCHEDULER__USE_JOB_SCHEDULE": "False",
+    }
+
+
+def api_healthy(port: int) -> bool:
     try:
         return httpx.get(f"http://127.0.0.1:{port}/api/v2/monitor/health", timeout=5).is_success
     except httpx.HTTPError:
@@ -289,13 +303,12 @@ def celery_airflow(work: Path) -> Iterator[Cluster]:
     logs.mkdir(parents=True)
     services = Services(logs)
     with ExitStack() as stack:
-        name = stack.enter_context(_metadata_database())
+        name = stack.enter_context(metadata_database())
         redis_folder = stack.enter_context(_redis_folder())
         stack.callback(services.stop)  # first, before its folder and database go
         broker = _redis(services, redis_folder)
-        server = postgres_base_url().rsplit("/", 1)[0]
         api_port = free_port()
-        sqlalchemy = f"{server.replace('postgresql://', 'postgresql+psycopg://', 1)}/{name}"
+        sqlalchemy, metadata = metadata_sqlalchemy(name)
         env = cluster_env(work / "airflow-home", sqlalchemy, broker, api_port)
         migrate(env)
         airflow(env, "pools", "set", STORE_POOL, str(STORE_POOL_SLOTS), "casino-audit store")
@@ -319,6 +332,6 @@ def celery_airflow(work: Path) -> Iterator[Cluster]:
                 ],
                 env,
             )
-        wait_until("the api-server", lambda: _api_healthy(api_port), services)
+        wait_until("the api-server", lambda: api_healthy(api_port), services)
         wait_until("the Celery workers", lambda: _workers_answer(broker), services)
-        yield Cluster(env, f"{server}/{name}", services)
+        yield Cluster(env, metadata, services)

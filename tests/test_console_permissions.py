@@ -216,7 +216,7 @@ def test_sign_in_is_rate_limited_per_user_name(
     clock = Clock()
     first = make_client(clock=clock)
     name = console_store.users[INSPECTOR]
-    for n in range(5):
+    for n in range(ACCOUNT_LIMIT):
         address = TestClient(first.app, client=(f"127.0.0.{n + 2}", 5000), follow_redirects=False)
         assert sign_in(address, name, "wrong password!!").status_code == 401
     locked = sign_in(first, name)  # the right password, a fresh address: still locked
@@ -228,15 +228,51 @@ def test_sign_in_is_rate_limited_per_user_name(
     assert sign_in(first, name).status_code == 303
 
 
+ACCOUNT_LIMIT, ADDRESS_LIMIT = 5, 20
+"""The README's numbers ("Inspector console": 5 failures per user name, 20 per address)."""
+
+
+def test_the_readme_states_the_sign_in_limits_the_tests_hold() -> None:
+    readme = " ".join((Path(__file__).resolve().parents[1] / "README.md").read_text().split())
+    assert (
+        f"sign-in locks a user name after {ACCOUNT_LIMIT} failures on it, and a client "
+        f"address after {ADDRESS_LIMIT} failures from it (any names), each for 15 minutes"
+    ) in readme
+
+
 def test_sign_in_is_rate_limited_per_address(console_store: ConsoleStore, make_client: Any) -> None:
     clock = Clock()
     client = make_client(clock=clock)
-    for n in range(5):
+    for n in range(ADDRESS_LIMIT):  # one guess per name: no name reaches its own limit
         assert sign_in(client, f"nobody-{n}", "wrong password!!").status_code == 401
     locked = sign_in(client, console_store.users[ADMIN])
-    assert locked.status_code == 429 and "this address" in locked.text
+    assert locked.status_code == 429 and "from this address" in locked.text
+    assert "for this user name" not in locked.text
     clock.advance(minutes=16)
     assert sign_in(client, console_store.users[ADMIN]).status_code == 303
+
+
+def test_one_persons_typos_do_not_lock_out_others_at_the_same_address(
+    console_store: ConsoleStore, make_client: Any
+) -> None:
+    """An office behind one address: the inspector mistypes her password until her name
+    is locked (the README's 5); the admin, from the same address, still signs in; the
+    address locks only at the README's 20 failures."""
+    clock = Clock()
+    client = make_client(clock=clock)
+    name = console_store.users[INSPECTOR]
+    for n in range(ACCOUNT_LIMIT):
+        assert sign_in(client, name, f"typo {n}!!!!!!!!").status_code == 401
+    locked = sign_in(client, name)  # now even the right password waits
+    assert locked.status_code == 429 and "for this user name" in locked.text
+    assert "from this address" not in locked.text
+    from fastapi.testclient import TestClient
+
+    office = TestClient(client.app, follow_redirects=False)  # same console, same address
+    assert sign_in(office, console_store.users[ADMIN]).status_code == 303
+    for n in range(ADDRESS_LIMIT - ACCOUNT_LIMIT):
+        assert sign_in(office, f"nobody-{n}", "wrong password!!").status_code == 401
+    assert sign_in(office, console_store.users[ADMIN]).status_code == 429
 
 
 def test_session_cookie_is_http_only_strict_and_expires(
@@ -500,7 +536,7 @@ def test_a_local_client_cannot_choose_its_address(
     """No --trusted-proxy: X-Forwarded-For from loopback is not believed, so spraying
     passwords under made-up addresses still locks the one real address."""
     local = _served(make_client(clock=Clock()).app, [], "127.0.0.1")
-    for n in range(5):
+    for n in range(ADDRESS_LIMIT):
         local.headers["x-forwarded-for"] = f"203.0.113.{n}"
         assert sign_in(local, f"nobody-{n}", "wrong password!!").status_code == 401
     local.headers["x-forwarded-for"] = "203.0.113.99"
@@ -511,19 +547,20 @@ def test_a_local_client_cannot_choose_its_address(
 def test_behind_a_named_proxy_each_client_is_limited_on_its_own(
     console_store: ConsoleStore, make_client: Any
 ) -> None:
-    """--trusted-proxy 10.0.0.5: five failures of one client behind the proxy lock that
-    client's address, not everyone behind the proxy; another proxy is not believed."""
+    """--trusted-proxy 10.0.0.5: the address limit reached by one client behind the proxy
+    locks that client's address, not everyone behind the proxy; another proxy is not
+    believed."""
     app = make_client(clock=Clock()).app
     proxy = _served(app, ["10.0.0.5"], "10.0.0.5")
     proxy.headers["x-forwarded-for"] = "198.51.100.7"
-    for n in range(5):
+    for n in range(ADDRESS_LIMIT):
         assert sign_in(proxy, f"nobody-{n}", "wrong password!!").status_code == 401
     assert sign_in(proxy, console_store.users[ADMIN]).status_code == 429
     proxy.headers["x-forwarded-for"] = "198.51.100.8"
     assert sign_in(proxy, console_store.users[ADMIN]).status_code == 303
     other = _served(app, ["10.0.0.5"], "10.0.0.6")
     other.headers["x-forwarded-for"] = "198.51.100.9"
-    for n in range(5):
+    for n in range(ADDRESS_LIMIT):
         assert sign_in(other, f"nobody-{n}", "wrong password!!").status_code == 401
     other.headers["x-forwarded-for"] = "198.51.100.10"
     assert sign_in(other, console_store.users[ADMIN]).status_code == 429  # 10.0.0.6 locked

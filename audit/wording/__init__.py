@@ -12,26 +12,31 @@ Money is always written by ``audit.money.format_money``; the functions here neve
 an amount into a float.
 
 Modules: ``rows`` (reading a row), ``owed`` (who is owed what, the sign convention and
-counting once), ``sentences`` (a finding in words); the escaping for terminal, CSV and
-shell is ``audit.escape`` (re-exported here), which the store uses too.
+counting once), ``sentences`` (a finding in words), ``labels`` (a kind in plain
+words); the escaping for terminal, CSV and shell is ``audit.escape`` (re-exported
+here), which the store uses too.
 """
 
 from audit.escape import csv_safe, multiline_safe, show_command, terminal_safe
+from audit.wording.labels import KIND_LABELS, kind_label, subject_count
 from audit.wording.owed import Owed, OwedTotals, Sums, owed, owed_totals
 from audit.wording.rows import NO_OPERATOR, operator_name
 from audit.wording.sentences import sentence
 
 __all__ = [
+    "KIND_LABELS",
     "NO_OPERATOR",
     "Owed",
     "OwedTotals",
     "Sums",
     "csv_safe",
+    "kind_label",
     "multiline_safe",
     "operator_name",
     "owed",
     "owed_totals",
     "sentence",
     "show_command",
+    "subject_count",
     "terminal_safe",
 ]

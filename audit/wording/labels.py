@@ -1,0 +1,66 @@
+"""Finding kinds in plain words: the one table people read a kind through.
+
+A finding's ``kind`` (``replayer.findings.FindingKind``) is an identifier for code and
+filters; pages and reports show ``kind_label(kind)`` ("Pot paid wrongly"), with the
+identifier beside it, small, for whoever filters or searches by it. Every kind has a
+label (``tests/test_kind_labels.py`` checks the table against ``FindingKind``); a kind
+this table does not know (a newer store) reads as its identifier, never as nothing.
+"""
+
+from __future__ import annotations
+
+from replayer.findings import FindingKind
+
+KIND_LABELS: dict[str, str] = {
+    FindingKind.MISPAID_POT: "Pot paid wrongly",
+    FindingKind.RAKE_CAP_BREACH: "Rake above its cap",
+    FindingKind.RAKE_RATE_OUT_OF_BAND: "Rake rate outside the allowed band",
+    FindingKind.ILLEGAL_ACTION: "Action the rules do not allow",
+    FindingKind.INVALID_DEAL: "Cards dealt wrongly",
+    FindingKind.VOID_HAND_NOT_REFUNDED: "Void hand not refunded",
+    FindingKind.MISPAID_BET: "Bet paid wrongly",
+    FindingKind.METER_DISCREPANCY: "Machine meters do not add up",
+    FindingKind.COLLUSION_SUSPECTED: "Suspected collusion",
+    FindingKind.REFUND_MISMATCH: "Refund wrong",
+    FindingKind.CHAIN_BROKEN: "Stored records broken or altered",
+    FindingKind.DATA_QUALITY: "Input records failing checks",
+    FindingKind.NO_RULEBOOK: "No rulebook to judge by",
+    FindingKind.WRONG_DRAW: "Drawing rule not followed",
+    FindingKind.WRONG_PLACE: "Tournament place wrong",
+    FindingKind.MISPAID_BOUNTY: "Bounty paid wrongly",
+    FindingKind.MISPAID_PRIZE: "Prize paid wrongly",
+    FindingKind.RETURN_OUT_OF_BAND: "Machine return outside the allowed band",
+    FindingKind.PAST_POSTED_BET: "Bet placed after betting closed",
+    FindingKind.TERMS_MISSING: "Table terms not declared",
+    FindingKind.TERMS_OUTSIDE_RULEBOOK: "Table terms the rulebook does not allow",
+    FindingKind.CONFLICTING_VERSIONS: "Operator sent conflicting versions",
+    FindingKind.FEE_NOT_ALLOWED: "Fee taken that is not allowed",
+}
+
+
+def kind_label(kind: object) -> str:
+    """``kind`` in plain words; an unknown kind as its identifier (never empty)."""
+    text = str(kind or "")
+    return KIND_LABELS.get(text, text or "finding")
+
+
+SUBJECT_NOUNS: dict[str, tuple[str, str]] = {
+    "poker": ("poker hand", "poker hands"),
+    "banked": ("banked-game round", "banked-game rounds"),
+    "slots": ("slot machine", "slot machines"),
+    "tournament": ("tournament", "tournaments"),
+    "table": ("table's terms", "tables' terms"),
+    "banker_run": ("chemin de fer banker run", "chemin de fer banker runs"),
+    "collusion": ("player pair or ring", "player pairs or rings"),
+    "data_quality": ("night's input check", "night's input checks"),
+    "meters": ("night's slot fleet check", "night's slot fleet checks"),
+    "incident": ("incident", "incidents"),
+}
+"""A judged subject's kind (``audit.judging.ADJUDICATORS`` and the detectors) as a noun,
+(singular, plural), for counts ("331 poker hands")."""
+
+
+def subject_count(kind: str, count: int) -> str:
+    """``count`` subjects of ``kind`` in words: ``331 poker hands``, ``1 slot machine``."""
+    one, many = SUBJECT_NOUNS.get(kind, (f"{kind} subject", f"{kind} subjects"))
+    return f"{count} {one if count == 1 else many}"
