@@ -90,6 +90,10 @@ WINDOW_DAYS = 30
 #: large z. Colluders depart by far more (see the module docstring).
 MARGINS = {"flow": 0.25, "fold": 0.08, "soft": 0.08, "whipsaw": 0.04, "team": 0.5}
 FEATURES = ("flow", "fold", "soft", "whipsaw", "team")
+#: Fewest hands each player must have played without the other before ``team`` compares
+#: their results together with their results apart: results are heavy-tailed (one
+#: all-in is a hundred big blinds), and a mean over a handful of hands is no baseline.
+BASELINE_HANDS = 50
 
 CITATIONS = {
     "gg": "GG-2022 política de conluio (Política de desconexões)",
@@ -196,6 +200,27 @@ class PairScore:
     features: dict[str, float]
 
 
+SUSPECTED = "suspected"
+NOT_SUSPECTED = "not suspected"
+NOT_ENOUGH = "not enough shared hands to judge"
+"""A pair's verdict (``CollusionDetector.verdict``): below ``min_hands`` shared hands the
+detector neither accuses nor clears."""
+
+
+@dataclass(frozen=True, slots=True)
+class PairVerdict:
+    """What the detector says of one pair."""
+
+    players: tuple[str, str]
+    shared_hands: int
+    needed: int
+    """``min_hands``: shared hands needed before the pair is judged."""
+    score: float
+    """The score over the hands shared (provisional below ``needed``)."""
+    verdict: str
+    """``SUSPECTED``, ``NOT_SUSPECTED`` or ``NOT_ENOUGH``."""
+
+
 @dataclass(slots=True)
 class CollusionReport:
     as_of: str
@@ -203,6 +228,9 @@ class CollusionReport:
     threshold: float
     pairs_scored: int
     suspicions: list[Suspicion] = field(default_factory=list)
+    undecided: list[PairVerdict] = field(default_factory=list)
+    """Pairs whose score reaches the threshold over fewer than ``min_hands`` shared hands:
+    not enough shared hands to judge, neither accused nor cleared (highest score first)."""
 
 
 def _z_excess(observed: float, expected: float, variance: float) -> float:
@@ -232,12 +260,15 @@ class CollusionDetector:
         self.pairs: dict[tuple[str, str], _Pair] = {}
         self.venues: dict[str, list[int]] = {}
         """Venue (rulebook prefix) -> [bets faced, folds]: the population's fold rate."""
+        self._cleaned: tuple[set[tuple[str, str]], dict[str, _Player]] | None = None
+        """First-pass suspects and the players' baselines without them (``_baselines``)."""
 
     # ----------------------------------------------------------------- one hand
 
     def observe(self, events: Sequence[FlatEvent]) -> None:
         """Add one hand (its flat events, any order); hands outside the window, void
         hands and hands without a HandStarted are ignored."""
+        self._cleaned = None
         ordered = sorted(events, key=lambda e: e["sequence"])
         if not ordered or ordered[0]["type"] != "HandStarted":
             return
@@ -402,6 +433,7 @@ class CollusionDetector:
         """Add a ``state`` (of hands in this window, observed by another detector): counts
         and sums add, evidence keeps the heaviest hands of both. Merging states in a fixed
         order gives the same figures on every run."""
+        self._cleaned = None
         for pid, values in state["players"].items():
             player = self.players.get(pid) or self.players.setdefault(pid, _Player())
             for name, value in zip(_Player.__slots__, values, strict=True):
@@ -432,12 +464,43 @@ class CollusionDetector:
     # ------------------------------------------------------------------ scoring
 
     def score(self, pair: tuple[str, str]) -> PairScore:
-        """The pair's features and score (ids in either order)."""
+        """The pair's features and score (ids in either order), against baselines cleaned
+        of the first pass's suspects (``_baselines``)."""
         a, b = sorted(pair)
         record = self.pairs[(a, b)]
-        features = self._features(record)
+        suspects, cleaned = self._baselines()
+        pa, pb = cleaned.get(a, self.players[a]), cleaned.get(b, self.players[b])
+        if (a, b) in suspects:  # its own hands come out in _features
+            pa, pb = _shifted(pa, record, 0, +1), _shifted(pb, record, 1, +1)
+        features = self._features(record, pa, pb)
         value = math.sqrt(sum(max(z, 0.0) ** 2 for z in features.values()))
         return PairScore((a, b), record.n, value, features)
+
+    def _raw_score(self, record: _Pair) -> float:
+        features = self._features(record, self.players[record.a], self.players[record.b])
+        return math.sqrt(sum(max(z, 0.0) ** 2 for z in features.values()))
+
+    def _baselines(self) -> tuple[set[tuple[str, str]], dict[str, _Player]]:
+        """Two passes. A colluder's behaviour towards his partner is part of his behaviour
+        "against everyone else" when any other pair of his is scored (a chip dumper's
+        receiver raises most bets: against his partner's), so an honest player who sits
+        with a colluder would look soft or folding against him. The first pass scores
+        every pair with ``min_hands`` shared hands against the raw baselines; the players
+        of the pairs at or above ``THRESHOLD`` then get baselines without those pairs'
+        counts, and every pair is scored against them."""
+        if self._cleaned is None:
+            suspects = {
+                key
+                for key, record in self.pairs.items()
+                if record.n >= self.min_hands and self._raw_score(record) >= THRESHOLD
+            }
+            cleaned: dict[str, _Player] = {}
+            for key in sorted(suspects):
+                record = self.pairs[key]
+                for side, pid in enumerate(key):
+                    cleaned[pid] = _shifted(cleaned.get(pid, self.players[pid]), record, side, -1)
+            self._cleaned = (suspects, cleaned)
+        return self._cleaned
 
     def scores(self) -> list[PairScore]:
         """Every pair with at least ``min_hands`` shared hands, sorted by ids."""
@@ -445,73 +508,88 @@ class CollusionDetector:
             self.score(key) for key in sorted(self.pairs) if self.pairs[key].n >= self.min_hands
         ]
 
-    def _features(self, pair: _Pair) -> dict[str, float]:
-        pa, pb = self.players[pair.a], self.players[pair.b]
+    def _features(self, pair: _Pair, pa: _Player, pb: _Player) -> dict[str, float]:
+        """The five one-sided z-scores. Each baseline is estimated from the players' other
+        hands, so its own sampling variance (``n² · var(baseline)``) is counted beside the
+        pair's: a player seen almost only with his partner has no baseline to depart from."""
         n = pair.n
         # flow: a -> b against each one's mean flow with everybody else.
-        mean_a = _ratio(pa.flow_in + pair.flow, pa.pair_hands - n)
-        mean_b = _ratio(pb.flow_in - pair.flow, pb.pair_hands - n)
-        mu = mean_b - mean_a
+        others_a, others_b = pa.pair_hands - n, pb.pair_hands - n
+        mean_a = _ratio(pa.flow_in + pair.flow, others_a)
+        mean_b = _ratio(pb.flow_in - pair.flow, others_b)
         pooled = _ratio(pa.flow_sq + pb.flow_sq, pa.pair_hands + pb.pair_hands)
-        excess = abs(pair.flow - n * mu) - MARGINS["flow"] * n
-        flow = excess / math.sqrt(n * pooled) if pooled > 0 else 0.0
+        excess = abs(pair.flow - n * (mean_b - mean_a)) - MARGINS["flow"] * n
+        flow_var = pooled * (n + n * n * (1 / max(others_a, 1) + 1 / max(others_b, 1)))
+        flow = excess / math.sqrt(flow_var) if flow_var > 0 else 0.0
         # fold: folding to each other's bets.
         counts = [self.venues.get(v, [0, 0]) for v in sorted(pair.venues)]
         overall = _ratio(sum(c[1] for c in counts), sum(c[0] for c in counts), 0.5)
-        observed = expected = variance = 0.0
+        fold = _Binomial()
         for side, (me, them) in enumerate(((pa, pb), (pb, pa))):
             faced, folded = pair.faced[side], pair.folded[side]
-            own = _ratio(me.folded - folded, me.faced - faced, overall)
-            induced = _ratio(them.folds_induced - folded, them.faced_by - faced, overall)
-            p = min(max(own + induced - overall, 0.02), 0.98)
-            observed += folded
-            expected += faced * p
-            variance += faced * p * (1 - p)
-        fold = _z_excess(observed, expected + MARGINS["fold"] * sum(pair.faced), variance + 1)
+            own = _Rate(me.folded - folded, me.faced - faced, overall)
+            induced = _Rate(them.folds_induced - folded, them.faced_by - faced, overall)
+            p = min(max(own.p + induced.p - overall, 0.02), 0.98)
+            fold.add(faced, folded, p, own.variance + induced.variance)
         # soft: betting or raising heads-up against each other after the first round, and
         # raising each other's bets, against the same with everybody else.
-        observed = expected = variance = 0.0
+        soft = _Binomial()
         for side, me in enumerate((pa, pb)):
             for spots, done, all_spots, all_done in (
                 (pair.hu[side], pair.hu_aggr[side], me.hu, me.hu_aggr),
                 (pair.faced[side], pair.raised[side], me.faced, me.raised),
             ):
-                p = _ratio(all_done - done, all_spots - spots, 0.2)
-                observed += done
-                expected += spots * p
-                variance += spots * p * (1 - p)
-        spots = sum(pair.hu) + sum(pair.faced)
-        soft = _z_excess(expected, observed + MARGINS["soft"] * spots, variance + 1)
+                rate = _Rate(all_done - done, all_spots - spots, 0.2)
+                soft.add(spots, done, rate.p, rate.variance)
         # whipsaw: re-raising each other with a third player in the hand.
-        observed = expected = variance = 0.0
+        whipsaw = _Binomial()
         for side, me in enumerate((pa, pb)):
             spots, raised = pair.third[side], pair.third_raised[side]
-            p = _ratio(me.third_raised - raised, me.third - spots, 0.05)
-            observed += raised
-            expected += spots * p
-            variance += spots * p * (1 - p)
-        whipsaw = _z_excess(observed, expected + MARGINS["whipsaw"] * sum(pair.third), variance + 1)
+            rate = _Rate(me.third_raised - raised, me.third - spots, 0.05)
+            whipsaw.add(spots, raised, rate.p, rate.variance)
         # team: together vs apart.
-        apart = _ratio(pa.net - pair.net_a, pa.hands - n) + _ratio(
-            pb.net - pair.net_b, pb.hands - n
-        )
-        together = pair.net_a + pair.net_b
-        spread = n * (_ratio(pa.net_sq, pa.hands) + _ratio(pb.net_sq, pb.hands))
-        excess = together - n * apart - MARGINS["team"] * n
-        team = excess / math.sqrt(spread) if spread > 0 else 0.0
+        apart_a, apart_b = pa.hands - n, pb.hands - n
+        var_a, var_b = _ratio(pa.net_sq, pa.hands), _ratio(pb.net_sq, pb.hands)
+        team = 0.0
+        if min(apart_a, apart_b) >= BASELINE_HANDS:
+            apart = (pa.net - pair.net_a) / apart_a + (pb.net - pair.net_b) / apart_b
+            excess = pair.net_a + pair.net_b - n * apart - MARGINS["team"] * n
+            spread = n * (var_a + var_b) + n * n * (var_a / apart_a + var_b / apart_b)
+            team = excess / math.sqrt(spread) if spread > 0 else 0.0
         return {
             "flow": round(flow, 4),
-            "fold": round(fold, 4),
-            "soft": round(soft, 4),
-            "whipsaw": round(whipsaw, 4),
+            "fold": round(fold.excess(MARGINS["fold"]), 4),
+            "soft": round(soft.shortfall(MARGINS["soft"]), 4),
+            "whipsaw": round(whipsaw.excess(MARGINS["whipsaw"]), 4),
             "team": round(team, 4),
         }
 
+    def verdict(self, pair: tuple[str, str], threshold: float = THRESHOLD) -> PairVerdict:
+        """The pair's verdict (ids in either order; a pair never seen together has 0 shared
+        hands): suspected or not from ``min_hands`` shared hands on, else not enough
+        shared hands to judge."""
+        a, b = sorted(pair)
+        if (a, b) not in self.pairs:
+            return PairVerdict((a, b), 0, self.min_hands, 0.0, NOT_ENOUGH)
+        item = self.score((a, b))
+        if item.shared_hands < self.min_hands:
+            word = NOT_ENOUGH
+        else:
+            word = SUSPECTED if item.score >= threshold else NOT_SUSPECTED
+        return PairVerdict((a, b), item.shared_hands, self.min_hands, round(item.score, 4), word)
+
     def report(self, threshold: float = THRESHOLD) -> CollusionReport:
-        """Suspected pairs and rings (see the module docstring)."""
+        """Suspected pairs and rings (see the module docstring), and the pairs left
+        undecided."""
         scored = self.scores()
         suspected = [s for s in scored if s.score >= threshold]
         out = CollusionReport(self.as_of.isoformat(), self.window_days, threshold, len(scored))
+        few = [
+            self.verdict(key, threshold) for key, p in self.pairs.items() if p.n < self.min_hands
+        ]
+        out.undecided = sorted(
+            (v for v in few if v.score >= threshold), key=lambda v: (-v.score, v.players)
+        )
         for item in suspected:
             record = self.pairs[item.players]
             out.suspicions.append(
@@ -566,6 +644,69 @@ class CollusionDetector:
                 )
             )
         return rings
+
+
+@dataclass(slots=True)
+class _Rate:
+    """A rate estimated from the players' other opportunities (``default`` when none) and
+    the sampling variance of that estimate."""
+
+    done: float
+    spots: float
+    default: float
+
+    @property
+    def p(self) -> float:
+        return _ratio(self.done, self.spots, self.default)
+
+    @property
+    def variance(self) -> float:
+        p = self.p
+        return p * (1 - p) / self.spots if self.spots > 0 else p * (1 - p)
+
+
+@dataclass(slots=True)
+class _Binomial:
+    """Observed against expected counts over the pair's opportunities; the variance is
+    the binomial one plus the baselines' own (``spots² · var(p)``), plus 1 so a handful
+    of opportunities never makes a z."""
+
+    spots: int = 0
+    observed: float = 0.0
+    expected: float = 0.0
+    variance: float = 1.0
+
+    def add(self, spots: int, done: int, p: float, p_variance: float) -> None:
+        self.spots += spots
+        self.observed += done
+        self.expected += spots * p
+        self.variance += spots * p * (1 - p) + spots * spots * p_variance
+
+    def excess(self, margin: float) -> float:
+        """z of observed above expected plus ``margin`` per opportunity."""
+        return _z_excess(self.observed, self.expected + margin * self.spots, self.variance)
+
+    def shortfall(self, margin: float) -> float:
+        """z of observed below expected minus ``margin`` per opportunity."""
+        return _z_excess(self.expected, self.observed + margin * self.spots, self.variance)
+
+
+def _shifted(player: _Player, pair: _Pair, side: int, sign: int) -> _Player:
+    """A copy of ``player`` (the pair's ``side``: 0 for ``a``) with the pair's counts
+    added (``sign`` +1) or taken out (-1). Results (hands, net) stay: a hand's result is
+    not split between the pairs it holds."""
+    out = _Player()
+    for name in _Player.__slots__:
+        setattr(out, name, getattr(player, name))
+    other = 1 - side
+    for name in _Pair.SIDES:
+        setattr(out, name, getattr(out, name) + sign * getattr(pair, name)[side])
+    out.faced_by += sign * pair.faced[other]
+    out.folds_induced += sign * pair.folded[other]
+    out.flow_in += sign * (pair.flow if side else -pair.flow)
+    out.flow_sq += sign * pair.flow_sq
+    out.pair_hands += sign * pair.n
+    return out
 
 
 def _ratio(numerator: float, denominator: float, default: float = 0.0) -> float:
