@@ -48,6 +48,10 @@ ADJUDICATORS: dict[str, tuple[str, str]] = {
     TABLE: ("replayer.terms", "adjudicate_table"),
 }
 REPLAY_KINDS = tuple(ADJUDICATORS)
+DECLARED = ("poker", "banked", "slots")
+"""Kinds whose inputs hold the table's declared terms in force: poker hands are judged
+under them; for banked rounds and slot machines (a machine is its own table) they name
+the operator (``context``), the one source of who runs a subject."""
 UNJUDGEABLE = "casino-audit stored-event schema"
 """Citation of a subject whose stored events the replayer cannot read."""
 _OPENING = {
@@ -168,8 +172,8 @@ def gather(
     conflicting versions received."""
     book = terms_book or TermsBook(store)
     conflicts = tuple(book.conflicts(kind, subject))
-    if kind == "poker":
-        table = _table_of(kind, events)
+    if kind in DECLARED:
+        table = _table_of(kind, events) or (subject if kind == "slots" else None)
         terms = book.in_force(table, started_at(kind, events))
         return Inputs(kind, subject, events, terms=terms, conflicts=conflicts)
     if kind == "tournament":

@@ -27,8 +27,8 @@ import orjson
 from audit.evidence import FORMAT, FORMAT_VERSION, SUSPECTS, SUSPICION
 from audit.ingest.conflicts import KIND as CONFLICTS
 from audit.ingest.conflicts import conflict_key
+from audit.judging import DECLARED, gather, opening
 from audit.judging import KIND as ADJUDICATION
-from audit.judging import gather, opening
 from audit.show import collusion_nights
 from audit.store import AuditStore
 from audit.store.chain import ChainRow
@@ -60,10 +60,11 @@ def stored_kind(store: AuditStore, subject: str, kind: str | None = None) -> str
 def _input_groups(store: AuditStore, kind: str, subject: str, records: list[dict]) -> list:
     """(kind, subject) of each other aggregate the verdict's inputs come from."""
     groups = []
-    if kind == "poker":
+    if kind in DECLARED:
         first = opening(kind, records) or {}
-        if first.get("table_id") is not None and store.records_of("table", str(first["table_id"])):
-            groups.append(("table", str(first["table_id"])))
+        table = first.get("table_id") or (subject if kind == "slots" else None)
+        if table is not None and store.records_of("table", str(table)):
+            groups.append(("table", str(table)))
     if kind == "tournament":
         inputs = gather(store, kind, subject, records)
         if inputs.related:
