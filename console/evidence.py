@@ -27,7 +27,7 @@ import orjson
 from audit.evidence import FORMAT, FORMAT_VERSION, SUSPECTS, SUSPICION
 from audit.ingest.conflicts import KIND as CONFLICTS
 from audit.ingest.conflicts import conflict_key
-from audit.judging import DECLARED, gather, opening
+from audit.judging import DECLARED, OWN_TABLE, gather, opening
 from audit.judging import KIND as ADJUDICATION
 from audit.show import collusion_nights
 from audit.store import AuditStore
@@ -62,7 +62,7 @@ def _input_groups(store: AuditStore, kind: str, subject: str, records: list[dict
     groups = []
     if kind in DECLARED:
         first = opening(kind, records) or {}
-        table = first.get("table_id") or (subject if kind == "slots" else None)
+        table = first.get("table_id") or (subject if kind in OWN_TABLE else None)
         if table is not None and store.records_of("table", str(table)):
             groups.append(("table", str(table)))
     if kind == "tournament":

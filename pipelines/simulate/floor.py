@@ -56,9 +56,8 @@ from pipelines.simulate.casino import (
     plant,
 )
 from pipelines.simulate.day import ExtraGenerator
-from pipelines.simulate.envelope import envelope
 from pipelines.simulate.manifest import PlantedFault
-from pipelines.simulate.tables import DECLARED_FROM, OPERATORS
+from pipelines.simulate.tables import OPERATORS, operator_declarations
 
 #: Game -> (table id prefix, share of the rounds in percent).
 GAMES: dict[str, tuple[str, int]] = {
@@ -134,24 +133,6 @@ def floor_tables(rounds: int) -> list[Table]:
     return tables
 
 
-def floor_declarations(tables: list[Table]) -> list[FlatEvent]:
-    """Each banked table's ``TableTermsDeclared``: its game, currency and operator
-    (``FLOOR_OPERATOR``), so findings name who runs it (``audit.wording.operator_name``);
-    the rulebook is left to the round (``RoundOpened.rulebook``)."""
-    return [
-        {
-            **envelope("table_id", table.table_id, 0, DECLARED_FROM, "TableTermsDeclared"),
-            "effective_from": DECLARED_FROM,
-            "rulebook": None,
-            "operator": FLOOR_OPERATOR,
-            "game": table.game,
-            "currency": "EUR",
-            "source": "synthetic table card",
-        }
-        for table in tables
-    ]
-
-
 @dataclass(slots=True)
 class _BankerRun:
     """A chemin de fer table's bank: the seat holding it, what is in it, coups won."""
@@ -203,7 +184,9 @@ def banked_rounds(
         write_shard(
             out / TERMS_SHARD,
             family_named("table"),
-            floor_declarations(floor_tables(rounds)),
+            operator_declarations(
+                [(t.table_id, t.game) for t in floor_tables(rounds)], FLOOR_OPERATOR, "EUR"
+            ),
             stream_id=f"{seed}:banked-tables",
         )
         for count, events in enumerate(_floor_day(seed, day, rounds, fault_rate, faults), 1):
