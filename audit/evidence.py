@@ -13,6 +13,11 @@ A bundle (``console.evidence.build_bundle`` makes them; one JSON file) holds
 * ``proof``: a signed checkpoint and the proof that every event above is in the store's
   history up to it (``audit.evidence_proof``: Merkle inclusion or hash chain).
 
+A collusion suspicion (subject kind ``collusion``, ``pair:A|B``) has no events of its own:
+its ``verdict`` is the night's detector unit holding it, its ``inputs`` the evidence
+hands it names; the check is that they are stored, named by the suspicion and proven,
+not a recomputed score (that needs every hand of the window).
+
 ``verify_bundle`` checks, with the public key only: each event belongs to the subject it
 claims (deterministic aggregate ids, versions in order, topics matching records); the
 proof and the checkpoint's signature; and then judges the bundled events again through
@@ -50,6 +55,10 @@ from replayer.rulebooks.citations import summary_line
 FORMAT = "casino-audit evidence bundle"
 FORMAT_VERSION = 1
 VERDICT_KIND = "adjudication"
+SUSPICION = "collusion"
+"""The subject kind of a collusion suspicion's bundle (no events of its own)."""
+SUSPECTS = ("pair:", "ring:")
+"""How the ids of collusion suspicions begin."""
 
 
 class BundleError(ValueError):
@@ -207,6 +216,45 @@ def _unproven(bundle: Mapping[str, Any], kind: str, subject: str, result: ProofR
     ]
 
 
+def _suspicion(bundle: Mapping[str, Any], subject: str, public_key: Ed25519PublicKey) -> list[str]:
+    """What a collusion suspicion's bundle proves: its evidence hands are stored hands, the
+    night's detector unit holds the suspicion naming exactly them, all in the signed
+    history; the cited rule is the catalogue's."""
+    hands: dict[str, list[dict]] = {}
+    proven: list[Mapping[str, Any]] = []
+    for group in bundle.get("inputs") or ():
+        if group.get("kind") != "poker":
+            raise BundleError(f"a suspicion's evidence is poker hands, not {group.get('kind')!r}")
+        hands[str(group["subject"])] = _records("poker", str(group["subject"]), group["events"])
+        proven += group["events"]
+    section = bundle.get("verdict") or {}
+    unit = str(section.get("unit") or "")
+    [record] = _records(VERDICT_KIND, unit, section.get("events") or ()) or [{}]
+    if record.get("kind") != SUSPICION or not unit.startswith(f"{SUSPICION}:"):
+        raise BundleError(f"unit {unit!r} is not a collusion detector's unit")
+    found = [f for f in record.get("findings") or () if f.get("subject") == subject]
+    if not found:
+        raise BundleError(f"the detector unit {unit!r} holds no suspicion on {subject}")
+    detail = found[0].get("detail") or {}
+    if sorted(hands) != sorted(str(h) for h in detail.get("evidence_hands") or ()):
+        raise BundleError("the bundled hands are not the evidence hands the suspicion names")
+    citation = str(found[0].get("citation") or "")
+    listed = [(c.get("citation"), c.get("summary")) for c in bundle["rulebook"]["citations"]]
+    if listed != [(citation, summary_line(citation))]:
+        raise BundleError("the bundle's citation or its summary is not the catalogue's")
+    result = check_proof(bundle.get("proof") or {}, [*proven, *section["events"]], public_key)
+    cp = result.checkpoint
+    return [
+        f"the nightly detector's suspicion on {subject} (score {found[0].get('recorded')} over "
+        f"{detail.get('shared_hands')} shared hands, window of "
+        f"{(detail.get('window') or {}).get('days')} days to {record.get('subject')}) is stored "
+        f"in unit {unit}, and its {len(hands)} evidence hand(s) are stored hands; all are in "
+        f"the store's history up to checkpoint {cp.notification_id} ({cp.event_count} events), "
+        f"signed by key {cp.key_id or '(unnamed)'} at {result.head_time} ({result.method})",
+        f"the cited rule is the catalogue's: {summary_line(citation)}",
+    ]
+
+
 def verify_bundle(bundle: Mapping[str, Any], public_key: Ed25519PublicKey) -> EvidenceReport:
     """Check a bundle (see the module docstring); never raises for a bad bundle."""
     report = EvidenceReport()
@@ -214,6 +262,17 @@ def verify_bundle(bundle: Mapping[str, Any], public_key: Ed25519PublicKey) -> Ev
         if bundle.get("format") != FORMAT or bundle.get("format_version") != FORMAT_VERSION:
             raise BundleError("not a casino-audit evidence bundle (version 1)")
         kind, subject = str(bundle["subject"]["kind"]), str(bundle["subject"]["id"])
+        if kind == SUSPICION:
+            report.proven += _suspicion(bundle, subject, public_key)
+            report.notes += [
+                "the score is computed over every hand the pair shared in the window, which "
+                "this bundle does not hold: it is stored, not recomputed here; the evidence "
+                "hands are the ones that weigh most",
+                f"made_at {str(bundle.get('made_at'))[:40]!r} and made_by "
+                f"{str(bundle.get('made_by'))[:80]!r} are the console's claims, outside the "
+                "signature: not proven",
+            ]
+            return report
         events = list(bundle.get("events") or ())
         records = _records(kind, subject, events)
         inputs: dict[tuple[str, str], list[dict]] = {(kind, subject): records}

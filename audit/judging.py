@@ -48,6 +48,12 @@ ADJUDICATORS: dict[str, tuple[str, str]] = {
     TABLE: ("replayer.terms", "adjudicate_table"),
 }
 REPLAY_KINDS = tuple(ADJUDICATORS)
+DECLARED = ("poker", "banked", "slots", "tournament")
+"""Kinds whose inputs hold the table's declared terms in force: poker hands are judged
+under them; for banked rounds, slot machines and tournaments they name the operator
+(``context``), the one source of who runs a subject."""
+OWN_TABLE = ("slots", "tournament")
+"""Kinds that are their own table (the terms declared under the subject's id)."""
 UNJUDGEABLE = "casino-audit stored-event schema"
 """Citation of a subject whose stored events the replayer cannot read."""
 _OPENING = {
@@ -168,17 +174,17 @@ def gather(
     conflicting versions received."""
     book = terms_book or TermsBook(store)
     conflicts = tuple(book.conflicts(kind, subject))
-    if kind == "poker":
-        table = _table_of(kind, events)
+    terms = None
+    if kind in DECLARED:
+        table = _table_of(kind, events) or (subject if kind in OWN_TABLE else None)
         terms = book.in_force(table, started_at(kind, events))
-        return Inputs(kind, subject, events, terms=terms, conflicts=conflicts)
+    related: Sequence[dict[str, Any]] = ()
     if kind == "tournament":
         announced = opening(kind, events)
         target = announced.get("satellite_for") if announced else None
         if target:
             related = store.records_of(kind, str(target))
-            return Inputs(kind, subject, events, related=related, conflicts=conflicts)
-    return Inputs(kind, subject, events, conflicts=conflicts)
+    return Inputs(kind, subject, events, terms=terms, related=related, conflicts=conflicts)
 
 
 @dataclass(frozen=True)

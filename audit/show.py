@@ -27,7 +27,6 @@ from typing import Any
 
 from audit.judging import (
     Inputs,
-    TermsBook,
     context,
     findings_json,
     judge_stored,
@@ -125,9 +124,6 @@ def _judged(
         about["operator"] = about.get("operator") or latest.get("operator")
         starts = [e.get("effective_from") for e in inputs.events if e.get("effective_from")]
         when = min(starts) if starts else None
-    if not about.get("operator") and about.get("table") and kind in ("banked", "slots"):
-        declared = TermsBook(store).in_force(str(about["table"]), when) or {}
-        about["operator"] = declared.get("operator")
     findings = findings_json(verdict)
     numbers = numbered(findings)
     lines = header(

@@ -173,6 +173,7 @@ def collusion_body(
         f"{INDENT}flagged on: "
         + ", ".join(f"{safe(day)} (score {safe(f.get('recorded'))})" for day, f in nights)
     )
+    lines += ["", "WHAT WAS MEASURED, in words", *measured_in_words(finding)]
     evidence = [str(h) for h in detail.get("evidence_hands") or ()]
     lines += ["", f"EVIDENCE HANDS ({len(evidence)}; the hands that weigh most)"]
     totals: dict[tuple[str, str, Any], Fraction] = {}
@@ -212,6 +213,53 @@ def collusion_body(
                 f"{money(round(ba), currency)} from {safe(a)}: net {money(abs(net), currency)} to "
                 f"{safe(a if net >= 0 else b)}"
             )
+    return lines
+
+
+#: Feature -> what a departure means, said of the two players.
+DEPARTURES = {
+    "flow": "lost chips to each other beyond what each wins or loses against everyone else",
+    "fold": "folded to each other's bets more often than to other players' bets",
+    "soft": "bet or raised against each other less often than against other players",
+    "whipsaw": "re-raised each other with a third player caught between them more often "
+    "than they re-raise other players",
+    "team": "won more together than apart",
+}
+#: z-scores at or above which a departure is said "clearly" (and at 2 "somewhat").
+CLEARLY, SOMEWHAT = 3.0, 2.0
+
+
+def measured_in_words(finding: Mapping[str, Any]) -> list[str]:
+    """A collusion suspicion's measurements as sentences: over how many shared hands and
+    which days, each behaviour that departs from how they play against everyone else,
+    and what the score means."""
+    detail = finding.get("detail") or {}
+    players = " and ".join(safe(p) for p in detail.get("players") or ())
+    window = detail.get("window") or {}
+    features = detail.get("features") or {}
+    said = []
+    for name, value in sorted(features.items(), key=lambda kv: (-float(kv[1]), kv[0])):
+        z = float(value)
+        if name in DEPARTURES and z >= SOMEWHAT:
+            how = "clearly" if z >= CLEARLY else "somewhat"
+            said.append(f"they {how} {DEPARTURES[name]} ({z:.1f} standard deviations)")
+    usual = [DEPARTURES[n] for n, v in features.items() if n in DEPARTURES and float(v) < SOMEWHAT]
+    lines = [
+        f"{INDENT}Over the {safe(detail.get('shared_hands'))} hands {players} played together "
+        f"in the {safe(window.get('days'))} days to {safe(window.get('as_of'))}, each compared "
+        "with how the same player plays against everyone else, beyond a tolerated margin:"
+    ]
+    lines += [f"{INDENT}- {sentence};" for sentence in said] or [
+        f"{INDENT}- no single behaviour departs by 2 standard deviations or more;"
+    ]
+    if usual:
+        lines.append(f"{INDENT}- otherwise as with anyone else ({len(usual)} of 5 behaviours).")
+    threshold = (finding.get("expected") or {}).get("score_below")
+    lines.append(
+        f"{INDENT}Together this scores {safe(finding.get('recorded'))}, at or above "
+        f"{safe(threshold)}, where a pair is suspected: grounds to review the evidence hands "
+        "below, not proof of an agreement."
+    )
     return lines
 
 

@@ -150,17 +150,19 @@ def cmd_demo(args: argparse.Namespace) -> int:
 def _print_found_vs_planted(url: str, manifest: DayManifest) -> None:
     """Subjects found and planted per finding kind, then the deterministic faults' score."""
     from audit.adjudicate import current_findings
+    from pipelines.detectors import collusion_window
     from pipelines.nightly import open_store
     from pipelines.simulate.score import COLLUSION, collusion_lines, finding_pairs, score
 
     with open_store(url) as store:
         found = set(finding_pairs(current_findings(store)))
+        window = collusion_window(store, date.fromisoformat(manifest.day))
     planted = Counter(kind for fault in manifest.faults for kind in set(fault.findings))
     subjects = Counter(kind for _, kind in found if kind != COLLUSION)
     print("found vs planted, in subjects (planted: manifest.json):")
     for kind in sorted(set(planted) | set(subjects)):
         print(f"  {kind:<24}{subjects[kind]:>6} found {planted[kind]:>6} planted")
-    for line in collusion_lines(manifest, found):
+    for line in collusion_lines(manifest, found, window.verdict):
         print(f"  {line}")
     print("hands, rounds, machines and tournaments (collusion and data quality aside):")
     for line in score(manifest, found).lines():

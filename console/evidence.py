@@ -8,6 +8,8 @@ proof linking them to a signed checkpoint (format and checker: ``audit.evidence`
   table's declarations, a satellite's target tournament);
 * its current verdict unit's rows (the read model only says which unit is current);
 * the rulebook and each cited rule's summary (``replayer.rulebooks.citations``);
+* a collusion suspicion (``pair:A|B``), which has no events of its own: the night's
+  detector unit holding it and the evidence hands it names (``suspicion_bundle``);
 * a proof (``console.proofs``): Merkle inclusion proofs to the latest signed tree head
   when the store's checkpoints carry tree roots (``audit.store.merkle``), else the hash
   chain from the first proven row to the first signed checkpoint after the last one.
@@ -17,14 +19,17 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 from datetime import datetime
+from functools import partial
 from typing import Any
 
 import orjson
 
-from audit.evidence import FORMAT, FORMAT_VERSION
+from audit.evidence import FORMAT, FORMAT_VERSION, SUSPECTS, SUSPICION
 from audit.ingest.conflicts import KIND as CONFLICTS
 from audit.ingest.conflicts import conflict_key
-from audit.judging import gather, opening
+from audit.judging import DECLARED, OWN_TABLE, gather, opening
+from audit.judging import KIND as ADJUDICATION
+from audit.show import collusion_nights
 from audit.store import AuditStore
 from audit.store.chain import ChainRow
 from audit.store.subjects import subject_uuid
@@ -55,10 +60,11 @@ def stored_kind(store: AuditStore, subject: str, kind: str | None = None) -> str
 def _input_groups(store: AuditStore, kind: str, subject: str, records: list[dict]) -> list:
     """(kind, subject) of each other aggregate the verdict's inputs come from."""
     groups = []
-    if kind == "poker":
+    if kind in DECLARED:
         first = opening(kind, records) or {}
-        if first.get("table_id") is not None and store.records_of("table", str(first["table_id"])):
-            groups.append(("table", str(first["table_id"])))
+        table = first.get("table_id") or (subject if kind in OWN_TABLE else None)
+        if table is not None and store.records_of("table", str(table)):
+            groups.append(("table", str(table)))
     if kind == "tournament":
         inputs = gather(store, kind, subject, records)
         if inputs.related:
@@ -79,6 +85,51 @@ def _citations(record: Mapping[str, Any]) -> list[dict[str, str]]:
     return [{"citation": c, "summary": summary_line(c)} for c in cited]
 
 
+def suspicion_bundle(
+    store: AuditStore,
+    model: ReadModel,
+    subject: str,
+    *,
+    made_by: str,
+    made_at: datetime,
+    trees: TreeCache,
+    proof: str = "auto",
+) -> dict[str, Any]:
+    """The evidence bundle of a collusion suspicion (``pair:A|B`` or ``ring:…``), which has
+    no events of its own: the night's detector unit that holds the latest suspicion (its
+    ``verdict``), each evidence hand it names with its stored events (its ``inputs``),
+    the cited rule and the proof of them all (``audit.evidence`` checks it)."""
+    nights = collusion_nights(store, subject, partial(queries.unit_ids, model))
+    if not nights:
+        raise NoEvidence(f"no stored suspicion on {subject!r}")
+    finding, (unit_id, record) = nights[max(nights)]
+    verdict_rows = rows_of(store, subject_uuid(ADJUDICATION, unit_id).hex)
+    hands = [str(h) for h in (finding.get("detail") or {}).get("evidence_hands") or ()]
+    groups = [(h, _rows(store, "poker", h)) for h in hands]
+    groups = [(h, rows) for h, rows in groups if rows]
+    citation = str(finding.get("citation") or "")
+    proven = [*(r for _, rows in groups for r in rows), *verdict_rows]
+    return {
+        "format": FORMAT,
+        "format_version": FORMAT_VERSION,
+        "made_at": made_at.isoformat(),
+        "made_by": made_by,
+        "subject": {"kind": SUSPICION, "id": subject},
+        "events": [],
+        "inputs": [
+            {"kind": "poker", "subject": h, "events": [event_json(r) for r in rows]}
+            for h, rows in groups
+        ],
+        "verdict": {"unit": unit_id, "events": [event_json(r) for r in verdict_rows]},
+        "rulebook": {
+            "id": None,
+            "citations": [{"citation": citation, "summary": summary_line(citation)}],
+        },
+        "replayer_version": record.get("replayer_version", REPLAYER_VERSION),
+        "proof": prove(store, proven, trees, proof),
+    }
+
+
 def build_bundle(
     store: AuditStore,
     model: ReadModel,
@@ -92,7 +143,11 @@ def build_bundle(
 ) -> dict[str, Any]:
     """The evidence bundle of a stored subject (see the module docstring); ``proof`` is
     ``auto``, ``merkle`` or ``hash-chain``; ``trees`` keeps the Merkle tree between
-    bundles (``console.treecache``)."""
+    bundles (``console.treecache``). A collusion suspicion's bundle: ``suspicion_bundle``."""
+    if subject.startswith(SUSPECTS) and kind in (None, SUSPICION):
+        return suspicion_bundle(
+            store, model, subject, made_by=made_by, made_at=made_at, trees=trees, proof=proof
+        )
     kind = stored_kind(store, subject, kind)
     records = store.records_of(kind, subject)
     events = _rows(store, kind, subject)

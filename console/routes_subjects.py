@@ -17,6 +17,7 @@ from urllib.parse import quote
 from fastapi import APIRouter, Form, HTTPException, Request
 from fastapi.responses import RedirectResponse, Response
 
+from audit.evidence import SUSPECTS
 from audit.show import collusion_nights, show_lines
 from audit.show_common import UnitKey, adjudication_units
 from console import queries
@@ -87,7 +88,8 @@ def subject_page(request: Request, viewer: Reader, subject_id: str):
     if subject_id.startswith("table:"):
         keys.append(("banker_run", subject_id))
     units = adjudication_units(reads, keys, unit_ids)
-    if subject_id.startswith(("pair:", "ring:")):  # the detector's units, as show lists them
+    suspicion = subject_id.startswith(SUSPECTS)
+    if suspicion:  # the detector's units, as show lists them
         units = [unit for _, unit in collusion_nights(reads, subject_id, unit_ids).values()]
     history = list(reversed(units))
     found = views(rows)
@@ -102,6 +104,7 @@ def subject_page(request: Request, viewer: Reader, subject_id: str):
         stored={kind: [record_json(r) for r in records] for kind, records in stored.items()},
         history=history,
         links=subject_links(rt.model, rt.store, subject_id),
+        suspicion=suspicion and bool(history),
     )
 
 

@@ -6,22 +6,38 @@ from collections import defaultdict
 from collections.abc import Iterator
 from datetime import date, timedelta
 from pathlib import Path
+from typing import Any
 
 import pytest
 
 from audit.ingest.avro_files import read_events
 from pipelines.detectors.collusion import (
+    MIN_HANDS,
+    NOT_ENOUGH,
+    NOT_SUSPECTED,
+    SUSPECTED,
     THRESHOLD,
     CollusionDetector,
     CollusionReport,
+    PairVerdict,
 )
 from pipelines.detectors.collusion_findings import collusion_findings
 from pipelines.simulate import DayManifest, generate_day
+from pipelines.simulate.demo import DEMO_DAY, DEMO_HANDS, DEMO_SEED
 from replayer.findings import FindingKind
 
 START = date(2025, 3, 1)
 GROUPS = [("chip_dumping", 2), ("soft_play", 2), ("whipsaw", 2), ("soft_play", 3)]
 DAYS = 2
+SEED = 5
+#: Seeds of the several-seed proof: the first in every run, the others in the long tier.
+SEEDS = [SEED, pytest.param(1, marks=pytest.mark.long)] + [
+    pytest.param(seed, marks=pytest.mark.long) for seed in (2, 3, 4)
+]
+#: Planted groups the detector misses at these seeds, measured (README, *Collusion*):
+#: soft play is the weakest method, a soft-playing pair shows only in the few pots they
+#: alone contest (seed 4: 48 heads-up spots in 919 shared hands, score 3.4).
+KNOWN_MISSES = {(4, "soft_play", 2)}
 
 
 def read_hands(folder: Path, manifest: DayManifest) -> Iterator[list[dict]]:
@@ -32,58 +48,115 @@ def read_hands(folder: Path, manifest: DayManifest) -> Iterator[list[dict]]:
         yield from hands.values()
 
 
-@pytest.fixture(scope="module")
-def population(tmp_path_factory: pytest.TempPathFactory) -> tuple[list[list[dict]], DayManifest]:
-    """Two days at three small tables (one per venue), four planted groups."""
+def small_population(
+    seed: int, base: Path, days: int = DAYS, **options: Any
+) -> tuple[list[list[dict]], DayManifest]:
+    """``days`` days of 2,500 hands at three tables (one per venue) and 45 players with
+    the four planted ``GROUPS`` (or ``options``)."""
     hands: list[list[dict]] = []
     manifest = None
-    for k in range(DAYS):
-        out = tmp_path_factory.mktemp(f"day{k}")
-        manifest = generate_day(
-            5,
-            START + timedelta(days=k),
-            hands=2_500,
-            out=out,
-            tables=3,
-            players=45,
-            colluders=GROUPS,
-        )
+    settings: dict[str, Any] = {
+        "hands": 2_500,
+        "tables": 3,
+        "players": 45,
+        "colluders": GROUPS,
+        **options,
+    }
+    for k in range(days):
+        out = base / f"day{k}"
+        manifest = generate_day(seed, START + timedelta(days=k), out=out, **settings)
         hands.extend(read_hands(out, manifest))
     assert manifest is not None
     return hands, manifest
 
 
 @pytest.fixture(scope="module")
+def population(tmp_path_factory: pytest.TempPathFactory) -> tuple[list[list[dict]], DayManifest]:
+    return small_population(SEED, tmp_path_factory.mktemp("population"))
+
+
+@pytest.fixture(scope="module")
 def report(population: tuple[list[list[dict]], DayManifest]) -> CollusionReport:
     hands, _ = population
-    detector = CollusionDetector(as_of=START + timedelta(days=DAYS - 1))
-    for events in hands:
-        detector.observe(events)
-    return detector.report(THRESHOLD)
+    return detector_over(hands).report(THRESHOLD)
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="known detector defect (issue #23): on this seed's day, as simulated since the "
-    "replayer-4 rake rules, the honest pair pt-p0005/pt-p0009 scores 5.71 over THRESHOLD 5.5",
-)
+def planted_pairs(manifest: DayManifest) -> set[tuple[str, str]]:
+    """Every pair of players planted in one group (the oracle: the simulator's manifest)."""
+    return {
+        (a, b)
+        for group in manifest.collusion
+        for i, a in enumerate(sorted(group.players))
+        for b in sorted(group.players)[i + 1 :]
+    }
+
+
+@pytest.mark.parametrize("seed", SEEDS)
 def test_planted_groups_are_found_and_no_honest_pair(
-    population: tuple[list[list[dict]], DayManifest], report: CollusionReport
+    seed: int, tmp_path: Path, request: pytest.FixtureRequest
 ) -> None:
-    _, manifest = population
-    colluding = set()
-    for group in manifest.collusion:
-        members = sorted(group.players)
-        colluding.update((a, b) for i, a in enumerate(members) for b in members[i + 1 :])
+    """Over several seeds: no honest pair is suspected; every chip-dumping and whipsaw
+    pair is found; every soft-playing pair, and at least one pair of each soft-playing
+    ring, is found except the measured ``KNOWN_MISSES``."""
+    if seed == SEED:  # the module's population, shared with the tests below
+        hands, manifest = request.getfixturevalue("population")
+    else:
+        hands, manifest = small_population(seed, tmp_path)
+    report = detector_over(hands).report(THRESHOLD)
+    colluding = planted_pairs(manifest)
     suspected_pairs = {s.players for s in report.suspicions if s.subject.startswith("pair:")}
     assert suspected_pairs <= colluding, "an honest pair was flagged"
     for group in manifest.collusion:
-        if len(group.players) == 2:
-            assert tuple(sorted(group.players)) in suspected_pairs, group
-        else:  # a soft-play ring: its most active pair at least (under 1,000 shared hands)
-            members = set(group.players)
-            assert any(set(pair) <= members for pair in suspected_pairs), group
+        members = set(group.players)
+        found = any(set(pair) <= members for pair in suspected_pairs)
+        expected = (seed, group.method, len(members)) not in KNOWN_MISSES
+        assert found is expected, (seed, group)
     assert report.pairs_scored > 50
+    assert all(s.shared_hands >= MIN_HANDS for s in report.suspicions)
+
+
+def test_the_demo_day_accuses_no_honest_pair_and_leaves_its_planted_pairs_undecided(
+    tmp_path: Path,
+) -> None:
+    """The demo day (seed 7, its poker hands): its two planted pairs share 10 and 55 hands,
+    too few to judge, so they are neither accused nor cleared; no honest pair is
+    suspected."""
+    manifest = generate_day(
+        DEMO_SEED, DEMO_DAY, hands=DEMO_HANDS, out=tmp_path, colluders=2, fault_rate=0.01
+    )
+    detector = CollusionDetector(as_of=DEMO_DAY)
+    for events in read_hands(tmp_path, manifest):
+        detector.observe(events)
+    report = detector.report()
+    assert not [s.subject for s in report.suspicions]
+    verdicts = [detector.verdict(tuple(g.players)) for g in manifest.collusion]  # type: ignore[arg-type]
+    assert [(v.shared_hands, v.needed, v.verdict) for v in verdicts] == [
+        (10, MIN_HANDS, NOT_ENOUGH),
+        (55, MIN_HANDS, NOT_ENOUGH),
+    ]
+    assert detector.verdict(("nobody", "else")) == PairVerdict(
+        ("else", "nobody"), 0, MIN_HANDS, 0.0, NOT_ENOUGH
+    )
+    assert all(v.shared_hands < MIN_HANDS for v in report.undecided)
+    assert [v.score for v in report.undecided] == sorted(
+        (v.score for v in report.undecided), reverse=True
+    )
+    assert all(v.score >= THRESHOLD and v.verdict == NOT_ENOUGH for v in report.undecided)
+
+
+def test_a_pair_with_enough_hands_is_judged_either_way(
+    population: tuple[list[list[dict]], DayManifest], report: CollusionReport
+) -> None:
+    hands, manifest = population
+    detector = detector_over(hands)
+    suspected = {s.players for s in report.suspicions}
+    for key, pair in sorted(detector.pairs.items())[:400]:
+        verdict = detector.verdict(key)
+        if pair.n < MIN_HANDS:
+            assert verdict.verdict == NOT_ENOUGH
+        else:
+            assert verdict.verdict == (SUSPECTED if key in suspected else NOT_SUSPECTED)
+    assert planted_pairs(manifest) & suspected
 
 
 def test_findings_name_subject_rule_and_evidence(

@@ -19,7 +19,7 @@ from audit.ingest.avro_files import read_events
 from pipelines.simulate import DayManifest, PlantedFault, generate_day
 from pipelines.simulate.casino import BANKED_FAULTS
 from pipelines.simulate.fleet import METER_FAULTS, slot_fleet
-from pipelines.simulate.floor import GAMES, banked_rounds
+from pipelines.simulate.floor import GAMES, banked_rounds, patrons
 from pipelines.simulate.score import score
 from pipelines.simulate.slots import machine_month
 from replayer.casino import adjudicate_round
@@ -188,3 +188,24 @@ def test_nothing_planted_and_nothing_found_is_perfect() -> None:
     result = score(manifest_of(), [])
     assert (result.precision, result.recall, result.missed, result.unexpected) == (1.0, 1.0, [], [])
     assert score(manifest_of(), [("r", "mispaid_bet")]).precision == 0.0
+
+
+def test_banked_players_are_patron_ids_by_seat_and_the_banker_is_one(day: Day) -> None:
+    """No seat label (``p0``) reaches a record: every bettor is one of the table's patrons
+    of the day (``floor.patrons``), the chemin de fer bank is held by a patron and his
+    pontos sit at other seats; no patron of a table's day sat at it the day before."""
+    folder, files, _ = day
+    for round_id, events in subjects(
+        folder, [f for f in files if "banked" in f], "round_id"
+    ).items():
+        table = round_id.split("/")[0]
+        seated = patrons(12, DAY, table)
+        named = [e["player_id"] for e in events if "player_id" in e]
+        assert named and set(named) <= set(seated), round_id
+        bank = [e["player_id"] for e in events if e.get("bet_type") == "bank"]
+        pontos = {e["player_id"] for e in events if e.get("bet_type") == "ponto"}
+        assert not set(bank) & pontos, round_id
+    for table in ("bac-01", "chemmy-01"):
+        today, yesterday = patrons(12, DAY, table), patrons(12, DAY - timedelta(days=1), table)
+        assert len(set(today)) == 8 and not set(today) & set(yesterday)
+        assert all(p.startswith("live-p") and len(p) == 10 for p in today)

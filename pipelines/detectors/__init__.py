@@ -15,6 +15,7 @@ from datetime import date, timedelta
 from typing import Any
 
 from audit.store import AuditStore
+from pipelines.detectors.collusion import WINDOW_DAYS, CollusionDetector
 from pipelines.night_units import (
     COLLUSION_STATE,
     LEDGER,
@@ -63,16 +64,25 @@ def detect(store: AuditStore, day: date, unit_ids: UnitLookup | None = None) -> 
     ]
 
 
-def _collusion(store: AuditStore, day: date, unit_ids: UnitLookup | None = None) -> Detection:
-    """Pairs and rings over the window ending on ``day``: the collusion states its nights
-    stored (one per partition of its poker hands), merged in (day, partition) order."""
-    from pipelines.detectors import collusion
-    from pipelines.detectors.collusion_findings import collusion_findings
-
-    window = [day - timedelta(days=n) for n in range(collusion.WINDOW_DAYS)]
-    detector = collusion.CollusionDetector(as_of=day)
+def collusion_window(
+    store: AuditStore, day: date, unit_ids: UnitLookup | None = None
+) -> CollusionDetector:
+    """The collusion detector over the window ending on ``day``: the collusion states its
+    nights stored (one per partition of its poker hands), merged in (day, partition)
+    order."""
+    window = [day - timedelta(days=n) for n in range(WINDOW_DAYS)]
+    detector = CollusionDetector(as_of=day)
     for _, record in iter_days_units(store, window, [COLLUSION_STATE], unit_ids):
         detector.merge(record["state"])
+    return detector
+
+
+def _collusion(store: AuditStore, day: date, unit_ids: UnitLookup | None = None) -> Detection:
+    """Pairs and rings over the window ending on ``day``; the figures name the pairs left
+    undecided (not enough shared hands to judge), at most ``MAX_FLOWS``."""
+    from pipelines.detectors.collusion_findings import collusion_findings
+
+    detector = collusion_window(store, day, unit_ids)
     report = detector.report()
     suspects = sorted({p for s in report.suspicions for p in s.players})
     return Detection(
@@ -80,8 +90,12 @@ def _collusion(store: AuditStore, day: date, unit_ids: UnitLookup | None = None)
         collusion_findings(report),
         {
             "pairs_scored": report.pairs_scored,
+            "min_hands": detector.min_hands,
             "suspects": suspects,
             "flows": chip_flows(detector, set(suspects), detector.min_hands),
+            "undecided": [
+                [*v.players, v.shared_hands, v.score] for v in report.undecided[:MAX_FLOWS]
+            ],
         },
     )
 

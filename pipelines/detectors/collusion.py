@@ -37,13 +37,36 @@ default) ending on ``as_of``:
     The pair's combined result in hands together against their results apart, over the
     standard deviation from their mean squared results in all their hands.
 
-Each z tests the departure beyond a small tolerated margin (``MARGINS``: e.g. 8
-points of fold rate), an effect size below which honest style interactions (a nit facing
-a bluffer) are not evidence however many hands are shared. The pair's score is
-``sqrt(Σ max(z, 0)²)`` over the five features; a pair with at least
-``min_hands`` shared hands and a score at or above ``THRESHOLD`` is suspected. The
-threshold is calibrated on honest pairs of seeded synthetic populations
-(``benchmarks/collusion_curve.py``) for a false-positive rate under 1% over honest pairs.
+Each z tests the departure beyond a small tolerated margin
+(``collusion_features.MARGINS``: e.g. 8 points of fold rate), an effect size below which
+honest style interactions (a nit facing a bluffer) are not evidence however many hands
+are shared. Each baseline is itself an estimate from the players' other hands, so its
+sampling variance (``n²·var``) is added to the pair's: a player seen almost only beside
+one other has no baseline to depart from (``team`` compares results only when each
+played ``collusion_features.BASELINE_HANDS`` hands without the other). Two passes: a
+colluder's play towards his partner would otherwise be his baseline "against everyone
+else" (a chip dumper's receiver raises most bets: his partner's), and an honest player
+sharing many hands with him would look soft against him; so the pairs the first pass
+finds at ``THRESHOLD`` are taken out of their players' baselines and every pair is
+scored again. The pair's score is ``sqrt(Σ max(z, 0)²)`` over the five features; a pair
+with at least ``min_hands`` shared hands and a score at or above ``THRESHOLD`` is
+suspected; one with fewer is **not judged** (``verdict``: ``NOT_ENOUGH``, "not enough
+shared hands to judge"), neither accused nor cleared, and the report lists those whose
+score would reach the threshold (``undecided``).
+
+Calibration (``benchmarks/collusion_separation.py``, seeds 1-8, every pair scored at the
+end of its window; 2026-12-03). Demo-day population (one day, 3,000 hands, 8 tables, two
+planted pairs): honest pairs' maximum score 11.76 under 50 shared hands (6,006 pairs: a
+single big pot is a large z), 4.69 at 50-99 (1,621), 4.70 at 100-199 (842, p99 2.91),
+3.51 at 200+ (193); 10 of the 16 planted pairs share fewer than 100 hands (6 to 95: the
+demo day's colluders rarely sit together long). Test population (two days, 2,500 hands
+a day at 3 tables, 45 players, 4 planted groups): honest maximum 4.19 at 100+ shared
+hands (1,769 pairs, p99 3.23); planted chip dumping 11.5-57.7 (8 of 8 pairs), whipsaw
+9.2-20.0 (8 of 8), soft play 2.3-12.9 (12 of 32 pairs at 5.5 or more: a soft-playing
+pair shows only in the few pots they alone contest). So ``MIN_HANDS`` = 100 (below 50
+honest pairs reach 11.8) and ``THRESHOLD`` = 5.5, 0.8 above the highest honest score
+over 2,804 honest pairs with 100 or more shared hands (no false alarm), below every
+chip-dumping and whipsaw pair.
 Rings: suspected pairs are joined into connected components; a component of three or
 more players is reported as a ring (its score: the mean of its suspected pairs' scores).
 
@@ -67,110 +90,34 @@ collusion, the finding then cites the operator's house rules.
 from __future__ import annotations
 
 import heapq
-import math
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from datetime import date, datetime, timedelta
 from typing import Any
 
+from pipelines.detectors.collusion_features import (
+    FEATURES,
+    PairCounts,
+    PlayerCounts,
+    combined,
+    features,
+    shifted,
+)
 from replayer.events import FlatEvent
 
-#: Score at or above which a pair is suspected. Calibrated with
-#: ``benchmarks/collusion_curve.py`` (seeds 1-4, 10 days x 3,000 hands each): the honest
-#: pairs' 99th percentile is 3.8 / 4.2 / 5.1 after 100 / 300 / 1,000 shared hands; at 5.5
-#: the false-positive rate is 0.0% / 0.2% / 0.4% and the recall of planted groups
-#: 17% / 46% / 92% (100% after 3,000).
+#: Score at or above which a pair is suspected: 0.8 above the highest honest score
+#: measured over 2,804 honest pairs with 100+ shared hands (see "Calibration" above).
 THRESHOLD = 5.5
-#: Fewest shared hands before a pair is scored.
+#: Fewest shared hands before a pair is judged (suspected or not); below it "not enough
+#: shared hands to judge" (honest pairs reach 11.8 under 50 shared hands).
 MIN_HANDS = 100
 WINDOW_DAYS = 30
-#: Tolerated departure per opportunity before a feature counts (rates; big blinds per
-#: shared hand for flow and team): the baselines are models, and with thousands of
-#: shared hands a small misfit between two honest styles would otherwise grow into a
-#: large z. Colluders depart by far more (see the module docstring).
-MARGINS = {"flow": 0.25, "fold": 0.08, "soft": 0.08, "whipsaw": 0.04, "team": 0.5}
-FEATURES = ("flow", "fold", "soft", "whipsaw", "team")
-
 CITATIONS = {
     "gg": "GG-2022 política de conluio (Política de desconexões)",
     "pt": "PT-217/2007 II n.º 56 (entendimento entre os jogadores vedado)",
     "mo": "MO-97/2010 (silent on collusion: operator's house rules)",
 }
 _VOID = frozenset({"HandVoided", "HandReverted"})
-
-
-class _Player:
-    """One player's behaviour against everyone (the baselines)."""
-
-    __slots__ = (
-        "faced",
-        "faced_by",
-        "flow_in",
-        "flow_sq",
-        "folded",
-        "folds_induced",
-        "hands",
-        "hu",
-        "hu_aggr",
-        "net",
-        "net_sq",
-        "pair_hands",
-        "raised",
-        "third",
-        "third_raised",
-    )
-
-    def __init__(self) -> None:
-        self.faced = self.folded = self.faced_by = self.folds_induced = self.raised = 0
-        self.hu = self.hu_aggr = self.third = self.third_raised = 0
-        self.hands = 0
-        self.net = 0.0
-        self.net_sq = 0.0
-        self.flow_in = 0.0
-        self.flow_sq = 0.0
-        self.pair_hands = 0
-
-
-class _Pair:
-    """Two players (``a`` < ``b``) in the hands they shared. Index 0: a acting against b;
-    index 1: b acting against a."""
-
-    SUMS = ("n", "flow", "flow_sq", "net_a", "net_b")
-    SIDES = ("faced", "folded", "raised", "hu", "hu_aggr", "third", "third_raised")
-
-    __slots__ = (
-        "a",
-        "b",
-        "evidence",
-        "faced",
-        "flow",
-        "flow_sq",
-        "folded",
-        "hu",
-        "hu_aggr",
-        "n",
-        "net_a",
-        "net_b",
-        "raised",
-        "third",
-        "third_raised",
-        "venues",
-    )
-
-    def __init__(self, a: str, b: str) -> None:
-        self.a, self.b = a, b
-        self.n = 0
-        self.flow = self.flow_sq = 0.0
-        self.net_a = self.net_b = 0.0
-        self.faced = [0, 0]
-        self.folded = [0, 0]
-        self.raised = [0, 0]
-        self.hu = [0, 0]
-        self.hu_aggr = [0, 0]
-        self.third = [0, 0]
-        self.third_raised = [0, 0]
-        self.evidence: list[tuple[float, str]] = []
-        self.venues: set[str] = set()
 
 
 @dataclass(frozen=True, slots=True)
@@ -196,6 +143,27 @@ class PairScore:
     features: dict[str, float]
 
 
+SUSPECTED = "suspected"
+NOT_SUSPECTED = "not suspected"
+NOT_ENOUGH = "not enough shared hands to judge"
+"""A pair's verdict (``CollusionDetector.verdict``): below ``min_hands`` shared hands the
+detector neither accuses nor clears."""
+
+
+@dataclass(frozen=True, slots=True)
+class PairVerdict:
+    """What the detector says of one pair."""
+
+    players: tuple[str, str]
+    shared_hands: int
+    needed: int
+    """``min_hands``: shared hands needed before the pair is judged."""
+    score: float
+    """The score over the hands shared (provisional below ``needed``)."""
+    verdict: str
+    """``SUSPECTED``, ``NOT_SUSPECTED`` or ``NOT_ENOUGH``."""
+
+
 @dataclass(slots=True)
 class CollusionReport:
     as_of: str
@@ -203,13 +171,9 @@ class CollusionReport:
     threshold: float
     pairs_scored: int
     suspicions: list[Suspicion] = field(default_factory=list)
-
-
-def _z_excess(observed: float, expected: float, variance: float) -> float:
-    """One-sided z of ``observed`` above ``expected``."""
-    if variance <= 0:
-        return 0.0
-    return (observed - expected) / math.sqrt(variance)
+    undecided: list[PairVerdict] = field(default_factory=list)
+    """Pairs whose score reaches the threshold over fewer than ``min_hands`` shared hands:
+    not enough shared hands to judge, neither accused nor cleared (highest score first)."""
 
 
 class CollusionDetector:
@@ -228,16 +192,19 @@ class CollusionDetector:
         self.first_day = as_of - timedelta(days=window_days - 1)
         self.min_hands = min_hands
         self.evidence = evidence
-        self.players: dict[str, _Player] = {}
-        self.pairs: dict[tuple[str, str], _Pair] = {}
+        self.players: dict[str, PlayerCounts] = {}
+        self.pairs: dict[tuple[str, str], PairCounts] = {}
         self.venues: dict[str, list[int]] = {}
         """Venue (rulebook prefix) -> [bets faced, folds]: the population's fold rate."""
+        self._cleaned: tuple[set[tuple[str, str]], dict[str, PlayerCounts]] | None = None
+        """First-pass suspects and the players' baselines without them (``_baselines``)."""
 
     # ----------------------------------------------------------------- one hand
 
     def observe(self, events: Sequence[FlatEvent]) -> None:
         """Add one hand (its flat events, any order); hands outside the window, void
         hands and hands without a HandStarted are ignored."""
+        self._cleaned = None
         ordered = sorted(events, key=lambda e: e["sequence"])
         if not ordered or ordered[0]["type"] != "HandStarted":
             return
@@ -253,7 +220,7 @@ class CollusionDetector:
         stats = self.players
         for pid in player_of.values():
             if pid not in stats:
-                stats[pid] = _Player()
+                stats[pid] = PlayerCounts()
         put = dict.fromkeys(player_of, 0)
         paid = dict.fromkeys(player_of, 0)
         live = set(player_of)
@@ -324,7 +291,7 @@ class CollusionDetector:
                 net_b = net[sb]
                 pair = pairs.get((a, b))
                 if pair is None:
-                    pair = pairs[(a, b)] = _Pair(a, b)
+                    pair = pairs[(a, b)] = PairCounts(a, b)
                 flow = 0.0
                 if gain > 0:
                     flow = (loss_a * max(net_b, 0.0) - max(-net_b, 0.0) * gain_a) / gain
@@ -381,15 +348,15 @@ class CollusionDetector:
         no night re-reads a month of hands."""
         return {
             "players": {
-                pid: [getattr(player, f) for f in _Player.__slots__]
+                pid: [getattr(player, f) for f in PlayerCounts.__slots__]
                 for pid, player in sorted(self.players.items())
             },
             "pairs": [
                 [
                     a,
                     b,
-                    [getattr(pair, f) for f in _Pair.SUMS],
-                    [getattr(pair, f) for f in _Pair.SIDES],
+                    [getattr(pair, f) for f in PairCounts.SUMS],
+                    [getattr(pair, f) for f in PairCounts.SIDES],
                     sorted(pair.venues),
                     sorted(pair.evidence, reverse=True),
                 ]
@@ -402,15 +369,16 @@ class CollusionDetector:
         """Add a ``state`` (of hands in this window, observed by another detector): counts
         and sums add, evidence keeps the heaviest hands of both. Merging states in a fixed
         order gives the same figures on every run."""
+        self._cleaned = None
         for pid, values in state["players"].items():
-            player = self.players.get(pid) or self.players.setdefault(pid, _Player())
-            for name, value in zip(_Player.__slots__, values, strict=True):
+            player = self.players.get(pid) or self.players.setdefault(pid, PlayerCounts())
+            for name, value in zip(PlayerCounts.__slots__, values, strict=True):
                 setattr(player, name, getattr(player, name) + value)
         for a, b, sums, sides, venues, evidence in state["pairs"]:
-            pair = self.pairs.get((a, b)) or self.pairs.setdefault((a, b), _Pair(a, b))
-            for name, value in zip(_Pair.SUMS, sums, strict=True):
+            pair = self.pairs.get((a, b)) or self.pairs.setdefault((a, b), PairCounts(a, b))
+            for name, value in zip(PairCounts.SUMS, sums, strict=True):
                 setattr(pair, name, getattr(pair, name) + value)
-            for name, (first, second) in zip(_Pair.SIDES, sides, strict=True):
+            for name, (first, second) in zip(PairCounts.SIDES, sides, strict=True):
                 mine = getattr(pair, name)
                 mine[0] += first
                 mine[1] += second
@@ -422,7 +390,7 @@ class CollusionDetector:
             counts[0] += faced
             counts[1] += folds
 
-    def _keep_evidence(self, pair: _Pair, entry: tuple[float, str]) -> None:
+    def _keep_evidence(self, pair: PairCounts, entry: tuple[float, str]) -> None:
         """Keep the ``evidence`` heaviest (weight, hand id) entries of the pair."""
         if len(pair.evidence) < self.evidence:
             heapq.heappush(pair.evidence, entry)
@@ -432,12 +400,42 @@ class CollusionDetector:
     # ------------------------------------------------------------------ scoring
 
     def score(self, pair: tuple[str, str]) -> PairScore:
-        """The pair's features and score (ids in either order)."""
+        """The pair's features and score (ids in either order), against baselines cleaned
+        of the first pass's suspects (``_baselines``)."""
         a, b = sorted(pair)
         record = self.pairs[(a, b)]
-        features = self._features(record)
-        value = math.sqrt(sum(max(z, 0.0) ** 2 for z in features.values()))
-        return PairScore((a, b), record.n, value, features)
+        suspects, cleaned = self._baselines()
+        pa, pb = cleaned.get(a, self.players[a]), cleaned.get(b, self.players[b])
+        if (a, b) in suspects:  # its own hands come out in ``features``
+            pa, pb = shifted(pa, record, 0, +1), shifted(pb, record, 1, +1)
+        found = features(record, pa, pb, self.venues)
+        return PairScore((a, b), record.n, combined(found), found)
+
+    def _raw_score(self, record: PairCounts) -> float:
+        players = self.players
+        return combined(features(record, players[record.a], players[record.b], self.venues))
+
+    def _baselines(self) -> tuple[set[tuple[str, str]], dict[str, PlayerCounts]]:
+        """Two passes. A colluder's behaviour towards his partner is part of his behaviour
+        "against everyone else" when any other pair of his is scored (a chip dumper's
+        receiver raises most bets: against his partner's), so an honest player who sits
+        with a colluder would look soft or folding against him. The first pass scores
+        every pair with ``min_hands`` shared hands against the raw baselines; the players
+        of the pairs at or above ``THRESHOLD`` then get baselines without those pairs'
+        counts, and every pair is scored against them."""
+        if self._cleaned is None:
+            suspects = {
+                key
+                for key, record in self.pairs.items()
+                if record.n >= self.min_hands and self._raw_score(record) >= THRESHOLD
+            }
+            cleaned: dict[str, PlayerCounts] = {}
+            for key in sorted(suspects):
+                record = self.pairs[key]
+                for side, pid in enumerate(key):
+                    cleaned[pid] = shifted(cleaned.get(pid, self.players[pid]), record, side, -1)
+            self._cleaned = (suspects, cleaned)
+        return self._cleaned
 
     def scores(self) -> list[PairScore]:
         """Every pair with at least ``min_hands`` shared hands, sorted by ids."""
@@ -445,73 +443,32 @@ class CollusionDetector:
             self.score(key) for key in sorted(self.pairs) if self.pairs[key].n >= self.min_hands
         ]
 
-    def _features(self, pair: _Pair) -> dict[str, float]:
-        pa, pb = self.players[pair.a], self.players[pair.b]
-        n = pair.n
-        # flow: a -> b against each one's mean flow with everybody else.
-        mean_a = _ratio(pa.flow_in + pair.flow, pa.pair_hands - n)
-        mean_b = _ratio(pb.flow_in - pair.flow, pb.pair_hands - n)
-        mu = mean_b - mean_a
-        pooled = _ratio(pa.flow_sq + pb.flow_sq, pa.pair_hands + pb.pair_hands)
-        excess = abs(pair.flow - n * mu) - MARGINS["flow"] * n
-        flow = excess / math.sqrt(n * pooled) if pooled > 0 else 0.0
-        # fold: folding to each other's bets.
-        counts = [self.venues.get(v, [0, 0]) for v in sorted(pair.venues)]
-        overall = _ratio(sum(c[1] for c in counts), sum(c[0] for c in counts), 0.5)
-        observed = expected = variance = 0.0
-        for side, (me, them) in enumerate(((pa, pb), (pb, pa))):
-            faced, folded = pair.faced[side], pair.folded[side]
-            own = _ratio(me.folded - folded, me.faced - faced, overall)
-            induced = _ratio(them.folds_induced - folded, them.faced_by - faced, overall)
-            p = min(max(own + induced - overall, 0.02), 0.98)
-            observed += folded
-            expected += faced * p
-            variance += faced * p * (1 - p)
-        fold = _z_excess(observed, expected + MARGINS["fold"] * sum(pair.faced), variance + 1)
-        # soft: betting or raising heads-up against each other after the first round, and
-        # raising each other's bets, against the same with everybody else.
-        observed = expected = variance = 0.0
-        for side, me in enumerate((pa, pb)):
-            for spots, done, all_spots, all_done in (
-                (pair.hu[side], pair.hu_aggr[side], me.hu, me.hu_aggr),
-                (pair.faced[side], pair.raised[side], me.faced, me.raised),
-            ):
-                p = _ratio(all_done - done, all_spots - spots, 0.2)
-                observed += done
-                expected += spots * p
-                variance += spots * p * (1 - p)
-        spots = sum(pair.hu) + sum(pair.faced)
-        soft = _z_excess(expected, observed + MARGINS["soft"] * spots, variance + 1)
-        # whipsaw: re-raising each other with a third player in the hand.
-        observed = expected = variance = 0.0
-        for side, me in enumerate((pa, pb)):
-            spots, raised = pair.third[side], pair.third_raised[side]
-            p = _ratio(me.third_raised - raised, me.third - spots, 0.05)
-            observed += raised
-            expected += spots * p
-            variance += spots * p * (1 - p)
-        whipsaw = _z_excess(observed, expected + MARGINS["whipsaw"] * sum(pair.third), variance + 1)
-        # team: together vs apart.
-        apart = _ratio(pa.net - pair.net_a, pa.hands - n) + _ratio(
-            pb.net - pair.net_b, pb.hands - n
-        )
-        together = pair.net_a + pair.net_b
-        spread = n * (_ratio(pa.net_sq, pa.hands) + _ratio(pb.net_sq, pb.hands))
-        excess = together - n * apart - MARGINS["team"] * n
-        team = excess / math.sqrt(spread) if spread > 0 else 0.0
-        return {
-            "flow": round(flow, 4),
-            "fold": round(fold, 4),
-            "soft": round(soft, 4),
-            "whipsaw": round(whipsaw, 4),
-            "team": round(team, 4),
-        }
+    def verdict(self, pair: tuple[str, str], threshold: float = THRESHOLD) -> PairVerdict:
+        """The pair's verdict (ids in either order; a pair never seen together has 0 shared
+        hands): suspected or not from ``min_hands`` shared hands on, else not enough
+        shared hands to judge."""
+        a, b = sorted(pair)
+        if (a, b) not in self.pairs:
+            return PairVerdict((a, b), 0, self.min_hands, 0.0, NOT_ENOUGH)
+        item = self.score((a, b))
+        if item.shared_hands < self.min_hands:
+            word = NOT_ENOUGH
+        else:
+            word = SUSPECTED if item.score >= threshold else NOT_SUSPECTED
+        return PairVerdict((a, b), item.shared_hands, self.min_hands, round(item.score, 4), word)
 
     def report(self, threshold: float = THRESHOLD) -> CollusionReport:
-        """Suspected pairs and rings (see the module docstring)."""
+        """Suspected pairs and rings (see the module docstring), and the pairs left
+        undecided."""
         scored = self.scores()
         suspected = [s for s in scored if s.score >= threshold]
         out = CollusionReport(self.as_of.isoformat(), self.window_days, threshold, len(scored))
+        few = [
+            self.verdict(key, threshold) for key, p in self.pairs.items() if p.n < self.min_hands
+        ]
+        out.undecided = sorted(
+            (v for v in few if v.score >= threshold), key=lambda v: (-v.score, v.players)
+        )
         for item in suspected:
             record = self.pairs[item.players]
             out.suspicions.append(
@@ -566,10 +523,6 @@ class CollusionDetector:
                 )
             )
         return rings
-
-
-def _ratio(numerator: float, denominator: float, default: float = 0.0) -> float:
-    return numerator / denominator if denominator > 0 else default
 
 
 def _citation(venues: set[str]) -> str:

@@ -29,11 +29,18 @@ fault changes what was paid, never what the rules left in the bank; a voided cou
 it as it was), passes to the next seat when he loses or gives it up, and after his 3rd
 and later odd won coups he sometimes sets half aside (a lawful garage, I.34). Bankers
 are named per day, so runs never span two days.
+
+Players are the operator's player ids (``live-p0001`` …), never seat labels: each table
+seats ``_SEATS`` patrons of the day (``patrons``), drawn from ``PATRONS`` so that no
+patron of a table's previous day sits at it again (a banker's run cannot seem to carry
+over midnight). A round's bettors are the table's patrons by seat; the chemin de fer
+bank is held by the patron in the banker's seat, his pontos are the next seats round.
 """
 
 from __future__ import annotations
 
 import random
+import re
 from collections.abc import Iterator
 from dataclasses import dataclass
 from datetime import UTC, date, datetime, timedelta
@@ -50,6 +57,7 @@ from pipelines.simulate.casino import (
 )
 from pipelines.simulate.day import ExtraGenerator
 from pipelines.simulate.manifest import PlantedFault
+from pipelines.simulate.tables import OPERATORS, operator_declarations
 
 #: Game -> (table id prefix, share of the rounds in percent).
 GAMES: dict[str, tuple[str, int]] = {
@@ -70,8 +78,38 @@ OFFERED: dict[str, tuple[str, ...]] = {
     "chemin_de_fer": tuple(f for f in BANKED_FAULTS if f != "late_bet_refunded"),
 }
 MALFUNCTION = "malfunction_not_refunded"
+FLOOR_OPERATOR = OPERATORS["pt"]
+"""Who runs the banked floor (its tables' declared operator)."""
+TERMS_SHARD = "banked-tables.avro"
+"""The floor's table declarations (not listed among the shards of subjects)."""
 _BANKS = (10_000, 20_000, 50_000, 100_000)
 _SEATS = 8
+PATRONS = 400
+"""The live casino's patrons: player ids ``live-p0001`` to ``live-p0400``."""
+_LABEL = re.compile(r"p(\d+)")
+"""A player as the round simulators label him: by seat or box (``p0``, ``p1``, …)."""
+
+
+def patrons(seed: int, day: date, table_id: str) -> list[str]:
+    """The ``_SEATS`` patrons at ``table_id`` on ``day`` (by seat), none of whom sat at
+    it the day before; the same seed, day and table give the same patrons."""
+
+    def drawn(on: date) -> list[str]:
+        rng = random.Random(f"{seed}:{on.isoformat()}:{table_id}:patrons")
+        return [f"live-p{n:04d}" for n in rng.sample(range(1, PATRONS + 1), 2 * _SEATS)]
+
+    yesterday = set(drawn(day - timedelta(days=1))[:_SEATS])
+    return [p for p in drawn(day) if p not in yesterday][:_SEATS]
+
+
+def _named(events: list[FlatEvent], seated: list[str], first: int) -> list[FlatEvent]:
+    """The round with each seat label ``p<k>`` replaced by the patron ``k`` seats after
+    ``first``."""
+    for event in events:
+        label = _LABEL.fullmatch(str(event.get("player_id", "")))
+        if label is not None:
+            event["player_id"] = seated[(first + int(label[1])) % len(seated)]
+    return events
 
 
 @dataclass(frozen=True, slots=True)
@@ -99,14 +137,15 @@ def floor_tables(rounds: int) -> list[Table]:
 class _BankerRun:
     """A chemin de fer table's bank: the seat holding it, what is in it, coups won."""
 
-    prefix: str
+    seated: list[str]
     seat: int = -1
     bank: int = 0
     wins: int = 0
 
     @property
     def banker(self) -> str:
-        return f"{self.prefix}-seat{self.seat + 1}"
+        """The patron in the banker's seat."""
+        return self.seated[self.seat]
 
     def open(self, rng: random.Random) -> None:
         """A new banker when the bank is empty: the next seat, a fresh bank."""
@@ -142,6 +181,14 @@ def banked_rounds(
         family = family_named("banked")
         stream_id = f"{seed}:{day.isoformat()}:banked"
         out.mkdir(parents=True, exist_ok=True)
+        write_shard(
+            out / TERMS_SHARD,
+            family_named("table"),
+            operator_declarations(
+                [(t.table_id, t.game) for t in floor_tables(rounds)], FLOOR_OPERATOR, "EUR"
+            ),
+            stream_id=f"{seed}:banked-tables",
+        )
         for count, events in enumerate(_floor_day(seed, day, rounds, fault_rate, faults), 1):
             buffer += events
             if count % per_shard == 0 or count == rounds:
@@ -161,7 +208,8 @@ def _floor_day(
     for table in floor_tables(rounds):
         stream_id = f"{seed}:{day.isoformat()}:{table.table_id}"
         rng, fault_rng = random.Random(stream_id), random.Random(f"{stream_id}:faults")
-        run = _BankerRun(f"{table.table_id}/{day:%Y%m%d}")
+        seated = patrons(seed, day, table.table_id)
+        run = _BankerRun(seated)
         interval = 86_400 / max(table.rounds, 1)
         offset = rng.uniform(0, interval / 2)
         pending: list[str] = []
@@ -171,8 +219,9 @@ def _floor_day(
             if table.game == "chemin_de_fer":
                 run.open(rng)
                 clean = chemin_de_fer_round(rng, round_id, at, banker=run.banker, bank=run.bank)
+                clean = _named(clean, seated, run.seat + 1)
             else:
-                clean = SIMULATORS[table.game](rng, round_id, at)
+                clean = _named(SIMULATORS[table.game](rng, round_id, at), seated, 0)
             clean[0]["table_id"] = table.table_id
             if fault_rng.random() < fault_rate:
                 pending.append(fault_rng.choice(OFFERED[table.game]))

@@ -16,10 +16,11 @@ when its denominator is empty: nothing found is nothing wrongly found).
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Iterator, Mapping
+from collections.abc import Callable, Iterable, Iterator, Mapping
 from dataclasses import dataclass
 from typing import Any
 
+from pipelines.detectors.collusion import NOT_ENOUGH, PairVerdict
 from pipelines.simulate.manifest import DayManifest
 
 SCORED_SEPARATELY = frozenset({"collusion_suspected", "data_quality"})
@@ -90,21 +91,51 @@ def score(manifest: DayManifest, found: Iterable[Pair]) -> Score:
 
 
 COLLUSION = "collusion_suspected"
+PairJudge = Callable[[tuple[str, str]], PairVerdict]
+"""The window's verdict on a pair (``CollusionDetector.verdict``)."""
 
 
-def collusion_lines(manifest: DayManifest, found: Iterable[Pair]) -> list[str]:
-    """The collusion detection against the planted groups, honestly: each planted pair
-    or ring found or missed (with its method), then every alert about a group that was
-    not planted, a false alarm."""
+def collusion_lines(manifest: DayManifest, found: Iterable[Pair], judge: PairJudge) -> list[str]:
+    """The collusion detection against the planted groups, honestly: each planted pair or
+    ring found, missed, or not judged for want of shared hands (with its method and what
+    was measured), then every alert on players who were not planted together, a false
+    alarm. A ring is found when it, or one of its pairs, is alerted."""
     alerts = {subject for subject, kind in found if kind == COLLUSION}
-    planted = {group.subject: group for group in manifest.collusion}
-    hits = alerts & set(planted)
+    groups = {frozenset(g.players): g for g in manifest.collusion}
+    covered = {a for a in alerts if any(_members(a) <= members for members in groups)}
+    tally = dict.fromkeys(("found", "missed", NOT_ENOUGH), 0)
+    body = []
+    for group in sorted(manifest.collusion, key=lambda g: g.subject):
+        members = sorted(group.players)
+        verdicts = [judge((a, b)) for i, a in enumerate(members) for b in members[i + 1 :]]
+        hits = sorted(a for a in covered if _members(a) <= set(members))
+        if hits:
+            outcome = "found"
+        elif all(v.verdict == NOT_ENOUGH for v in verdicts):
+            outcome = NOT_ENOUGH
+        else:
+            outcome = "missed"
+        tally[outcome] += 1
+        measured = "; ".join(_measured(v) for v in verdicts)
+        also = f", alerted as {', '.join(hits)}" if hits and hits != [group.subject] else ""
+        body.append(
+            f"  {outcome}: {group.subject} ({group.method.replace('_', ' ')}{also}; {measured})"
+        )
+    false = sorted(alerts - covered)
     lines = [
-        f"collusion: {len(hits)} of {len(planted)} planted group(s) found, "
-        f"{len(alerts - set(planted))} false alarm(s)"
+        f"collusion: {tally['found']} of {len(groups)} planted group(s) found, "
+        f"{tally['missed']} missed, {tally[NOT_ENOUGH]} with not enough shared hands to "
+        f"judge; {len(false)} false alarm(s)"
     ]
-    for subject, group in sorted(planted.items()):
-        verdict = "found" if subject in hits else "missed"
-        lines.append(f"  {verdict}: {subject} ({group.method.replace('_', ' ')})")
-    lines += [f"  false alarm: {subject} (not planted)" for subject in sorted(alerts - hits)]
-    return lines
+    return lines + body + [f"  false alarm: {subject} (not planted)" for subject in false]
+
+
+def _members(subject: str) -> set[str]:
+    return set(subject.partition(":")[2].split("|"))
+
+
+def _measured(verdict: PairVerdict) -> str:
+    pair = "|".join(verdict.players)
+    if verdict.verdict == NOT_ENOUGH:
+        return f"{pair}: {verdict.shared_hands} shared hands of {verdict.needed} needed"
+    return f"{pair}: score {verdict.score:.2f} over {verdict.shared_hands} shared hands"

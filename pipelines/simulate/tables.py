@@ -164,6 +164,26 @@ def terms_declarations(tables: Sequence[TableSpec]) -> list[dict[str, Any]]:
     return declarations
 
 
+def operator_declarations(
+    tables: Sequence[tuple[str, str]], operator: str, currency: str
+) -> list[dict[str, Any]]:
+    """A ``TableTermsDeclared`` per (table id, game) of a banked floor: who runs it, its
+    game and currency; the rulebook is left to each round (``RoundOpened.rulebook``), so
+    nothing else is declared."""
+    return [
+        {
+            **envelope("table_id", table_id, 0, DECLARED_FROM, "TableTermsDeclared"),
+            "effective_from": DECLARED_FROM,
+            "rulebook": None,
+            "operator": operator,
+            "game": game,
+            "currency": currency,
+            "source": "synthetic table card",
+        }
+        for table_id, game in tables
+    ]
+
+
 def rake_terms_dict(terms: RakeTerms | None) -> dict[str, int | bool | None] | None:
     """JSON form of declared rake terms (manifest)."""
     if terms is None:
