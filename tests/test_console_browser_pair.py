@@ -22,9 +22,18 @@ from console.accounts import add_user
 from console.app import create_app
 from pipelines.night_units import unit
 from replayer.findings import Finding, FindingKind
-from tests.browser_harness import PASSWORD, BrowserStore, chromium_path, launch, serving
+from tests.browser_harness import (
+    PASSWORD,
+    TIMEOUT_MS,
+    BrowserStore,
+    chromium_path,
+    launch,
+    serving,
+    sign_in,
+    sync_api,
+)
 from tests.console_store import FAST_HASHER
-from tests.test_console_browser import TIMEOUT_MS, _sign_in, _sync_api, _verify_evidence
+from tests.test_console_browser import _verify_evidence
 from tests.test_store import hand
 
 DAY = date(2025, 3, 1)
@@ -77,14 +86,14 @@ def test_a_pairs_page_in_a_real_browser(
     store_url: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     chromium_path()
-    sync_api = _sync_api()
+    playwright_api = sync_api()
     store = _store(store_url, tmp_path, monkeypatch)
     app = create_app(store.url, public_key=load_public_key(store.public_key), hasher=FAST_HASHER)
     page_path = "/subjects/" + quote(PAIR, safe="")
-    with serving(app) as base, sync_api.sync_playwright() as playwright:
+    with serving(app) as base, playwright_api.sync_playwright() as playwright:
         browser = launch(playwright)
         try:
-            page = _sign_in(browser, base, "ines")
+            page = sign_in(browser, base, "ines")
             page.goto(page_path)
             text = page.locator("main").inner_text()
             assert "WHAT WAS MEASURED, in words" in text
