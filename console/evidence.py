@@ -108,26 +108,21 @@ def suspicion_bundle(
     groups = [(h, _rows(store, "poker", h)) for h in hands]
     groups = [(h, rows) for h, rows in groups if rows]
     citation = str(finding.get("citation") or "")
-    proven = [*(r for _, rows in groups for r in rows), *verdict_rows]
-    return {
-        "format": FORMAT,
-        "format_version": FORMAT_VERSION,
-        "made_at": made_at.isoformat(),
-        "made_by": made_by,
-        "subject": {"kind": SUSPICION, "id": subject},
-        "events": [],
-        "inputs": [
-            {"kind": "poker", "subject": h, "events": [event_json(r) for r in rows]}
-            for h, rows in groups
-        ],
-        "verdict": {"unit": unit_id, "events": [event_json(r) for r in verdict_rows]},
-        "rulebook": {
+    return _bundle(
+        store,
+        {"kind": SUSPICION, "id": subject},
+        events=[],
+        inputs=[("poker", h, rows) for h, rows in groups],
+        verdict=(unit_id, verdict_rows),
+        rulebook={
             "id": None,
             "citations": [{"citation": citation, "summary": summary_line(citation)}],
         },
-        "replayer_version": record.get("replayer_version", REPLAYER_VERSION),
-        "proof": prove(store, proven, trees, proof),
-    }
+        replayer_version=record.get("replayer_version", REPLAYER_VERSION),
+        made=(made_by, made_at),
+        trees=trees,
+        proof=proof,
+    )
 
 
 def build_bundle(
@@ -151,10 +146,7 @@ def build_bundle(
     kind = stored_kind(store, subject, kind)
     records = store.records_of(kind, subject)
     events = _rows(store, kind, subject)
-    groups = [
-        {"kind": k, "subject": s, "rows": _rows(store, k, s)}
-        for k, s in _input_groups(store, kind, subject, records)
-    ]
+    inputs = [(k, s, _rows(store, k, s)) for k, s in _input_groups(store, kind, subject, records)]
     unit = next((u for u in queries.units_of(model, subject) if u["kind"] == kind), None)
     verdict_rows = rows_of(store, unit["originator"]) if unit else []
     record: dict[str, Any] = {}
@@ -162,24 +154,50 @@ def build_bundle(
     if len(verdict_rows) == 2:
         unit_id = str(orjson.loads(verdict_rows[0].state).get("subject_id"))
         record = store.transcoder.decode_record(verdict_rows[1].state)  # type: ignore[attr-defined]
-    proven: Sequence[ChainRow] = [*events, *(r for g in groups for r in g["rows"]), *verdict_rows]
+    return _bundle(
+        store,
+        {"kind": kind, "id": subject},
+        events=events,
+        inputs=inputs,
+        verdict=(unit_id, verdict_rows),
+        rulebook={"id": record.get("rulebook"), "citations": _citations(record)},
+        replayer_version=record.get("replayer_version", REPLAYER_VERSION),
+        made=(made_by, made_at),
+        trees=trees,
+        proof=proof,
+    )
+
+
+def _bundle(
+    store: AuditStore,
+    subject: dict[str, str],
+    *,
+    events: Sequence[ChainRow],
+    inputs: Sequence[tuple[str, str, Sequence[ChainRow]]],
+    verdict: tuple[str, Sequence[ChainRow]],
+    rulebook: dict[str, Any],
+    replayer_version: Any,
+    made: tuple[str, datetime],
+    trees: TreeCache,
+    proof: str,
+) -> dict[str, Any]:
+    """The bundle's one layout, and its proof over every row it carries (the subject's
+    events, each input's events, the verdict unit's)."""
+    unit_id, verdict_rows = verdict
+    proven = [*events, *(r for _, _, rows in inputs for r in rows), *verdict_rows]
     return {
         "format": FORMAT,
         "format_version": FORMAT_VERSION,
-        "made_at": made_at.isoformat(),
-        "made_by": made_by,
-        "subject": {"kind": kind, "id": subject},
+        "made_at": made[1].isoformat(),
+        "made_by": made[0],
+        "subject": subject,
         "events": [event_json(r) for r in events],
         "inputs": [
-            {
-                "kind": g["kind"],
-                "subject": g["subject"],
-                "events": [event_json(r) for r in g["rows"]],
-            }
-            for g in groups
+            {"kind": k, "subject": s, "events": [event_json(r) for r in rows]}
+            for k, s, rows in inputs
         ],
         "verdict": {"unit": unit_id, "events": [event_json(r) for r in verdict_rows]},
-        "rulebook": {"id": record.get("rulebook"), "citations": _citations(record)},
-        "replayer_version": record.get("replayer_version", REPLAYER_VERSION),
+        "rulebook": rulebook,
+        "replayer_version": replayer_version,
         "proof": prove(store, proven, trees, proof),
     }

@@ -10,7 +10,6 @@ from __future__ import annotations
 
 import json
 import re
-from datetime import date
 from pathlib import Path
 from urllib.parse import quote
 
@@ -20,8 +19,6 @@ from audit.store import AuditStore
 from audit.store.signing import SIGNING_KEY_ENV, generate_keypair, load_public_key
 from console.accounts import add_user
 from console.app import create_app
-from pipelines.night_units import unit
-from replayer.findings import Finding, FindingKind
 from tests.browser_harness import (
     PASSWORD,
     TIMEOUT_MS,
@@ -34,11 +31,7 @@ from tests.browser_harness import (
 )
 from tests.console_store import FAST_HASHER
 from tests.test_console_browser import _verify_evidence
-from tests.test_store import hand
-
-DAY = date(2025, 3, 1)
-PAIR = "pair:p1|p2"
-HANDS = ["t/1", "t/2"]
+from tests.test_console_pair_page import HANDS, PAIR, store_suspected_pair
 
 
 def _store(url: str, base: Path, monkeypatch: pytest.MonkeyPatch) -> BrowserStore:
@@ -47,25 +40,7 @@ def _store(url: str, base: Path, monkeypatch: pytest.MonkeyPatch) -> BrowserStor
     monkeypatch.setenv(SIGNING_KEY_ENV, str(private))
     store = AuditStore(url)
     try:
-        store.append([hand(h) for h in HANDS])
-        suspicion = Finding(
-            FindingKind.COLLUSION_SUSPECTED,
-            PAIR,
-            "GG-2022 política de conluio (Política de desconexões)",
-            "collusion score 7.10 over 140 shared hands (strongest: fold z=6.00)",
-            expected={"score_below": 5.5},
-            recorded=7.1,
-            difference=1.6,
-            detail={
-                "players": ["p1", "p2"],
-                "features": {"flow": 0.0, "fold": 6.0, "soft": 1.0, "whipsaw": 0.0, "team": 3.0},
-                "shared_hands": 140,
-                "evidence_hands": HANDS,
-                "window": {"as_of": DAY.isoformat(), "days": 30},
-            },
-        )
-        store.append([unit("collusion", DAY.isoformat(), [suspicion], figures={})])
-        store.checkpoint()
+        store_suspected_pair(store)
         add_user(
             store,
             "ines",

@@ -30,13 +30,9 @@ HANDS = ["t/1", "t/2"]
 PAGE = "/subjects/" + quote(PAIR, safe="")
 
 
-@pytest.fixture
-def client(store_url: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Any:
-    """An inspector signed in on a store with two hands and the night's detector unit
-    suspecting the pair over them, under a signed checkpoint; yields (client, public key)."""
-    private, public = generate_keypair(tmp_path / "keys")
-    monkeypatch.setenv(SIGNING_KEY_ENV, str(private))
-    store = AuditStore(store_url)
+def store_suspected_pair(store: AuditStore) -> None:
+    """Two hands and the night's detector unit suspecting ``PAIR`` over them, under a
+    checkpoint (signed when a signing key is configured)."""
     store.append([hand(h) for h in HANDS])
     suspicion = Finding(
         FindingKind.COLLUSION_SUSPECTED,
@@ -56,6 +52,16 @@ def client(store_url: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> A
     )
     store.append([unit("collusion", DAY.isoformat(), [suspicion], figures={})])
     store.checkpoint()
+
+
+@pytest.fixture
+def client(store_url: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Any:
+    """An inspector signed in on a store with two hands and the night's detector unit
+    suspecting the pair over them, under a signed checkpoint; yields (client, public key)."""
+    private, public = generate_keypair(tmp_path / "keys")
+    monkeypatch.setenv(SIGNING_KEY_ENV, str(private))
+    store = AuditStore(store_url)
+    store_suspected_pair(store)
     add_user(
         store, "ines", "inspector", PASSWORD, by="tests", needs_approval=False, hasher=FAST_HASHER
     )
