@@ -8,7 +8,10 @@ cash pot's odd chip to the first winner left of the button (a named choice where
 text is silent), the rake's rate and cap on the hand's whole pot rounded once and shared
 over the pots in proportion, a rake outside the rules one finding (the payouts judged on
 the rake taken), GG-2022's tied-hands policy cited only where players tie, and a hand
-whose source names ``none`` never judged by the period choice.
+whose source names ``none`` never judged by the period choice. Version 5 goes on with
+real rooms' files (issue 21: how the rooms share a split pot and the rake over pots and
+runs, tournament hands under tournament rules) and reports a slot machine's bad meter
+readings one finding each (issue 23).
 """
 
-REPLAYER_VERSION = "4"
+REPLAYER_VERSION = "5"
