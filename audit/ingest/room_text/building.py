@@ -1,7 +1,8 @@
 """One text hand's facts turned into the poker family's event bodies, in a fixed order.
 
-Order of the events (``schemas/poker_hand.avsc``): ``HandStarted``; the forced bets,
-hole cards, actions and board cards in the order of the text; cards shown or mucked
+Order of the events (``schemas/poker_hand.avsc``): ``HandStarted``; the house's money
+put into the pot (``HouseMoneyAdded``, GGPoker's Cash Drop), the forced bets, hole
+cards, actions and board cards in the order of the text; cards shown or mucked
 (those only the summary reveals last); then the settlement: uncalled bets returned
 (``PotAwarded`` with ``pot_index`` null, as PHH import records them), the pots collected
 (``PotAwarded`` per pot, ``BoardRun`` before each run's when the hand was run twice),
@@ -91,6 +92,8 @@ class HandBuilder:
         self.boards: dict[int, list[str]] = {}
         self.summary_boards: dict[int, tuple[list[str], int]] = {}
         self.collected: dict[int, int] = {}
+        #: Money the house put into the pot (``HouseMoneyAdded``), in the summary's total.
+        self.house = 0
         self.blinds_posted: dict[str, int] = {}
 
     def note(self, text: str) -> None:
@@ -141,6 +144,14 @@ class HandBuilder:
         player.put += chips
         if live:
             player.street += chips
+
+    def house_money(self, chips: int, promotion: str) -> None:
+        """The house's own money put into the pot (GGPoker ``Cash Drop to Pot : total
+        $X``): no player's chips, dead money of the main pot (``HouseMoneyAdded``)."""
+        if chips <= 0:
+            raise TextError(f"{promotion} of no money")
+        self.house += chips
+        self.play.append(("HouseMoneyAdded", {"amount": chips, "promotion": promotion}))
 
     # -- cards ------------------------------------------------------------------------
 

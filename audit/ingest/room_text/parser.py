@@ -8,7 +8,8 @@ missed blinds, GG-2022 "Apostas perdidas"), ``*** HOLE CARDS ***``, ``Dealt to N
 [Ah Kd]`` (blank when not disclosed), actions (``folds``, ``checks``, ``calls $X``,
 ``bets $X``, ``raises $X to $Y``, each possibly ``and is all-in``), streets (``*** FLOP
 *** [..]``; ``*** FIRST FLOP ***``/``*** SECOND TURN ***``… when run twice),
-``Uncalled bet ($X) returned to NAME``, ``*** SHOWDOWN ***`` (``FIRST``/``SECOND`` when
+``Uncalled bet ($X) returned to NAME``, GGPoker's ``Cash Drop to Pot : total $X`` (the
+house's money put into the pot before the deal), ``*** SHOWDOWN ***`` (``FIRST``/``SECOND`` when
 run twice), ``NAME: shows [..]``, ``NAME: mucks hand``, ``NAME collected $X from pot``
 (``main pot``, ``side pot-N``), ``*** SUMMARY ***``, the room's ``Total pot`` line, the
 boards and one ``Seat N: …`` line per seat (read for cards mucked and shown only there).
@@ -191,11 +192,8 @@ class _Reader:
             if seat is None:
                 raise line.error("an uncalled bet returned to an unknown player")
             builder.returned(seat, amount(match.group("amount"), money))
-        elif _CASH_DROP.fullmatch(text):
-            raise line.error(
-                "GGPoker Cash Drop (house money added to the pot): the poker family has no "
-                "event for money the house puts in, so the hand is not stored"
-            )
+        elif match := _CASH_DROP.fullmatch(text):
+            builder.house_money(amount(match.group("amount"), money), "Cash Drop")
         elif split := self.names.split(text, " collected "):
             self._collected(split[0], split[1], line)
         elif split := self.names.split(text, " cashed out the hand for "):

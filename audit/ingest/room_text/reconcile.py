@@ -7,7 +7,8 @@ The hand rebuilt from the action lines must give the same figures; a hand that d
 is rejected naming the summary's field and both figures, because a misread must never
 reach the replayer as the room's mistake:
 
-* ``Total pot``: the chips the action lines put in, less the uncalled bets returned;
+* ``Total pot``: the chips the action lines put in, less the uncalled bets returned,
+  plus the house's money put into the pot (GGPoker's Cash Drop);
 * ``Main pot … Side pot …``: the summary's pots and deductions add up to its total
   (a contradiction inside the summary itself);
 * ``collected``: each seat's summary amount equals what its ``collected`` lines give;
@@ -42,7 +43,7 @@ def reconcile(builder: HandBuilder) -> None:
     totals = builder.totals
     if totals is None:
         raise TextError("the summary has no Total pot line")
-    put = sum(s.put for s in builder.seats.values())
+    put = sum(s.put for s in builder.seats.values()) + builder.house
     returned = sum(b[1]["amount"] for b in builder.returns)
     if totals.total != put - returned and builder.unwritten_return(put - returned - totals.total):
         returned = sum(b[1]["amount"] for b in builder.returns)
@@ -52,7 +53,9 @@ def reconcile(builder: HandBuilder) -> None:
             totals.line,
             totals.total,
             put - returned,
-            "the action lines put in (less uncalled bets)",
+            "the action lines put in (less uncalled bets, plus house money)"
+            if builder.house
+            else "the action lines put in (less uncalled bets)",
             builder,
         )
     if totals.pots is not None and sum(totals.pots) + totals.deductions != totals.total:
