@@ -30,6 +30,9 @@ Body = tuple[str, dict[str, Any]]
 FIXED_LIMIT = frozenset({"FT"})
 HOLE_CARDS = {"NT": 2, "FT": 2, "NS": 2, "NO": 4, "PO": 4, "PO5": 5, "PO6": 6}
 UNKNOWN = "??"
+#: Hand-history trackers (Holdem Manager's export) write every raise ``raises Y to Y``:
+#: the street total twice, the increment lost. The total is the line's meaning.
+TRACKER_RAISE = "raises written 'raises Y to Y' (a tracker's export): read as raises to Y"
 
 
 @dataclass
@@ -116,7 +119,10 @@ class HandBuilder:
         entry or missed big blind, posted out of position: ``missed_big_blind``. A
         second small blind is a returning player's missed small blind, posted dead
         (PokerStars writes ``posts small blind`` for it; the player then calls the whole
-        big blind): ``dead_small_blind``."""
+        big blind): ``dead_small_blind``. A straddle's amount is the seat's total on the
+        street once posted, as GGPoker writes a re-straddle by the seat that posted the
+        big or button blind (``posts big blind $50``, ``straddle $100``: 50 more; the
+        room's summary totals agree): the chips added are that less what it had in."""
         if len(kinds) == 2:
             big = min(self.header.big_blind, total)
             self.post(seat, kinds[0], big)
@@ -124,6 +130,10 @@ class HandBuilder:
                 self.post(seat, kinds[1], total - big)
             return
         kind = kinds[0]
+        if kind == "straddle":  # GGPoker: the seat's street total, as a raise's "to"
+            total -= self.seats[seat].street
+            if total <= 0:
+                raise TextError(f"seat {seat} straddles to no more than it has in")
         if kind == "big_blind" and "big_blind" in self.blinds_posted:
             kind = "missed_big_blind"
         elif kind == "small_blind" and "small_blind" in self.blinds_posted:
@@ -196,13 +206,18 @@ class HandBuilder:
         self.play.append(("CardsDealt", {"target": "board", "seat": None, "cards": cards}))
 
     def show(self, seat: int, cards: list[str], *, mucked: bool, late: bool = False) -> None:
-        """Cards shown (or mucked, with the cards when the text gives them)."""
+        """Cards shown (or mucked, with the cards when the text gives them). A board run
+        more than once has a showdown per run, where each player shows the same cards
+        again (``*** SECOND SHOW DOWN ***``): shown once, one event."""
+        before = [b[1] for b in (*self.shows, *self.late_shows) if b[1]["seat"] == seat]
+        if any(b["cards"] == cards and b["mucked"] == mucked for b in before):
+            return
         known = {
             card
             for b in self.play
             if b[0] == "CardsDealt" and b[1]["seat"] == seat
             for card in b[1]["cards"]
-        }
+        } | {card for b in before for card in b["cards"]}
         self._claim([card for card in cards if card not in known])
         body = {"seat": seat, "cards": cards, "mucked": mucked}
         (self.late_shows if late else self.shows).append(("CardsShown", body))
@@ -215,13 +230,15 @@ class HandBuilder:
         """``folds``, ``checks``, ``calls X``, ``bets X``, ``raises X to Y`` (Y: the street
         total, so the chips added are Y less what the seat had in on this street; X: the
         increment over the street's highest bet, which must be Y less that bet, or the
-        line is misread)."""
+        line is misread; X equal to Y is a tracker's export, ``TRACKER_RAISE``)."""
         if to is not None:
             chips = to - self.seats[seat].street
             if chips <= 0:
                 raise TextError(f"seat {seat} raises to no more than it has in")
             highest = max(s.street for s in self.seats.values())
-            if by is not None and by != to - highest:
+            if by is not None and by == to != to - highest:
+                self.note(TRACKER_RAISE)
+            elif by is not None and by != to - highest:
                 money = self.header.money
                 raise TextError(
                     f"raises {shown(by, money)} to {shown(to, money)}: the street's bet "

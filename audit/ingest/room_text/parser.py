@@ -14,8 +14,9 @@ run twice), ``NAME: shows [..]``, ``NAME: mucks hand``, ``NAME collected $X from
 (``main pot``, ``side pot-N``), ``*** SUMMARY ***``, the room's ``Total pot`` line, the
 boards and one ``Seat N: …`` line per seat (read for cards mucked and shown only there).
 
-Table chatter (``NAME: sits out``, ``NAME is disconnected``, ``NAME said, "…"``) changes
-nothing and is skipped; any other line is a ``TextError``, which rejects the hand.
+PokerStars' ``Hand cancelled`` rejects the hand (``CANCELLED``). Table chatter
+(``NAME: sits out``, ``NAME is disconnected``, ``NAME said, "…"``) changes nothing and
+is skipped; any other line is a ``TextError``, which rejects the hand.
 """
 
 from __future__ import annotations
@@ -58,6 +59,9 @@ _SUMMARY_INFO = re.compile(
 _SUMMARY_BOARD = re.compile(r"(?:(?P<run>FIRST|SECOND|THIRD) )?Board (?P<cards>\[.*\])")
 _SUMMARY_WON = re.compile(r"(?:won|collected) \((?P<amount>[^()]+)\)")
 _NOT_AWARDED = "(pot not awarded as player cashed out)"
+#: PokerStars' ``Hand cancelled`` (the hand stopped before cards were dealt, nothing
+#: collected): not a hand played, rejected with this reason.
+CANCELLED = "the room cancelled this hand: nothing to judge"
 BOUNTY_NOTE = "knockout bounties won are prize money outside the hand's chips: not stored"
 
 
@@ -192,6 +196,8 @@ class _Reader:
             if seat is None:
                 raise line.error("an uncalled bet returned to an unknown player")
             builder.returned(seat, amount(match.group("amount"), money))
+        elif text == "Hand cancelled":
+            raise line.error(CANCELLED)
         elif match := _CASH_DROP.fullmatch(text):
             builder.house_money(amount(match.group("amount"), money), "Cash Drop")
         elif split := self.names.split(text, " collected "):

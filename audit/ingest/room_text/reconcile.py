@@ -13,7 +13,11 @@ reach the replayer as the room's mistake:
   (a contradiction inside the summary itself);
 * ``collected``: each seat's summary amount equals what its ``collected`` lines give;
 * ``Board``: each board the summary names (``FIRST Board`` … when run more than once)
-  is the cards the street lines dealt for it (the shared streets, then the run's own).
+  is the cards the street lines dealt for it (the shared streets, then the run's own),
+  as the rooms write them: the flop's three cards in any order (GGPoker's summary, and
+  its own turn and river lines, may print the flop sorted otherwise than its flop
+  line), and for a run after the first either the whole board (PokerStars) or the
+  run's own cards alone (GGPoker: ``SECOND Board [4d Qs]``).
 
 What is *not* compared is the room's arithmetic against the rules: a total less rake
 that is more than what was collected (a pot paid short) is a self-consistent text and a
@@ -36,6 +40,12 @@ def _mismatch(
     error.line = line
     error.field = f"summary: {field}"
     return error
+
+
+def _as_written(cards: list[str], *, flop: bool) -> tuple[list[str], list[str]]:
+    """A board as compared: its flop (when it starts with one) as a set, the turn and
+    river in their places."""
+    return (sorted(cards[:3]), cards[3:]) if flop else ([], cards)
 
 
 def reconcile(builder: HandBuilder) -> None:
@@ -79,8 +89,13 @@ def reconcile(builder: HandBuilder) -> None:
                 builder,
             )
     for run, (board, line) in sorted(builder.summary_boards.items()):
-        dealt = builder.boards.get(0, []) + (builder.boards.get(run, []) if run else [])
-        if board != dealt:
+        common = builder.boards.get(0, [])
+        own = builder.boards.get(run, []) if run else []
+        dealt = common + own
+        written = _as_written(board, flop=True)
+        if written != _as_written(dealt, flop=True) and not (
+            run > 1 and _as_written(board, flop=not common) == _as_written(own, flop=not common)
+        ):
             error = TextError(
                 f"the summary's board is [{' '.join(board)}], the street lines dealt "
                 f"[{' '.join(dealt)}]"
