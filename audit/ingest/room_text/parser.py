@@ -56,6 +56,9 @@ _SUMMARY_SEAT = re.compile(r"Seat (?P<seat>\d+): (?P<rest>.+)")
 _SUMMARY_INFO = re.compile(
     r"(?:(?:FIRST|SECOND|THIRD) )?Board \[.*\]|Hand was run (?:twice|two times|three times)"
 )
+#: A run's name alone on its line, its ``Board [..]`` on the next (a GGPoker short deck
+#: client's summary: ``FIRST`` / ``Board [Tc 8h Ah 6h Jd]``).
+_RUN_NAME = frozenset({"FIRST", "SECOND", "THIRD"})
 _SUMMARY_BOARD = re.compile(r"(?:(?P<run>FIRST|SECOND|THIRD) )?Board (?P<cards>\[.*\])")
 _SUMMARY_WON = re.compile(r"(?:won|collected) \((?P<amount>[^()]+)\)")
 _NOT_AWARDED = "(pot not awarded as player cashed out)"
@@ -113,6 +116,7 @@ class _Reader:
         self.dealing = False
         self.summary = False
         self.award_run = 0
+        self.run_name: str | None = None
 
     def read(self, line: Line) -> None:
         text = line.text
@@ -266,10 +270,13 @@ class _Reader:
             if builder.totals is not None:
                 raise line.error("a second Total pot line")
             builder.totals = self.room.total(line, builder)
+        elif text in _RUN_NAME:
+            self.run_name = text
         elif _SUMMARY_INFO.fullmatch(text):
             if board := _SUMMARY_BOARD.fullmatch(text):
-                run = _RUNS[board.group("run")]
+                run = _RUNS[board.group("run") or self.run_name]
                 builder.summary_boards[run] = (cards(board.group("cards")), line.number)
+            self.run_name = None
         elif match := _SUMMARY_SEAT.fullmatch(text):
             seat = int(match.group("seat"))
             if seat not in builder.seats:
