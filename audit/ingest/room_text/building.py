@@ -208,10 +208,16 @@ class HandBuilder:
     def show(self, seat: int, cards: list[str], *, mucked: bool, late: bool = False) -> None:
         """Cards shown (or mucked, with the cards when the text gives them). A board run
         more than once has a showdown per run, where each player shows the same cards
-        again (``*** SECOND SHOW DOWN ***``): shown once, one event."""
+        again (``*** SECOND SHOW DOWN ***``): shown once, one event; other cards than
+        those it showed are a misread."""
         before = [b[1] for b in (*self.shows, *self.late_shows) if b[1]["seat"] == seat]
         if any(b["cards"] == cards and b["mucked"] == mucked for b in before):
             return
+        if cards and any(b["cards"] and b["cards"] != cards for b in before):
+            raise TextError(
+                f"seat {seat} shows [{' '.join(cards)}] after showing "
+                f"[{' '.join(next(b['cards'] for b in before if b['cards']))}]"
+            )
         known = {
             card
             for b in self.play
