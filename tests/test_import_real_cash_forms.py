@@ -349,6 +349,38 @@ Seat 5: 606060 (button) showed [Td Ts] and lost with three of a kind, and lost w
 """
 
 
+PS_BLANK_TURN = """\
+PokerStars Hand #238000000001:  6 Card Omaha Pot Limit ($0.10/$0.25 USD) - 2022/08/29 23:40:00 EET [2022/08/29 16:40:00 ET]
+Table 'Nadia III' 6-max Seat #3 is the button
+Seat 1: Tam B ($30 in chips)
+Seat 2: olga_p ($25 in chips)
+Seat 3: rui.s ($40 in chips)
+Tam B: posts small blind $0.10
+olga_p: posts big blind $0.25
+*** HOLE CARDS ***
+Dealt to olga_p [Ts Kh 2c 3c 5d 7h]
+rui.s: raises $0.50 to $0.75
+Tam B: folds
+olga_p: calls $0.50
+*** FLOP *** [4c Qd 8d]
+olga_p: checks
+rui.s: bets $1
+olga_p: calls $1
+*** TURN *** [4c Qd 8d] []
+olga_p: checks
+rui.s: bets $3
+olga_p: folds
+Uncalled bet ($3) returned to rui.s
+rui.s collected $3.42 from pot
+*** SUMMARY ***
+Total pot $3.60 | Rake $0.18
+Board [4c Qd 8d Qh]
+Seat 1: Tam B (small blind) folded before Flop
+Seat 2: olga_p (big blind) folded on the Turn
+Seat 3: rui.s (button) collected ($3.42)
+"""
+
+
 def units(tmp_path: Path, text: str) -> list[SubjectRecords | RecordRejected]:
     path = tmp_path / "hands.txt"
     path.write_text(text, encoding="utf-8")
@@ -555,3 +587,17 @@ def test_a_run_named_alone_on_its_line_keeps_the_summary_whole(tmp_path: Path) -
         tmp_path, changed(GG_CLIENT_RUNS, "Board [9h 9c Kc 6s As]", "Board [9h 9c Kc 6s Ad]")
     )
     assert bad.field == f"summary: Board (line {line_of(GG_CLIENT_RUNS, 'Board [9h')})"
+
+
+def test_a_blank_turn_card_is_the_summarys_board(tmp_path: Path) -> None:
+    """``*** TURN *** [4c Qd 8d] []`` (a PokerStars client's line with the card left
+    out): the turn is the card the summary's board names in its place, noted."""
+    records = stored(tmp_path, PS_BLANK_TURN)
+    assert figures(records) == (360, 18, {3: 342})
+    board = [e["cards"] for e in records if e["type"] == "CardsDealt" and e["target"] == "board"]
+    assert board == [["4c", "Qd", "8d"], ["Qh"]]
+    assert "the turn line deals no card: its card Qh is the summary's board" in records[0]["source"]
+    again = rejected(tmp_path, changed(PS_BLANK_TURN, "Board [4c Qd 8d Qh]", "Board [4c Qd 8d Kh]"))
+    assert "card Kh is dealt twice" in again.reason  # olga_p holds it
+    cut = rejected(tmp_path, changed(PS_BLANK_TURN, "Board [4c Qd 8d Qh]\n", ""))
+    assert "the turn line deals no card and no summary board names it" in cut.reason

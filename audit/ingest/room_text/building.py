@@ -98,6 +98,9 @@ class HandBuilder:
         #: Money the house put into the pot (``HouseMoneyAdded``), in the summary's total.
         self.house = 0
         self.blinds_posted: dict[str, int] = {}
+        #: Street cards the text left blank (``board_unwritten``): (street, run, place
+        #: on the board, the CardsDealt body), filled from the summary's board.
+        self.unwritten: list[tuple[str, int, int, dict[str, Any]]] = []
 
     def note(self, text: str) -> None:
         """A note for the hand's ``source`` (once)."""
@@ -204,6 +207,32 @@ class HandBuilder:
         for player in self.seats.values():
             player.street = 0
         self.play.append(("CardsDealt", {"target": "board", "seat": None, "cards": cards}))
+
+    def board_unwritten(self, street: str, run: int) -> None:
+        """A turn or river line whose card is blank (``*** TURN *** [3c Jd 6d] []``, as
+        PokerStars' client wrote some 2022 hands; its next street line leaves the card
+        out too): dealt as ``??``, then given the card the summary's board names at
+        that place (``fill_unwritten``), noted in the hand's source."""
+        place = len(self.boards.get(0, [])) + (len(self.boards.get(run, [])) if run else 0)
+        self.board([UNKNOWN], run)
+        self.known.discard(UNKNOWN)
+        self.unwritten.append((street, run, place, self.play[-1][1]))
+
+    def fill_unwritten(self) -> None:
+        """Each blank street card (``board_unwritten``) from the summary's board of its
+        run: that board must be written whole (every card the street lines dealt, not a
+        later run's own cards alone); TextError when it is not."""
+        for street, run, place, body in self.unwritten:
+            board = self.summary_boards.get(run, ([], 0))[0]
+            dealt = self.boards.get(0, []) + (self.boards[run] if run else [])
+            if len(board) != len(dealt):
+                raise TextError(f"the {street} line deals no card and no summary board names it")
+            card = board[place]
+            self._claim([card])
+            body["cards"] = [card]
+            run_cards = self.boards[run]
+            run_cards[run_cards.index(UNKNOWN)] = card
+            self.note(f"the {street} line deals no card: its card {card} is the summary's board")
 
     def show(self, seat: int, cards: list[str], *, mucked: bool, late: bool = False) -> None:
         """Cards shown (or mucked, with the cards when the text gives them). A board run

@@ -7,7 +7,8 @@ straddle``, ``posts small & big blinds`` = a live big blind plus a dead small bl
 missed blinds, GG-2022 "Apostas perdidas"), ``*** HOLE CARDS ***``, ``Dealt to NAME
 [Ah Kd]`` (blank when not disclosed), actions (``folds``, ``checks``, ``calls $X``,
 ``bets $X``, ``raises $X to $Y``, each possibly ``and is all-in``), streets (``*** FLOP
-*** [..]``; ``*** FIRST FLOP ***``/``*** SECOND TURN ***``… when run twice),
+*** [..]``; ``*** FIRST FLOP ***``/``*** SECOND TURN ***``… when run twice; a turn or
+river line whose card is blank, ``[]``, takes it from the summary's board),
 ``Uncalled bet ($X) returned to NAME``, GGPoker's ``Cash Drop to Pot : total $X`` (the
 house's money put into the pot before the deal), ``*** SHOWDOWN ***`` (``FIRST``/``SECOND`` when
 run twice), ``NAME: shows [..]``, ``NAME: mucks hand``, ``NAME collected $X from pot``
@@ -188,11 +189,15 @@ class _Reader:
     def _play(self, line: Line) -> None:
         text, builder, money = line.text, self.builder, self.builder.header.money
         if match := _STREET.fullmatch(text):
+            street, run = match.group("street"), _RUNS[match.group("run")]
+            count_groups, count = _STREET_CARDS[street]
+            if count == 1 and match.group("cards").endswith(" []"):
+                builder.board_unwritten(street.lower(), run)
+                return
             groups = bracketed(match.group("cards"))
-            count_groups, count = _STREET_CARDS[match.group("street")]
             if len(groups) != count_groups or len(groups[-1]) != count:
-                raise line.error(f"a {match.group('street').lower()} line with wrong cards")
-            builder.board(groups[-1], _RUNS[match.group("run")])
+                raise line.error(f"a {street.lower()} line with wrong cards")
+            builder.board(groups[-1], run)
         elif match := _SHOWDOWN.fullmatch(text):
             self.award_run = _RUNS[match.group("run")]
         elif match := _RETURNED.fullmatch(text):

@@ -17,7 +17,9 @@ reach the replayer as the room's mistake:
   as the rooms write them: the flop's three cards in any order (GGPoker's summary, and
   its own turn and river lines, may print the flop sorted otherwise than its flop
   line), and for a run after the first either the whole board (PokerStars) or the
-  run's own cards alone (GGPoker: ``SECOND Board [4d Qs]``).
+  run's own cards alone (GGPoker: ``SECOND Board [4d Qs]``). A street card the text
+  left blank (``[]``) is first taken from the summary's board (``fill_unwritten``): for
+  that card alone the summary is the only record, and the hand's source says so.
 
 What is *not* compared is the room's arithmetic against the rules: a total less rake
 that is more than what was collected (a pot paid short) is a self-consistent text and a
@@ -88,6 +90,7 @@ def reconcile(builder: HandBuilder) -> None:
                 "the collected lines give",
                 builder,
             )
+    builder.fill_unwritten()
     for run, (board, line) in sorted(builder.summary_boards.items()):
         common = builder.boards.get(0, [])
         own = builder.boards.get(run, []) if run else []
