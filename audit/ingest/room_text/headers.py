@@ -25,8 +25,8 @@ Games (``GAMES``, PHH variant codes): no-limit hold'em ``NT``, fixed-limit hold'
 ``FT`` (the stakes are the small and big bet), pot-limit omaha ``PO`` (4 cards),
 ``PO5``, ``PO6``, no-limit omaha ``NO``, no-limit short deck (36 cards) ``NS``. Any
 other game is a rejection naming it (``game not supported: 7 Card Stud Limit``), and so
-is a cash game named with more words than a game read here (PokerStars' ``Split Hold'em
-No Limit``, two boards bet from the flop, is not hold'em).
+is a split game (PokerStars' ``Split Hold'em No Limit``, two boards bet from the flop,
+is not hold'em: ``_SPLIT``).
 """
 
 from __future__ import annotations
@@ -98,6 +98,11 @@ _TOTAL = re.compile(r"Total pot (?P<total>\S+)(?P<pots>(?: (?:Main|Side) pot(?:-
 _POT = re.compile(r" (?P<kind>Main|Side) pot(?:-(?P<n>\d+))? (?P<amount>\S+?)\.(?= |$)")
 
 
+#: PokerStars' split games (``Split Hold'em No Limit``): two boards bet on from the
+#: flop, each board half the pot: a game of their own, not the one their name ends with.
+_SPLIT = re.compile(r"(?:^|\s)Split $")
+
+
 @dataclass(frozen=True)
 class Game:
     """The game part of a header: the variant code, or the name of a game not read."""
@@ -115,6 +120,8 @@ def game_of(text: str) -> Game:
         text = inner.group("game")
     for name in sorted(GAMES, key=len, reverse=True):
         if text == name or text.endswith(" " + name):
+            if _SPLIT.search(text[: -len(name)]):
+                break
             return Game(GAMES[name], name)
     return Game(None, _BUY_IN.sub("", text))
 
@@ -139,8 +146,6 @@ def header_rest(room: str, number: str, rest: str) -> Header:
     if match is None:
         raise TextError(f"not a hand header: {cap(repr(rest), 200)}")
     game = game_of(match.group("game"))
-    if game.variant is not None and game.name != match.group("game").strip():
-        game = Game(None, match.group("game").strip())  # Split Hold'em: not Hold'em
     stakes = match.group("stakes")
     if game.name.startswith("Mixed ") and ", " in stakes:  # Mixed NLH/PLO (GAME, STAKES)
         inner, stakes = stakes.split(", ", 1)
