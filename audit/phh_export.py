@@ -24,7 +24,9 @@ Our ``_``-prefixed fields (README, "PHH import") for what PHH lacks: ``_hand_id`
 fee), ``_runs`` (the board cards of runs 2.. when run twice, one string per run),
 ``_cashouts`` (``pN AMOUNT``), ``_forced_bets`` (``pN KIND AMOUNT``), ``_voided``,
 ``_house_money`` (promotion and amount of the money the house put into the pot, e.g.
-GGPoker's Cash Drop: PHH has no word for it, so a PHH reader sees a pot short by it).
+GGPoker's Cash Drop: PHH has no word for it, so a PHH reader sees a pot short by it, and
+PokerKit cannot replay such a hand: a pot-limit raise sized by the house's money is over
+its pot, and the winner's finishing stack holds money no player put in).
 """
 
 from __future__ import annotations
