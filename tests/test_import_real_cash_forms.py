@@ -551,6 +551,22 @@ def test_gg_cash_drop_is_house_money_in_the_pot(tmp_path: Path) -> None:
     assert [f.kind for f in illegal.findings if f.kind is FindingKind.ILLEGAL_ACTION] == [
         FindingKind.ILLEGAL_ACTION
     ]  # the pot with the house's money, not more
+    # PT-217/2007 n.º 86 caps a raise at "the total of the bets made so far": the
+    # house's money is no bet, so a raise to $0.60 (by $0.50 over bets of $0.15) is
+    # over it there, and within GG's pot (which holds the $1)
+    half = changed(
+        changed(GG_CASH_DROP, "raises $1.25 to $1.35", "raises $0.5 to $0.6"),
+        "calls $1.25",
+        "calls $0.5",
+    )
+    half = changed(
+        changed(changed(half, "$3.75", "$2.25"), "$3.6 from", "$2.1 from"), "($3.6)", "($2.1)"
+    )
+    raised = stored(tmp_path, half)
+    assert FindingKind.ILLEGAL_ACTION not in [f.kind for f in adjudicate_hand(raised).findings]
+    under_pt = adjudicate_hand(raised, rulebook_override="pt-217-2007-omaha")
+    over = [(f.citation, f.reason) for f in under_pt.findings if f.detail.get("sequence") == 7]
+    assert over == [("PT-217/2007 n.º 86", "seat 1: raise of 50 above the maximum of 15")]
     text = ShownHand(records, {}).describe(drop)
     assert (
         text == "the house adds USD 1.00 of its own money to the pot (Cash Drop; no player's chips)"
