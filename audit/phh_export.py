@@ -22,7 +22,11 @@ Mapping (the inverse of ``audit.ingest.phh``):
 Our ``_``-prefixed fields (README, "PHH import") for what PHH lacks: ``_hand_id``,
 ``_table``, ``_rulebook``, ``_smallest_chip``, ``_rake``, ``_fees`` (kind, amount, seat per
 fee), ``_runs`` (the board cards of runs 2.. when run twice, one string per run),
-``_cashouts`` (``pN AMOUNT``), ``_forced_bets`` (``pN KIND AMOUNT``), ``_voided``.
+``_cashouts`` (``pN AMOUNT``), ``_forced_bets`` (``pN KIND AMOUNT``), ``_voided``,
+``_house_money`` (promotion and amount of the money the house put into the pot, e.g.
+GGPoker's Cash Drop: PHH has no word for it, so a PHH reader sees a pot short by it, and
+PokerKit cannot replay such a hand: a pot-limit raise sized by the house's money is over
+its pot, and the winner's finishing stack holds money no player put in).
 """
 
 from __future__ import annotations
@@ -100,7 +104,7 @@ def hand_phh(events: Sequence[Event]) -> str:
     blinds: dict[int, int] = {}
     forced: list[str] = []
     actions: list[str] = []
-    extra: dict[str, list[Any]] = {"_fees": [], "_runs": [], "_cashouts": []}
+    extra: dict[str, list[Any]] = {"_fees": [], "_runs": [], "_cashouts": [], "_house_money": []}
     street: dict[int, int] = dict.fromkeys(hand.order, 0)
     run = 0
     rake = 0
@@ -138,6 +142,9 @@ def hand_phh(events: Sequence[Event]) -> str:
             extra["_fees"].append(fee | ({"player": payer} if payer else {}))
         elif kind == "CashoutPaid":
             extra["_cashouts"].append(f"{hand.player[seat]} {hand.amount(event['amount'])}")
+        elif kind == "HouseMoneyAdded":
+            added = {"promotion": event["promotion"], "amount": hand.amount(event["amount"])}
+            extra["_house_money"].append(added)
         elif kind == "HandEnded" and event.get("finishing_stacks"):
             by_seat = dict(
                 zip(

@@ -103,6 +103,11 @@ class Hand:
                 f"{who} is paid a cash-out of {self.money(amount)} by the house, outside the "
                 "pot (not a pot payout)"
             )
+        if kind == "HouseMoneyAdded":
+            return (
+                f"the house adds {self.money(amount)} of its own money to the pot "
+                f"({safe(event.get('promotion'))}; no player's chips)"
+            )
         if kind == "HandEnded":
             return "the hand ends"
         if kind == "HandVoided":

@@ -10,8 +10,8 @@ over the pots in proportion, a rake outside the rules one finding (the payouts j
 the rake taken), GG-2022's tied-hands policy cited only where players tie, and a hand
 whose source names ``none`` never judged by the period choice. Version 5 goes on with
 real rooms' files (issue 21: how the rooms share a split pot and the rake over pots and
-runs, tournament hands under tournament rules) and reports a slot machine's bad meter
-readings one finding each (issue 23).
+runs, tournament hands under tournament rules; poker v5's HouseMoneyAdded in the pot)
+and reports a slot machine's bad meter readings one finding each (issue 23).
 """
 
 REPLAYER_VERSION = "5"

@@ -62,9 +62,7 @@ def incomplete(subject: str, events: Sequence[Mapping[str, Any]]) -> Finding | N
     )
 
 
-def conflicting_versions(
-    subject: str, conflicts: Sequence[Mapping[str, Any]]
-) -> list[Finding]:
+def conflicting_versions(subject: str, conflicts: Sequence[Mapping[str, Any]]) -> list[Finding]:
     """One ``conflicting_versions`` finding per event the operator sent in more than one
     version (``conflicts``: the subject's conflict facts)."""
     by_sequence: dict[int, list[Mapping[str, Any]]] = {}

@@ -29,7 +29,7 @@ from cli.main import main
 from tests.poker_sim import simulate
 from tests.test_import_ggpoker import SAMPLE
 
-SKIPPED_BY_POKERKIT = ("_runs", "_forced_bets", "_cashouts", "_voided")
+SKIPPED_BY_POKERKIT = ("_runs", "_forced_bets", "_cashouts", "_voided", "_house_money")
 AMOUNTS = ("antes", "blinds_or_straddles", "min_bet", "starting_stacks")
 
 

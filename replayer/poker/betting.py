@@ -23,7 +23,10 @@ Transitions (the checks each makes, with the rulebook field that cites it):
     minimum, unless all-in (``min_raise``); a player who already acted may not re-raise
     when the betting was reopened only by an all-in for less than a full raise
     (``min_raise``: such an all-in is not a raise; successive short all-ins that add up
-    to a full raise do reopen, as in PokerKit); at most ``RaiseMax`` (``max_raise``); at
+    to a full raise do reopen, as in PokerKit); at most ``RaiseMax`` (``max_raise``:
+    ``POT``, the pot after calling, holds every chip in it, the house's money put in by
+    a promotion too, as GGPoker's Cash Drop hands are raised; ``BETS_SO_FAR``, PT-217/2007
+    n.º 86 "o total das apostas até aí efectuadas", the players' bets alone); at
     most ``raise_cap`` raises per round unless two players remain (``raise_cap``).
 ``start_round`` (board dealt)
     resets the round; opens with the player the rulebook names.
@@ -77,6 +80,7 @@ class Betting:
         "dead",
         "folded",
         "full_raise",
+        "house",
         "later_first",
         "max_rule",
         "min_bet",
@@ -113,6 +117,9 @@ class Betting:
         self.bet = [0] * n
         self.put = [0] * n
         self.dead = [0] * n
+        # Chips the house put into the pot (HouseMoneyAdded): no player's bet, but in the
+        # pot a RaiseMax.POT raise is measured by and in the main pot (pots.build_pots).
+        self.house = 0
         self.folded = [False] * n
         self.acted = [False] * n
         self.allow_reraise = [True] * n
@@ -478,8 +485,8 @@ class Betting:
                 )
             self.raises += 1
         if self.max_rule is not RaiseMax.UNLIMITED:
-            pot = sum(self.put)
-            most = pot + to_call if self.max_rule is RaiseMax.POT else pot
+            bets = sum(self.put)
+            most = bets + self.house + to_call if self.max_rule is RaiseMax.POT else bets
             most = max(most, minimum)
             if increment > most:
                 issues.append(

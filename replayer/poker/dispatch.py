@@ -9,6 +9,8 @@ HandStarted or an unknown event type is a data-quality issue and changes nothing
 Poker v3 events: ``FeeTaken`` from the pot is judged at the settlement (``fees``); one a
 player pays outside the pot, and ``CashoutPaid`` (the house pays a player outside the
 pot), touch no pot and are only recorded, after a check that the hand is all-in.
+Poker v5's ``HouseMoneyAdded`` (the house's own money put into the pot, GGPoker's Cash
+Drop) is dead money of the main pot: the pots settle the players' chips plus it.
 ``BoardRun`` before the first PotAwarded starts a run's board (``board.start_run``);
 after it, it labels the awards that follow and changes nothing.
 """
@@ -183,6 +185,24 @@ def _cashout_paid(hand: Hand, event: FlatEvent, pos: int) -> None:
     hand.cashouts.append((pos, amount))
 
 
+def _house_money_added(hand: Hand, event: FlatEvent) -> int | None:
+    """The house put money into the pot (a promotion): the main pot's dead money."""
+    amount = int(event["amount"])
+    if amount <= 0:
+        hand.issues.append(
+            Issue(
+                QUALITY,
+                f"{SCHEMA} HouseMoneyAdded.amount",
+                "house money of no amount",
+                "more than 0",
+                amount,
+            )
+        )
+        return None
+    hand.betting.house += amount
+    return None
+
+
 def _all_in(hand: Hand, pos: int, field: str, what: str) -> None:
     """A cash-out or insurance needs a player still in a hand that is all-in: no other
     player still in has chips behind, so no more betting can follow. The player covering
@@ -285,4 +305,5 @@ HANDLERS: dict[str, Handler] = {
     "FeeTaken": _fee_taken,
     "BoardRun": _board_run,
     "CashoutPaid": _cashout_paid,
+    "HouseMoneyAdded": _house_money_added,
 }

@@ -5,7 +5,8 @@ amount; each layer is a pot for the players who put in at least that much and ha
 folded (a side pot per all-in, PT-217/2007 n.º 38, 48-50). Folded chips stay in the
 pots they were put into (MO-97/2010 art.13(3)). Dead money (antes, dead blinds) goes to
 the main pot, open to every player who has not folded (GG-2022 "adicionada diretamente
-ao pote"; the same as PokerKit without ante trimming). Consecutive pots open to the same
+ao pote"; the same as PokerKit without ante trimming), and so does money the house adds
+(``added``, a room's promotion such as GGPoker's Cash Drop). Consecutive pots open to the same
 players are one pot. A layer that only its single contributor reached is an uncalled bet
 and goes back to him (it is not a pot, and is not raked); a layer whose contributors
 have all folded joins the pot below it.
@@ -29,8 +30,11 @@ Pot = tuple[int, tuple[int, ...]]
 """(amount, positions that may win it)."""
 
 
-def build_pots(put: list[int], dead: list[int], folded: list[bool]) -> tuple[list[Pot], list[int]]:
-    """(pots, uncalled chips returned per position); pots in order, main pot first.
+def build_pots(
+    put: list[int], dead: list[int], folded: list[bool], added: int = 0
+) -> tuple[list[Pot], list[int]]:
+    """(pots, uncalled chips returned per position); pots in order, main pot first;
+    ``added``: the house's money in the main pot.
 
     Position 0 all-in for 100, the others for more: a main pot for all three and a side
     pot for the two who put in more (PT-217/2007 n.º 38, 48-50); the 200 that only
@@ -43,12 +47,17 @@ def build_pots(put: list[int], dead: list[int], folded: list[bool]) -> tuple[lis
 
     >>> build_pots([100, 300, 300], [0, 0, 0], [True, False, False])
     ([(700, (1, 2))], [0, 0, 0])
+
+    The house's money goes to the main pot (GGPoker's Cash Drop):
+
+    >>> build_pots([100, 100], [0, 0], [False, False], added=20)
+    ([(220, (0, 1))], [0, 0])
     """
     n = len(put)
     returned = [0] * n
     live = [put[p] - dead[p] for p in range(n)]
     pots: list[list] = []
-    carry = sum(dead)
+    carry = sum(dead) + added
     if carry:
         pots.append([carry, tuple(p for p in range(n) if not folded[p])])
         carry = 0

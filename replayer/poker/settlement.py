@@ -10,7 +10,9 @@
    judged apart from the rake, taken from the pots after it),
    winners (``showdown``), shares with the odd-chip rule (``pots.split_pots``); a board
    run more than once shares each pot between the runs (``runs.split_runs``). Cash-outs
-   the house pays outside the pot are not payouts and settle nothing here.
+   the house pays outside the pot are not payouts and settle nothing here; money the
+   house puts into the pot (``HouseMoneyAdded``) is in the main pot and in the chips the
+   payouts, rake and fees must add up to.
 4. Expected payout per seat vs recorded (HandEnded.finishing_stacks when present, else
    PotAwarded summed): ``mispaid_pot`` (one issue per hand, per-seat dicts, per-pot
    detail), or ``void_hand_not_refunded`` for a void hand.
@@ -91,7 +93,7 @@ def settle(hand: Hand) -> Settlement:
     recorded = _recorded_payouts(hand)
     fees_recorded = sum(fee.amount for fee in hand.fees)
     taken = hand.rake_recorded + fees_recorded
-    conserved = recorded is not None and sum(recorded) + taken == sum(put)
+    conserved = recorded is not None and sum(recorded) + taken == sum(put) + hand.betting.house
     determined = True
     pot_results: list[PotResult] = []
     retained = 0
@@ -194,7 +196,7 @@ def _award(
     board = hand.board.cards
     seat_of = table.seat_of
     n = len(seat_of)
-    pots, returned = build_pots(betting.put, betting.dead, betting.folded)
+    pots, returned = build_pots(betting.put, betting.dead, betting.folded, betting.house)
     amounts = [amount for amount, _ in pots]
     found = len(hand.issues)
     rake = expected_rake(

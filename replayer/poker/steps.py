@@ -43,7 +43,7 @@ class StepLog:
                 seat=seat,
                 text=describe(event),
                 street=self.board.street(betting.round),
-                pot=sum(betting.put),
+                pot=sum(betting.put) + betting.house,
                 stacks=tuple(
                     zip(
                         table.seats_sorted,
@@ -104,6 +104,8 @@ def describe(event: FlatEvent) -> str:
         return f"board run {event.get('run')}"
     if kind == "CashoutPaid":
         return f"seat {seat} cash-out {amount} paid outside the pot"
+    if kind == "HouseMoneyAdded":
+        return f"house adds {amount} to the pot ({event.get('promotion')})"
     if kind in ("HandVoided", "HandReverted"):
         return f"{kind}: {event.get('reason', '')}"
     if kind == "HandStarted":

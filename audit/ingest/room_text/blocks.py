@@ -39,6 +39,7 @@ OTHER_ROOMS: tuple[tuple[re.Pattern[str], str], ...] = (
 SEPARATOR = re.compile(r"\*{3,} # \d+ \*{3,}")
 _SUMMARY_LINE = re.compile(
     r"Seat \d+: .+|Total pot .+|(?:(?:FIRST|SECOND|THIRD) )?Board \[.*\]|Hand was run .+"
+    r"|FIRST|SECOND|THIRD"
 )
 
 

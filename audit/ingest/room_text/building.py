@@ -1,7 +1,8 @@
 """One text hand's facts turned into the poker family's event bodies, in a fixed order.
 
-Order of the events (``schemas/poker_hand.avsc``): ``HandStarted``; the forced bets,
-hole cards, actions and board cards in the order of the text; cards shown or mucked
+Order of the events (``schemas/poker_hand.avsc``): ``HandStarted``; the house's money
+put into the pot (``HouseMoneyAdded``, GGPoker's Cash Drop), the forced bets, hole
+cards, actions and board cards in the order of the text; cards shown or mucked
 (those only the summary reveals last); then the settlement: uncalled bets returned
 (``PotAwarded`` with ``pot_index`` null, as PHH import records them), the pots collected
 (``PotAwarded`` per pot, ``BoardRun`` before each run's when the hand was run twice),
@@ -29,6 +30,9 @@ Body = tuple[str, dict[str, Any]]
 FIXED_LIMIT = frozenset({"FT"})
 HOLE_CARDS = {"NT": 2, "FT": 2, "NS": 2, "NO": 4, "PO": 4, "PO5": 5, "PO6": 6}
 UNKNOWN = "??"
+#: Hand-history trackers (Holdem Manager's export) write every raise ``raises Y to Y``:
+#: the street total twice, the increment lost. The total is the line's meaning.
+TRACKER_RAISE = "raises written 'raises Y to Y' (a tracker's export): read as raises to Y"
 
 
 @dataclass
@@ -91,7 +95,12 @@ class HandBuilder:
         self.boards: dict[int, list[str]] = {}
         self.summary_boards: dict[int, tuple[list[str], int]] = {}
         self.collected: dict[int, int] = {}
+        #: Money the house put into the pot (``HouseMoneyAdded``), in the summary's total.
+        self.house = 0
         self.blinds_posted: dict[str, int] = {}
+        #: Street cards the text left blank (``board_unwritten``): (street, run, place
+        #: on the board, the CardsDealt body), filled from the summary's board.
+        self.unwritten: list[tuple[str, int, int, dict[str, Any]]] = []
 
     def note(self, text: str) -> None:
         """A note for the hand's ``source`` (once)."""
@@ -113,7 +122,10 @@ class HandBuilder:
         entry or missed big blind, posted out of position: ``missed_big_blind``. A
         second small blind is a returning player's missed small blind, posted dead
         (PokerStars writes ``posts small blind`` for it; the player then calls the whole
-        big blind): ``dead_small_blind``."""
+        big blind): ``dead_small_blind``. A straddle's amount is the seat's total on the
+        street once posted, as GGPoker writes a re-straddle by the seat that posted the
+        big or button blind (``posts big blind $50``, ``straddle $100``: 50 more; the
+        room's summary totals agree): the chips added are that less what it had in."""
         if len(kinds) == 2:
             big = min(self.header.big_blind, total)
             self.post(seat, kinds[0], big)
@@ -121,6 +133,10 @@ class HandBuilder:
                 self.post(seat, kinds[1], total - big)
             return
         kind = kinds[0]
+        if kind == "straddle":  # GGPoker: the seat's street total, as a raise's "to"
+            total -= self.seats[seat].street
+            if total <= 0:
+                raise TextError(f"seat {seat} straddles to no more than it has in")
         if kind == "big_blind" and "big_blind" in self.blinds_posted:
             kind = "missed_big_blind"
         elif kind == "small_blind" and "small_blind" in self.blinds_posted:
@@ -141,6 +157,14 @@ class HandBuilder:
         player.put += chips
         if live:
             player.street += chips
+
+    def house_money(self, chips: int, promotion: str) -> None:
+        """The house's own money put into the pot (GGPoker ``Cash Drop to Pot : total
+        $X``): no player's chips, dead money of the main pot (``HouseMoneyAdded``)."""
+        if chips <= 0:
+            raise TextError(f"{promotion} of no money")
+        self.house += chips
+        self.play.append(("HouseMoneyAdded", {"amount": chips, "promotion": promotion}))
 
     # -- cards ------------------------------------------------------------------------
 
@@ -184,14 +208,51 @@ class HandBuilder:
             player.street = 0
         self.play.append(("CardsDealt", {"target": "board", "seat": None, "cards": cards}))
 
+    def board_unwritten(self, street: str, run: int) -> None:
+        """A turn or river line whose card is blank (``*** TURN *** [3c Jd 6d] []``, as
+        PokerStars' client wrote some 2022 hands; its next street line leaves the card
+        out too): dealt as ``??``, then given the card the summary's board names at
+        that place (``fill_unwritten``), noted in the hand's source."""
+        place = len(self.boards.get(0, [])) + (len(self.boards.get(run, [])) if run else 0)
+        self.board([UNKNOWN], run)
+        self.known.discard(UNKNOWN)
+        self.unwritten.append((street, run, place, self.play[-1][1]))
+
+    def fill_unwritten(self) -> None:
+        """Each blank street card (``board_unwritten``) from the summary's board of its
+        run: that board must be written whole (every card the street lines dealt, not a
+        later run's own cards alone); TextError when it is not."""
+        for street, run, place, body in self.unwritten:
+            board = self.summary_boards.get(run, ([], 0))[0]
+            dealt = self.boards.get(0, []) + (self.boards[run] if run else [])
+            if len(board) != len(dealt):
+                raise TextError(f"the {street} line deals no card and no summary board names it")
+            card = board[place]
+            self._claim([card])
+            body["cards"] = [card]
+            run_cards = self.boards[run]
+            run_cards[run_cards.index(UNKNOWN)] = card
+            self.note(f"the {street} line deals no card: its card {card} is the summary's board")
+
     def show(self, seat: int, cards: list[str], *, mucked: bool, late: bool = False) -> None:
-        """Cards shown (or mucked, with the cards when the text gives them)."""
+        """Cards shown (or mucked, with the cards when the text gives them). A board run
+        more than once has a showdown per run, where each player shows the same cards
+        again (``*** SECOND SHOW DOWN ***``): shown once, one event; other cards than
+        those it showed are a misread."""
+        before = [b[1] for b in (*self.shows, *self.late_shows) if b[1]["seat"] == seat]
+        if any(b["cards"] == cards and b["mucked"] == mucked for b in before):
+            return
+        if cards and any(b["cards"] and b["cards"] != cards for b in before):
+            raise TextError(
+                f"seat {seat} shows [{' '.join(cards)}] after showing "
+                f"[{' '.join(next(b['cards'] for b in before if b['cards']))}]"
+            )
         known = {
             card
             for b in self.play
             if b[0] == "CardsDealt" and b[1]["seat"] == seat
             for card in b[1]["cards"]
-        }
+        } | {card for b in before for card in b["cards"]}
         self._claim([card for card in cards if card not in known])
         body = {"seat": seat, "cards": cards, "mucked": mucked}
         (self.late_shows if late else self.shows).append(("CardsShown", body))
@@ -204,13 +265,15 @@ class HandBuilder:
         """``folds``, ``checks``, ``calls X``, ``bets X``, ``raises X to Y`` (Y: the street
         total, so the chips added are Y less what the seat had in on this street; X: the
         increment over the street's highest bet, which must be Y less that bet, or the
-        line is misread)."""
+        line is misread; X equal to Y is a tracker's export, ``TRACKER_RAISE``)."""
         if to is not None:
             chips = to - self.seats[seat].street
             if chips <= 0:
                 raise TextError(f"seat {seat} raises to no more than it has in")
             highest = max(s.street for s in self.seats.values())
-            if by is not None and by != to - highest:
+            if by is not None and by == to != to - highest:
+                self.note(TRACKER_RAISE)
+            elif by is not None and by != to - highest:
                 money = self.header.money
                 raise TextError(
                     f"raises {shown(by, money)} to {shown(to, money)}: the street's bet "

@@ -5,7 +5,8 @@ one of two shapes, as the real files show:
 
 * cash: ``GAME (STAKES) - DATE`` (``Hold'em No Limit ($0.05/$0.10 USD)``; GG sometimes
   two spaces before the stakes; PokerStars' mixed tables
-  ``Mixed NLH/PLO (Hold'em No Limit, $0.10/$0.25 USD)``; antes in the stakes
+  ``Mixed NLH/PLO (Hold'em No Limit, $0.10/$0.25 USD)``; PokerStars' capped tables
+  ``($0.25/$0.50 - $10 Cap - USD)``, the cap noted in the hand's source; antes in the stakes
   ``($0.5/$1($0.2))``; GG short deck an ante alone ``($0.02)``);
 * tournament: ``Tournament #ID, BUY-IN GAME - [Match Round I, ]Level L (SB/BB) - DATE``
   (``$3.19+$0.31 USD``, ``Freeroll``, ``100FPP``, a bounty's third part; GG writes the
@@ -23,7 +24,9 @@ UTC by guess (``in_declared_zone``).
 Games (``GAMES``, PHH variant codes): no-limit hold'em ``NT``, fixed-limit hold'em
 ``FT`` (the stakes are the small and big bet), pot-limit omaha ``PO`` (4 cards),
 ``PO5``, ``PO6``, no-limit omaha ``NO``, no-limit short deck (36 cards) ``NS``. Any
-other game is a rejection naming it (``game not supported: 7 Card Stud Limit``).
+other game is a rejection naming it (``game not supported: 7 Card Stud Limit``), and so
+is a split game (PokerStars' ``Split Hold'em No Limit``, two boards bet from the flop,
+is not hold'em: ``_SPLIT``).
 """
 
 from __future__ import annotations
@@ -42,6 +45,7 @@ from audit.ingest.room_text.common import (
     in_zone,
     local_time,
     money_for,
+    shown,
     tournament_money,
 )
 
@@ -87,9 +91,16 @@ _BUY_IN = re.compile(
     r"^(?:(?:[$€£][\d.,]+(?:\+[$€£]?[\d.,]+)*|[\d.,]+(?:\+[\d.,]+)+|\d+ ?FPP|Freeroll)"
     r"(?: [A-Z]{3})?\s+)+"
 )
+#: PokerStars' capped no-limit tables: ``($0.25/$0.50 - $10 Cap - USD)``.
+_CAP = re.compile(r" - (?P<cap>\S+) Cap -")
 _PART = re.compile(r"(?P<name>[A-Za-z ]+?):? (?P<amount>\S+)")
 _TOTAL = re.compile(r"Total pot (?P<total>\S+)(?P<pots>(?: (?:Main|Side) pot(?:-\d+)? \S+\.)*)")
 _POT = re.compile(r" (?P<kind>Main|Side) pot(?:-(?P<n>\d+))? (?P<amount>\S+?)\.(?= |$)")
+
+
+#: PokerStars' split games (``Split Hold'em No Limit``): two boards bet on from the
+#: flop, each board half the pot: a game of their own, not the one their name ends with.
+_SPLIT = re.compile(r"(?:^|\s)Split $")
 
 
 @dataclass(frozen=True)
@@ -109,6 +120,8 @@ def game_of(text: str) -> Game:
         text = inner.group("game")
     for name in sorted(GAMES, key=len, reverse=True):
         if text == name or text.endswith(" " + name):
+            if _SPLIT.search(text[: -len(name)]):
+                break
             return Game(GAMES[name], name)
     return Game(None, _BUY_IN.sub("", text))
 
@@ -151,6 +164,9 @@ def _stakes_header(
     stakes: str | None = None,
 ) -> Header:
     stakes = " ".join((match.group("stakes") if stakes is None else stakes).split())
+    capped = _CAP.search(stakes)
+    if capped:
+        stakes = stakes[: capped.start()] + stakes[capped.end() :]
     blinds = _BLINDS.fullmatch(stakes)
     ante_only = _ANTE_ONLY.fullmatch(stakes) if blinds is None else None
     if blinds is None and ante_only is None:
@@ -186,6 +202,18 @@ def _stakes_header(
         occurred_at=in_zone(local, zone) if zone else local.replace(tzinfo=dt.UTC),
         header_ante=ante,
         local_time=None if zone else local,
+        notes=[_cap_note(amount(capped.group("cap"), money), money)] if capped else [],
+    )
+
+
+def _cap_note(cap_chips: int, money: Money) -> str:
+    """The note a capped table's hand carries (``_CAP``): PokerStars' cap games limit
+    what a player puts in during one hand; the action lines and summary show the cap
+    reached (``and has reached the $10 cap``), the schema has no field for it, so it is
+    stated in the hand's source and not judged."""
+    return (
+        f"capped table: a player puts in at most {shown(cap_chips, money)} in a hand "
+        "(the header's cap; noted, not judged)"
     )
 
 

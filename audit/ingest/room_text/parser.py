@@ -7,14 +7,17 @@ straddle``, ``posts small & big blinds`` = a live big blind plus a dead small bl
 missed blinds, GG-2022 "Apostas perdidas"), ``*** HOLE CARDS ***``, ``Dealt to NAME
 [Ah Kd]`` (blank when not disclosed), actions (``folds``, ``checks``, ``calls $X``,
 ``bets $X``, ``raises $X to $Y``, each possibly ``and is all-in``), streets (``*** FLOP
-*** [..]``; ``*** FIRST FLOP ***``/``*** SECOND TURN ***``… when run twice),
-``Uncalled bet ($X) returned to NAME``, ``*** SHOWDOWN ***`` (``FIRST``/``SECOND`` when
+*** [..]``; ``*** FIRST FLOP ***``/``*** SECOND TURN ***``… when run twice; a turn or
+river line whose card is blank, ``[]``, takes it from the summary's board),
+``Uncalled bet ($X) returned to NAME``, GGPoker's ``Cash Drop to Pot : total $X`` (the
+house's money put into the pot before the deal), ``*** SHOWDOWN ***`` (``FIRST``/``SECOND`` when
 run twice), ``NAME: shows [..]``, ``NAME: mucks hand``, ``NAME collected $X from pot``
 (``main pot``, ``side pot-N``), ``*** SUMMARY ***``, the room's ``Total pot`` line, the
 boards and one ``Seat N: …`` line per seat (read for cards mucked and shown only there).
 
-Table chatter (``NAME: sits out``, ``NAME is disconnected``, ``NAME said, "…"``) changes
-nothing and is skipped; any other line is a ``TextError``, which rejects the hand.
+PokerStars' ``Hand cancelled`` rejects the hand (``CANCELLED``). Table chatter
+(``NAME: sits out``, ``NAME is disconnected``, ``NAME said, "…"``) changes nothing and
+is skipped; any other line is a ``TextError``, which rejects the hand.
 """
 
 from __future__ import annotations
@@ -54,9 +57,15 @@ _SUMMARY_SEAT = re.compile(r"Seat (?P<seat>\d+): (?P<rest>.+)")
 _SUMMARY_INFO = re.compile(
     r"(?:(?:FIRST|SECOND|THIRD) )?Board \[.*\]|Hand was run (?:twice|two times|three times)"
 )
+#: A run's name alone on its line, its ``Board [..]`` on the next (a GGPoker short deck
+#: client's summary: ``FIRST`` / ``Board [Tc 8h Ah 6h Jd]``).
+_RUN_NAME = frozenset({"FIRST", "SECOND", "THIRD"})
 _SUMMARY_BOARD = re.compile(r"(?:(?P<run>FIRST|SECOND|THIRD) )?Board (?P<cards>\[.*\])")
 _SUMMARY_WON = re.compile(r"(?:won|collected) \((?P<amount>[^()]+)\)")
 _NOT_AWARDED = "(pot not awarded as player cashed out)"
+#: PokerStars' ``Hand cancelled`` (the hand stopped before cards were dealt, nothing
+#: collected): not a hand played, rejected with this reason.
+CANCELLED = "the room cancelled this hand: nothing to judge"
 BOUNTY_NOTE = "knockout bounties won are prize money outside the hand's chips: not stored"
 
 
@@ -108,6 +117,7 @@ class _Reader:
         self.dealing = False
         self.summary = False
         self.award_run = 0
+        self.run_name: str | None = None
 
     def read(self, line: Line) -> None:
         text = line.text
@@ -179,11 +189,15 @@ class _Reader:
     def _play(self, line: Line) -> None:
         text, builder, money = line.text, self.builder, self.builder.header.money
         if match := _STREET.fullmatch(text):
+            street, run = match.group("street"), _RUNS[match.group("run")]
+            count_groups, count = _STREET_CARDS[street]
+            if count == 1 and match.group("cards").endswith(" []"):
+                builder.board_unwritten(street.lower(), run)
+                return
             groups = bracketed(match.group("cards"))
-            count_groups, count = _STREET_CARDS[match.group("street")]
             if len(groups) != count_groups or len(groups[-1]) != count:
-                raise line.error(f"a {match.group('street').lower()} line with wrong cards")
-            builder.board(groups[-1], _RUNS[match.group("run")])
+                raise line.error(f"a {street.lower()} line with wrong cards")
+            builder.board(groups[-1], run)
         elif match := _SHOWDOWN.fullmatch(text):
             self.award_run = _RUNS[match.group("run")]
         elif match := _RETURNED.fullmatch(text):
@@ -191,11 +205,10 @@ class _Reader:
             if seat is None:
                 raise line.error("an uncalled bet returned to an unknown player")
             builder.returned(seat, amount(match.group("amount"), money))
-        elif _CASH_DROP.fullmatch(text):
-            raise line.error(
-                "GGPoker Cash Drop (house money added to the pot): the poker family has no "
-                "event for money the house puts in, so the hand is not stored"
-            )
+        elif text == "Hand cancelled":
+            raise line.error(CANCELLED)
+        elif match := _CASH_DROP.fullmatch(text):
+            builder.house_money(amount(match.group("amount"), money), "Cash Drop")
         elif split := self.names.split(text, " collected "):
             self._collected(split[0], split[1], line)
         elif split := self.names.split(text, " cashed out the hand for "):
@@ -262,10 +275,13 @@ class _Reader:
             if builder.totals is not None:
                 raise line.error("a second Total pot line")
             builder.totals = self.room.total(line, builder)
+        elif text in _RUN_NAME:
+            self.run_name = text
         elif _SUMMARY_INFO.fullmatch(text):
             if board := _SUMMARY_BOARD.fullmatch(text):
-                run = _RUNS[board.group("run")]
+                run = _RUNS[board.group("run") or self.run_name]
                 builder.summary_boards[run] = (cards(board.group("cards")), line.number)
+            self.run_name = None
         elif match := _SUMMARY_SEAT.fullmatch(text):
             seat = int(match.group("seat"))
             if seat not in builder.seats:
