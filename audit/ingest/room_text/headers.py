@@ -128,6 +128,7 @@ def header_rest(room: str, number: str, rest: str) -> Header:
         header = _stakes_header(room, number, game.variant, match, money)
         header.tournament_id = f"{room}/{match.group('tournament')}"
         header.level = match.group("level")
+        header.notes.append(f"tournament level {header.level}")
         return header
     match = _CASH.fullmatch(rest)
     if match is None:

@@ -12,7 +12,9 @@ reach the replayer as the room's mistake:
   (a contradiction inside the summary itself);
 * ``collected``: each seat's summary amount equals what its ``collected`` lines give;
 * ``Board``: each board the summary names (``FIRST Board`` … when run more than once)
-  is the cards the street lines dealt for it (the shared streets, then the run's own).
+  is the cards the street lines dealt for it (the shared streets, then the run's own);
+  the flop's three cards in any order (GGPoker itself writes ``*** FLOP *** [Ad 7d 9d]``
+  then ``*** TURN *** [7d 9d Ad] [2s]`` and ``Board [7d 9d Ad 2s 4h]`` in one hand).
 
 What is *not* compared is the room's arithmetic against the rules: a total less rake
 that is more than what was collected (a pot paid short) is a self-consistent text and a
@@ -77,7 +79,7 @@ def reconcile(builder: HandBuilder) -> None:
             )
     for run, (board, line) in sorted(builder.summary_boards.items()):
         dealt = builder.boards.get(0, []) + (builder.boards.get(run, []) if run else [])
-        if board != dealt:
+        if not _same_board(board, dealt):
             error = TextError(
                 f"the summary's board is [{' '.join(board)}], the street lines dealt "
                 f"[{' '.join(dealt)}]"
@@ -85,3 +87,12 @@ def reconcile(builder: HandBuilder) -> None:
             error.line, error.field = line, "summary: Board"
             raise error
     builder.unindexed()
+
+
+def _same_board(summary: list[str], dealt: list[str]) -> bool:
+    """The same cards, the flop's three in any order, the later ones in order."""
+    return (
+        len(summary) == len(dealt)
+        and sorted(summary[:3]) == sorted(dealt[:3])
+        and summary[3:] == dealt[3:]
+    )
