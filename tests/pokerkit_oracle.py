@@ -1,0 +1,90 @@
+"""PokerKit as the test oracle of the PHH export: an exported hand replayed in PokerKit.
+
+PokerKit (pinned in ``constraints.txt``) is imported only by tests and benchmarks, never
+by the project. ``pokerkit_replay(text)`` gives PokerKit's final stacks and the recorded
+finishing stacks, in minor units, or None for a hand PokerKit cannot be given;
+``pokerkit_check(text)`` says which, with the reason PokerKit refuses a hand:
+
+* a variant PokerKit does not deal (``NO``, ``PO5``, ``PO6``: PHH has no code for them);
+* a field PokerKit has no word for (``_runs``, a board run more than once; ``_forced_bets``,
+  a forced bet that is neither an ante nor a blind; ``_cashouts``; ``_voided``);
+* no ``finishing_stacks`` (nothing to compare);
+* PokerKit's own error on the hand (its message).
+"""
+
+from __future__ import annotations
+
+import tomllib
+from dataclasses import dataclass
+from decimal import Decimal
+
+from pokerkit import HandHistory
+
+from audit.ingest.phh_money import money_of
+
+SKIPPED_BY_POKERKIT = ("_runs", "_forced_bets", "_cashouts", "_voided")
+AMOUNTS = ("antes", "blinds_or_straddles", "min_bet", "small_bet", "big_bet", "starting_stacks")
+
+
+@dataclass(frozen=True)
+class Replayed:
+    """PokerKit's verdict on one exported hand: ``refused`` names why it was not
+    replayed; else ``stacks`` (PokerKit's) and ``recorded`` (the export's finishing)."""
+
+    refused: str = ""
+    stacks: tuple[int, ...] = ()
+    recorded: tuple[int, ...] = ()
+
+    @property
+    def agrees(self) -> bool:
+        return not self.refused and self.stacks == self.recorded
+
+
+def pokerkit_check(text: str) -> Replayed:
+    """The exported PHH ``text`` replayed in PokerKit (see the module docstring)."""
+    fields = tomllib.loads(text, parse_float=Decimal)
+    variant = str(fields.get("variant"))
+    if variant not in HandHistory.game_types:
+        return Replayed(refused=f"variant {variant} not in PokerKit")
+    skipped = [key for key in SKIPPED_BY_POKERKIT if key in fields]
+    if skipped:
+        return Replayed(refused=f"{skipped[0]} has no PokerKit field")
+    if "finishing_stacks" not in fields:
+        return Replayed(refused="no finishing_stacks")
+    scale = money_of(fields.get("currency")).minor_per_major
+
+    def minor(value: Decimal | int) -> int:
+        return int(Decimal(value) * scale)
+
+    def action(text: str) -> str:
+        words = text.split()
+        return f"{words[0]} cbr {minor(Decimal(words[2]))}" if words[1] == "cbr" else text
+
+    kwargs = {
+        key: [minor(v) for v in fields[key]]
+        if isinstance(fields[key], list)
+        else minor(fields[key])
+        for key in AMOUNTS
+        if key in fields
+    }
+    try:
+        history = HandHistory(
+            variant=variant, actions=[action(a) for a in fields["actions"]], **kwargs
+        )
+        *_, state = history
+    except (ValueError, TypeError, KeyError, IndexError) as error:
+        return Replayed(refused=f"PokerKit: {type(error).__name__}: {str(error)[:120]}")
+    return Replayed(
+        stacks=tuple(state.stacks), recorded=tuple(minor(v) for v in fields["finishing_stacks"])
+    )
+
+
+def pokerkit_replay(text: str) -> tuple[list[int], list[int]] | None:
+    """(PokerKit's final stacks, the recorded finishing stacks) in minor units, or None
+    for a hand PokerKit cannot be given."""
+    replayed = pokerkit_check(text)
+    if replayed.refused and not replayed.refused.startswith("PokerKit: "):
+        return None
+    if replayed.refused:
+        raise AssertionError(replayed.refused)
+    return list(replayed.stacks), list(replayed.recorded)
