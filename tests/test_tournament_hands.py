@@ -329,3 +329,27 @@ def test_the_summary_board_may_order_the_flop_otherwise(tmp_path: Path, flop: st
     assert isinstance(units(tmp_path, reordered)[0], SubjectRecords)
     turned = changed(GG_LEVEL, ("Board [Kd 7s As 6d 6s]", "Board [Kd 7s As 6s 6d]"))
     assert not isinstance(units(tmp_path, turned)[0], SubjectRecords)
+
+
+def test_show_links_a_tournament_hand_and_its_stored_tournament(tmp_path: Path) -> None:
+    """``show`` of the hand names its tournament, level and whether that tournament is
+    stored; ``show`` of the tournament lists its hands in the store."""
+    from audit.show import show_lines
+    from audit.store import AuditStore
+    from tests.test_tournament_cancellation import Tournament
+
+    store = AuditStore(f"sqlite:///{tmp_path / 't.db'}")
+    store.append([SubjectRecords("poker", "ggpoker/TM900000101", hand(tmp_path, GG_LEVEL))])
+    alone = show_lines(store, "ggpoker/TM900000101") or []
+    assert "  tournament  ggpoker/9100001 (not in the store)" in alone
+    assert "  level       3" in alone
+    tournament = Tournament(buy_in=5_000, fee=500).register("Hero", "e1")
+    events = [
+        {**e, "tournament_id": "ggpoker/9100001", "event_id": f"ggpoker/9100001#{e['sequence']}"}
+        for e in tournament.events
+    ]
+    store.append([SubjectRecords("tournament", "ggpoker/9100001", events)])
+    linked = show_lines(store, "ggpoker/TM900000101") or []
+    assert "  tournament  ggpoker/9100001 (stored: show it)" in linked
+    shown = show_lines(store, "ggpoker/9100001") or []
+    assert any(line.split() == ["hands", "ggpoker/TM900000101"] for line in shown)
