@@ -353,3 +353,22 @@ def test_show_links_a_tournament_hand_and_its_stored_tournament(tmp_path: Path) 
     assert "  tournament  ggpoker/9100001 (stored: show it)" in linked
     shown = show_lines(store, "ggpoker/9100001") or []
     assert any(line.split() == ["hands", "ggpoker/TM900000101"] for line in shown)
+
+
+def test_the_console_links_a_tournament_hand_and_its_tournament(tmp_path: Path) -> None:
+    from audit.store import AuditStore
+    from console.readmodel import ReadModel
+    from console.subject_links import subject_links
+    from tests.test_tournament_cancellation import Tournament
+
+    store = AuditStore(f"sqlite:///{tmp_path / 't.db'}")
+    store.append([SubjectRecords("poker", "ggpoker/TM900000101", hand(tmp_path, GG_LEVEL))])
+    assert subject_links(ReadModel(store), store, "ggpoker/TM900000101").tournament == ""
+    events = [
+        {**e, "tournament_id": "ggpoker/9100001", "event_id": f"ggpoker/9100001#{e['sequence']}"}
+        for e in Tournament(buy_in=5_000, fee=500).register("Hero", "e1").events
+    ]
+    store.append([SubjectRecords("tournament", "ggpoker/9100001", events)])
+    model = ReadModel(store)
+    assert subject_links(model, store, "ggpoker/TM900000101").tournament == "ggpoker/9100001"
+    assert subject_links(model, store, "ggpoker/9100001").hands == ("ggpoker/TM900000101",)
