@@ -19,6 +19,7 @@ the rules can be tried on real files older than the rulebooks (the public files 
 ``--pokerkit``: every stored hand is exported to PHH (``audit.phh_export.hand_phh``) and
 replayed in PokerKit, the pinned test oracle (``tests.pokerkit_oracle``); printed per game
 (``HandStarted.variant``, tournament hands apart): hands replayed to the recorded stacks,
+replayed to them but for the rake and fees the room took (PokerKit pays the whole pot),
 replayed to other stacks, and refused by PokerKit with the reason.
 
 Files are read as they are: the folder is measured, never copied into the project.
@@ -86,9 +87,9 @@ def lift_periods(ids: list[str]) -> None:
 
 
 def pokerkit_counts(store: AuditStore) -> dict[str, Counter[str]]:
-    """Per game (``NT``, ``NT tournament``, ...): ``replayed``, ``replayed to other
-    stacks`` and ``refused: REASON`` counts of the stored hands exported and replayed in
-    PokerKit (``--pokerkit``)."""
+    """Per game (``NT``, ``NT tournament``, ...): ``replayed``, ``replayed, the room's
+    rake and fees apart``, ``replayed to other stacks`` and ``refused: REASON`` counts
+    of the stored hands exported and replayed in PokerKit (``--pokerkit``)."""
     counts: dict[str, Counter[str]] = {}
     for _, events in store.iter_subjects("poker"):
         start = min(events, key=lambda e: e["sequence"])
@@ -97,7 +98,13 @@ def pokerkit_counts(store: AuditStore) -> dict[str, Counter[str]]:
         if result.refused:
             outcome = f"refused: {reason_key(result.refused)}"
         else:
-            outcome = "replayed" if result.agrees else "replayed to other stacks"
+            outcome = (
+                "replayed"
+                if result.agrees
+                else "replayed, the room's rake and fees apart"
+                if result.agrees_less_house
+                else "replayed to other stacks"
+            )
         counts.setdefault(game, Counter())[outcome] += 1
     return counts
 

@@ -34,10 +34,37 @@ class Replayed:
     refused: str = ""
     stacks: tuple[int, ...] = ()
     recorded: tuple[int, ...] = ()
+    house: int = 0
+    """The rake and pot fees the export records (``_rake``, ``_fees``): PokerKit pays
+    the whole pot, the room pays it less these."""
 
     @property
     def agrees(self) -> bool:
         return not self.refused and self.stacks == self.recorded
+
+    @property
+    def agrees_less_house(self) -> bool:
+        """PokerKit's stacks are the room's but for the house's take, taken from the
+        players PokerKit pays (no seat gets more than PokerKit gives it)."""
+        return (
+            not self.refused
+            and self.house > 0
+            and sum(self.stacks) - sum(self.recorded) == self.house
+            and all(r <= p for r, p in zip(self.recorded, self.stacks, strict=True))
+        )
+
+
+def _scale(fields: dict) -> int:
+    """Units per PHH amount given to PokerKit: the currency's minor units; chips (no
+    ``currency``) whole when every amount is (a room's tournament chips), so PokerKit
+    never splits a pot's odd chip into hundredths."""
+    if fields.get("currency") is None and all(
+        Decimal(v) == int(v)
+        for key in ("antes", "blinds_or_straddles", "starting_stacks", "finishing_stacks")
+        for v in fields.get(key, [])
+    ):
+        return 1
+    return money_of(fields.get("currency")).minor_per_major
 
 
 def pokerkit_check(text: str) -> Replayed:
@@ -51,7 +78,7 @@ def pokerkit_check(text: str) -> Replayed:
         return Replayed(refused=f"{skipped[0]} has no PokerKit field")
     if "finishing_stacks" not in fields:
         return Replayed(refused="no finishing_stacks")
-    scale = money_of(fields.get("currency")).minor_per_major
+    scale = _scale(fields)
 
     def minor(value: Decimal | int) -> int:
         return int(Decimal(value) * scale)
@@ -74,8 +101,12 @@ def pokerkit_check(text: str) -> Replayed:
         *_, state = history
     except (ValueError, TypeError, KeyError, IndexError) as error:
         return Replayed(refused=f"PokerKit: {type(error).__name__}: {str(error)[:120]}")
+    fees = [fee for fee in fields.get("_fees", []) if "player" not in fee]
+    house = minor(fields.get("_rake", 0)) + sum(minor(fee["amount"]) for fee in fees)
     return Replayed(
-        stacks=tuple(state.stacks), recorded=tuple(minor(v) for v in fields["finishing_stacks"])
+        stacks=tuple(state.stacks),
+        recorded=tuple(minor(v) for v in fields["finishing_stacks"]),
+        house=house,
     )
 
 
