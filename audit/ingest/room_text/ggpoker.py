@@ -1,7 +1,7 @@
-"""GGPoker text hand histories (``Poker Hand #HD…``), cash games.
+"""GGPoker text hand histories (``Poker Hand #HD…``), cash games and tournaments.
 
 Header: ``Poker Hand #HD2255183008: Hold'em No Limit ($0.01/$0.02) - 2025/04/07
-23:48:32`` (``RC…`` Rush & Cash, ``OM…`` omaha; ``TM…`` tournaments are refused). GGPoker
+23:48:32`` (``RC…`` Rush & Cash, ``OM…`` omaha; ``TM…`` tournaments, in chips). GGPoker
 writes no time zone: the time is read in the zone the operator declares for the room's
 clock (``ingest --header-zone``), and the hand's ``source`` says so; without one the
 hand is quarantined (``headers.in_declared_zone``). Player names are hashed
