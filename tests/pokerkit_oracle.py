@@ -7,7 +7,8 @@ finishing stacks, in minor units, or None for a hand PokerKit cannot be given;
 
 * a variant PokerKit does not deal (``NO``, ``PO5``, ``PO6``: PHH has no code for them);
 * a field PokerKit has no word for (``_runs``, a board run more than once; ``_forced_bets``,
-  a forced bet that is neither an ante nor a blind; ``_cashouts``; ``_voided``);
+  a forced bet that is neither an ante nor a blind; ``_cashouts``; ``_voided``;
+  ``_house_money``, money the house put in the pot);
 * no ``finishing_stacks`` (nothing to compare);
 * PokerKit's own error on the hand (its message).
 """
@@ -22,7 +23,7 @@ from pokerkit import HandHistory
 
 from audit.ingest.phh_money import money_of
 
-SKIPPED_BY_POKERKIT = ("_runs", "_forced_bets", "_cashouts", "_voided")
+SKIPPED_BY_POKERKIT = ("_runs", "_forced_bets", "_cashouts", "_voided", "_house_money")
 AMOUNTS = ("antes", "blinds_or_straddles", "min_bet", "small_bet", "big_bet", "starting_stacks")
 
 
