@@ -16,12 +16,16 @@ Mapping (the inverse of ``audit.ingest.phh``):
   ``pN cbr X`` (X the player's total on the street), ``pN sm CARDS`` / ``pN sm``; burns
   are not written (PHH has none);
 * amounts in major units of ``currency`` (chips: ``phh_money.CHIP_MINOR_UNITS`` minor units),
-  exact decimals; ``finishing_stacks`` as recorded;
+  exact decimals; ``finishing_stacks`` as recorded; a room's tournament hand (currency
+  ``CHIPS``, whole chips) in chips without a ``currency``, its header's level as PHH's
+  ``level`` (an integer: ``III`` is 3) and its tournament as ``_tournament``;
+* fixed-limit hold'em (``FT``) with PHH's ``small_bet`` and ``big_bet`` (the stored
+  ``min_bet`` is the small bet, the big bet twice it) instead of ``min_bet``;
 * the time as standard ``year``/``month``/``day``/``time``/``time_zone`` (UTC) when known.
 
 Our ``_``-prefixed fields (README, "PHH import") for what PHH lacks: ``_hand_id``,
-``_table``, ``_rulebook``, ``_smallest_chip``, ``_rake``, ``_fees`` (kind, amount, seat per
-fee), ``_runs`` (the board cards of runs 2.. when run twice, one string per run),
+``_table``, ``_tournament``, ``_rulebook``, ``_smallest_chip``, ``_rake``, ``_fees`` (kind,
+amount, seat per fee), ``_runs`` (the board cards of runs 2.. when run twice, one string per run),
 ``_cashouts`` (``pN AMOUNT``), ``_forced_bets`` (``pN KIND AMOUNT``), ``_voided``,
 ``_house_money`` (promotion and amount of the money the house put into the pot, e.g.
 GGPoker's Cash Drop: PHH has no word for it, so a PHH reader sees a pot short by it, and
@@ -38,7 +42,8 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from audit.ingest.phh_money import CHIPS, Money, money_of
+from audit.ingest.phh_money import CHIPS, TOURNAMENT_CHIPS, Money, money_of
+from audit.tournament_hands import level_number, level_of, tournament_of
 
 Event = Mapping[str, Any]
 _DEAD = ("dead_small_blind", "dead_big_blind")
@@ -77,7 +82,11 @@ class _Hand:
         self.events = sorted(events, key=lambda e: e["sequence"])
         self.start = self.events[0]
         currency = self.start["currency"]
-        self.money: Money = money_of(None if currency == CHIPS else currency)
+        self.money: Money = (
+            Money(TOURNAMENT_CHIPS, 1)
+            if currency == TOURNAMENT_CHIPS
+            else money_of(None if currency == CHIPS else currency)
+        )
         seats = sorted(s["seat"] for s in self.start["seats"])
         button = self.start.get("button")
         if button is not None:
@@ -159,7 +168,11 @@ def hand_phh(events: Sequence[Event]) -> str:
     stacks = {s["seat"]: s["stack"] for s in start["seats"]}
     fields["antes"] = hand.per_player(antes)
     fields["blinds_or_straddles"] = hand.per_player(blinds)
-    fields["min_bet"] = hand.amount(start["min_bet"])
+    if start["variant"] == "FT":  # the small bet; the big bet is twice it
+        fields["small_bet"] = hand.amount(start["min_bet"])
+        fields["big_bet"] = hand.amount(2 * start["min_bet"])
+    else:
+        fields["min_bet"] = hand.amount(start["min_bet"])
     fields["starting_stacks"] = [hand.amount(stacks[s]) for s in hand.order]
     fields["actions"] = actions
     fields["players"] = [
@@ -168,8 +181,11 @@ def hand_phh(events: Sequence[Event]) -> str:
     fields["seats"] = list(hand.order)
     if "_finishing" in fields:
         fields["finishing_stacks"] = fields.pop("_finishing")
-    if start["currency"] != CHIPS:
+    if start["currency"] not in (CHIPS, TOURNAMENT_CHIPS):
         fields["currency"] = start["currency"]
+    level = level_of(str(start.get("source") or ""))
+    if level is not None:
+        fields["level"] = level_number(level)
     fields |= _time(start)
     fields |= _ours(hand, rake, forced, extra)
     return "".join(f"{key} = {_toml(value)}\n" for key, value in fields.items())
@@ -202,9 +218,13 @@ def _time(start: Event) -> dict[str, Any]:
 def _ours(hand: _Hand, rake: int, forced: list[str], extra: dict[str, list[Any]]) -> dict:
     start = hand.start
     fields: dict[str, Any] = {"_hand_id": start["hand_id"], "_table": start["table_id"]}
+    if tournament := tournament_of(start):
+        fields["_tournament"] = tournament
     if start.get("rulebook"):
         fields["_rulebook"] = start["rulebook"]
-    default_chip = hand.money.minor_per_major if start["currency"] == CHIPS else 1
+    default_chip = (
+        hand.money.minor_per_major if start["currency"] in (CHIPS, TOURNAMENT_CHIPS) else 1
+    )
     if start["smallest_chip"] != default_chip:
         fields["_smallest_chip"] = hand.amount(start["smallest_chip"])
     if rake:

@@ -50,6 +50,7 @@ from audit.show_records import collusion_body, incident_body, table_body
 from audit.show_slots import slots_body
 from audit.show_tournament import tournament_body
 from audit.store import AuditStore
+from audit.tournament_hands import hands_of, level_of, tournament_of, tournament_stored
 
 JUDGED = ("poker", "banked", "slots", "tournament", "table")
 INCIDENT = "incident"
@@ -136,6 +137,7 @@ def _judged(
             (place, safe(about.get("table"))),
             ("operator", safe(about.get("operator")) if about.get("operator") else None),
             ("currency", safe(about.get("currency")) if about.get("currency") else None),
+            *_tournament_fields(store, kind, subject, first),
         ],
     )
     lines.append("")
@@ -147,6 +149,25 @@ def _judged(
     units = adjudication_units(store, [(kind, subject)], unit_ids)
     lines += ["", *history_section(units, judged_digest=inputs.digest(verdict.rulebook_id))]
     return lines
+
+
+def _tournament_fields(
+    store: AuditStore, kind: str, subject: str, first: Mapping[str, Any]
+) -> list[tuple[str, Any]]:
+    """A tournament hand's tournament and level, and whether that tournament is stored
+    (``show TOURNAMENT`` then explains it); a tournament's hands in the store."""
+    if kind == "tournament":
+        hands = hands_of(store, subject)
+        return [("hands", ", ".join(safe(h) for h in hands) if hands else "none stored")]
+    tournament = tournament_of(first) if kind == "poker" else None
+    if tournament is None:
+        return []
+    stored = "stored: show it" if tournament_stored(store, tournament) else "not in the store"
+    level = level_of(str(first.get("source") or ""))
+    return [
+        ("tournament", f"{safe(tournament)} ({stored})"),
+        ("level", safe(level) if level else None),
+    ]
 
 
 def _latest_declaration(events: Sequence[Mapping[str, Any]]) -> Mapping[str, Any]:

@@ -1,6 +1,6 @@
 """Real rooms' hand histories: how many are found, stored, quarantined, and judged how.
 
-    .venv/bin/python benchmarks/real_rooms.py FOLDER [--rulebook ID]... [--any-date]
+    .venv/bin/python benchmarks/real_rooms.py FOLDER [--rulebook ID]... [--any-date] [--pokerkit]
 
 Ingests every ``.txt`` file under ``FOLDER`` (``audit.ingest.pipeline.ingest``) into a
 temporary SQLite store, replays it (``audit.adjudicate.replay``) and prints, per room:
@@ -15,6 +15,12 @@ temporary SQLite store, replays it (``audit.adjudicate.replay``) and prints, per
 ``--any-date`` (a measurement, never a verdict to keep): the rulebooks named with
 ``--rulebook`` judge the hands of any date, their period lifted for this run only, so
 the rules can be tried on real files older than the rulebooks (the public files are).
+
+``--pokerkit``: every stored hand is exported to PHH (``audit.phh_export.hand_phh``) and
+replayed in PokerKit, the pinned test oracle (``tests.pokerkit_oracle``); printed per game
+(``HandStarted.variant``, tournament hands apart): hands replayed to the recorded stacks,
+replayed to them but for the rake and fees the room took (PokerKit pays the whole pot),
+replayed to other stacks, and refused by PokerKit with the reason.
 
 Files are read as they are: the folder is measured, never copied into the project.
 """
@@ -34,8 +40,10 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from audit.adjudicate import current_findings, replay
 from audit.ingest.pipeline import ingest
+from audit.phh_export import hand_phh
 from audit.store import AuditStore
 from replayer.rulebooks import registry
+from tests.pokerkit_oracle import pokerkit_check
 
 EPOCH = datetime(1970, 1, 1, tzinfo=UTC)
 
@@ -78,6 +86,29 @@ def lift_periods(ids: list[str]) -> None:
         registry._BOOKS[rulebook_id] = replace(book, valid_from=EPOCH, valid_until=None)
 
 
+def pokerkit_counts(store: AuditStore) -> dict[str, Counter[str]]:
+    """Per game (``NT``, ``NT tournament``, ...): ``replayed``, ``replayed, the room's
+    rake and fees apart``, ``replayed to other stacks`` and ``refused: REASON`` counts
+    of the stored hands exported and replayed in PokerKit (``--pokerkit``)."""
+    counts: dict[str, Counter[str]] = {}
+    for _, events in store.iter_subjects("poker"):
+        start = min(events, key=lambda e: e["sequence"])
+        game = str(start.get("variant")) + (" tournament" if start.get("tournament_id") else "")
+        result = pokerkit_check(hand_phh(events))
+        if result.refused:
+            outcome = f"refused: {reason_key(result.refused)}"
+        else:
+            outcome = (
+                "replayed"
+                if result.agrees
+                else "replayed, the room's rake and fees apart"
+                if result.agrees_less_house
+                else "replayed to other stacks"
+            )
+        counts.setdefault(game, Counter())[outcome] += 1
+    return counts
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("folder", type=Path)
@@ -86,6 +117,9 @@ def main() -> None:
     parser.add_argument("--any-date", action="store_true", help="lift the named books' period")
     parser.add_argument(
         "--header-zone", help="zone of headers that give none (GGPoker); none: quarantined"
+    )
+    parser.add_argument(
+        "--pokerkit", action="store_true", help="export every stored hand, replay it in PokerKit"
     )
     args = parser.parse_args()
     if args.any_date:
@@ -114,6 +148,7 @@ def main() -> None:
                 continue
             room = str(row.get("subject", "")).split("/", 1)[0]
             findings.setdefault(room, Counter())[str(row.get("kind"))] += 1
+        pokerkit = pokerkit_counts(store) if args.pokerkit else {}
     print(f"files: {summary.files}, units read: {summary.units_read}")
     for room in sorted(set(counts) | set(stored) | set(quarantined)):
         print(
@@ -124,6 +159,10 @@ def main() -> None:
             print(f"  quarantined {number:>4}  {reason}")
         for kind, number in sorted(findings.get(room, Counter()).items()):
             print(f"  finding     {number:>4}  {kind}")
+    if args.pokerkit:
+        print("\nPokerKit (every stored hand exported to PHH and replayed):")
+    for game, outcomes in sorted(pokerkit.items()):
+        print(f"  {game}: " + ", ".join(f"{n:,} {what}" for what, n in outcomes.most_common()))
     for entry in examples[: args.examples]:
         print("\n", entry.line()[:400], "\n", entry.raw[:200])
 

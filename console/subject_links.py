@@ -1,5 +1,7 @@
 """Where a subject's page leads: its table's declared terms, its players' other findings,
-its night and the incidents about its table, machine or tournament.
+its night, the incidents about its table, machine or tournament, and between a
+tournament hand and its tournament (``audit.tournament_hands``: the hand's tournament
+when that tournament is stored; a tournament's stored hands).
 
 From the read model's current verdict on the subject (``units``: table or machine, day,
 players) and the incidents' current statements (``audit.incidents.record``: an incident
@@ -15,6 +17,7 @@ from datetime import datetime
 
 from audit.incidents.record import IncidentError, RecordedIncident, load_incident
 from audit.store import AuditStore
+from audit.tournament_hands import hands_of, tournament_of, tournament_stored
 from console import queries
 from console.readmodel import ReadModel
 
@@ -37,11 +40,26 @@ class SubjectLinks:
     night: str = ""
     players: tuple[str, ...] = ()
     incidents: tuple[IncidentLink, ...] = field(default_factory=tuple)
+    tournament: str = ""
+    """The stored tournament a tournament hand was played in."""
+    hands: tuple[str, ...] = ()
+    """A tournament's hands in the store."""
 
 
 def _scoped(incident: RecordedIncident, subject: str, table: str) -> bool:
     at = {*incident.tables, *incident.games, *incident.machines}
     return bool(table and table in at) or subject in incident.tournaments
+
+
+def _tournament_links(store: AuditStore, subject: str) -> tuple[str, tuple[str, ...]]:
+    """(the stored tournament of a tournament hand, a tournament's stored hands)."""
+    if store.records_of("tournament", subject):
+        return "", tuple(hands_of(store, subject))
+    opening = store.records_of("poker", subject)[:1]
+    tournament = tournament_of(opening[0]) if opening else None
+    if tournament and tournament_stored(store, tournament):
+        return tournament, ()
+    return "", ()
 
 
 def subject_links(model: ReadModel, store: AuditStore, subject: str) -> SubjectLinks:
@@ -58,7 +76,10 @@ def subject_links(model: ReadModel, store: AuditStore, subject: str) -> SubjectL
             continue
         if _scoped(incident, subject, table):
             incidents.append(IncidentLink(incident_id, incident.window_start, incident.window_end))
+    tournament, hands = _tournament_links(store, subject)
     return SubjectLinks(
+        tournament=tournament,
+        hands=hands,
         table=table,
         terms=table if "table" in judged else "",
         night=day if day in queries.nights(model) else "",

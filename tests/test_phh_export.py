@@ -22,43 +22,12 @@ import pytest
 from pokerkit import HandHistory
 
 from audit.ingest.phh import PhhRecord, hand_events, iter_phh_records
-from audit.ingest.phh_money import money_of
 from audit.phh_export import hand_phh
 from audit.store.versions import version_digest
 from cli.main import main
 from tests.poker_sim import simulate
+from tests.pokerkit_oracle import pokerkit_replay
 from tests.test_import_ggpoker import SAMPLE
-
-SKIPPED_BY_POKERKIT = ("_runs", "_forced_bets", "_cashouts", "_voided", "_house_money")
-AMOUNTS = ("antes", "blinds_or_straddles", "min_bet", "starting_stacks")
-
-
-def pokerkit_replay(text: str) -> tuple[list[int], list[int]] | None:
-    """(PokerKit's final stacks, the recorded finishing stacks) in minor units, or None
-    for a hand PokerKit cannot be given."""
-    fields = tomllib.loads(text, parse_float=Decimal)
-    if any(key in fields for key in SKIPPED_BY_POKERKIT) or "finishing_stacks" not in fields:
-        return None
-    scale = money_of(fields.get("currency")).minor_per_major
-
-    def minor(value: Decimal | int) -> int:
-        return int(Decimal(value) * scale)
-
-    def action(text: str) -> str:
-        words = text.split()
-        return f"{words[0]} cbr {minor(Decimal(words[2]))}" if words[1] == "cbr" else text
-
-    kwargs = {
-        key: [minor(v) for v in fields[key]]
-        if isinstance(fields[key], list)
-        else minor(fields[key])
-        for key in AMOUNTS
-    }
-    history = HandHistory(
-        variant=fields["variant"], actions=[action(a) for a in fields["actions"]], **kwargs
-    )
-    *_, state = history
-    return list(state.stacks), [minor(v) for v in fields["finishing_stacks"]]
 
 
 def pluribus(phh_root: Path) -> list[Path]:

@@ -411,7 +411,11 @@ def _units(
                 run, dropping = None, subject
                 continue
             if rulebooks and flat.get("rulebook", "") is None:
-                flat["rulebook"] = rulebook_for(rulebooks, flat.get("variant") or flat.get("game"))
+                flat["rulebook"] = rulebook_for(
+                    rulebooks,
+                    flat.get("variant") or flat.get("game"),
+                    tournament=flat.get("tournament_id") is not None,
+                )
             run.unit.records.append(flat)
             run.last = index
     yield from finish()

@@ -125,7 +125,8 @@ def _phh_units(
             yield item
             continue
         try:
-            default = rulebook_for(rulebooks, str(item.fields.get("variant")))
+            # a PHH file writes no tournament: its hands are cash hands
+            default = rulebook_for(rulebooks, str(item.fields.get("variant")), tournament=False)
             events = hand_events(item, default_rulebook=default, limits=limits)
             for event in events:  # the conversion checked the rest; widths are the schema's
                 check_widths("poker", event)

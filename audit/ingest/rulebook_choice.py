@@ -1,9 +1,12 @@
 """Which rulebook a record that names none is given at ingest (``ingest --rulebook``).
 
 The operator may name several rulebooks (``--rulebook gg-2022-cash-holdem --rulebook
-gg-2022-cash-omaha``): a hand or round that names none gets the first one covering its
-variant (poker) or game (banked). When none covers it, it gets the first one named, and
-the replayer reports that the rulebook does not cover it: never a silent guess.
+gg-2022-cash-omaha --rulebook gg-2022-tournament-holdem``): a hand or round that names
+none gets the first one covering its variant (poker) or game (banked) and its play: a
+tournament hand (``HandStarted.tournament_id``) a rulebook judging tournaments, a cash
+hand one judging cash games (``PokerRulebook.play``; a rulebook without a play judges
+both). When none covers it, it gets the first one named, and the replayer reports that
+the rulebook does not cover it: never a silent guess.
 """
 
 from __future__ import annotations
@@ -25,9 +28,12 @@ def check_rulebook_ids(ids: Sequence[str]) -> None:
         raise UnknownRulebook(f"unknown rulebook {unknown[0]!r}; known: {', '.join(sorted(known))}")
 
 
-def rulebook_for(ids: Sequence[str], variant: str | None) -> str | None:
-    """The first of ``ids`` covering ``variant``, else the first of ``ids``, else None."""
+def rulebook_for(ids: Sequence[str], variant: str | None, *, tournament: bool) -> str | None:
+    """The first of ``ids`` covering ``variant`` and judging the hand's play
+    (``tournament``), else the first of ``ids``, else None."""
     for rulebook_id in ids:
-        if variant is not None and variant in get_rulebook(rulebook_id).variants:
+        book = get_rulebook(rulebook_id)
+        play = getattr(book, "play", None)
+        if variant in book.variants and (play is None or play.judges(tournament)):
             return rulebook_id
     return ids[0] if ids else None

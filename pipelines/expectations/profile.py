@@ -22,7 +22,12 @@ def rulebook_cap(start: dict[str, Any], declared: Any = None) -> int | None:
     at = start.get("occurred_at")
     if not isinstance(at, datetime):
         return None
-    book = choose_rulebook(start.get("rulebook"), str(start.get("variant")), at)
+    book = choose_rulebook(
+        start.get("rulebook"),
+        str(start.get("variant")),
+        at,
+        tournament=start.get("tournament_id") is not None,
+    )
     terms = declared or (None if isinstance(book, Finding) else getattr(book, "rake", None))
     if terms is None:
         return None

@@ -5,7 +5,9 @@ It never raises on bad input; what it cannot judge it reports (``data_quality``,
 ``no_rulebook``). Steps:
 
 1. HandStarted chooses the rulebook (``rulebooks.registry.choose_rulebook``) by id or by
-   variant and start time, and deals the hand (``hand.open_hand``): the table
+   variant and start time; a rulebook of the other play (``PokerRulebook.play``: a
+   cash-game book for a tournament hand, or the reverse) is ``no_rulebook``. It deals the
+   hand (``hand.open_hand``): the table
    (``table``: seats, positions, stacks, stakes; too few or too many players is
    ``invalid_deal``), the betting state machine (``betting``) and the board (``board``).
 2. Each event, in sequence order, is applied by its handler (``dispatch.HANDLERS``); the
@@ -15,6 +17,7 @@ It never raises on bad input; what it cannot judge it reports (``data_quality``,
    than rake, winners and shares (per run when the board was run more than once), or the
    refund of a void hand, against the payouts recorded. Cash-outs the house paid outside
    the pot are reported (``HandVerdict.cashouts``), never counted as payouts.
+4. A tournament hand's chips are conserved, judged or not (``tournament_chips``).
 
 Findings are ordered by (event sequence, kind, canonical JSON).
 """
@@ -22,6 +25,7 @@ Findings are ordered by (event sequence, kind, canonical JSON).
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
+from dataclasses import replace
 from datetime import datetime
 from operator import itemgetter
 from typing import Any
@@ -34,6 +38,7 @@ from replayer.poker.hand import SCHEMA, Hand, open_hand
 from replayer.poker.settlement import settle
 from replayer.poker.steps import StepLog
 from replayer.poker.table import seating_issues
+from replayer.poker.tournament_chips import conservation_finding, is_tournament
 from replayer.poker.verdict import HandVerdict
 from replayer.rulebooks.poker import VARIANTS, FeeTerms, PokerRulebook, RakeTerms
 from replayer.rulebooks.registry import choose_rulebook
@@ -110,23 +115,33 @@ def adjudicate_hand(
         started_at,
         subject=hand_id,
         time_known=bool(start.get("start_time_known", True)),
+        tournament=is_tournament(start),
     )
     if isinstance(chosen, Finding):
-        return _empty(hand_id, None, chosen)
+        return _with_chips(_empty(hand_id, None, chosen), start, ordered)
     if not isinstance(chosen, PokerRulebook) or variant not in VARIANTS:
-        return _empty(
-            hand_id,
-            None,
-            Finding(
-                FindingKind.NO_RULEBOOK,
+        return _with_chips(
+            _empty(
                 hand_id,
-                "casino-audit rulebook registry",
-                f"rulebook {chosen.id!r} is not a poker rulebook for variant {variant!r}",
+                None,
+                Finding(
+                    FindingKind.NO_RULEBOOK,
+                    hand_id,
+                    "casino-audit rulebook registry",
+                    f"rulebook {chosen.id!r} is not a poker rulebook for variant {variant!r}",
+                ),
             ),
+            start,
+            ordered,
+        )
+    if not chosen.play.judges(is_tournament(start)):
+        return _with_chips(
+            _empty(hand_id, None, _wrong_play(hand_id, chosen, start)), start, ordered
         )
     try:
         hand = open_hand(chosen, start, ordered[0], hand_id, rake_terms, fee_terms)
-        return _replay(hand, ordered, StepLog(hand.table, hand.board) if with_steps else None)
+        log = StepLog(hand.table, hand.board) if with_steps else None
+        return _with_chips(_replay(hand, ordered, log), start, ordered)
     except (KeyError, TypeError, ValueError, IndexError) as error:
         return _empty(
             hand_id,
@@ -135,6 +150,31 @@ def adjudicate_hand(
                 FindingKind.DATA_QUALITY, hand_id, SCHEMA, f"hand cannot be replayed: {error!r}"
             ),
         )
+
+
+def _wrong_play(hand_id: str, book: PokerRulebook, start: FlatEvent) -> Finding:
+    """``no_rulebook``: the rulebook named judges the other play (a cash-game book for a
+    tournament hand, or a tournament book for a cash hand)."""
+    tournament = start.get("tournament_id")
+    hand = f"a hand of tournament {tournament}" if tournament else "a cash-game hand"
+    return Finding(
+        FindingKind.NO_RULEBOOK,
+        hand_id,
+        "casino-audit rulebook registry",
+        f"rulebook {book.id!r} judges {book.play} play, and this is {hand}",
+        expected="a rulebook judging the hand's play",
+        recorded={"rulebook": book.id, "play": str(book.play), "tournament_id": tournament},
+    )
+
+
+def _with_chips(verdict: HandVerdict, start: FlatEvent, ordered: list[FlatEvent]) -> HandVerdict:
+    """The verdict with the tournament-chips finding, when chips were not conserved
+    (``tournament_chips``)."""
+    finding = conservation_finding(verdict.hand_id, start, ordered, verdict.findings)
+    if finding is None:
+        return verdict
+    findings = tuple(sorted((*verdict.findings, finding), key=_finding_order))
+    return replace(verdict, findings=findings)
 
 
 def _sequence(event: FlatEvent) -> int:

@@ -1225,6 +1225,13 @@ _CASINO_AUDIT: tuple[tuple[str, str, str], ...] = (
         "stands, the other is kept in quarantine",
     ),
     (
+        "tournament chips",
+        "Tournament chips conserved",
+        "A tournament hand is played for chips and pays no rake or fee from its pots: the "
+        "table holds as many chips when the hand ends as when it began, and none is taken "
+        "by the house or paid in from outside",
+    ),
+    (
         "data quality",
         "Data-quality checks",
         "Each night's records are checked against casino-audit's data expectations; a "

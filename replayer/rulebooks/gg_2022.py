@@ -1,4 +1,5 @@
-"""GGPoker operational rules ("house rules"), updated 2022-09-28: online cash games.
+"""GGPoker operational rules ("house rules"), updated 2022-09-28: online cash games and
+tournaments (``TOURNAMENT_HOLDEM``, ``TOURNAMENT_OMAHA``, below the cash books).
 
 Source: ``regulations/ggpoker-house-rules-2022.pt.txt``. In force from 2022-09-28 00:00
 UTC (the copy gives a date only; no time zone). The house rules leave the game rules
@@ -28,6 +29,27 @@ themselves to the game pages; what they do say:
 Silent (standard online rules applied): first to act after the flop is the first active
 player left of the button, minimum raise = previous bet or raise, pot-limit maximum = pot
 after calling, no raise cap, heads-up the button posts the small blind.
+
+Tournaments (Política de torneios and the sections after it) are played for chips
+(``HandStarted.currency`` ``CHIPS``, one chip a unit). What the copy says of a
+tournament hand, and what these books make of it:
+
+* no rake: "Nos torneios, a GGPoker não cobra rake, mas normalmente cobra uma taxa de
+  torneio" (Política de taxas e de ancinho): the house's fee is in the buy-in, so a
+  tournament pot pays no rake (``RakeTerms`` 0 bps) and no other fee (``FeeTerms`` with
+  no kind): every chip put in is paid back to the players;
+* blinds and antes: the levels are the lobby's (Política de torneios); blinds and antes
+  are posted for every player dealt in, present or not (Política de desconexões), and a
+  player moved to another table may post several big blinds in a row (Política de
+  eliminação de torneios). The blinds judged are those the hand's table posted (the
+  importer reads them so: a table moves to a new level from its next deal);
+* the odd chip of a split tournament pot: the copy is silent. "Os jogadores não
+  receberão frações de centavos" (Política de concessão de prêmios de torneios) speaks
+  of a player's prize money, in cents, not of chips in a pot. The room's tournament
+  histories read (2020) show no split pot with an odd chip; its cash histories pay the
+  odd cent to the first winner left of the button, so that is the open choice
+  (``TOURNAMENT_ODD_CHIP``), named and cited as a choice;
+* a bounty is prize money (Bounty Política de torneios), paid outside the hand's chips.
 """
 
 from __future__ import annotations
@@ -38,11 +60,14 @@ from datetime import UTC, datetime
 from replayer.rankings import STANDARD
 from replayer.rulebooks.poker import (
     Citations,
+    FeeTerms,
     FirstToAct,
     MinRaise,
     OddChip,
+    Play,
     PokerRulebook,
     RaiseMax,
+    RakeTerms,
     SplitUnit,
 )
 
@@ -94,6 +119,7 @@ CASH_HOLDEM = PokerRulebook(
     valid_from=datetime(2022, 9, 28, tzinfo=UTC),
     valid_until=None,
     variants=("NT",),
+    play=Play.CASH,  # the cash-game pages; tournaments below
     cite=_CITE,
     deck_size=52,
     hole_cards=2,
@@ -126,4 +152,51 @@ CASH_OMAHA = replace(
     hole_cards=4,
 )
 
-RULEBOOKS = (CASH_HOLDEM, CASH_OMAHA)
+TOURNAMENT_ODD_CHIP = OddChip.FIRST_WINNER_LEFT_OF_BUTTON
+"""Open choice where GG-2022 is silent (module docstring): the odd chip of a split
+tournament pot goes to the first winner left of the button, as the room's cash histories
+pay the odd cent; the prize section's "frações de centavos" is about prize money."""
+
+_NO_RAKE = f"{_K} Política de taxas e de ancinho (tournaments: no rake, the fee is in the buy-in)"
+_TOURNAMENT_CITE = replace(
+    _CITE,
+    blinds=(
+        f"{_K} Política de torneios (levels as the lobby states); Política de desconexões "
+        "(blinds and antes posted for every player dealt in); Política de eliminação de "
+        "torneios (several big blinds in a row after a move)"
+    ),
+    odd_chip=(
+        f"{_K} Política de mãos atadas (silent on the odd chip of a tournament pot: open "
+        "choice, the first winner left of the button; the prize section's fractions of a "
+        "cent are prize money)"
+    ),
+    board_runs=(
+        f"{_K} Política de mãos atadas (silent on boards run more than once and on the odd "
+        "chip of a tournament pot: open choice, the first winner left of the button)"
+    ),
+    rake_rate=_NO_RAKE,
+    rake_cap=_NO_RAKE,
+    fees=_NO_RAKE,
+    void_refund=f"{_K} Política de reembolso, torneios",
+)
+
+TOURNAMENT_HOLDEM = replace(
+    CASH_HOLDEM,
+    id="gg-2022-tournament-holdem",
+    title="GGPoker house rules 2022-09-28, tournament hold'em",
+    play=Play.TOURNAMENT,
+    cite=_TOURNAMENT_CITE,
+    odd_chip=TOURNAMENT_ODD_CHIP,  # silent: open choice
+    rake=RakeTerms(min_bps=0, max_bps=0),  # taxas e ancinho: no rake in tournaments
+    fees=FeeTerms(kinds=frozenset()),  # the tournament fee is in the buy-in, not the pot
+)
+
+TOURNAMENT_OMAHA = replace(
+    TOURNAMENT_HOLDEM,
+    id="gg-2022-tournament-omaha",
+    title="GGPoker house rules 2022-09-28, tournament omaha",
+    variants=CASH_OMAHA.variants,
+    hole_cards=4,
+)
+
+RULEBOOKS = (CASH_HOLDEM, CASH_OMAHA, TOURNAMENT_HOLDEM, TOURNAMENT_OMAHA)

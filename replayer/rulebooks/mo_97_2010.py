@@ -40,6 +40,7 @@ from replayer.rulebooks.poker import (
     FirstToAct,
     MinRaise,
     OddChip,
+    Play,
     PokerRulebook,
     RaiseMax,
     RakeTerms,
@@ -54,6 +55,7 @@ OMAHA = PokerRulebook(
     valid_from=datetime(2010, 8, 9, 16, 0, tzinfo=UTC),  # 2010-08-10 00:00 UTC+8
     valid_until=None,
     variants=("PO", "NO"),
+    play=Play.ANY,  # silent on tournaments: the game's rules whatever the play
     cite=Citations(
         rulebook=_K,
         deck=f"{_K} art.1(1)(3)",

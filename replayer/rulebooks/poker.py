@@ -88,6 +88,20 @@ class OddChip(StrEnum):
     DROPPED = "dropped"  # kept by the house (GG-2022 prize-fraction rule)
 
 
+class Play(StrEnum):
+    """Which play a rulebook judges: a cash game (money in the pot, rake), a tournament
+    (chips in the pot, no rake: the house's fee is in the buy-in) or either."""
+
+    CASH = "cash"
+    TOURNAMENT = "tournament"
+    ANY = "any"  # the source's game rules apply to both (e.g. PT-217/2007 n.º 113)
+
+    def judges(self, tournament: bool) -> bool:
+        """Whether a hand of this kind (``tournament``: HandStarted.tournament_id set)
+        is one this play judges."""
+        return self is Play.ANY or (self is Play.TOURNAMENT) == tournament
+
+
 @dataclass(frozen=True, slots=True)
 class RakeTerms:
     """The house's commission on one hand, declared per rulebook or per table.
@@ -212,6 +226,10 @@ class PokerRulebook:
     """First instant no longer in force, exclusive; None while in force."""
     variants: tuple[str, ...]
     """PHH variant codes covered (keys of ``VARIANTS``)."""
+    play: Play
+    """Cash games, tournaments or both: a tournament hand (``HandStarted.tournament_id``)
+    is judged only by a rulebook whose play judges tournaments, a cash hand only by one
+    judging cash games."""
     cite: Citations
     """The article behind each rule below."""
     deck_size: int

@@ -52,6 +52,7 @@ from replayer.rulebooks.poker import (
     FirstToAct,
     MinRaise,
     OddChip,
+    Play,
     PokerRulebook,
     RaiseMax,
     SplitUnit,
@@ -94,6 +95,7 @@ OMAHA = PokerRulebook(
     valid_from=datetime(2007, 3, 1, tzinfo=UTC),
     valid_until=None,
     variants=("PO", "NO"),
+    play=Play.ANY,  # n.º 113: tournaments play by the general and the game's rules
     cite=_CITE,
     deck_size=52,  # n.º 72
     hole_cards=4,  # n.º 77

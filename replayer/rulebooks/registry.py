@@ -21,7 +21,9 @@ Choosing (``choose_rulebook``):
   that ``ingest --rulebook`` could name.
 
 Every ``no_rulebook`` finding names the rulebooks covering the variant in force at the
-hand's start (or, when the start is unknown, every one covering the variant).
+hand's start (or, when the start is unknown, every one covering the variant). A rulebook
+with a ``play`` (``PokerRulebook.play``: cash games, tournaments or both) is a candidate
+and is named only for a hand of a play it judges (``tournament``).
 """
 
 from __future__ import annotations
@@ -105,18 +107,20 @@ def choose_rulebook(
     *,
     subject: str = "",
     time_known: bool = True,
+    tournament: bool = False,
 ) -> Rulebook | Finding:
     """The rulebook that judges a hand started at ``started_at``, or a ``no_rulebook``
     finding that says why none does (see the module docstring).
 
     ``time_known=False`` (the source gave no date): a rulebook named for the hand judges
     it without the period check, which cannot be made; without a name there is nothing
-    to choose by, so it is a ``no_rulebook`` finding.
+    to choose by, so it is a ``no_rulebook`` finding. ``tournament``: the hand is a
+    tournament's (candidates and hints are the rulebooks judging its play).
     """
-    books = _load()
+    books = {key: book for key, book in _load().items() if _judges(book, tournament)}
     when = started_at.isoformat() if time_known else UNKNOWN_TIME
     if not time_known:
-        book = books.get(rulebook_id) if rulebook_id is not None else None
+        book = _load().get(rulebook_id) if rulebook_id is not None else None
         if book is not None and variant in book.variants:
             return book
         reason = (
@@ -124,12 +128,12 @@ def choose_rulebook(
             if rulebook_id is None
             else f"rulebook {rulebook_id!r} is unknown or does not cover variant {variant!r}"
         )
-        return _none(subject, reason, variant, None, rulebook_id)
+        return _none(subject, reason, variant, None, rulebook_id, books)
     if started_at.tzinfo is None:
         reason = f"start time {when} has no time zone"
-        return _none(subject, reason, variant, started_at, rulebook_id)
+        return _none(subject, reason, variant, started_at, rulebook_id, books)
     if rulebook_id is not None:
-        book = books.get(rulebook_id)
+        book = _load().get(rulebook_id)
         if rulebook_id == NONE_APPLIES:
             reason = "its source names no rulebook that governs it (the room's rules are not held)"
         elif book is None:
@@ -139,8 +143,8 @@ def choose_rulebook(
         elif not book.covers(variant, started_at):
             reason = f"rulebook {rulebook_id!r} is not in force at {when}"
         else:
-            return book
-        return _none(subject, reason, variant, started_at, rulebook_id)
+            return book  # of either play: the replayer names a play it does not judge
+        return _none(subject, reason, variant, started_at, rulebook_id, books)
     candidates = [key for key in sorted(books) if books[key].covers(variant, started_at)]
     if len(candidates) == 1:
         return books[candidates[0]]
@@ -148,7 +152,13 @@ def choose_rulebook(
         reason = f"several rulebooks cover variant {variant!r} at {when}: {candidates}"
     else:
         reason = f"no rulebook covers variant {variant!r} at {when}"
-    return _none(subject, reason, variant, started_at, None, candidates)
+    return _none(subject, reason, variant, started_at, None, books, candidates)
+
+
+def _judges(book: Rulebook, tournament: bool) -> bool:
+    """Whether ``book`` judges a hand of this play (a book without a play judges any)."""
+    play = getattr(book, "play", None)
+    return play is None or play.judges(tournament)
 
 
 def _none(
@@ -157,6 +167,7 @@ def _none(
     variant: str,
     at: datetime | None,
     rulebook_id: str | None,
+    books: dict[str, Rulebook],
     candidates: list[str] | None = None,
 ) -> Finding:
     """The ``no_rulebook`` finding; it names the rulebooks that would judge the subject
@@ -164,7 +175,6 @@ def _none(
     force at its start ``at``, or, when the time is unknown (``at`` None) or has no zone,
     every one covering its variant."""
     when = UNKNOWN_TIME if at is None else at.isoformat()
-    books = _load()
     for_variant = sorted(key for key, book in books.items() if variant in book.variants)
     if at is None or at.tzinfo is None:
         would_judge = for_variant

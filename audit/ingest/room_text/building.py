@@ -265,14 +265,20 @@ class HandBuilder:
         """``folds``, ``checks``, ``calls X``, ``bets X``, ``raises X to Y`` (Y: the street
         total, so the chips added are Y less what the seat had in on this street; X: the
         increment over the street's highest bet, which must be Y less that bet, or the
-        line is misread; X equal to Y is a tracker's export, ``TRACKER_RAISE``)."""
+        line is misread; X equal to Y is a tracker's export, ``TRACKER_RAISE``). Older
+        PokerStars tournament files write X as the chips a blind adds (``raises 30 to 40``
+        from a small blind of 10 facing 20): read so, and noted, only when the seat had
+        chips in on the street (else X would be Y)."""
         if to is not None:
-            chips = to - self.seats[seat].street
+            own = self.seats[seat].street
+            chips = to - own
             if chips <= 0:
                 raise TextError(f"seat {seat} raises to no more than it has in")
             highest = max(s.street for s in self.seats.values())
             if by is not None and by == to != to - highest:
                 self.note(TRACKER_RAISE)
+            elif by is not None and by != to - highest and own and by == chips:
+                self.note("a raise written as the chips added (raises X to Y, X = Y less own bet)")
             elif by is not None and by != to - highest:
                 money = self.header.money
                 raise TextError(
@@ -286,20 +292,29 @@ class HandBuilder:
         """Whether the summary's total is short by exactly the uncalled part of the last
         bet, which the text did not return in a line (PokerStars before about 2008 wrote
         no ``Uncalled bet`` line: the bettor's ``collected`` counts only what was
-        called): the highest bet of the last street less the next highest. Then it is
-        returned, noted in the source."""
-        bets = sorted((s.street, s.seat) for s in self.seats.values())
+        called): what the seat that put in most put in, less what the next one put in
+        (the hand's totals, not the last street's: an all-in called short before the
+        flop leaves nothing to bet on the river). Then it is returned, noted in the
+        source."""
+        bets = sorted((self._net_put(s.seat), s.seat) for s in self.seats.values())
         if len(bets) < 2 or bets[-1][0] - bets[-2][0] != excess or excess <= 0:
             return False
-        self.returned(bets[-1][1], excess)
+        self.returned(bets[-1][1], excess, street=False)
         self.note("uncalled bet returned, the text writing no line for it")
         return True
 
-    def returned(self, seat: int, chips: int) -> None:
+    def _net_put(self, seat: int) -> int:
+        """What ``seat`` put in over the hand, less the uncalled bets returned to it."""
+        back = sum(b[1]["amount"] for b in self.returns if b[1]["seat"] == seat)
+        return self.seats[seat].put - back
+
+    def returned(self, seat: int, chips: int, *, street: bool = True) -> None:
+        """An uncalled bet back to ``seat``: of this street's bet (``street``), or of
+        what it put in over the hand (``unwritten_return``)."""
         player = self.seats[seat]
-        if chips > player.street:
+        if chips > (player.street if street else self._net_put(seat)):
             raise TextError(f"seat {seat} gets back more than it bet on this street")
-        player.street -= chips
+        player.street = max(0, player.street - chips)
         player.back += chips
         self.returns.append(("PotAwarded", {"seat": seat, "amount": chips, "pot_index": None}))
 
@@ -368,6 +383,38 @@ class HandBuilder:
         if chips:
             self.cashouts.append(("CashoutPaid", {"seat": seat, "amount": chips}))
 
+    def _tournament_blinds(self) -> tuple[int, int]:
+        """A tournament hand's blinds are those its table posted: the header names the
+        tournament's level when the hand began, and a table moves to a new level only
+        from its next deal (GGPoker writes ``Level3 (80/160)`` above blinds of 60/120
+        on the first hands of a level). A blind posted all-in for less says nothing of
+        the level: then the header's. A difference is noted in the source."""
+        header = self.header
+        small = self.full_blind("small_blind", header.small_blind)
+        big = self.full_blind("big_blind", header.big_blind)
+        if (small, big) != (header.small_blind, header.big_blind):
+            money = header.money
+            self.note(
+                f"blinds as posted, {shown(small, money)}/{shown(big, money)}, under the "
+                f"header's level {header.level} "
+                f"({shown(header.small_blind, money)}/{shown(header.big_blind, money)})"
+            )
+        return small, big
+
+    def full_blind(self, kind: str, default: int) -> int:
+        """The first ``kind`` blind, when its seat had chips left behind it (not all-in
+        for less), else ``default``."""
+        before: dict[int, int] = {}
+        for name, body in self.play:
+            if name != "BlindPosted":
+                continue
+            seat, chips = body["seat"], body["amount"]
+            if body["kind"] == kind:
+                left = self.seats[seat].stack - before.get(seat, 0) - chips
+                return chips if left > 0 else default
+            before[seat] = before.get(seat, 0) + chips
+        return default
+
     def bodies(self, rulebook: str | None, source: str) -> list[Body]:
         """Every body of the hand, ``HandStarted`` first (see the module docstring)."""
         header = self.header
@@ -378,6 +425,9 @@ class HandBuilder:
             min_bet = header.small_blind
             small = self.blinds_posted.get("small_blind", header.small_blind // 2)
             big = self.blinds_posted.get("big_blind", header.small_blind)
+        elif header.tournament_id is not None:
+            small, big = self._tournament_blinds()
+            min_bet = big
         started = {
             "rulebook": rulebook,
             "table_id": f"{header.room}/{header.table}",

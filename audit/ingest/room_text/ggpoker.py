@@ -1,7 +1,7 @@
-"""GGPoker text hand histories (``Poker Hand #HD…``), cash games.
+"""GGPoker text hand histories (``Poker Hand #HD…``), cash games and tournaments.
 
 Header: ``Poker Hand #HD2255183008: Hold'em No Limit ($0.01/$0.02) - 2025/04/07
-23:48:32`` (``RC…`` Rush & Cash, ``OM…`` omaha; ``TM…`` tournaments are refused). GGPoker
+23:48:32`` (``RC…`` Rush & Cash, ``OM…`` omaha; ``TM…`` tournaments, in chips). GGPoker
 writes no time zone: the time is read in the zone the operator declares for the room's
 clock (``ingest --header-zone``), and the hand's ``source`` says so; without one the
 hand is quarantined (``headers.in_declared_zone``). Player names are hashed
@@ -19,7 +19,9 @@ rake and each fee are separate events. Lines GGPoker alone writes:
 * ``NAME: pay premium of all-in insurance ($X)``: ``FeeTaken`` kind ``insurance``.
 
 Default rulebook (no ``--rulebook``): ``gg-2022-cash-holdem`` for NT, ``gg-2022-cash-omaha``
-for PO and NO, when the hand's date is within its period (``RULEBOOKS``).
+for PO and NO, ``gg-2022-tournament-holdem`` / ``-omaha`` for a tournament hand
+(``TM…``), when the hand's date is within its period (``RULEBOOKS``,
+``TOURNAMENT_RULEBOOKS``).
 """
 
 from __future__ import annotations
@@ -34,6 +36,12 @@ from audit.ingest.room_text.parser import Room
 NAME = "ggpoker"
 #: The rulebook a GG hand naming none is judged under, by variant.
 RULEBOOKS = {"NT": "gg-2022-cash-holdem", "PO": "gg-2022-cash-omaha", "NO": "gg-2022-cash-omaha"}
+#: The rulebook a GG tournament hand naming none is judged under, by variant.
+TOURNAMENT_RULEBOOKS = {
+    "NT": "gg-2022-tournament-holdem",
+    "PO": "gg-2022-tournament-omaha",
+    "NO": "gg-2022-tournament-omaha",
+}
 FEES = {"Jackpot": "jackpot", "Bingo": "bingo", "Fortune": "fortune", "Tax": "tax"}
 HEADER = re.compile(r"Poker Hand #(?P<id>[A-Z]{0,3}\d+): (?P<rest>.+)")
 #: ``NAME: get an all-in insurance (premium ($0/$4/$0) for ($0/$10.8/$0) -
@@ -71,9 +79,22 @@ def _own_line(rest: str, seat: int, builder: HandBuilder) -> bool:
 ROOM = Room(NAME, _header, _total, _own_line)
 
 
+def rulebook_id(variant: str, *, tournament: bool) -> str | None:
+    """The GG-2022 book for a hand of ``variant`` (a tournament's or a cash game's), or None."""
+    return (TOURNAMENT_RULEBOOKS if tournament else RULEBOOKS).get(variant)
+
+
 def is_header(text: str) -> bool:
     """Whether a line opens a GGPoker hand."""
     return text.startswith("Poker Hand #")
 
 
-__all__ = ["NAME", "ROOM", "RULEBOOKS", "TextError", "is_header"]
+__all__ = [
+    "NAME",
+    "ROOM",
+    "RULEBOOKS",
+    "TOURNAMENT_RULEBOOKS",
+    "TextError",
+    "is_header",
+    "rulebook_id",
+]

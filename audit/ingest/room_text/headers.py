@@ -48,6 +48,7 @@ from audit.ingest.room_text.common import (
     shown,
     tournament_money,
 )
+from audit.tournament_hands import level_note
 
 GAMES = {
     "Hold'em No Limit": "NT",
@@ -141,6 +142,7 @@ def header_rest(room: str, number: str, rest: str) -> Header:
         header = _stakes_header(room, number, game.variant, match, money)
         header.tournament_id = f"{room}/{match.group('tournament')}"
         header.level = match.group("level")
+        header.notes.append(level_note(header.level))
         return header
     match = _CASH.fullmatch(rest)
     if match is None:

@@ -8,9 +8,11 @@ One table per place in the hand, read in order, first match wins (``classify``):
   player sitting out, leaving, returning, chatting, joining; a tournament's finishes
   and re-buys, which are the tournament's, between hands): nothing moves in this hand;
 * ``BOUNTIES``: a knockout bounty won (``NAME wins $X for eliminating NAME and their
-  own bounty increases by $Y to $Z``; ``NAME wins the $X bounty for eliminating NAME``):
-  prize money of the tournament, paid outside the hand's chips, kept out of the pot and
-  not stored (the tournament subject's prize records carry it);
+  own bounty increases by $Y to $Z``; ``NAME wins the $X bounty for eliminating NAME``;
+  ``NAME, NAME split the $X bounty for eliminating NAME`` when a split pot knocks a
+  player out): prize money of the tournament, paid outside the hand's chips, kept out of
+  the pot; the line itself is kept in the hand's ``source`` (the tournament subject's
+  prize records carry the payment);
 * ``POSTS``: forced bets (``NAME: posts …``), with the ``ForcedBetKind`` they are;
 * ``ACTIONS``: ``NAME: folds``, ``checks``, ``calls X``, ``bets X``, ``raises X to Y``
   (each possibly ``and is all-in`` or ``and has reached the $X cap``).
@@ -37,8 +39,8 @@ _VERBS = (
 )
 TABLE_TALK = re.compile(r"(?P<name>.+?)(?::)? " + _VERBS)
 BOUNTIES = re.compile(
-    r"(?P<name>.+?) wins (?:the )?(?P<amount>\S+) (?:bounty )?for (?:eliminating|splitting"
-    r" the elimination of) .+"
+    r"(?P<name>.+?) (?:wins|split) (?:the )?(?P<amount>\S+) (?:bounty )?for (?:eliminating"
+    r"|splitting the elimination of) .+"
 )
 #: ``NAME: posts …`` -> the forced bets it is, in ``ForcedBetKind`` symbols: a pair is
 #: a live big blind and a dead small blind (``posts small & big blinds`` after missed

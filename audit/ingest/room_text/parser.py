@@ -266,6 +266,7 @@ class _Reader:
             return True
         if BOUNTIES.fullmatch(text):
             self.builder.note(BOUNTY_NOTE)
+            self.builder.note(f"bounty line: {text}")
             return True
         return False
 

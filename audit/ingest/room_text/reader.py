@@ -134,15 +134,16 @@ def _unit(
 
 
 def _rulebook(room: str, header: Header, rulebooks: Sequence[str]) -> str | None:
-    """``--rulebook`` when given (the first covering the variant); else, for a GGPoker
-    cash hand of a variant its house rules cover, those rules when they cover the
-    hand's date; else ``NONE_APPLIES``: a room's hand is never judged by whichever land
-    casino's rules are in force that day (a PokerStars hand, a GG tournament hand:
-    GG-2022's pages are the cash games', a GG hand before 2022-09-28)."""
-    variant, at = header.variant, header.occurred_at
+    """``--rulebook`` when given (the first covering the variant and the hand's play);
+    else, for a GGPoker hand of a variant its house rules cover, their cash or
+    tournament book (``ggpoker.rulebook_id``) when it covers the hand's date; else
+    ``NONE_APPLIES``: a room's hand is never judged by whichever land casino's rules are
+    in force that day (a PokerStars hand, a GG hand before 2022-09-28)."""
+    variant, at, tournament = header.variant, header.occurred_at, header.tournament_id
     if rulebooks:
-        return rulebook_for(rulebooks, variant)
-    if room != ggpoker.NAME or header.tournament_id or variant not in ggpoker.RULEBOOKS:
+        return rulebook_for(rulebooks, variant, tournament=tournament is not None)
+    rulebook_id = ggpoker.rulebook_id(variant, tournament=tournament is not None)
+    if room != ggpoker.NAME or rulebook_id is None:
         return NONE_APPLIES
-    book = get_rulebook(ggpoker.RULEBOOKS[variant])
+    book = get_rulebook(rulebook_id)
     return book.id if book.covers(variant, at) else NONE_APPLIES
