@@ -11,8 +11,9 @@ pot would take $0.17).
 The rake is then shared over the pots as the rulebook names (``RakeSplit``, cited as its
 rake rate): ``PROPORTIONAL``, in proportion to their size (largest remainder, main pot
 first on a tie: $0.12 / $0.05 / $0.01 over those gross pots of $2.47, $0.93 and $0.30),
-or ``RUNNING_TOTAL``, the main pot first at the rate and each side pot what the rate on
-the pots so far adds, until the hand's rake is taken: PokerStars' ``Total pot $6.73 Main
+or ``RUNNING_TOTAL``, the main pot first at the rate (the terms' highest: the rate
+itself when it is fixed) and each side pot what the rate on the pots so far adds, until
+the hand's rake is taken: PokerStars' ``Total pot $6.73 Main
 pot $3. Side pot $3.43. | Rake $0.30`` is $0.15 on the $3.15 main pot and the $0.15 left
 of the capped $0.30 on the $3.58 side pot (in proportion: $0.14 and $0.16). With
 ``cap_per_pot`` the cap bounds each pot's share instead (and the hand's total at the cap

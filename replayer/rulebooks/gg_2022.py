@@ -34,11 +34,10 @@ themselves to the game pages; what they do say:
   settle each player's share (``runs.split_runs``); a cash-out is paid by the house
   outside the pot and settles nothing of it;
 * missed blinds: dead small blind, live big blind + dead small blind (Apostas perdidas);
-* server failure: cash hands are reverted, stacks reset to the start (Política de reembolso).
-
+* server failure: cash hands are reverted, stacks reset to the start (Política de reembolso);
 * a big blind all-in for less: not mentioned; the bet to match stays the whole big blind,
   the open choice ``ShortBlind.FULL_BLIND`` (``CASH_SHORT_BLIND``), as the real
-  histories read play it.
+  histories read play it (PokerStars'; no GG history read has a short blind).
 
 Silent (standard online rules applied): first to act after the flop is the first active
 player left of the button, minimum raise = previous bet or raise, pot-limit maximum = pot
