@@ -68,6 +68,22 @@ def declared_rake(record: Mapping[str, Any] | None) -> RakeTerms | None:
     )
 
 
+def declared_chip(record: Mapping[str, Any] | None) -> int | None:
+    """The smallest chip a declaration states, minor units (None: it states none).
+
+    A room's hand history does not name its chips, yet a tie is paid in them: PokerStars'
+    $0.25/$0.50 tables of 2008-2010 played in $0.05 (every stack, bet and payout a
+    multiple of it; a $1.90 four-way tie paid $0.50, $0.50, $0.45, $0.45), its tables of
+    the same stakes from 2012 in cents. The declared chip is the table's split unit
+    (MO-97/2010 art.10(4); GG-2022 Política de mãos atadas: shared equally, in chips).
+
+    >>> declared_chip({"smallest_chip": 5}), declared_chip({"smallest_chip": None})
+    (5, None)
+    """
+    chip = None if record is None else record.get("smallest_chip")
+    return chip if isinstance(chip, int) and chip > 0 else None
+
+
 def _least(*values: int | None) -> int | None:
     present = [value for value in values if value is not None]
     return min(present) if present else None

@@ -93,10 +93,19 @@ def test_blind_amount_and_position_mo_art_5():
 
 
 def test_short_stack_blind_all_in_is_legal_and_sets_the_call():
-    """An all-in big blind for less is legal; the bet to call is what was put in (as in
-    PokerKit; the sources are silent), the minimum raise stays one big blind."""
-    hand = HandBuilder(**GG, stacks={1: 100, 2: 1, 3: 100}).post(1, "small_blind", 1)
-    assert illegal(hand.post(2, "big_blind", 1).act(3, "call", 1).act(1, "raise", 2)) == []
+    """An all-in big blind for less is legal; the bet to call is the rulebook's named
+    choice where the sources are silent (``ShortBlind``): MO-97/2010 what was put in (as
+    PokerKit plays it), GG-2022 cash the whole big blind (as the rooms' histories play
+    it). The minimum raise stays one big blind."""
+    stacks = {1: 100, 2: 1, 3: 100}
+    posted = HandBuilder(**MO_NL, stacks=stacks).post(1, "small_blind", 1)
+    assert illegal(posted.post(2, "big_blind", 1).act(3, "call", 1).act(1, "raise", 2)) == []
+    full = HandBuilder(**GG, stacks=stacks).post(1, "small_blind", 1).post(2, "big_blind", 1)
+    assert illegal(full.act(3, "call", 2).act(1, "raise", 3)) == []
+    short = HandBuilder(**GG, stacks=stacks).post(1, "small_blind", 1).post(2, "big_blind", 1)
+    assert [reason for _, _, reason in illegal(short.act(3, "call", 1))] == [
+        "seat 3: calls 1, owed 2"
+    ]
 
 
 def test_minimum_opening_bet_mo_art_11_3():

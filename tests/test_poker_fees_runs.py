@@ -22,7 +22,7 @@ from replayer.poker.pots import split, split_pots
 from replayer.poker.replay import adjudicate_hand
 from replayer.poker.runs import owed_by_run, split_runs
 from replayer.poker.verdict import HandVerdict
-from replayer.rulebooks.poker import FeeTerms, OddChip, RakeTerms
+from replayer.rulebooks.poker import FeeTerms, OddChip, RakeTerms, RunShare
 from tests.poker_sim import HandBuilder
 
 AT = datetime(2024, 3, 10, 18, 0, tzinfo=UTC)
@@ -302,7 +302,7 @@ def test_runs_share_exactly_the_pot(
     winner is paid; nobody gets a whole unit less than what the runs owe him (less what
     the house may keep under GG-2022); one set of winners is the one-board split."""
     seat_of = (4, 1, 7, 2)
-    settled = split_runs(list(pots), unit, rule, seat_of)
+    settled = split_runs(list(pots), unit, rule, seat_of, RunShare.EXACT)
     for (amount, runs), (shares, kept) in zip(pots, settled, strict=True):
         assert sum(shares.values()) + kept == amount and kept >= 0
         owed = owed_by_run(amount, runs)
@@ -326,6 +326,38 @@ def test_runs_share_exactly_the_pot(
         if all(sorted(won) == sorted(runs[0]) for _, runs in pots for won in runs):
             one_board = [(amount, runs[0]) for amount, runs in pots]
             assert settled == split_pots(one_board, unit, rule, seat_of)
+
+
+@settings(max_examples=200, deadline=None, derandomize=True)
+@given(
+    amount=st.integers(0, 5_000),
+    runs=st.lists(
+        st.lists(st.integers(0, 3), min_size=1, max_size=4, unique=True), min_size=1, max_size=3
+    ),
+    unit=st.sampled_from([1, 2, 5]),
+    rule=st.sampled_from([r for r in RULES if r is not OddChip.DROPPED]),
+)
+def test_runs_first_run_odd_unit(
+    amount: int, runs: list[list[int]], unit: int, rule: OddChip
+) -> None:
+    """GG-2022 cash's open choice: the pot is paid whole to the runs' winners; a winner
+    gets at least his whole units of every run he wins and never more than the pot's
+    indivisible rest and each run's odd units beyond that; one winner of every run wins
+    it all."""
+    seat_of = (4, 1, 7, 2)
+    [(shares, kept)] = split_runs(
+        [(amount, runs)], unit, rule, seat_of, RunShare.FIRST_RUN_ODD_UNIT
+    )
+    assert kept == 0 and sum(shares.values()) == amount
+    assert set(shares) == {p for won in runs for p in won}
+    low = amount // (len(runs) * unit) * unit
+    for p, chips in shares.items():
+        won = [w for w in runs if p in w]
+        floor = sum(low // (len(w) * unit) * unit for w in won)
+        most = floor + (amount - low * len(runs)) + sum(unit * len(w) for w in won)
+        assert floor <= chips <= most
+    if all(w == runs[0] for w in runs) and len(runs[0]) == 1:
+        assert shares == {runs[0][0]: amount}
 
 
 @settings(max_examples=200, deadline=None, derandomize=True)

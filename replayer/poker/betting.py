@@ -12,12 +12,21 @@ Transitions (the checks each makes, with the rulebook field that cites it):
     small/big blind by the right position and for the table amount unless all-in
     (``blinds``); ante, dead and missed blinds for the table amounts. Live blinds and
     straddles count toward the player's bet; antes and dead blinds go to the pot and do
-    not (GG-2022 Apostas perdidas; PT-217/2007 n.º 90).
+    not (GG-2022 Apostas perdidas; PT-217/2007 n.º 90). With no small blind posted (its
+    seat empty: a dead small blind, as when players leave or a tournament breaks tables,
+    GG-2022 Política de torneios "postar vários big blinds em uma fileira") the big blind
+    may be the first player left of the button. When the big blind's poster is all-in for
+    less, or could post none (all-in from the ante), the bet to match is what the
+    rulebook names (``ShortBlind``): as posted, or the table's whole big blind.
 ``act`` (ActionTaken)
     turn order: pre-flop left of the largest live forced bet, the big blind having the
     option (``first_round_order``); later rounds per ``FirstToAct``
-    (``later_round_order``). fold: always legal. check: only with nothing to call. call:
-    the recorded amount must be what is owed, or the whole stack (``call_amount``). bet
+    (``later_round_order``). fold: always legal; a player already all-in who folds (a
+    room folds a sitting-out player's hand) concedes his claim and takes no turn. check:
+    only with nothing to call. call: the recorded amount must be what is owed, or the
+    whole stack (``call_amount``); what is owed never exceeds what another player still
+    in the hand has put in or can still put in this round (more would be an uncalled bet
+    returned, so the rooms write the call as that much). bet
     or raise (judged by amount, not by label): opening bet >= ``HandStarted.min_bet``
     unless all-in (``min_bet``); raise increment >= last full bet/raise or the table
     minimum, unless all-in (``min_raise``); a player who already acted may not re-raise
@@ -40,7 +49,14 @@ from __future__ import annotations
 from typing import NamedTuple
 
 from replayer.findings import FindingKind
-from replayer.rulebooks.poker import FirstToAct, MinRaise, PokerRulebook, RaiseMax, Structure
+from replayer.rulebooks.poker import (
+    FirstToAct,
+    MinRaise,
+    PokerRulebook,
+    RaiseMax,
+    ShortBlind,
+    Structure,
+)
 
 
 class Issue(NamedTuple):
@@ -73,6 +89,7 @@ class Betting:
         "ante",
         "bb",
         "bet",
+        "big_blind_posted",
         "cap",
         "cap_lifted_heads_up",
         "cite",
@@ -93,6 +110,7 @@ class Betting:
         "round",
         "sb",
         "sb_expected",
+        "short_blind",
         "short_sum",
         "small_blind_pos",
         "stack",
@@ -134,6 +152,8 @@ class Betting:
         self.later_first = book.later_rounds_first
         self.sb_expected = n - 1 if n == 2 and book.heads_up_button_small_blind else 0
         self.small_blind_pos = -1
+        self.big_blind_posted = False
+        self.short_blind = book.short_blind
         self.anchor = -1
         self.straddled = False
         self.current = 0
@@ -173,7 +193,8 @@ class Betting:
             elif kind == "big_blind":
                 sb_pos = self.small_blind_pos if self.small_blind_pos >= 0 else self.sb_expected
                 expected = (sb_pos + 1) % self.n
-                if pos != expected:
+                dead_small = self.small_blind_pos < 0 and self.n > 2 and pos == self.sb_expected
+                if pos != expected and not dead_small:
                     issues.append(
                         Issue(
                             ILLEGAL,
@@ -193,6 +214,10 @@ class Betting:
                 self._forced_amount(
                     "live big blind after missed blinds", self.bb, amount, all_in, issues
                 )
+            if kind == "big_blind":
+                self.big_blind_posted = True
+                if all_in and self.short_blind is ShortBlind.FULL_BLIND:
+                    self.current = max(self.current, self.bb)
             self.current = max(self.current, self.bet[pos])
             self.full_raise = max(self.bb, self.current)
             if self.started and not self.round:  # posted after the deal began
@@ -263,6 +288,12 @@ class Betting:
             first = self._later_opener()
         else:
             first = (self.anchor + 1) % n if self.anchor >= 0 else 0
+            if (
+                self.short_blind is ShortBlind.FULL_BLIND
+                and self.small_blind_pos >= 0
+                and not self.big_blind_posted
+            ):  # the big blind's player could post none (all-in from the ante, say)
+                self.current = max(self.current, self.bb)
         self.round = number
         self.started = True
         self.acted = [False] * n
@@ -304,16 +335,24 @@ class Betting:
                 able += 1
         bet = self.bet
         acted = self.acted
-        current = self.current
         owing = []
         for p in (*range(start, n), *range(start)):
             if folded[p] or not stack[p]:
                 continue
-            if bet[p] < current or (not acted[p] and able > 1):
+            if bet[p] < self._due(p) or (not acted[p] and able > 1):
                 owing.append(p)
                 if first_only:
                     break
         return owing
+
+    def _due(self, pos: int) -> int:
+        """The bet ``pos`` must match: the bet to match, but never more than another
+        player still in the hand has put in or can still put in this round."""
+        reach = max(
+            (self.bet[q] + self.stack[q] for q in range(self.n) if q != pos and not self.folded[q]),
+            default=0,
+        )
+        return min(self.current, reach)
 
     def in_hand(self) -> int:
         """Players who have not folded."""
@@ -342,6 +381,11 @@ class Betting:
         if not self.started:
             self.start_round(self.round)
         cite = self.cite
+        if action == "fold" and not amount and not self.stack[pos] and not self.folded[pos]:
+            # All-in already: no action was due; folding concedes the claim, takes no turn.
+            self.folded[pos] = True
+            self.next = self._next_from(self.next) if self.next >= 0 else -1
+            return
         if self.folded[pos]:
             issues.append(
                 Issue(
@@ -354,14 +398,14 @@ class Betting:
             )
         elif pos != self.next and not (
             # A check nobody needed (e.g. the big blind left alone with chips): harmless.
-            self.next < 0 and action == "check" and self.bet[pos] >= self.current
+            self.next < 0 and action == "check" and self.bet[pos] >= self._due(pos)
         ):
             order_cite = cite.later_round_order if self.round else cite.first_round_order
             expected = None if self.next < 0 else {"position": self.next}
             reason = "acts when no action is due" if self.next < 0 else "acts out of turn"
             issues.append(Issue(ILLEGAL, order_cite, reason, expected, {"position": pos}))
         before = self.stack[pos]
-        to_call = max(0, self.current - self.bet[pos])
+        to_call = max(0, self._due(pos) - self.bet[pos])
         if action == "fold":
             if amount:
                 issues.append(

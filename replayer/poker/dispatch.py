@@ -99,12 +99,24 @@ def _cards_dealt(hand: Hand, event: FlatEvent) -> int | None:
 
 @_seated
 def _cards_shown(hand: Hand, event: FlatEvent, pos: int) -> None:
-    """Cards shown at the showdown; no cards, or ``mucked``, is a muck."""
+    """Cards shown at the showdown; no cards, or ``mucked``, is a muck.
+
+    Fewer cards than the game deals is a muck too: the dealer judges only the
+    combinations tabled (PT-217/2007 n.º 64, "as combinações descobertas"), so a hand not
+    wholly shown concedes, as the rooms' own summaries write it ("shows [Ah As]" of four
+    omaha cards, then "mucked [Ah As]"); showing the whole hand afterwards undoes that.
+    """
     cards = list(event.get("cards") or [])
     if event.get("mucked") or not cards:
         hand.mucked[pos] = True
         return
+    dealt = hand.book.hole_cards
+    before = hand.shown.get(pos)
     hand.shown[pos] = cards
+    if len(cards) < dealt:
+        hand.mucked[pos] = True
+    elif before is not None and len(before) < dealt:
+        hand.mucked[pos] = False
 
 
 @_seated

@@ -112,6 +112,13 @@ def split(
     >>> split(101, [0, 1], 1, OddChip.FIRST_WINNER_LEFT_OF_BUTTON, (5, 2))
     ({0: 51, 1: 50}, 0)
 
+    Several odd units go one each, winners in order from the left of the button: $1.90
+    in units of $0.05 between four players pays $0.50, $0.50, $0.45, $0.45 (as
+    PokerStars paid a four-way tie at a table whose smallest chip was $0.05):
+
+    >>> split(190, [0, 1, 2, 3], 5, OddChip.FIRST_WINNER_LEFT_OF_BUTTON, (8, 9, 2, 7))
+    ({0: 50, 1: 50, 2: 45, 3: 45}, 0)
+
     Equal shares, the house keeps the odd chip (GG-2022's prize-fraction rule):
 
     >>> split(101, [0, 1], 1, OddChip.DROPPED, (5, 2))
@@ -135,11 +142,10 @@ def split(
         shares[min(winners, key=seat_of.__getitem__)] += rest
         return shares, 0
     if rule is OddChip.FIRST_WINNER_LEFT_OF_BUTTON:
-        shares[min(winners)] += rest  # position 0 is the first seat left of the button
-        return shares, 0
-    # ONE_UNIT_EACH_FROM_BUTTON: the button (the "mão") first, then clockwise.
-    n = len(seat_of)
-    ordered = sorted(winners, key=lambda p: (p + 1) % n)
+        ordered = sorted(winners)  # position 0 is the first seat left of the button
+    else:  # ONE_UNIT_EACH_FROM_BUTTON: the button (the "mão") first, then clockwise.
+        n = len(seat_of)
+        ordered = sorted(winners, key=lambda p: (p + 1) % n)
     units, leftover = divmod(rest, unit)
     for p in ordered[:units]:
         shares[p] += unit

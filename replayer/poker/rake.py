@@ -4,15 +4,26 @@ Bounds (``RakeTerms``): the rate is applied to the hand's whole pot (main and si
 together, never an uncalled bet returned), ``pot * min_bps / 10000`` and
 ``pot * max_bps / 10000``, each rounded down to the smallest chip once; the hand's cap
 (absolute, or a multiple of the big blind: MO-97/2010 art.16 "at most five times the big
-blind") bounds that total. The rake is then shared over the pots in proportion to their
-size (largest remainder, main pot first on a tie), as the rooms do: PokerStars' summary
-``Total pot $3.70 Main pot $2.35. Side pot-1 $0.88. Side pot-2 $0.29. | Rake $0.18``
-is 5% of $3.70 rounded once, shared $0.12 / $0.05 / $0.01 over gross pots of $2.47,
-$0.93 and $0.30 (rounding each pot would take $0.17). With ``cap_per_pot`` the cap
-bounds each pot's share instead (and the hand's total at the cap times the pots).
+blind") bounds that total. PokerStars' summary ``Total pot $3.70 Main pot $2.35. Side
+pot-1 $0.88. Side pot-2 $0.29. | Rake $0.18`` is 5% of $3.70 rounded once (rounding each
+pot would take $0.17).
+
+The rake is then shared over the pots as the rulebook names (``RakeSplit``, cited as its
+rake rate): ``PROPORTIONAL``, in proportion to their size (largest remainder, main pot
+first on a tie: $0.12 / $0.05 / $0.01 over those gross pots of $2.47, $0.93 and $0.30),
+or ``RUNNING_TOTAL``, the main pot first at the rate (the terms' highest: the rate
+itself when it is fixed) and each side pot what the rate on the pots so far adds, until
+the hand's rake is taken: PokerStars' ``Total pot $6.73 Main
+pot $3. Side pot $3.43. | Rake $0.30`` is $0.15 on the $3.15 main pot and the $0.15 left
+of the capped $0.30 on the $3.58 side pot (in proportion: $0.14 and $0.16). With
+``cap_per_pot`` the cap bounds each pot's share instead (and the hand's total at the cap
+times the pots).
+
 Without terms (the source leaves them to the table, PT-217/2007 n.º 7; GG-2022 game
 pages, and the table declared none in force) a rake that was taken cannot be checked: it
-is accepted up to the pots and reported as ``terms_missing``, never judged silently.
+is accepted up to the pots and reported as ``terms_missing``, never judged silently; nor
+can its share of each pot, so the room's own split stands when its awards of every pot
+give one (each pot less what it paid, adding up to the rake), else in proportion.
 
 The expected rake is the recorded one when it lies within the bounds, else the nearest
 bound. Above the cap: ``rake_cap_breach``; otherwise outside the band:
@@ -23,7 +34,7 @@ from __future__ import annotations
 
 from replayer.findings import FindingKind
 from replayer.poker.betting import Issue
-from replayer.rulebooks.poker import PokerRulebook, RakeTerms
+from replayer.rulebooks.poker import PokerRulebook, RakeSplit, RakeTerms
 
 
 def rake_bounds(
@@ -70,19 +81,39 @@ def _lowest_cap(terms: RakeTerms, big_blind: int) -> int | None:
     return min(caps) if caps else None
 
 
-def share_rake(total: int, pots: list[int], chip: int, per_pot: int | None) -> list[int]:
-    """``total`` shared over ``pots`` in proportion to their size: each pot its quota
-    rounded down to the chip, the chips left one each to the largest remainders (main pot
-    first on a tie), any part of a chip to the first of those; a pot never more than
-    itself, nor than ``per_pot`` when a cap bounds each pot.
+def share_rake(
+    total: int,
+    pots: list[int],
+    chip: int,
+    per_pot: int | None,
+    split: RakeSplit,
+    rate_bps: int,
+) -> list[int]:
+    """``total`` shared over ``pots``; a pot never more than itself, nor than ``per_pot``
+    when a cap bounds each pot.
 
-    >>> share_rake(18, [247, 93, 30], 1, None)
+    ``PROPORTIONAL``: each pot its quota rounded down to the chip, the chips left one each
+    to the largest remainders (main pot first on a tie), any part of a chip to the first
+    of those.
+
+    >>> share_rake(18, [247, 93, 30], 1, None, RakeSplit.PROPORTIONAL, 500)
+    [12, 5, 1]
+
+    ``RUNNING_TOTAL`` at ``rate_bps``: main pot first, each pot the rate on the pots so far
+    (rounded down to the chip, at most ``total``) less what the pots before it took; a
+    rest (the rate below ``total``) goes to the main pot.
+
+    >>> share_rake(30, [315, 358], 1, None, RakeSplit.RUNNING_TOTAL, 500)
+    [15, 15]
+    >>> share_rake(18, [247, 93, 30], 1, None, RakeSplit.RUNNING_TOTAL, 500)
     [12, 5, 1]
     """
     whole = sum(pots)
     if not whole or not total:
         return [0] * len(pots)
     limits = [pot if per_pot is None else min(pot, per_pot) for pot in pots]
+    if split is RakeSplit.RUNNING_TOTAL:
+        return _running_total(total, pots, chip, limits, rate_bps)
     shares = [
         min(total * pot // whole // chip * chip, limit)
         for pot, limit in zip(pots, limits, strict=True)
@@ -102,6 +133,44 @@ def share_rake(total: int, pots: list[int], chip: int, per_pot: int | None) -> l
     return shares
 
 
+def _running_total(
+    total: int, pots: list[int], chip: int, limits: list[int], rate_bps: int
+) -> list[int]:
+    """``RakeSplit.RUNNING_TOTAL`` (``share_rake``)."""
+    shares: list[int] = []
+    so_far = 0
+    taken = 0
+    for pot, limit in zip(pots, limits, strict=True):
+        so_far += pot
+        due = min(total, so_far * rate_bps // 10_000 // chip * chip)
+        share = min(max(due - taken, 0), limit)
+        shares.append(share)
+        taken += share
+    for index, limit in enumerate(limits):  # the rest, main pot first
+        extra = min(total - taken, limit - shares[index])
+        shares[index] += extra
+        taken += extra
+    return shares
+
+
+def recorded_split(pots: list[int], paid: list[int | None], recorded: int) -> list[int] | None:
+    """The rake of each pot as the room's awards show it (each pot less what it paid),
+    when every pot's awards are recorded, each within the pot, adding up to ``recorded``;
+    else None.
+
+    >>> recorded_split([315, 358], [300, 343], 30)
+    [15, 15]
+    >>> recorded_split([315, 358], [300, None], 30) is None
+    True
+    """
+    if any(chips is None for chips in paid):
+        return None
+    taken = [pot - int(chips or 0) for pot, chips in zip(pots, paid, strict=True)]
+    if sum(taken) != recorded or any(not 0 <= t <= pot for t, pot in zip(taken, pots, strict=True)):
+        return None
+    return taken
+
+
 def expected_rake(
     book: PokerRulebook,
     terms: RakeTerms | None,
@@ -111,9 +180,12 @@ def expected_rake(
     big_blind: int,
     board_dealt: bool,
     issues: list[Issue],
+    paid_by_pot: list[int | None] | None = None,
 ) -> list[int]:
     """Expected rake per pot (main pot first), appending a finding when ``recorded`` is
-    outside what the terms allow.
+    outside what the terms allow. ``paid_by_pot`` (what the room's awards paid from each
+    pot, None where a pot's awards are not recorded) gives the room's own split of a rake
+    taken without terms (``recorded_split``).
 
     A rake of 700 on that pot of 20,000 breaks the cap of five big blinds (MO-97/2010
     art.16); the rules' rake is the cap:
@@ -160,5 +232,10 @@ def expected_rake(
                 recorded,
             )
         )
-    per_pot = _lowest_cap(terms, big_blind) if terms is not None and terms.cap_per_pot else None
-    return share_rake(total, pots, chip, per_pot)
+    if terms is None:
+        own = None if paid_by_pot is None else recorded_split(pots, paid_by_pot, total)
+        if own is not None:
+            return own
+        return share_rake(total, pots, chip, None, RakeSplit.PROPORTIONAL, 0)
+    per_pot = _lowest_cap(terms, big_blind) if terms.cap_per_pot else None
+    return share_rake(total, pots, chip, per_pot, book.rake_split, terms.max_bps)

@@ -42,7 +42,7 @@ from replayer.poker.tournament_chips import conservation_finding, is_tournament
 from replayer.poker.verdict import HandVerdict
 from replayer.rulebooks.poker import VARIANTS, FeeTerms, PokerRulebook, RakeTerms
 from replayer.rulebooks.registry import choose_rulebook
-from replayer.terms import declared_fees, declared_rake
+from replayer.terms import declared_chip, declared_fees, declared_rake
 
 __all__ = ["SCHEMA", "adjudicate_hand"]
 
@@ -67,7 +67,9 @@ def adjudicate_hand(
     table (``replayer.terms.rake_in_force``). ``with_steps=False`` skips building the
     step-by-step replay (batch jobs). ``fee_terms`` (else those ``table_terms`` states,
     ``replayer.terms.declared_fees``) are the table's fees other than rake, judged with the
-    rulebook's own (``replayer.terms.fees_in_force``).
+    rulebook's own (``replayer.terms.fees_in_force``). A smallest chip ``table_terms``
+    declares is the table's, in place of HandStarted.smallest_chip
+    (``replayer.terms.declared_chip``): the room's text does not name its chips.
     """
     if rake_terms is None and table_terms is not None:
         try:
@@ -119,6 +121,9 @@ def adjudicate_hand(
     )
     if isinstance(chosen, Finding):
         return _with_chips(_empty(hand_id, None, chosen), start, ordered)
+    chip = declared_chip(table_terms)
+    if chip is not None:
+        start = {**start, "smallest_chip": chip}
     if not isinstance(chosen, PokerRulebook) or variant not in VARIANTS:
         return _with_chips(
             _empty(

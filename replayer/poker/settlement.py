@@ -33,7 +33,7 @@ from replayer.poker.rake import expected_rake, share_rake
 from replayer.poker.runs import split_runs
 from replayer.poker.showdown import hand_values, winners
 from replayer.poker.verdict import PotResult
-from replayer.rulebooks.poker import SplitUnit
+from replayer.rulebooks.poker import RakeSplit, SplitUnit
 
 
 @dataclass(frozen=True, slots=True)
@@ -208,6 +208,7 @@ def _award(
         table.big_blind,
         bool(hand.board.all_cards()),
         hand.issues,
+        None if hand.fees else _paid_by_pot(hand, len(pots)),
     )
     rake_judged = len(hand.issues) > found  # a rake finding was made
     live = [not (betting.folded[p] or hand.mucked[p]) for p in range(n)]
@@ -244,7 +245,17 @@ def _award(
         # that rake shared over the pots in proportion or, as the excess of a rake over
         # its due is taken, the due share of each pot and the excess from the main pot.
         taken = min(max(hand.rake_recorded, 0), sum(amounts))
-        shared = [share_rake(taken, amounts, table.chip, None)]
+        terms = hand.rake_terms
+        shared = [
+            share_rake(
+                taken,
+                amounts,
+                table.chip,
+                None,
+                book.rake_split if terms is not None else RakeSplit.PROPORTIONAL,
+                terms.max_bps if terms is not None else 0,
+            )
+        ]
         excess = taken - sum(rake)
         if amounts and 0 <= rake[0] + excess <= amounts[0]:
             shared.append([rake[0] + excess, *rake[1:]])
@@ -288,6 +299,15 @@ def _award(
     return expected, determined, retained_total, sum(rake), sum(fees), rake_explains
 
 
+def _paid_by_pot(hand: Hand, count: int) -> list[int | None]:
+    """What the room's awards paid from each pot (None: that pot's awards not recorded)."""
+    paid: list[int | None] = [None] * count
+    for (index, _), chips in hand.awards_by_pot.items():
+        if 0 <= index < count:
+            paid[index] = (paid[index] or 0) + chips
+    return paid
+
+
 def _run_shares(
     hand: Hand,
     pots: list[tuple[int, tuple[int, ...]]],
@@ -313,7 +333,11 @@ def _run_shares(
         by_run.append(judged if runs and len(judged) == len(runs) else None)
     won_by = [None if runs is None else sorted({p for won in runs for p in won}) for runs in by_run]
     settled = split_runs(
-        list(zip(nets, by_run, strict=True)), unit, book.odd_chip, hand.table.seat_of
+        list(zip(nets, by_run, strict=True)),
+        unit,
+        book.odd_chip,
+        hand.table.seat_of,
+        book.run_share,
     )
     return won_by, settled
 

@@ -14,17 +14,31 @@ themselves to the game pages; what they do say:
   (``OddChip.FIRST_WINNER_LEFT_OF_BUTTON``, ``CASH_ODD_CHIP``), named and cited as a
   choice, not as the text's rule;
 * rake per pot, rate and cap on each game's page (Política de taxas e de ancinho), not in
-  the copy: no default terms, declare them per table;
+  the copy: no default terms, declare them per table. How a hand's rake is shared over
+  its side pots is not said either, and none of the room's cash histories read here has
+  a side pot (each prints one ``collected ... from pot`` per winner). The open choice is
+  the running total (``RakeSplit.RUNNING_TOTAL``, ``CASH_RAKE_SPLIT``): the main pot
+  raked first at the rate, each side pot what the rate on the pots so far adds, until
+  the hand's rake is taken. It is the one rule every real record with side pots fits
+  (PokerStars' net side pots: 5% of $3.70 as $0.12, $0.05, $0.01, and a capped $0.30
+  over $3.15 and $3.58 as $0.15 and $0.15, where a proportional share is $0.14, $0.16);
 * fees other than rake (the "Jackpot", "Bingo", "Fortune", "Tax" of a hand's summary,
   ``FeeTaken``): not mentioned; the policy leaves the commission to each game's page. No
   default fee terms (``fees=None``): declare them per table; a fee taken without them is
   ``terms_missing``. The fee is not rake: a rake cap bounds the rake alone;
 * boards run more than once after an all-in (run it twice), EV cash-out and all-in
-  insurance: not mentioned. Each run shares the pot equally, the tied-hands policy and
-  the odd-chip choice above settle each player's share (``runs.split_runs``); a cash-out is
-  paid by the house outside the pot and settles nothing of it;
+  insurance: not mentioned. The room's own histories divide the pot between the runs in
+  whole cents, the odd cent to the first run ($97.85 net run twice: $48.93 to the first
+  run's winner, $48.92 to the second's, although the second's is the first winner left of
+  the button), so that is the open choice made here (``RunShare.FIRST_RUN_ODD_UNIT``,
+  ``CASH_RUN_SHARE``); within a run the tied-hands policy and the odd-chip choice above
+  settle each player's share (``runs.split_runs``); a cash-out is paid by the house
+  outside the pot and settles nothing of it;
 * missed blinds: dead small blind, live big blind + dead small blind (Apostas perdidas);
-* server failure: cash hands are reverted, stacks reset to the start (Política de reembolso).
+* server failure: cash hands are reverted, stacks reset to the start (Política de reembolso);
+* a big blind all-in for less: not mentioned; the bet to match stays the whole big blind,
+  the open choice ``ShortBlind.FULL_BLIND`` (``CASH_SHORT_BLIND``), as the real
+  histories read play it (PokerStars'; no GG history read has a short blind).
 
 Silent (standard online rules applied): first to act after the flop is the first active
 player left of the button, minimum raise = previous bet or raise, pot-limit maximum = pot
@@ -67,7 +81,10 @@ from replayer.rulebooks.poker import (
     Play,
     PokerRulebook,
     RaiseMax,
+    RakeSplit,
     RakeTerms,
+    RunShare,
+    ShortBlind,
     SplitUnit,
 )
 
@@ -77,6 +94,22 @@ _SILENT = f"{_K} (silent: standard online rules)"
 CASH_ODD_CHIP = OddChip.FIRST_WINNER_LEFT_OF_BUTTON
 """Open choice where GG-2022 is silent (module docstring): the odd cent of a split cash
 pot goes to the first winner left of the button, as the room's own cash histories show."""
+
+CASH_RUN_SHARE = RunShare.FIRST_RUN_ODD_UNIT
+"""Open choice where GG-2022 is silent (module docstring): a pot run more than once is
+divided between the runs in whole cents, the odd cent to the first run, as the room's own
+cash histories pay."""
+
+CASH_SHORT_BLIND = ShortBlind.FULL_BLIND
+"""Open choice where GG-2022 is silent (module docstring): over a big blind all-in for
+less, the bet to match is still the whole big blind, as the real histories read play it
+(PokerStars': a big blind of 30 all-in for 20 called for 30; one all-in from the ante
+posting none, called for the whole blind); no GG history read has a short blind."""
+
+CASH_RAKE_SPLIT = RakeSplit.RUNNING_TOTAL
+"""Open choice where GG-2022 is silent (module docstring): the hand's rake is taken from
+the main pot first at the rate, then from each side pot, as every real side-pot record
+read (PokerStars') shows; GG's own cash histories read here have no side pot."""
 
 _CITE = Citations(
     rulebook=_K,
@@ -108,7 +141,8 @@ _CITE = Citations(
     fees=f"{_K} Política de taxas e de ancinho",
     board_runs=(
         f"{_K} Política de mãos atadas (silent on boards run more than once and on the odd "
-        "chip in cash games: open choice, the first winner left of the button)"
+        "chip in cash games: open choice, the odd cent to the first run, then to the first "
+        "winner left of the button)"
     ),
     void_refund=f"{_K} Política de reembolso",
 )
@@ -129,6 +163,7 @@ CASH_HOLDEM = PokerRulebook(
     hole_round_robin=True,
     ranking=STANDARD,  # mãos atadas: kickers decide
     heads_up_button_small_blind=True,
+    short_blind=CASH_SHORT_BLIND,  # silent: open choice, as the rooms' histories play
     later_rounds_first=FirstToAct.LEFT_OF_BUTTON,
     min_raise=MinRaise.LAST_BET_OR_RAISE,
     max_raise_no_limit=RaiseMax.UNLIMITED,
@@ -140,6 +175,8 @@ CASH_HOLDEM = PokerRulebook(
     max_seats=None,
     split_unit=SplitUnit.SMALLEST_CHIP,  # mãos atadas: split equally
     odd_chip=CASH_ODD_CHIP,  # silent: open choice, as the room's histories pay
+    run_share=CASH_RUN_SHARE,  # silent: open choice, as the room's histories pay
+    rake_split=CASH_RAKE_SPLIT,  # silent: open choice, as the side-pot records show
     rake=None,  # per game page: declare per table
     fees=None,  # not mentioned: declare per table
 )

@@ -43,7 +43,10 @@ from replayer.rulebooks.poker import (
     Play,
     PokerRulebook,
     RaiseMax,
+    RakeSplit,
     RakeTerms,
+    RunShare,
+    ShortBlind,
     SplitUnit,
 )
 
@@ -92,6 +95,7 @@ OMAHA = PokerRulebook(
     hole_round_robin=True,  # art.6(1): one card at a time from the left of the button
     ranking=MO_97_2010,  # art.14-15
     heads_up_button_small_blind=True,  # art.5 silent heads-up: convention
+    short_blind=ShortBlind.AS_POSTED,  # silent: what was put in, as PokerKit plays it
     later_rounds_first=FirstToAct.LEFT_OF_BUTTON,  # art.7(2), 8(2)
     min_raise=MinRaise.LAST_BET_OR_RAISE,  # art.12(1)
     max_raise_no_limit=RaiseMax.UNLIMITED,  # art.11(3), 12(3)
@@ -103,6 +107,8 @@ OMAHA = PokerRulebook(
     max_seats=None,  # art.2(2): more than ten seats allowed
     split_unit=SplitUnit.SMALLEST_CHIP,  # art.10(4)
     odd_chip=OddChip.FIRST_WINNER_FROM_SEAT_ONE,  # art.10(5)
+    run_share=RunShare.EXACT,  # silent on runs: each run P/k, art.10(4)-(5) the remainder
+    rake_split=RakeSplit.PROPORTIONAL,  # art.16: the rate is of each hand's pot
     rake=RakeTerms(min_bps=300, max_bps=500, cap_big_blinds=5),  # art.16
     fees=FeeTerms(kinds=frozenset()),  # art.16: the commission is the house's whole take
 )

@@ -83,7 +83,8 @@ class OddChip(StrEnum):
     """Who gets what cannot be split equally."""
 
     FIRST_WINNER_FROM_SEAT_ONE = "first_winner_from_seat_one"  # MO-97/2010 art.10(5)
-    FIRST_WINNER_LEFT_OF_BUTTON = "first_winner_left_of_button"  # GG-2022 cash (open choice)
+    FIRST_WINNER_LEFT_OF_BUTTON = "first_winner_left_of_button"  # GG-2022 cash (open choice);
+    # several odd units: one each, winners in order from the left of the button
     ONE_UNIT_EACH_FROM_BUTTON = "one_unit_each_from_button"  # PT-217/2007 n.º 67
     DROPPED = "dropped"  # kept by the house (GG-2022 prize-fraction rule)
 
@@ -100,6 +101,38 @@ class Play(StrEnum):
         """Whether a hand of this kind (``tournament``: HandStarted.tournament_id set)
         is one this play judges."""
         return self is Play.ANY or (self is Play.TOURNAMENT) == tournament
+
+
+class ShortBlind(StrEnum):
+    """The bet to match when the big blind's player is all-in for less than the big blind
+    (or, all-in from the ante, posts none)."""
+
+    AS_POSTED = "as_posted"
+    """What the blind actually put in (as PokerKit plays it)."""
+    FULL_BLIND = "full_blind"
+    """The table's whole big blind: a short blind does not lower the price of the hand
+    (as PokerStars' histories show: 30 called over a big blind of 30 all-in for 20)."""
+
+
+class RunShare(StrEnum):
+    """How a pot is divided between boards run more than once (no source speaks of runs)."""
+
+    EXACT = "exact"
+    """Each run is owed exactly P/k; each player gets the whole units of what his runs owe
+    him, the units left go by the odd-chip rule among the pot's winners."""
+    FIRST_RUN_ODD_UNIT = "first_run_odd_unit"
+    """Each run gets P/k in whole units, the units left one each to the first runs (run
+    one first); each run's share is then split among that run's winners as a pot is."""
+
+
+class RakeSplit(StrEnum):
+    """How a hand's rake is shared over its main and side pots."""
+
+    PROPORTIONAL = "proportional"
+    """Each pot in proportion to its size (largest remainder, main pot first on a tie)."""
+    RUNNING_TOTAL = "running_total"
+    """Main pot first: each pot's rake is the rate on the pots so far (rounded down to the
+    chip, at most the hand's rake) less the rake already taken from the pots before it."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -253,6 +286,8 @@ class PokerRulebook:
     heads_up_button_small_blind: bool
     """Heads-up, the button posts the small blind and acts first pre-flop (universal
     convention) instead of the literal "first left of the button posts the small blind"."""
+    short_blind: ShortBlind
+    """The bet to match over a big blind all-in for less (``betting.Betting.post``)."""
     later_rounds_first: FirstToAct
     """Who opens the rounds after the first (first round: left of the largest live forced
     bet, MO art.6(3); PT n.º 84; or left of the button without blinds, PT n.º 107)."""
@@ -276,6 +311,11 @@ class PokerRulebook:
     """Indivisible unit of a split pot."""
     odd_chip: OddChip
     """Who receives what cannot be divided equally."""
+    run_share: RunShare
+    """How a pot is divided between boards run more than once (``runs.split_runs``)."""
+    rake_split: RakeSplit
+    """How the hand's rake is shared over its pots (``rake.share_rake``); with no rake
+    terms the rake cannot be checked, and the room's own per-pot split stands."""
     rake: RakeTerms | None
     """The commission; None when the source leaves it to a per-table declaration (then
     the recorded rake is accepted, bounded by the pots, unless terms are passed in)."""

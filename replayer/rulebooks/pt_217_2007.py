@@ -55,6 +55,9 @@ from replayer.rulebooks.poker import (
     Play,
     PokerRulebook,
     RaiseMax,
+    RakeSplit,
+    RunShare,
+    ShortBlind,
     SplitUnit,
 )
 
@@ -105,6 +108,7 @@ OMAHA = PokerRulebook(
     hole_round_robin=True,  # n.º 35: one card at a time from the first bettor
     ranking=STANDARD,  # n.º 17 cut: standard order; n.º 72-73
     heads_up_button_small_blind=True,  # silent (n.º 24 forbids heads-up anyway)
+    short_blind=ShortBlind.AS_POSTED,  # silent: what was put in, as PokerKit plays it
     later_rounds_first=FirstToAct.BUTTON,  # n.º 85 literal "mão"
     min_raise=MinRaise.TABLE_MINIMUM,  # n.º 86
     max_raise_no_limit=RaiseMax.BETS_SO_FAR,  # n.º 86
@@ -116,6 +120,9 @@ OMAHA = PokerRulebook(
     max_seats=10,  # n.º 6
     split_unit=SplitUnit.TABLE_MINIMUM,  # n.º 67
     odd_chip=OddChip.ONE_UNIT_EACH_FROM_BUTTON,  # n.º 67
+    run_share=RunShare.EXACT,  # silent on runs: each run P/k, n.º 66-67 the leftover units
+    rake_split=RakeSplit.PROPORTIONAL,  # n.º 65: the percentage "retirada de cada um dos
+    # pagamentos", each pot's payment its own share
     rake=None,  # n.º 7 list cut: declared per table
     fees=None,  # n.º 7 list cut, n.º 65 names the percentage only: declared per table
 )
