@@ -311,6 +311,55 @@ def test_findings_without_money_read_as_reason_and_citation() -> None:
     assert owed(meters) == owed(quality) == owed(illegal) == []
 
 
+def test_a_bad_slot_reading_is_one_sentence_in_money_naming_its_meters() -> None:
+    reading = row(
+        {
+            "kind": "meter_discrepancy",
+            "subject": "slot-0009",
+            "citation": "PT-217/2007 III.9; SAS meter practice",
+            "detail": {
+                "check": "reading",
+                "sequence": 40,
+                "window": [21, 40],
+                "meters": ["coin_in", "games_played", "total_won"],
+                "window_meters": {
+                    "coin_in": {"metered": 1_250, "event_sum": 1_200, "rollover": True},
+                    "games_played": {"metered": 12, "event_sum": 11, "rollover": False},
+                },
+                "composites": {"total_won": {"read": 900, "parts": 875}},
+            },
+        },
+        currency="EUR",
+    )
+    assert sentence(reading) == (
+        "the meter reading at sequence 40 (since the reading at 21): coin in advanced "
+        "EUR 12.50 (after a rollover) where the events add up to EUR 12.00, EUR 0.50 more; "
+        "games played advanced 12 games where the events add up to 11 games, 1 game more; "
+        "total won reads EUR 9.00 where coin out + jackpot add up to EUR 8.75 "
+        "(PT-217/2007 III.9 and SAS meter practice)"
+    )
+    single = row(
+        {
+            "kind": "meter_discrepancy",
+            "subject": "slot-0009",
+            "citation": "PT-217/2007 III.9; SAS meter practice",
+            "detail": {
+                "check": "single_play",
+                "meter": "coin_out",
+                "metered": 250_000,
+                "event_sum": 100_000,
+                "window": [7, 7],
+            },
+        },
+        currency="EUR",
+    )
+    assert sentence(single) == (
+        "one game won EUR 2,500.00 on the coin out meter, above the paytable's largest win "
+        "of EUR 1,000.00 (PT-217/2007 III.9 and SAS meter practice)"
+    )
+    assert owed(reading) == owed(single) == []
+
+
 # -- owed totals ----------------------------------------------------------------------
 
 
