@@ -20,7 +20,7 @@ here), which the store uses too.
 from audit.escape import csv_safe, multiline_safe, show_command, terminal_safe
 from audit.wording.labels import KIND_LABELS, kind_label, meter_label, subject_count
 from audit.wording.owed import Owed, OwedTotals, Sums, owed, owed_totals
-from audit.wording.rows import NO_OPERATOR, operator_name
+from audit.wording.rows import NO_OPERATOR, operator_name, player_named
 from audit.wording.sentences import sentence
 
 __all__ = [
@@ -36,6 +36,7 @@ __all__ = [
     "operator_name",
     "owed",
     "owed_totals",
+    "player_named",
     "sentence",
     "show_command",
     "subject_count",

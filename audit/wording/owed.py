@@ -90,6 +90,7 @@ from audit.wording.rows import (
     _seat_party,
     _winners_party,
     operator_name,
+    player_named,
 )
 
 
@@ -251,7 +252,7 @@ def owed_totals(rows: Iterable[Mapping[str, Any]]) -> OwedTotals:
             if detail.get("bet_id") is not None:
                 payout_bets.add((subject, str(detail["bet_id"])))
         if detail.get("bet_id") is not None and detail.get("player_id") is not None:
-            bet_players[subject, str(detail["bet_id"])] = str(detail["player_id"])
+            bet_players[subject, str(detail["bet_id"])] = player_named(row, detail["player_id"])
     totals = OwedTotals()
     for row in rows:
         items = _owed(row, bet_players)
