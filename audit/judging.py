@@ -247,6 +247,9 @@ def context(inputs: Inputs) -> dict[str, Any]:
     """Who and what a verdict is about, for people: currency, table, players, operator.
 
     ``players`` maps the keys findings use for people (poker: seat numbers) to player ids.
+    A banked round adds ``player_accounts``: whether its table declares that its rounds
+    name players by the operator's accounts (``TableTermsDeclared.player_accounts``);
+    otherwise its player ids are seat labels, named per table (``audit.wording``).
     """
     first = opening(inputs.kind, inputs.events) or {}
     when = started_at(inputs.kind, inputs.events)
@@ -259,13 +262,16 @@ def context(inputs: Inputs) -> dict[str, Any]:
     table = first.get("table_id")
     if table is None and inputs.kind in ("slots", "tournament", TABLE):
         table = inputs.subject
-    return {
+    about = {
         "currency": first.get("currency") or terms.get("currency"),
         "table": None if table is None else str(table),
         "players": players,
         "operator": terms.get("operator"),
         "started_at": when.isoformat() if when else None,
     }
+    if inputs.kind == "banked":
+        about["player_accounts"] = terms.get("player_accounts") is True
+    return about
 
 
 def adjudication_record(

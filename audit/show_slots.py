@@ -9,26 +9,12 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from audit.show_common import INDENT, Marks, clock, money, percent, safe, signed
+from audit.wording.labels import METER_LABELS
 
 COUNTS = frozenset({"games_played", "games_won"})
 """Meters that count games, not money."""
 SHOWN = ("coin_in", "coin_out", "jackpot", "games_played", "drop")
 """Meters shown for every window; others only when they fail."""
-_NAMES = {
-    "coin_in": "coin in",
-    "coin_out": "coin out",
-    "jackpot": "jackpot",
-    "games_played": "games played",
-    "games_won": "games won",
-    "drop": "drop",
-    "bills_in": "bills in",
-    "ticket_in": "tickets in",
-    "ticket_out": "tickets out",
-    "cancelled_credits": "cancelled credits",
-    "handpaid_cancelled_credits": "hand-paid cancelled credits",
-    "total_won": "total won",
-    "total_handpaid": "total hand-paid",
-}
 _STATUS = {
     "reconciled": "reconciled",
     "discrepancy": "DISCREPANCY",
@@ -37,18 +23,23 @@ _STATUS = {
 }
 
 
+def _label(name: str) -> str:
+    """A meter in plain words (``audit.wording.labels``), escaped for the terminal."""
+    return METER_LABELS.get(name) or safe(name)
+
+
 def amount(name: str, value: Any, currency: str | None) -> str:
     """A meter's value: games as a count, money in the machine's currency."""
     if not isinstance(value, int):
         return "-"
-    if name in COUNTS or name not in _NAMES:
+    if name in COUNTS or name not in METER_LABELS:
         return f"{value:,}"
     return money(value, currency)
 
 
 def meter(name: str, value: Any, currency: str | None, *, sign: bool = False) -> str:
     plus = "+" if sign and isinstance(value, int) and value >= 0 else ""
-    return f"{_NAMES.get(name, safe(name))} {plus}{amount(name, value, currency)}"
+    return f"{_label(name)} {plus}{amount(name, value, currency)}"
 
 
 def slots_body(
@@ -220,14 +211,12 @@ def _reading(
             unexplained = metered - added
             diff = f"{unexplained:+,}" if name in COUNTS else signed(unexplained, currency)
             lines.append(
-                f"{INDENT}{'':<17}{_NAMES.get(name, safe(name))}: the meters advanced "
+                f"{INDENT}{'':<17}{_label(name)}: the meters advanced "
                 f"{amount(name, metered, currency)}, the events add "
                 f"{amount(name, added, currency)} (difference {diff})"
             )
     for name in window.rollovers:
-        lines.append(
-            f"{INDENT}{'':<17}rollover: {_NAMES.get(name, safe(name))} wrapped past zero (counted)"
-        )
+        lines.append(f"{INDENT}{'':<17}rollover: {_label(name)} wrapped past zero (counted)")
     return lines
 
 

@@ -53,6 +53,7 @@ from audit.store.subjects import (
     QuarantinedRecord,
     SignOff,
 )
+from audit.wording import player_named
 from console.signatures import TRAIL_TOPICS
 from pipelines.night_units import COLLUSION_STATE, INTAKE, LEDGER, QUALITY, verdict_key
 from pipelines.report import DETECTORS
@@ -154,11 +155,12 @@ def _text(value: Any) -> str:
 
 
 def _players(row: dict[str, Any]) -> set[str]:
-    """Every player a finding row names: the verdict's seats, a bet's or pair's players."""
+    """Every player a finding row names: the verdict's seats, a bet's or pair's players
+    (a banked seat label per table, ``audit.wording.player_named``)."""
     found = {str(p) for p in (row.get("players") or {}).values() if p}
     detail = row.get("detail") if isinstance(row.get("detail"), dict) else {}
     if detail.get("player_id"):
-        found.add(str(detail["player_id"]))
+        found.add(player_named(row, detail["player_id"]))
     found.update(str(p) for p in detail.get("players") or () if isinstance(p, str))
     return found
 

@@ -44,16 +44,19 @@ def _verdicts(store: AuditStore) -> dict[tuple[str, str], list[str]]:
     }
 
 
-def _report(out: Path) -> dict[str, list[str]]:
-    """subject -> the ids of the report's findings from its verdict (the rows whose
-    source is the replay; data-quality and detector rows come from other units)."""
-    by_subject: dict[str, list[str]] = defaultdict(list)
+def _report(out: Path) -> dict[tuple[str, str], list[str]]:
+    """(kind, subject) -> the ids of the report's findings from its verdict (the rows
+    whose source is the replay; data-quality and detector rows come from other units).
+    By kind too: a slot machine or a tournament is also its own table (its declared
+    operator), one id under two kinds."""
+    by_subject: dict[tuple[str, str], list[str]] = defaultdict(list)
     lines = (out / DEMO_DAY.isoformat() / "findings.jsonl").read_text().splitlines()
     for line in lines:
         finding = json.loads(line)
         if finding["source"] == "replay":
-            by_subject[finding["subject"]].append(finding["finding_id"])
-    return {subject: sorted(ids) for subject, ids in by_subject.items()}
+            key = (finding["subject_kind"], finding["subject"])
+            by_subject[key].append(finding["finding_id"])
+    return {key: sorted(ids) for key, ids in by_subject.items()}
 
 
 def test_every_path_gives_the_same_verdict(store_url: str, day_input: Path, tmp_path: Path) -> None:
@@ -67,8 +70,18 @@ def test_every_path_gives_the_same_verdict(store_url: str, day_input: Path, tmp_
         assert sum(kind == "poker" for kind, _ in night) == 3_000
 
         report = _report(out)
-        for (_, subject), ids in night.items():
-            assert report.get(subject, []) == ids, subject
+        for key, ids in night.items():
+            assert report.get(key, []) == ids, key
+        # one operator rule: every finding of the day names its declared operator, slot
+        # machines and tournaments theirs (declared as their own tables)
+        rows = [
+            json.loads(line)
+            for line in (out / DEMO_DAY.isoformat() / "findings.jsonl").read_text().splitlines()
+        ]
+        assert {r["subject_kind"] for r in rows} >= {"slots", "tournament"}
+        assert [r["subject"] for r in rows if not r["operator"]] == []
+        assert {r["operator"] for r in rows if r["subject_kind"] == "slots"} == {"Casino Estoril"}
+        assert {r["operator"] for r in rows if r["subject_kind"] == "tournament"} == {"GGPoker"}
 
         for (kind, subject), ids in night.items():
             judged = judge_stored(store, kind, subject, with_steps=False)

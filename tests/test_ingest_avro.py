@@ -117,8 +117,8 @@ def test_table_terms_v1_and_v2_store_one_declaration_the_same_way(
     second ingest finds it already stored rather than a conflict."""
     table = family_named("table")
     v1 = json.loads((SCHEMA_DIR / "history" / "table_terms.v1.avsc").read_text())
-    assert v1["version"] == 1 and table.version == 2
-    assert table.later_optional_fields == {"fee_kinds", "fee_max_bps", "fee_cap"}
+    assert v1["version"] == 1 and table.version == 3
+    assert table.later_optional_fields == {"fee_kinds", "fee_max_bps", "fee_cap", "player_accounts"}
     body = next(f for f in table.raw_schema["fields"] if f["name"] == "body")["type"][0]
     kinds = next(f for f in body["fields"] if f["name"] == "fee_kinds")["type"][1]["items"]
     assert tuple(kinds["symbols"]) == POT_FEE_KINDS  # the schema and the rule agree
@@ -134,7 +134,7 @@ def test_table_terms_v1_and_v2_store_one_declaration_the_same_way(
     assert (first.subjects_stored, first.quarantined) == (1, 0)
     assert (second.subjects_already_stored, second.quarantined) == (1, 0)
     [stored] = store.records_of("table", "gg-t1")
-    assert not {"fee_kinds", "fee_max_bps", "fee_cap"} & set(stored)
+    assert not {"fee_kinds", "fee_max_bps", "fee_cap", "player_accounts"} & set(stored)
 
 
 def test_table_terms_v2_declares_fees(tmp_path: Path, store_url: str) -> None:

@@ -200,9 +200,15 @@ def test_rake_in_chips() -> None:
 
 def test_mispaid_bet_names_the_player_and_the_amounts() -> None:
     assert sentence(PAYOUT) == (
-        "p0 was paid EUR 9.70 on bet b0; GG-2022 live II 2.2 gives EUR 9.75: "
-        "EUR 0.05 owed to the player"
+        "table bac-01 seat p0 was paid EUR 9.70 on bet b0; GG-2022 live II 2.2 gives "
+        "EUR 9.75: EUR 0.05 owed to the player"
     )
+    account = {
+        **PAYOUT,
+        "player_accounts": True,
+        "detail": {**PAYOUT["detail"], "player_id": "c-77"},
+    }
+    assert sentence(account).startswith("c-77 was paid EUR 9.70 on bet b0")
     overpaid = {**PAYOUT, "expected": 7500, "recorded": 7501, "difference": 1}
     assert sentence(overpaid).endswith("EUR 0.01 overpaid, owed back to the house")
     assert "EUR 0.05 withheld too much, owed to the player of bet b0" in sentence(COMMISSION)
@@ -311,7 +317,66 @@ def test_findings_without_money_read_as_reason_and_citation() -> None:
     assert owed(meters) == owed(quality) == owed(illegal) == []
 
 
+def test_a_bad_slot_reading_is_one_sentence_in_money_naming_its_meters() -> None:
+    reading = row(
+        {
+            "kind": "meter_discrepancy",
+            "subject": "slot-0009",
+            "citation": "PT-217/2007 III.9; SAS meter practice",
+            "detail": {
+                "check": "reading",
+                "sequence": 40,
+                "window": [21, 40],
+                "meters": ["coin_in", "games_played", "total_won"],
+                "window_meters": {
+                    "coin_in": {"metered": 1_250, "event_sum": 1_200, "rollover": True},
+                    "games_played": {"metered": 12, "event_sum": 11, "rollover": False},
+                },
+                "composites": {"total_won": {"read": 900, "parts": 875}},
+            },
+        },
+        currency="EUR",
+    )
+    assert sentence(reading) == (
+        "the meter reading at sequence 40 (since the reading at 21): coin in advanced "
+        "EUR 12.50 (after a rollover) where the events add up to EUR 12.00, EUR 0.50 more; "
+        "games played advanced 12 games where the events add up to 11 games, 1 game more; "
+        "total won reads EUR 9.00 where coin out + jackpot add up to EUR 8.75 "
+        "(PT-217/2007 III.9 and SAS meter practice)"
+    )
+    single = row(
+        {
+            "kind": "meter_discrepancy",
+            "subject": "slot-0009",
+            "citation": "PT-217/2007 III.9; SAS meter practice",
+            "detail": {
+                "check": "single_play",
+                "meter": "coin_out",
+                "metered": 250_000,
+                "event_sum": 100_000,
+                "window": [7, 7],
+            },
+        },
+        currency="EUR",
+    )
+    assert sentence(single) == (
+        "one game won EUR 2,500.00 on the coin out meter, above the paytable's largest win "
+        "of EUR 1,000.00 (PT-217/2007 III.9 and SAS meter practice)"
+    )
+    assert owed(reading) == owed(single) == []
+
+
 # -- owed totals ----------------------------------------------------------------------
+
+
+def test_a_seat_label_is_never_added_up_across_tables() -> None:
+    """The same label at two tables is two players unless the tables declare accounts."""
+    other = {**PAYOUT, "finding_id": "bet9", "subject": "bac-02/20250301-00001", "table": "bac-02"}
+    labels = owed_totals([PAYOUT, other]).players
+    assert set(labels) == {"table bac-01 seat p0", "table bac-02 seat p0"}
+    assert owed(PAYOUT)[0].party == "table bac-01 seat p0"
+    accounts = [{**r, "player_accounts": True} for r in (PAYOUT, other)]
+    assert owed_totals(accounts).players["p0"]["EUR"].to_player == 10
 
 
 def test_rake_and_payout_on_one_hand_are_not_counted_twice() -> None:
@@ -351,8 +416,9 @@ def test_the_replayers_own_rake_and_payout_findings_count_once() -> None:
 
 def test_commission_inside_the_payout_and_incident_over_replay_count_once() -> None:
     totals = owed_totals([PAYOUT, COMMISSION])
-    assert set(totals.players) == {"p0"}
-    assert totals.players["p0"]["EUR"].to_player == 5 and totals.not_counted == ["bet2"]
+    label = "table bac-01 seat p0"  # bac-01 does not declare player accounts
+    assert set(totals.players) == {label}
+    assert totals.players[label]["EUR"].to_player == 5 and totals.not_counted == ["bet2"]
     void = row(
         {
             "finding_id": "void1",
@@ -428,7 +494,7 @@ def test_jsonl_and_csv_carry_currency_and_integer_minor_units() -> None:
     assert cells["currency"] == "EUR" and cells["table"] == "bac-01"
     assert (cells["expected"], cells["recorded"], cells["difference"]) == ("975", "970", "-5")
     assert json.loads(cells["owed"]) == [
-        {"amount": 5, "currency": "EUR", "direction": "to_player", "party": "p0"}
+        {"amount": 5, "currency": "EUR", "direction": "to_player", "party": "table bac-01 seat p0"}
     ]
     assert json.loads(dict(zip(header, first, strict=True))["players"])["2"] == "gg-p0123"
 

@@ -23,10 +23,6 @@ def renumber(events: list[dict]) -> list[dict]:
     return [{**event, "sequence": index} for index, event in enumerate(events)]
 
 
-def checks(verdict: object) -> list[tuple[str, str | None, str | None]]:
-    return [(f.kind, f.detail.get("check"), f.detail.get("meter")) for f in verdict.findings]  # type: ignore[attr-defined]
-
-
 def test_clean_month_has_no_findings() -> None:
     events = machine_month(random.Random(5), "slot-1", START, days=30)
     verdict = reconcile_machine(events)
@@ -60,7 +56,7 @@ def test_unrecorded_ram_clear_is_a_discrepancy() -> None:
     assert [w.status for w in verdict.windows].count("unexplained_ram_clear") == 1
 
 
-def test_a_lost_winning_game_shows_on_every_meter_it_moves() -> None:
+def test_a_lost_winning_game_is_one_finding_naming_every_meter_it_moves() -> None:
     events = month()
     lost = next(
         i
@@ -68,25 +64,35 @@ def test_a_lost_winning_game_shows_on_every_meter_it_moves() -> None:
         if e["type"] == "GamePlayed" and e["win"] and not e["handpaid"]
     )
     verdict = reconcile_machine(renumber(events[:lost] + events[lost + 1 :]))
-    assert sorted(checks(verdict)) == [
-        ("meter_discrepancy", "window", meter)
-        for meter in sorted(["coin_in", "coin_out", "games_played", "games_won", "total_won"])
-    ]
-    coin_in = next(f for f in verdict.findings if f.detail["meter"] == "coin_in")
-    assert coin_in.difference == events[lost]["wager"]
-    assert coin_in.citation.startswith("PT-217/2007 III.9")
-    assert coin_in.detail["window"][0] < lost < coin_in.detail["window"][1]
+    [finding] = verdict.findings  # one bad reading, one finding
+    moved = ["coin_in", "coin_out", "games_played", "games_won", "total_won"]
+    assert (finding.kind, finding.detail["check"]) == ("meter_discrepancy", "reading")
+    assert finding.detail["meters"] == moved
+    wager, win = events[lost]["wager"], events[lost]["win"]
+    assert finding.difference == {
+        "coin_in": wager,
+        "coin_out": win,
+        "games_played": 1,
+        "games_won": 1,
+        "total_won": win,
+    }
+    figures = finding.detail["window_meters"]["coin_in"]
+    assert figures["metered"] - figures["event_sum"] == wager
+    assert finding.recorded["coin_in"] == figures["metered"]
+    assert finding.citation.startswith("PT-217/2007 III.9")
+    assert finding.detail["window"][0] < lost < finding.detail["window"][1]
+    assert finding.detail["sequence"] == finding.detail["window"][1]
 
 
-def test_a_misread_meter_shows_in_the_windows_on_both_sides() -> None:
+def test_a_misread_meter_shows_in_the_readings_on_both_sides() -> None:
     events = month()
     reads = [i for i, e in enumerate(events) if e["type"] == "MeterRead"]
     events[reads[3]] = {**events[reads[3]], "meters": {**events[reads[3]]["meters"]}}
     events[reads[3]]["meters"]["drop"] += 500
     verdict = reconcile_machine(events)
-    assert [(f.detail["meter"], f.difference) for f in verdict.findings] == [
-        ("drop", 500),
-        ("drop", -500),
+    assert [(f.detail["sequence"], f.detail["meters"], f.difference) for f in verdict.findings] == [
+        (reads[3], ["drop"], {"drop": 500}),
+        (reads[4], ["drop"], {"drop": -500}),
     ]
 
 
@@ -105,10 +111,12 @@ def test_composite_identity_is_checked_within_a_reading() -> None:
     last = max(i for i, e in enumerate(events) if e["type"] == "MeterRead")
     events[last] = {**events[last], "meters": {**events[last]["meters"], "total_handpaid": 1}}
     verdict = reconcile_machine(events)
-    assert checks(verdict) == [
-        ("meter_discrepancy", "composite", "total_handpaid"),
-        ("meter_discrepancy", "window", "total_handpaid"),
-    ]
+    [finding] = verdict.findings  # the reading is bad on its own and against its window
+    assert (finding.kind, finding.detail["check"]) == ("meter_discrepancy", "reading")
+    assert finding.detail["meters"] == ["total_handpaid"]
+    parts = events[last]["meters"]["handpaid_cancelled_credits"] + events[last]["meters"]["jackpot"]
+    assert finding.detail["composites"] == {"total_handpaid": {"read": 1, "parts": parts}}
+    assert list(finding.detail["window_meters"]) == ["total_handpaid"]
 
 
 def test_missing_required_meter() -> None:

@@ -18,9 +18,9 @@ here), which the store uses too.
 """
 
 from audit.escape import csv_safe, multiline_safe, show_command, terminal_safe
-from audit.wording.labels import KIND_LABELS, kind_label, subject_count
+from audit.wording.labels import KIND_LABELS, kind_label, meter_label, subject_count
 from audit.wording.owed import Owed, OwedTotals, Sums, owed, owed_totals
-from audit.wording.rows import NO_OPERATOR, operator_name
+from audit.wording.rows import NO_OPERATOR, operator_name, player_named
 from audit.wording.sentences import sentence
 
 __all__ = [
@@ -31,10 +31,12 @@ __all__ = [
     "Sums",
     "csv_safe",
     "kind_label",
+    "meter_label",
     "multiline_safe",
     "operator_name",
     "owed",
     "owed_totals",
+    "player_named",
     "sentence",
     "show_command",
     "subject_count",

@@ -38,6 +38,30 @@ KIND_LABELS: dict[str, str] = {
 }
 
 
+METER_LABELS: dict[str, str] = {
+    "coin_in": "coin in",
+    "coin_out": "coin out",
+    "jackpot": "jackpot",
+    "games_played": "games played",
+    "games_won": "games won",
+    "drop": "drop",
+    "bills_in": "bills in",
+    "ticket_in": "tickets in",
+    "ticket_out": "tickets out",
+    "cancelled_credits": "cancelled credits",
+    "handpaid_cancelled_credits": "hand-paid cancelled credits",
+    "total_won": "total won",
+    "total_handpaid": "total hand-paid",
+}
+"""A slot meter (``replayer.slots.meters``: SAS names) in plain words."""
+
+
+def meter_label(meter: object) -> str:
+    """A slot meter in plain words; an unknown meter as its identifier."""
+    text = str(meter or "")
+    return METER_LABELS.get(text, text or "meter")
+
+
 def kind_label(kind: object) -> str:
     """``kind`` in plain words; an unknown kind as its identifier (never empty)."""
     text = str(kind or "")

@@ -25,9 +25,9 @@ which store no ``difference`` (``recorded`` is the rake taken, ``expected`` the 
 ``{"at_most": cap}`` or ``{"at_least": low, "at_most": high}``): rake above the bound is
 owed to the pot's winners, rake below the least allowed means the winners were paid that
 much too much (owed back to the house). Differences that are not money follow the same
-``recorded - expected`` rule and owe nothing: ``meter_discrepancy`` (meter units),
-``return_out_of_band`` (basis points), ``terms_outside_rulebook`` (declared minus allowed
-rate, basis points), ``wrong_place`` (places), ``collusion_suspected`` (score above the
+``recorded - expected`` rule and owe nothing: ``meter_discrepancy`` (per meter of the
+reading: the machine's money or games), ``return_out_of_band`` (basis points),
+``terms_outside_rulebook`` (declared minus allowed rate, basis points), ``wrong_place`` (places), ``collusion_suspected`` (score above the
 threshold), ``data_quality`` (rows failing); the chemin de fer garage ``illegal_action``
 stores the bank played minus the bank before it. A ``past_posted_bet`` (like a late bet's
 ``illegal_action``) owes nothing itself: its stake is due back, and what was returned
@@ -90,6 +90,7 @@ from audit.wording.rows import (
     _seat_party,
     _winners_party,
     operator_name,
+    player_named,
 )
 
 
@@ -251,7 +252,7 @@ def owed_totals(rows: Iterable[Mapping[str, Any]]) -> OwedTotals:
             if detail.get("bet_id") is not None:
                 payout_bets.add((subject, str(detail["bet_id"])))
         if detail.get("bet_id") is not None and detail.get("player_id") is not None:
-            bet_players[subject, str(detail["bet_id"])] = str(detail["player_id"])
+            bet_players[subject, str(detail["bet_id"])] = player_named(row, detail["player_id"])
     totals = OwedTotals()
     for row in rows:
         items = _owed(row, bet_players)

@@ -73,9 +73,20 @@ def _seat_party(row: Mapping[str, Any], seat: Any) -> str:
     return _players(row).get(str(seat)) or f"seat {seat} of {row.get('subject', '?')}"
 
 
+def player_named(row: Mapping[str, Any], player: Any) -> str:
+    """A player as people read him: the operator's id where the records carry it; a
+    banked round's player id whose table does not declare it an account
+    (``player_accounts``, ``schemas/table_terms.avsc``) is a seat label naming him only at
+    that table, so it reads ``table <table> seat <label>`` and is never added up with the
+    same label at another table."""
+    if row.get("subject_kind") == "banked" and row.get("player_accounts") is not True:
+        return f"table {row.get('table') or '?'} seat {player}"
+    return str(player)
+
+
 def _player(row: Mapping[str, Any]) -> str | None:
     player = _detail(row).get("player_id")
-    return str(player) if player is not None else None
+    return player_named(row, player) if player is not None else None
 
 
 def _bet_party(row: Mapping[str, Any]) -> str:

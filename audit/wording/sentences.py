@@ -7,6 +7,7 @@ from collections.abc import Callable, Iterable, Mapping
 from functools import partial
 from typing import Any
 
+from audit.wording.labels import meter_label
 from audit.wording.owed import _rake_excess
 from audit.wording.rows import (
     _SPACE,
@@ -21,7 +22,7 @@ from audit.wording.rows import (
     _seat_words,
     _winners_words,
 )
-from replayer.slots.meters import COUNT_METERS
+from replayer.slots.meters import COMPOSITES, COUNT_METERS
 
 
 def _owed_words(
@@ -249,11 +250,23 @@ def _rake_rate(row: Mapping[str, Any]) -> str | None:
 
 
 def _meters(row: Mapping[str, Any]) -> str | None:
+    """A slot finding in the machine's money (games for the counting meters): a bad
+    reading with every meter it concerns (``check`` "reading", replayer 5), a single game
+    above the paytable's largest win, or (verdicts of replayer 4 and before) one meter's
+    window."""
     detail = _detail(row)
+    if detail.get("check") == "reading":
+        return _bad_reading(row, detail)
     meter, metered, events = detail.get("meter"), detail.get("metered"), detail.get("event_sum")
-    window = detail.get("window")
     if not (meter and _is_amount(metered) and _is_amount(events)):
         return None
+    amount = partial(_meter_amount, row, str(meter))
+    if detail.get("check") == "single_play":
+        return (
+            f"one game won {amount(metered)} on the {meter_label(meter)} meter, above the "
+            f"paytable's largest win of {amount(events)} ({_cite(row)})"
+        )
+    window = detail.get("window")
     between = (
         f" between sequences {window[0]} and {window[1]}"
         if isinstance(window, list) and len(window) == 2
@@ -262,12 +275,39 @@ def _meters(row: Mapping[str, Any]) -> str | None:
     gap = metered - events
     more = "more" if gap > 0 else "less"
     rollover = " (after a rollover)" if detail.get("rollover") else ""
-    amount = partial(_meter_amount, row, str(meter))
     return (
         f"the {meter} meter advanced {amount(metered)}{between}{rollover} while the "
         f"events add up to {amount(events)}: {amount(abs(gap))} {more} than the events "
-        f"({row.get('citation') or 'the rules'})"
+        f"({_cite(row)})"
     )
+
+
+def _bad_reading(row: Mapping[str, Any], detail: Mapping[str, Any]) -> str | None:
+    """One bad reading: each meter whose advance since the reading before is not what the
+    events add, and each composite its parts do not add up to, in money."""
+    window, said = detail.get("window"), []
+    if not (isinstance(window, list) and len(window) == 2):
+        return None
+    for meter, figures in (detail.get("window_meters") or {}).items():
+        amount = partial(_meter_amount, row, str(meter))
+        metered, events = figures["metered"], figures["event_sum"]
+        gap = metered - events
+        rollover = " (after a rollover)" if figures.get("rollover") else ""
+        said.append(
+            f"{meter_label(meter)} advanced {amount(metered)}{rollover} where the events add "
+            f"up to {amount(events)}, {amount(abs(gap))} {'more' if gap > 0 else 'less'}"
+        )
+    for composite, figures in (detail.get("composites") or {}).items():
+        amount = partial(_meter_amount, row, str(composite))
+        parts = " + ".join(meter_label(p) for p in COMPOSITES.get(str(composite), ()))
+        said.append(
+            f"{meter_label(composite)} reads {amount(figures['read'])} where {parts} add up "
+            f"to {amount(figures['parts'])}"
+        )
+    if not said:
+        return None
+    since = f" (since the reading at {window[0]})" if window[0] != window[1] else ""
+    return f"the meter reading at sequence {window[1]}{since}: {'; '.join(said)} ({_cite(row)})"
 
 
 def _meter_amount(row: Mapping[str, Any], meter: str, count: int) -> str:

@@ -25,6 +25,11 @@ between two readings each meter must advance by what the events in between add):
   unexplained (III.9; the span cannot be reconciled).
 
 ``fault_rate`` is the share of machines that get one fault.
+
+Who runs the machines is declared as a floor system records it: a ``TableTermsDeclared``
+under each machine id (``slots-machines.avro``: the machine is its own table,
+``audit.judging.OWN_TABLE``) naming the operator, Casino Estoril, and the currency; the
+rulebook stays each configuration's (``MachineConfigured.rulebook``).
 """
 
 from __future__ import annotations
@@ -41,7 +46,8 @@ from pipelines.simulate.avro_out import write_shard
 from pipelines.simulate.day import ExtraGenerator
 from pipelines.simulate.envelope import renumbered
 from pipelines.simulate.manifest import PlantedFault
-from pipelines.simulate.slots import WAGERS, FlatEvent, machine_month
+from pipelines.simulate.slots import CURRENCY, WAGERS, FlatEvent, machine_month
+from pipelines.simulate.tables import OPERATORS, operator_declarations
 
 MISSING_GAME = "missing_game"
 MISSING_BILL = "missing_bill"
@@ -54,6 +60,10 @@ METER_FAULTS: dict[str, tuple[str, ...]] = dict.fromkeys(
     ("meter_discrepancy",),
 )
 GAMES_PER_DAY = 400
+FLEET_OPERATOR = OPERATORS["pt"]
+"""Who runs the slot floor (each machine's declared operator)."""
+TERMS_SHARD = "slots-machines.avro"
+"""The machines' declarations (not listed among the shards of subjects)."""
 
 Planted = tuple[list[FlatEvent], dict[str, Any]]
 
@@ -74,9 +84,16 @@ def slot_fleet(
         buffer: list[FlatEvent] = []
         family = family_named("slots")
         out.mkdir(parents=True, exist_ok=True)
-        for number in range(machines):
+        ids = [f"slot-{number + 1:04d}" for number in range(machines)]
+        write_shard(
+            out / TERMS_SHARD,
+            family_named("table"),
+            operator_declarations([(m, "slots") for m in ids], FLEET_OPERATOR, CURRENCY),
+            stream_id=f"{seed}:slot-machines",
+        )
+        for number, machine_id in enumerate(ids):
             events, fault = machine_day(
-                seed, day, f"slot-{number + 1:04d}", fault_rate=fault_rate, games=games_per_day
+                seed, day, machine_id, fault_rate=fault_rate, games=games_per_day
             )
             buffer += events
             faults += [fault] if fault is not None else []

@@ -185,7 +185,10 @@ def banked_rounds(
             out / TERMS_SHARD,
             family_named("table"),
             operator_declarations(
-                [(t.table_id, t.game) for t in floor_tables(rounds)], FLOOR_OPERATOR, "EUR"
+                [(t.table_id, t.game) for t in floor_tables(rounds)],
+                FLOOR_OPERATOR,
+                "EUR",
+                player_accounts=True,  # the patrons' ids (``patrons``), not seat labels
             ),
             stream_id=f"{seed}:banked-tables",
         )

@@ -29,6 +29,8 @@ PAYTABLE_93 = ((1, 1500), (2, 1000), (5, 400), (10, 120), (50, 20), (200, 3), (1
 PAYTABLE_59 = ((1, 1500), (2, 1000), (5, 200), (10, 50), (50, 10), (200, 2))
 WEIGHTS = 10_000
 WAGERS, _HANDPAY_LIMIT = (20, 50, 100), 100_000
+CURRENCY = "EUR"
+"""The machines' currency (``MachineConfigured.currency``)."""
 
 
 def paytable_return(paytable: tuple[tuple[int, int], ...]) -> Fraction:
@@ -106,7 +108,7 @@ def machine_month(
     machine.emit(
         "MachineConfigured",
         rulebook="pt-217-2007-slots",
-        currency="EUR",
+        currency=CURRENCY,
         denomination=1,
         meter_width_digits=width,
         theoretical_return_bps=round(paytable_return(PAYTABLE_93) * 10_000),

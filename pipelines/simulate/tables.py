@@ -165,10 +165,16 @@ def terms_declarations(tables: Sequence[TableSpec]) -> list[dict[str, Any]]:
 
 
 def operator_declarations(
-    tables: Sequence[tuple[str, str]], operator: str, currency: str
+    tables: Sequence[tuple[str, str]],
+    operator: str,
+    currency: str,
+    *,
+    player_accounts: bool | None = None,
 ) -> list[dict[str, Any]]:
-    """A ``TableTermsDeclared`` per (table id, game) of a banked floor: who runs it, its
-    game and currency; the rulebook is left to each round (``RoundOpened.rulebook``), so
+    """A ``TableTermsDeclared`` per (table id, game) of a banked floor, a slot floor or a
+    tournament programme: who runs it, its game and currency, and (banked floors) whether
+    its rounds name players by the operator's accounts (``player_accounts``); the rulebook
+    is left to each subject (``RoundOpened.rulebook``, ``MachineConfigured.rulebook``), so
     nothing else is declared."""
     return [
         {
@@ -178,6 +184,7 @@ def operator_declarations(
             "operator": operator,
             "game": game,
             "currency": currency,
+            "player_accounts": player_accounts,
             "source": "synthetic table card",
         }
         for table_id, game in tables

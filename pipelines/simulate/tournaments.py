@@ -73,9 +73,13 @@ from pipelines.simulate.day import ExtraGenerator
 from pipelines.simulate.envelope import envelope
 from pipelines.simulate.manifest import PlantedFault
 from pipelines.simulate.players import player_pool
+from pipelines.simulate.tables import OPERATORS, operator_declarations
 from pipelines.simulate.tournament_faults import OFFERED, FlatEvent, plant_pending
 
 CURRENCY, VENUE, STARTING_CHIPS = "USD", "gg", 20_000
+TERMS_SHARD = "tournament-terms.avro"
+"""Each tournament's declared operator (the room running it), not listed among the shards
+of subjects: the tournament is its own table (``audit.judging.OWN_TABLE``)."""
 FIELD, SATELLITE_FIELD, TARGET_FIELD = (12, 200), (12, 60), (60, 200)
 TOURNAMENTS_PER_SATELLITE = 10
 REGISTRATION, LATE_REGISTRATION = timedelta(hours=2), timedelta(hours=1)
@@ -242,6 +246,13 @@ def tournament_day(count: int, *, fault_rate: float = 0.0, per_shard: int = 100)
         held = 0
         family = family_named("tournament")
         out.mkdir(parents=True, exist_ok=True)
+        ids = [spec.tournament_id for unit in _programme(seed, day, count) for spec in unit]
+        write_shard(
+            out / TERMS_SHARD,
+            family_named("table"),
+            operator_declarations([(t, "tournament") for t in ids], OPERATORS[VENUE], CURRENCY),
+            stream_id=f"{seed}:{day.isoformat()}:tournament-terms",
+        )
 
         def flush() -> None:
             files.append(f"tournaments-{len(files) + 1:03d}.avro")

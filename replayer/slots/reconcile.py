@@ -12,6 +12,9 @@ Walking the machine's events in order:
   fall at once, it is a RAM clear (meters restart at zero); explained by a MachineReset
   'ram_clear' in the span, the meters restart at zero there and the events after it are
   reconciled; unexplained, it is a ``meter_discrepancy`` and the span cannot be reconciled;
+* a reading whose meters fail (a composite, or a delta against the events since the
+  reading before) is ONE ``meter_discrepancy``, naming every meter it concerns with each
+  meter's figures (``_bad_reading``);
 * a game whose win exceeds the configuration's max_single_win is an impossible single-play
   increment;
 * a reading's meter whose value has more digits than the configured meter_width_digits
@@ -261,7 +264,7 @@ def _reading(machine: _Machine, event: FlatEvent) -> None:
     if missing:
         machine.findings.append(
             machine.finding(
-                f"reading lacks the required meters {missing}",
+                f"reading lacks the required meters {', '.join(missing)}",
                 sequence,
                 citation=METERS_RULE,
                 check="required_meters",
@@ -269,28 +272,70 @@ def _reading(machine: _Machine, event: FlatEvent) -> None:
             )
         )
     meters = _within_width(machine, event["meters"], sequence)
-    for composite, parts in COMPOSITES.items():
-        if composite in meters and all(part in meters for part in parts):
-            total = sum(meters[part] for part in parts) % machine.modulus
-            if meters[composite] != total:
-                machine.findings.append(
-                    machine.finding(
-                        f"{composite} {meters[composite]} is not {' + '.join(parts)} = {total}",
-                        sequence,
-                        meter=composite,
-                        check="composite",
-                        window=[sequence, sequence],
-                        metered=meters[composite],
-                        event_sum=total,
-                    )
-                )
+    wrong = _composites(machine, meters)
+    window, off = [sequence, sequence], {}
     if machine.baseline is not None:
-        _window(machine, meters, sequence)
+        window, off = _window(machine, meters, sequence)
+    if wrong or off:
+        machine.findings.append(_bad_reading(machine, sequence, window, off, wrong))
     machine.baseline = dict(meters)
     machine.baseline_sequence = sequence
     machine.sums = Counter()
     machine.span = {}
     machine.ram_cleared = False
+
+
+def _composites(machine: _Machine, meters: Mapping[str, int]) -> dict[str, dict[str, int]]:
+    """The reading's composites that are not the sum of their parts (SAS: total_won =
+    coin_out + jackpot, total_handpaid = handpaid_cancelled_credits + jackpot, modulo
+    10^width): composite -> what it reads (``read``) and what its parts add (``parts``)."""
+    wrong = {}
+    for composite, parts in COMPOSITES.items():
+        if composite in meters and all(part in meters for part in parts):
+            total = sum(meters[part] for part in parts) % machine.modulus
+            if meters[composite] != total:
+                wrong[composite] = {"read": meters[composite], "parts": total}
+    return wrong
+
+
+def _bad_reading(
+    machine: _Machine,
+    sequence: int,
+    window: list[int],
+    off: Mapping[str, Mapping[str, Any]],
+    wrong: Mapping[str, Mapping[str, int]],
+) -> Finding:
+    """The one ``meter_discrepancy`` of a reading whose meters fail (III.9; SAS): every
+    meter whose advance since the reading before differs from what the events in between
+    add (``window_meters``: metered, event_sum, rollover) and every composite its parts do
+    not add up to (``composites``: read, parts); ``meters`` names them all. ``expected``,
+    ``recorded`` and ``difference`` map each window meter to the events' sum, its metered
+    advance and metered minus events, in the meter's own unit (minor units of the
+    machine's currency; games for games_played and games_won)."""
+    said = []
+    if off:
+        said.append(
+            f"{', '.join(off)} advanced otherwise than the events between sequences "
+            f"{window[0]} and {window[1]} add"
+        )
+    said += [f"{c} is not {' + '.join(COMPOSITES[c])}" for c in wrong]
+    return Finding(
+        FindingKind.METER_DISCREPANCY,
+        machine.machine_id,
+        SAS,
+        "; ".join(said),
+        expected={m: f["event_sum"] for m, f in off.items()} or None,
+        recorded={m: f["metered"] for m, f in off.items()} or None,
+        difference={m: f["metered"] - f["event_sum"] for m, f in off.items()} or None,
+        detail={
+            "sequence": sequence,
+            "check": "reading",
+            "meters": sorted({*off, *wrong}),
+            "window": window,
+            "window_meters": {m: dict(f) for m, f in off.items()},
+            "composites": {c: dict(f) for c, f in wrong.items()},
+        },
+    )
 
 
 def _within_width(machine: _Machine, meters: Mapping[str, int], sequence: int) -> dict[str, int]:
@@ -319,7 +364,12 @@ def _within_width(machine: _Machine, meters: Mapping[str, int], sequence: int) -
     return kept
 
 
-def _window(machine: _Machine, meters: Mapping[str, int], sequence: int) -> None:
+def _window(
+    machine: _Machine, meters: Mapping[str, int], sequence: int
+) -> tuple[list[int], dict[str, dict[str, Any]]]:
+    """Judge the window the reading closes: the window, and its meters whose delta is not
+    what the events add (meter -> metered, event_sum, rollover); an unexplained RAM clear
+    is its own finding and leaves the window unjudged."""
     assert machine.baseline is not None
     before = machine.baseline
     common = sorted(set(before) & set(meters)) if not machine.ram_cleared else sorted(meters)
@@ -339,8 +389,8 @@ def _window(machine: _Machine, meters: Mapping[str, int], sequence: int) -> None
             )
         )
         machine.windows.append(Window(start, sequence, "unexplained_ram_clear", dict(meters), {}))
-        return
-    metered, rollovers, wrong = {}, [], False
+        return window, {}
+    metered, rollovers, off = {}, [], {}
     for meter in common:
         delta = meters[meter] - before.get(meter, 0)
         if delta < 0:
@@ -348,21 +398,12 @@ def _window(machine: _Machine, meters: Mapping[str, int], sequence: int) -> None
             rollovers.append(meter)
         metered[meter] = delta
         if delta != machine.sums[meter]:
-            wrong = True
-            machine.findings.append(
-                machine.finding(
-                    f"{meter} advanced {delta} between sequences {start} and {sequence}, the "
-                    f"events add {machine.sums[meter]}",
-                    sequence,
-                    meter=meter,
-                    check="window",
-                    window=window,
-                    metered=delta,
-                    event_sum=machine.sums[meter],
-                    rollover=meter in rollovers,
-                )
-            )
-    status = "discrepancy" if wrong else "after_ram_clear" if machine.ram_cleared else "reconciled"
+            off[meter] = {
+                "metered": delta,
+                "event_sum": machine.sums[meter],
+                "rollover": meter in rollovers,
+            }
+    status = "discrepancy" if off else "after_ram_clear" if machine.ram_cleared else "reconciled"
     sums = {meter: machine.sums[meter] for meter in common}
     machine.windows.append(Window(start, sequence, status, metered, sums, tuple(rollovers)))
     if set(RETURN_METERS) <= set(metered):
@@ -370,6 +411,7 @@ def _window(machine: _Machine, meters: Mapping[str, int], sequence: int) -> None
         machine.won += metered["coin_out"] + metered["jackpot"]
         machine.games += metered["games_played"]
         _credit(machine, metered, sequence)
+    return window, off
 
 
 def _credit(machine: _Machine, metered: Mapping[str, int], end: int) -> None:
