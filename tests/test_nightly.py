@@ -18,6 +18,7 @@ from audit.adjudicate import current_findings
 from audit.families import family_named
 from audit.ingest.avro_files import write_events
 from audit.store import AuditStore
+from pipelines.expectations.frames import poker_frames
 from pipelines.partitions import partition_of
 
 DAY = date(2025, 3, 1)
@@ -212,3 +213,30 @@ def test_the_command_exits_1_on_data_problems_and_2_when_it_cannot_run(
     assert "no Avro shards for 2025-03-02" in capsys.readouterr().err
     assert nightly(day="yesterday") == 2
     assert nightly(store="mysql://x") == 2
+
+
+def test_a_void_hand_refunded_short_is_the_replayers_finding_not_chips_missing() -> None:
+    """A voided hand closed by a HandEnded stays void for the data-quality frame: whether
+    its chips were returned is ``void_hand_not_refunded`` (the replayer's), never also
+    ``hand.chips_conserved``; a settled hand paid short still is."""
+
+    def hand(hand_id: str, middle: list[dict[str, Any]]) -> list[dict[str, Any]]:
+        start = {"type": "HandStarted", "hand_id": hand_id, "big_blind": 100}
+        start["seats"] = [{"seat": 1, "stack": 1000}, {"seat": 2, "stack": 1000}]
+        events = [
+            start,
+            {"type": "BlindPosted", "hand_id": hand_id, "seat": 1, "amount": 50},
+            {"type": "BlindPosted", "hand_id": hand_id, "seat": 2, "amount": 100},
+            *middle,
+            {"type": "PotAwarded", "hand_id": hand_id, "seat": 2, "amount": 100},
+            {"type": "HandEnded", "hand_id": hand_id},
+        ]
+        return [{**e, "sequence": n, "event_id": f"{hand_id}-{n}"} for n, e in enumerate(events)]
+
+    void = hand("void", [{"type": "HandVoided", "hand_id": "void", "reason": "misdeal"}])
+    short = hand("short", [])
+    hands = poker_frames([*void, *short])["hands"].set_index("subject")
+    assert hands.loc["void", "end_type"] == "HandVoided"
+    assert hands.loc["void", "unaccounted"] != hands.loc["void", "unaccounted"]  # NaN: unjudged
+    assert hands.loc["short", "end_type"] == "HandEnded"
+    assert hands.loc["short", "unaccounted"] == 50

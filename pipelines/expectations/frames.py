@@ -16,6 +16,10 @@ import pandas as pd
 
 Frames = dict[str, pd.DataFrame]
 END_TYPES = ("HandEnded", "HandVoided", "HandReverted")
+#: A hand voided or reverted returns every chip put in: whether it did is the replayer's
+#: ``void_hand_not_refunded`` (MO art.9(2), PT n.º 69), so it is not also counted here as
+#: chips gone missing (one fault, one finding), even when a ``HandEnded`` closes it.
+_UNDONE = ("HandVoided", "HandReverted")
 ROUND_OUTCOMES = ("CardDealt", "SpinResult", "RoundVoided", "RoundMalfunction", "PayoutMade")
 EVENT_COLUMNS = ("subject", "event_id", "sequence", "type", "amount")
 _POKER_EVENT_COLUMNS = ("seat", "start_known", "seat_known")
@@ -106,7 +110,8 @@ def _tally(hand: dict[str, Any], event: dict[str, Any]) -> None:
     elif kind == "RakeTaken":
         hand["rake"] += amount
     elif kind in END_TYPES:
-        hand["end_type"] = kind
+        if hand["end_type"] not in _UNDONE:  # a void hand's closing HandEnded keeps it void
+            hand["end_type"] = kind
         if kind == "HandEnded" and event.get("finishing_stacks"):
             hand["finishing"] = sum(int(s) for s in event["finishing_stacks"])
 
