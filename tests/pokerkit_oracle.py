@@ -10,6 +10,12 @@ finishing stacks, in minor units, or None for a hand PokerKit cannot be given;
   a forced bet that is neither an ante nor a blind; ``_cashouts``; ``_voided``;
   ``_house_money``, money the house put in the pot);
 * no ``finishing_stacks`` (nothing to compare);
+* a hand outside PokerKit's model, named by ``outside_pokerkit`` from the PHH fields
+  when PokerKit errs or replays to other stacks: a big blind posted short (all-in for
+  less, or not posted: the room has the others call the full blind, PokerKit the blind
+  as posted), a fold by a player with no chips behind, a raise no other player can call
+  (the room returns it uncalled, PokerKit refuses it), a folded player's cards shown or
+  mucked (PokerKit shows only at showdown);
 * PokerKit's own error on the hand (its message).
 """
 
@@ -101,14 +107,83 @@ def pokerkit_check(text: str) -> Replayed:
         )
         *_, state = history
     except (ValueError, TypeError, KeyError, IndexError) as error:
+        if reason := outside_pokerkit(fields):
+            return Replayed(refused=reason)
         return Replayed(refused=f"PokerKit: {type(error).__name__}: {str(error)[:120]}")
     fees = [fee for fee in fields.get("_fees", []) if "player" not in fee]
     house = minor(fields.get("_rake", 0)) + sum(minor(fee["amount"]) for fee in fees)
-    return Replayed(
+    replayed = Replayed(
         stacks=tuple(state.stacks),
         recorded=tuple(minor(v) for v in fields["finishing_stacks"]),
         house=house,
     )
+    disagrees = not replayed.agrees and not replayed.agrees_less_house
+    if disagrees and (reason := outside_pokerkit(fields)):
+        return Replayed(refused=reason)
+    return replayed
+
+
+def outside_pokerkit(fields: dict) -> str:
+    """Why a hand's PHH ``fields`` are outside PokerKit's model, or "" (see the module
+    docstring): the big blind ``min_bet`` above every posted blind, then the actions
+    walked with each player's chips behind and street bet."""
+    blinds = [Decimal(v) for v in fields["blinds_or_straddles"]]
+    if "min_bet" in fields and max(blinds) < Decimal(fields["min_bet"]):
+        return (
+            f"big blind posted short ({max(blinds)} of {fields['min_bet']}): the room has "
+            "the others call the full blind, PokerKit the blind as posted"
+        )
+    bets = list(blinds)
+    behind = [
+        Decimal(stack) - Decimal(ante) - blind
+        for stack, ante, blind in zip(
+            fields["starting_stacks"], fields["antes"], blinds, strict=True
+        )
+    ]
+    folded: set[int] = set()
+    for text in fields["actions"]:
+        words = text.split()
+        if words[0] == "d":
+            bets = [Decimal(0)] * len(bets) if words[1] == "db" else bets
+            continue
+        who = int(words[0][1:]) - 1
+        reason = _refused_action(words, who, bets, behind, folded)
+        if reason:
+            return reason
+    return ""
+
+
+def _refused_action(
+    words: list[str], who: int, bets: list[Decimal], behind: list[Decimal], folded: set[int]
+) -> str:
+    """The reason PokerKit refuses player ``who``'s action ``words``, or "" after applying
+    it to ``bets``, ``behind`` and ``folded``."""
+    player = words[0]
+    if words[1] == "sm" and who in folded:
+        return f"{player} shows or mucks after folding: PokerKit shows only at showdown"
+    if words[1] == "f":
+        folded.add(who)
+        if behind[who] == 0:
+            return f"{player} folds all-in (no chips behind): PokerKit has no such fold"
+    elif words[1] == "cc":
+        paid = min(max(bets) - bets[who], behind[who])
+        bets[who] += paid
+        behind[who] -= paid
+    elif words[1] == "cbr":
+        callers = [
+            i
+            for i in range(len(bets))
+            if i != who and i not in folded and behind[i] + bets[i] > max(bets)
+        ]
+        if not callers:
+            return (
+                f"{player} raises where no other player can call more: the room returns "
+                "it uncalled, PokerKit refuses the raise"
+            )
+        paid = Decimal(words[2]) - bets[who]
+        bets[who] += paid
+        behind[who] -= paid
+    return ""
 
 
 def pokerkit_replay(text: str) -> tuple[list[int], list[int]] | None:
