@@ -182,37 +182,26 @@ def _fee_taken(hand: Hand, event: FlatEvent) -> int | None:
 @_seated
 def _cashout_paid(hand: Hand, event: FlatEvent, pos: int) -> None:
     """The house paid a player outside the pot (EV cash-out, insurance): not a payout."""
-    amount = int(event["amount"])
-    if amount <= 0:
-        hand.issues.append(
-            Issue(
-                QUALITY,
-                f"{SCHEMA} CashoutPaid.amount",
-                "a cash-out of no money",
-                "more than 0",
-                amount,
-            )
-        )
+    amount = _positive_amount(hand, event, "CashoutPaid.amount", "a cash-out of no money")
     _all_in(hand, pos, "CashoutPaid.seat", "is paid a cash-out")
     hand.cashouts.append((pos, amount))
 
 
 def _house_money_added(hand: Hand, event: FlatEvent) -> int | None:
     """The house put money into the pot (a promotion): the main pot's dead money."""
+    amount = _positive_amount(hand, event, "HouseMoneyAdded.amount", "house money of no amount")
+    if amount > 0:
+        hand.betting.house += amount
+    return None
+
+
+def _positive_amount(hand: Hand, event: FlatEvent, field: str, words: str) -> int:
+    """The event's ``amount``; one that is not more than 0 is a data-quality issue on
+    ``field`` (money paid or put in outside the betting is never nothing or negative)."""
     amount = int(event["amount"])
     if amount <= 0:
-        hand.issues.append(
-            Issue(
-                QUALITY,
-                f"{SCHEMA} HouseMoneyAdded.amount",
-                "house money of no amount",
-                "more than 0",
-                amount,
-            )
-        )
-        return None
-    hand.betting.house += amount
-    return None
+        hand.issues.append(Issue(QUALITY, f"{SCHEMA} {field}", words, "more than 0", amount))
+    return amount
 
 
 def _all_in(hand: Hand, pos: int, field: str, what: str) -> None:
