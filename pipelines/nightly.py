@@ -46,7 +46,7 @@ from pipelines.expectations.profile import RakeProfile
 from pipelines.night_intake import intake_units, night_subjects
 from pipelines.night_units import COLLUSION_STATE, LEDGER, QUALITY, unit
 from pipelines.partitions import PARTITIONS, partition_name
-from pipelines.quality import QualityResult, merged, readability, validate_events
+from pipelines.quality import QualityResult, Validations, merged, readability
 from pipelines.report import ReportPaths, write_report
 from pipelines.shards import (
     ShardEvents,
@@ -178,9 +178,9 @@ def judge_partition(
     """Step 4, after every shard of the night is ingested: judge each subject the day's
     intakes file under ``partition``, once, over all its stored events (whichever files
     brought them), and store the verdicts, then per family the partition's data quality
-    (the Great Expectations suites over those stored events, ``pipelines.quality``; Data
-    Docs under ``docs_dir``), its ledger of verdicts and, for poker, the collusion
-    detector's state and the rake profile over its hands.
+    (the Great Expectations suites over those stored events, ``pipelines.quality``; one
+    Data Docs site of the partition under ``docs_dir``), its ledger of verdicts and, for
+    poker, the collusion detector's state and the rake profile over its hands.
 
     Each subject goes through the one judging path (``audit.judging``: its stored
     events, the table terms in force at its start, a satellite's stored target), so the
@@ -189,10 +189,15 @@ def judge_partition(
     """
     name = partition_name(partition)
     result = PartitionReplay(name)
-    with open_store(store_url, f"night/{day.isoformat()}/{name}") as store:
+    docs_site = docs_dir / name if docs_dir else None
+    with (
+        open_store(store_url, f"night/{day.isoformat()}/{name}") as store,
+        Validations(docs_site) as validations,
+    ):
         terms_book = TermsBook(store)
         for family, subjects in night_subjects(store, day, partition).items():
-            store.append(_judge_family(store, terms_book, result, day, family, subjects, docs_dir))
+            units = _judge_family(store, terms_book, validations, result, day, family, subjects)
+            store.append(units)
         store.checkpoint()
     return result
 
@@ -200,11 +205,11 @@ def judge_partition(
 def _judge_family(
     store: AuditStore,
     terms_book: TermsBook,
+    validations: Validations,
     result: PartitionReplay,
     day: date,
     family: str,
     subjects: Sequence[str],
-    docs_dir: Path | None,
 ) -> list[SubjectRecords]:
     """Judge and check one family's subjects of a partition, storing verdicts as it
     goes; the partition's units of the family (quality, ledger, collusion state)."""
@@ -226,7 +231,7 @@ def _judge_family(
                 watcher.observe(records)
                 rake.add_hand(records, _declared_rake(inputs.terms))
         batch_label = f"{label}/{len(checked)}" if checked else label
-        checked.append(validate_events(batch_label, family, events, len(whole), docs_dir))
+        checked.append(validations.validate(batch_label, family, events, len(whole)))
         if len(pending) >= BATCH:
             result.verdicts_stored += store.append(pending).stored
             pending.clear()
@@ -391,9 +396,7 @@ def run_nightly(
     docs_dir = Path(out_dir) / day.isoformat() / "data-docs"
     shards = prepare_night(store_url, input_dir, day)
     summary.shards = len(shards)
-    intakes = _in_processes(
-        take_in_shard, [(store_url, day, path) for path in shards], workers
-    )
+    intakes = _in_processes(take_in_shard, [(store_url, day, path) for path in shards], workers)
     quality = [intake.quality for intake in intakes if intake.quality.findings]
     summary.ingested = [intake.ingested for intake in intakes]
     summary.replayed = _in_processes(

@@ -1,15 +1,21 @@
 """Data quality of the night's stored events: Great Expectations over pandas frames.
 
-``validate_events`` takes the stored events of whole subjects (a batch of one partition
-of the night, ``pipelines.partitions``: whatever files brought them), builds their
-frames (``pipelines.expectations.frames``), runs the family's suites
-(``pipelines.expectations.suites``) in an ephemeral GX context, and turns every failing
-row into a ``data_quality`` finding about its hand, round or machine (about the part of
-the night when the failure has no row). ``readability`` is the one check of a file as
-a file: whether it could be read in full. Nothing is raised for bad data: the job goes on. With a
-``docs_dir``, GX Data Docs (HTML) of the run are written there.
+``Validations.validate`` takes the stored events of whole subjects (a batch of one
+partition of the night, ``pipelines.partitions``: whatever files brought them), builds
+their frames (``pipelines.expectations.frames``), runs the family's suites
+(``pipelines.expectations.suites``) and turns every failing row into a ``data_quality``
+finding about its hand, round or machine (about the part of the night when the failure
+has no row). ``readability`` is the one check of a file as a file: whether it could be
+read in full. Nothing is raised for bad data: the job goes on. A ``Validations`` with a
+Data Docs site writes GX Data Docs (HTML) of all its runs there when it closes: one site
+per part of the night.
 
-great_expectations is imported inside ``_run_suites`` only: its import takes seconds.
+The suites run in one ephemeral GX context per process (``_session``), whose suites and
+validation definitions are made once, on first use, and then run batch after batch: a
+context, its suites and its docs templates cost about half a second to set up, which a
+night of 16 partitions and four families would otherwise pay 60 times. Each run's
+results are forgotten when its ``Validations`` closes, so memory does not grow with the
+night. great_expectations is imported inside ``_session`` only: its import takes seconds.
 """
 
 from __future__ import annotations
@@ -20,7 +26,9 @@ import shutil
 from collections import defaultdict
 from collections.abc import Sequence
 from dataclasses import asdict, dataclass, field, replace
+from functools import cache
 from pathlib import Path
+from types import TracebackType
 from typing import Any
 
 import pandas as pd
@@ -57,7 +65,6 @@ class QualityResult:
     subjects: int
     checks: list[CheckOutcome] = field(default_factory=list)
     findings: list[Finding] = field(default_factory=list)
-    docs: str = ""
 
     @property
     def ok(self) -> bool:
@@ -94,37 +101,64 @@ def readability(path: Path, shard: ShardEvents) -> QualityResult:
     return result
 
 
-def validate_events(
-    label: str,
-    family: str,
-    events: Sequence[dict[str, Any]],
-    subjects: int,
-    docs_dir: Path | None = None,
-) -> QualityResult:
-    """Run the family's suites over stored events of whole subjects (see the module
-    docstring), under ``label`` (the part of the night they are: ``poker/p03``)."""
-    result = QualityResult(label, family, len(events), subjects)
-    if family not in SUITES or not events:
-        return result
-    frames = FRAME_BUILDERS[family](events)
-    suites = SUITES[family]
-    site = docs_dir / _slug(label) if docs_dir else None
-    outcomes = _run_suites(f"{family}.{_slug(label)}", frames, suites, site)
-    for frame, check, outcome in outcomes:
-        result.checks.append(
-            CheckOutcome(
-                check.name,
-                frame,
-                check.expectation,
-                outcome["success"],
-                int(outcome.get("unexpected_count") or 0),
+class Validations:
+    """The suites' runs over one part of the night (see the module docstring), as a
+    context manager: with a ``docs_site``, the Data Docs of its runs are written there
+    when it closes (replacing an earlier night's), unless it ran none."""
+
+    def __init__(self, docs_site: Path | None = None) -> None:
+        self.docs_site = docs_site
+        self.runs = 0
+
+    def __enter__(self) -> Validations:
+        _forget_results(_session().context)  # nothing of another part in this one's docs
+        return self
+
+    def __exit__(
+        self,
+        kind: type[BaseException] | None,
+        error: BaseException | None,
+        trace: TracebackType | None,
+    ) -> None:
+        context = _session().context
+        try:
+            if kind is None and self.docs_site is not None and self.runs:
+                _build_docs(context, self.docs_site)
+        finally:
+            _forget_results(context)
+
+    def validate(
+        self, label: str, family: str, events: Sequence[dict[str, Any]], subjects: int
+    ) -> QualityResult:
+        """Run the family's suites over stored events of whole subjects, under ``label``
+        (the part of the night they are: ``poker/p03``)."""
+        result = QualityResult(label, family, len(events), subjects)
+        if family not in SUITES or not events:
+            return result
+        frames = FRAME_BUILDERS[family](events)
+        self.runs += 1
+        for frame, check, outcome in _run_suites(label, family, frames):
+            result.checks.append(
+                CheckOutcome(
+                    check.name,
+                    frame,
+                    check.expectation,
+                    outcome["success"],
+                    int(outcome.get("unexpected_count") or 0),
+                )
             )
-        )
-        if not outcome["success"]:
-            result.findings.extend(_findings(label, frame, check, outcome))
-    result.findings.sort(key=lambda f: (f.subject, f.citation, f.finding_id))
-    result.docs = str(site / "index.html") if site else ""
-    return result
+            if not outcome["success"]:
+                result.findings.extend(_findings(label, frame, check, outcome))
+        result.findings.sort(key=lambda f: (f.subject, f.citation, f.finding_id))
+        return result
+
+
+def validate_events(
+    label: str, family: str, events: Sequence[dict[str, Any]], subjects: int
+) -> QualityResult:
+    """``Validations().validate(...)`` for one batch with no Data Docs."""
+    with Validations() as validations:
+        return validations.validate(label, family, events, subjects)
 
 
 def merged(label: str, family: str, parts: Sequence[QualityResult]) -> QualityResult:
@@ -141,54 +175,89 @@ def merged(label: str, family: str, parts: Sequence[QualityResult]) -> QualityRe
         result.findings.extend(part.findings)
     result.checks = list(checks.values())
     result.findings.sort(key=lambda f: (f.subject, f.citation, f.finding_id))
-    result.docs = next((p.docs for p in parts if p.docs), "")
     return result
 
 
-def _slug(name: str) -> str:
-    return name.replace("/", "__").removesuffix(".avro")
+@dataclass(frozen=True)
+class _Suite:
+    """One frame's suite, made once per process: its GX validation definition and the
+    check of each of its expectations (by expectation id)."""
+
+    validation: Any
+    checks: dict[str, Check]
 
 
-def _run_suites(
-    label: str,
-    frames: dict[str, pd.DataFrame],
-    suites: dict[str, tuple[Check, ...]],
-    site: Path | None,
-) -> list[tuple[str, Check, dict[str, Any]]]:
-    """Validate each frame against its suite; (frame, check, GX result dict) per check."""
+@dataclass(frozen=True)
+class _Session:
+    """This process's GX context with every family's suites, made once."""
+
+    context: Any
+    suites: dict[tuple[str, str], _Suite]
+
+
+@cache
+def _session() -> _Session:
+    """The process's ephemeral GX context and its suites (see the module docstring):
+    every family's, so every site of Data Docs lists the same suites whatever the order
+    of the parts this process judged."""
     import great_expectations as gx
     from great_expectations.data_context.types.base import ProgressBarsConfig
 
     context = gx.get_context(mode="ephemeral")
     context.variables.progress_bars = ProgressBarsConfig(globally=False)
-    source = context.data_sources.add_pandas(label)
+    source = context.data_sources.add_pandas("night")
+    suites: dict[tuple[str, str], _Suite] = {}
+    for family, frames in SUITES.items():
+        for frame, checks in frames.items():
+            name = f"{family}.{frame}"
+            suite = context.suites.add(gx.ExpectationSuite(name=name))
+            by_id = {
+                suite.add_expectation(getattr(gx.expectations, c.expectation)(**c.kwargs)).id: c
+                for c in checks
+            }
+            batch = source.add_dataframe_asset(name).add_batch_definition_whole_dataframe("whole")
+            validation = context.validation_definitions.add(
+                gx.ValidationDefinition(name=name, data=batch, suite=suite)
+            )
+            suites[family, frame] = _Suite(validation, by_id)
+    return _Session(context, suites)
+
+
+def _run_suites(
+    label: str, family: str, frames: dict[str, pd.DataFrame]
+) -> list[tuple[str, Check, dict[str, Any]]]:
+    """Validate each frame against its suite; (frame, check, GX result dict) per check,
+    in the suites' order. The run is named for ``label`` in the Data Docs (``poker.p03``:
+    GX's file store takes no ``/`` in a name)."""
+    from great_expectations.core.run_identifier import RunIdentifier
+
+    session = _session()
+    suites = SUITES[family]
     outcomes: list[tuple[str, Check, dict[str, Any]]] = []
-    for frame_name, checks in suites.items():
-        suite = context.suites.add(gx.ExpectationSuite(name=f"{label}.{frame_name}"))
-        by_id = {
-            suite.add_expectation(getattr(gx.expectations, c.expectation)(**c.kwargs)).id: c
-            for c in checks
-        }
-        batch = source.add_dataframe_asset(frame_name).add_batch_definition_whole_dataframe("whole")
-        validation = context.validation_definitions.add(
-            gx.ValidationDefinition(name=f"{label}.{frame_name}", data=batch, suite=suite)
-        )
-        run = validation.run(
+    for frame_name in suites:
+        suite = session.suites[family, frame_name]
+        run = suite.validation.run(
             batch_parameters={"dataframe": frames[frame_name]},
             result_format={
                 "result_format": "COMPLETE",
                 "unexpected_index_column_names": ["subject"],
             },
+            run_id=RunIdentifier(run_name=label.replace("/", ".")),
         )
         for expectation_result in run.results:  # not in the suite's order: match by id
             outcome = dict(expectation_result.result)
             outcome["success"] = bool(expectation_result.success)
-            check = by_id[expectation_result.expectation_config.id]
+            check = suite.checks[expectation_result.expectation_config.id]
             outcomes.append((frame_name, check, outcome))
     outcomes.sort(key=lambda o: (list(suites).index(o[0]), suites[o[0]].index(o[1])))
-    if site is not None:
-        _build_docs(context, site)
     return outcomes
+
+
+def _forget_results(context: Any) -> None:
+    """Drop every validation result the context holds (they are only kept for docs)."""
+    store = context.validation_results_store
+    for key in store.list_keys():
+        store.remove_key(key)
 
 
 def _build_docs(context: Any, site: Path) -> None:
