@@ -23,6 +23,7 @@ from __future__ import annotations
 import json
 import math
 import shutil
+import tempfile
 from collections import defaultdict
 from collections.abc import Sequence
 from dataclasses import asdict, dataclass, field, replace
@@ -120,12 +121,12 @@ class Validations:
         error: BaseException | None,
         trace: TracebackType | None,
     ) -> None:
-        context = _session().context
+        session = _session()
         try:
             if kind is None and self.docs_site is not None and self.runs:
-                _build_docs(context, self.docs_site)
+                _build_docs(session, self.docs_site)
         finally:
-            _forget_results(context)
+            _forget_results(session.context)
 
     def validate(
         self, label: str, family: str, events: Sequence[dict[str, Any]], subjects: int
@@ -187,12 +188,35 @@ class _Suite:
     checks: dict[str, Check]
 
 
-@dataclass(frozen=True)
+@dataclass
 class _Session:
-    """This process's GX context with every family's suites, made once."""
+    """This process's GX context with every family's suites, made once, and its Data
+    Docs site builder, made on first use: building it compiles the docs' templates."""
 
     context: Any
     suites: dict[tuple[str, str], _Suite]
+    _docs: tuple[Any, Path] | None = None
+
+    def docs_builder(self) -> tuple[Any, Path]:
+        """The site builder and the scratch folder it writes to."""
+        if self._docs is None:
+            from great_expectations.data_context.util import instantiate_class_from_config
+
+            scratch = Path(tempfile.mkdtemp(prefix="casino-audit-data-docs-"))
+            builder = instantiate_class_from_config(
+                config={
+                    "class_name": "SiteBuilder",
+                    "store_backend": {
+                        "class_name": "TupleFilesystemStoreBackend",
+                        "base_directory": str(scratch),
+                    },
+                    "site_index_builder": {"class_name": "DefaultSiteIndexBuilder"},
+                },
+                runtime_environment={"data_context": self.context, "site_name": "nightly"},
+                config_defaults={"module_name": "great_expectations.render.renderer.site_builder"},
+            )
+            self._docs = (builder, scratch)
+        return self._docs
 
 
 @cache
@@ -260,23 +284,16 @@ def _forget_results(context: Any) -> None:
         store.remove_key(key)
 
 
-def _build_docs(context: Any, site: Path) -> None:
-    """Write the run's Data Docs to ``site`` (replacing an earlier run's)."""
+def _build_docs(session: _Session, site: Path) -> None:
+    """Write the Data Docs of the context's results to ``site`` (replacing an earlier
+    night's): built by the process's one site builder into its scratch folder, then
+    moved into place."""
+    builder, scratch = session.docs_builder()
+    shutil.rmtree(scratch, ignore_errors=True)
+    builder.build()
     shutil.rmtree(site, ignore_errors=True)
-    for name in list(context.list_data_docs_sites()):
-        context.delete_data_docs_site(name)
-    context.add_data_docs_site(
-        site_name="nightly",
-        site_config={
-            "class_name": "SiteBuilder",
-            "store_backend": {
-                "class_name": "TupleFilesystemStoreBackend",
-                "base_directory": str(site.resolve()),
-            },
-            "site_index_builder": {"class_name": "DefaultSiteIndexBuilder"},
-        },
-    )
-    context.build_data_docs(site_names=["nightly"])
+    site.parent.mkdir(parents=True, exist_ok=True)
+    shutil.move(scratch, site)
 
 
 def _plain(value: Any) -> Any:
