@@ -151,20 +151,3 @@ def write_owed_summary(rows: Iterable[Mapping[str, Any]], out: IO[str]) -> int:
             "finding of the same subject)\n"
         )
     return len(totals.counted)
-
-
-def render_verdict(kind: str, verdict: Any) -> list[str]:
-    """Step-by-step lines of one verdict, findings under the step that raised them."""
-    if kind == "poker":
-        from replayer.poker.verdict import render_steps
-
-        lines = render_steps(verdict)
-    else:
-        lines = [f"round {verdict.round_id} under {verdict.rulebook_id or 'no rulebook'}"]
-        for step in verdict.steps:
-            state = " ".join(f"{k}={_cell(v)}" for k, v in step.state.items())
-            lines.append(f"#{step.sequence:<3} {step.event.get('type', ''):<16} {state}")
-            lines.extend(f"     ! {f.kind}: {f.reason} [{f.citation}]" for f in step.findings)
-    lines.append(f"{len(verdict.findings)} finding(s)")
-    lines.extend(f"  {f.kind} [{f.citation}]: {f.reason}" for f in verdict.findings)
-    return [terminal_safe(line) for line in lines]  # player ids come from operators' data

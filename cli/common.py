@@ -10,7 +10,6 @@ Exit codes, for every command:
 from __future__ import annotations
 
 import argparse
-import importlib
 from collections.abc import Callable
 from datetime import date
 from typing import TYPE_CHECKING
@@ -59,13 +58,3 @@ def parse_day(text: str | None) -> date | None:
         return date.fromisoformat(text)
     except ValueError:
         raise CannotRun(f"{text!r} is not a date (YYYY-MM-DD)") from None
-
-
-def lazy(module: str, function: str) -> Command:
-    """A command implemented in ``module``, imported only when it runs (fast ``--help``)."""
-
-    def run(args: argparse.Namespace) -> int:
-        command: Command = getattr(importlib.import_module(module), function)
-        return command(args)
-
-    return run

@@ -11,6 +11,6 @@ returned).
 """
 
 from replayer.poker.replay import adjudicate_hand
-from replayer.poker.verdict import HandVerdict, PotResult, Step, render_steps
+from replayer.poker.verdict import HandVerdict, PotResult, Step
 
-__all__ = ["HandVerdict", "PotResult", "Step", "adjudicate_hand", "render_steps"]
+__all__ = ["HandVerdict", "PotResult", "Step", "adjudicate_hand"]

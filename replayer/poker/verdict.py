@@ -76,22 +76,3 @@ class HandVerdict:
     paid_outside: dict[int, int] = field(default_factory=dict)
     """Seat -> chips the player paid the house outside the pot (FeeTaken with a seat:
     EV cash-out risk, insurance premium)."""
-
-
-def render_steps(verdict: HandVerdict) -> list[str]:
-    """Plain-text lines of the step-by-step replay, findings under their step."""
-    lines = [f"hand {verdict.hand_id} under {verdict.rulebook_id or 'no rulebook'}"]
-    for step in verdict.steps:
-        stacks = " ".join(f"{seat}:{chips}" for seat, chips in step.stacks)
-        due = "-" if step.to_act is None else f"seat {step.to_act}"
-        lines.append(
-            f"#{step.sequence:<3} {step.street:<8} {step.text:<40} pot {step.pot:<8} "
-            f"next {due:<8} stacks {stacks}"
-        )
-        for finding in step.findings:
-            lines.append(f"     ! {finding.kind}: {finding.reason} [{finding.citation}]")
-    expected = " ".join(f"{s}:{v}" for s, v in sorted(verdict.expected_payouts.items()))
-    recorded = " ".join(f"{s}:{v}" for s, v in sorted(verdict.recorded_payouts.items()))
-    lines.append(f"expected payouts {expected}; rake {verdict.expected_rake}")
-    lines.append(f"recorded payouts {recorded}; rake {verdict.recorded_rake}")
-    return lines
