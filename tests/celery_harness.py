@@ -9,7 +9,7 @@ until the API answers and every worker answers a ping. Leaving the ``with`` bloc
 every process it started (each in a session of its own: SIGTERM to its group, SIGKILL
 after a grace period) and drops the database, whatever happened.
 
-The commands are those of the README's "Deploying the nightly on Airflow (CeleryExecutor)";
+The commands are those of "Deploying the nightly on Airflow" (``docs/deployment.md``);
 only the schedule is off, so that nothing but the test's triggered run executes. Without
 ``redis-server`` the test is skipped (a failure in CI: ``make test`` installs it).
 """

@@ -34,7 +34,7 @@ SEED = 5
 SEEDS = [SEED, pytest.param(1, marks=pytest.mark.long)] + [
     pytest.param(seed, marks=pytest.mark.long) for seed in (2, 3, 4)
 ]
-#: Planted groups the detector misses at these seeds, measured (README, *Collusion*):
+#: Planted groups the detector misses at these seeds, measured (docs/figures.md, *Collusion*):
 #: soft play is the weakest method, a soft-playing pair shows only in the few pots they
 #: alone contest (seed 4: 48 heads-up spots in 919 shared hands, score 3.4).
 KNOWN_MISSES = {(4, "soft_play", 2)}

@@ -132,7 +132,7 @@ def _verify_evidence(bundle: Path, public_key: Path, folder: Path) -> Any:
 
 
 def _screenshot(page: Any) -> None:
-    """The findings page, whole, for the README (only with CASINO_AUDIT_SCREENSHOT=1)."""
+    """The findings page, whole, for docs/console.md (only with CASINO_AUDIT_SCREENSHOT=1)."""
     page.goto("/findings?limit=20")
     SCREENSHOT.parent.mkdir(exist_ok=True)
     page.screenshot(path=str(SCREENSHOT), full_page=True)

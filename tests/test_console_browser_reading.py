@@ -16,7 +16,7 @@ plus one incident at a poker table:
 * **the incident page** is judged as of the end of the incident's window by default,
   investigated once per (incident, as of) however often it is viewed, and again once
   the incident is amended (counted by wrapping ``Runtime.investigations.judge``);
-* **sign-in**: one person's five typos lock their own name (the README's 5), and a
+* **sign-in**: one person's five typos lock their own name (docs/console.md's 5), and a
   colleague signs in from the same address at once.
 
 Skipped, with the reason, when ``/usr/bin/chromium`` is missing outside CI; in CI that is

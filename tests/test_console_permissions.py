@@ -34,6 +34,7 @@ from tests.console_store import (
     make_client,
     sign_in,
 )
+from tests.docs_text import chapter
 
 __all__ = ["console_store", "make_client"]  # fixtures used here
 
@@ -229,15 +230,15 @@ def test_sign_in_is_rate_limited_per_user_name(
 
 
 ACCOUNT_LIMIT, ADDRESS_LIMIT = 5, 20
-"""The README's numbers ("Inspector console": 5 failures per user name, 20 per address)."""
+"""The documented numbers (``docs/console.md``: 5 failures per user name, 20 per address)."""
 
 
-def test_the_readme_states_the_sign_in_limits_the_tests_hold() -> None:
-    readme = " ".join((Path(__file__).resolve().parents[1] / "README.md").read_text().split())
+def test_the_console_chapter_states_the_sign_in_limits_the_tests_hold() -> None:
+    text = " ".join(chapter("console").split())
     assert (
         f"sign-in locks a user name after {ACCOUNT_LIMIT} failures on it, and a client "
         f"address after {ADDRESS_LIMIT} failures from it (any names), each for 15 minutes"
-    ) in readme
+    ) in text
 
 
 def test_sign_in_is_rate_limited_per_address(console_store: ConsoleStore, make_client: Any) -> None:
@@ -256,8 +257,8 @@ def test_one_persons_typos_do_not_lock_out_others_at_the_same_address(
     console_store: ConsoleStore, make_client: Any
 ) -> None:
     """An office behind one address: the inspector mistypes her password until her name
-    is locked (the README's 5); the admin, from the same address, still signs in; the
-    address locks only at the README's 20 failures."""
+    is locked (the documented 5); the admin, from the same address, still signs in; the
+    address locks only at the documented 20 failures."""
     clock = Clock()
     client = make_client(clock=clock)
     name = console_store.users[INSPECTOR]
@@ -387,7 +388,7 @@ def test_the_revoke_command_ends_every_session(
     assert "no user 'nobody-x'" in capsys.readouterr().err
 
 
-# -- separation of duties (issue #26, item 4; README "Duties") ---------------------------
+# -- separation of duties (issue #26, item 4; docs/console.md "Duties") ---------------------------
 
 
 def _console_adds(admin: Any, role: str) -> str:
@@ -454,7 +455,7 @@ def test_an_admin_cannot_add_an_admin_to_approve_its_own_accounts(
 
 
 def test_the_duties_table_holds(console_store: ConsoleStore, make_client: Any) -> None:
-    """README "Duties": who may sign off, by how the account came to be."""
+    """docs/console.md "Duties": who may sign off, by how the account came to be."""
     admin = make_client(ADMIN)
     inspector = _console_adds(admin, "inspector")
     assert _signs_off(console_store, make_client, console_store.users[ADMIN]) == 403

@@ -5,13 +5,13 @@ A real Airflow 3 of the test's own (``tests/celery_harness.py`` pieces, LocalExe
 a fresh metadata database on the ``.ci/with-postgres`` server, ``airflow db migrate``,
 the api-server (127.0.0.1, a free port, the tasks' Execution API pointed at it) and the
 dag-processor, the ``casino_audit_store`` pool, the nightly unpaused once parsed, as the
-README's deploy section says, then the scheduler (once the API answers, so that no task
-starts before it can report). The DAG is the
-shipped one, unchanged (``schedule="@daily"``, ``catchup=False``): on unpausing, the
-scheduler creates the run of the latest midnight by itself. Its params are left empty,
-so the run takes its input, store and report folder from ``CASINO_AUDIT_INPUT``,
-``CASINO_AUDIT_STORE`` and ``CASINO_AUDIT_OUT`` (absolute paths) and its day from the
-run (``pipelines.settings.night_of_run``).
+deploy chapter (``docs/deployment.md``) says, then the scheduler (once the API answers,
+so that no task starts before it can report). The DAG is the shipped one, unchanged
+(``schedule="@daily"``, ``catchup=False``): on unpausing, the scheduler creates the run
+of the latest midnight by itself. Its params are left empty, so the run takes its input,
+store and report folder from ``CASINO_AUDIT_INPUT``, ``CASINO_AUDIT_STORE`` and
+``CASINO_AUDIT_OUT`` (absolute paths) and its day from the run
+(``pipelines.settings.night_of_run``).
 
 Only the day before today (UTC) has input: a run that judged the day just begun would
 find no input and fail at ``discover``. Both Airflow 3 timetables of ``@daily`` are run

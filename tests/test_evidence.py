@@ -160,8 +160,8 @@ def _show_one_of_each_kind(store: AuditStore, night: dict[tuple[str, str], list[
         assert lines and subject in lines[0], kind
     for suspicion in current_findings(store, "collusion_suspected"):  # none on the demo day
         assert show_lines(store, suspicion["subject"])
-    # the README's worked example: a rake over the cap is one finding, and show says what
-    # the winner is owed
+    # the worked example of docs/evidence.md: a rake over the cap is one finding, and show
+    # says what the winner is owed
     [over_cap] = [
         f
         for f in current_findings(store, "rake_cap_breach")

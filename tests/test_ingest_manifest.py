@@ -4,8 +4,8 @@ Through the installed ``casino-audit`` on a small synthetic day (three Avro file
 good manifest stores everything; one flipped byte, a missing file, an unlisted file, a
 bad signature and the wrong key each quarantine the file (or, for the signature, every
 file) with a reason naming it, and store nothing of it. Signatures are made as the
-README says, with ``openssl pkeyutl -sign -rawin`` when OpenSSL is there, else with the
-same Ed25519 key through ``cryptography``.
+ingest chapter (``docs/ingest.md``) says, with ``openssl pkeyutl -sign -rawin`` when
+OpenSSL is there, else with the same Ed25519 key through ``cryptography``.
 """
 
 from __future__ import annotations

@@ -1,9 +1,9 @@
-"""The README's console walk-through runs as written: every line of its ``sh`` block,
-in order, in a folder holding what ``make demo`` leaves (a store whose head is already
+"""The console walk-through (``docs/console.md``) runs as written: every line of its
+``sh`` block, in order, in a folder holding what ``make demo`` leaves (a store whose head is already
 checkpointed unsigned, a reports folder), then ``serve`` answers and its overview says
 the signatures cover the store.
 
-The only change to the lines: ``serve`` gets ``--port`` of a free port (the README's
+The only change to the lines: ``serve`` gets ``--port`` of a free port (the text's
 8765 may be taken on a shared machine). The server listens on 127.0.0.1.
 """
 
@@ -24,18 +24,18 @@ import pytest
 
 from audit.store import AuditStore
 from tests.console_store import CSRF
+from tests.docs_text import chapter
 from tests.test_store import hand
 
-README = Path(__file__).resolve().parents[1] / "README.md"
 BIN = Path(sys.executable).parent
-PASSWORD = "a passphrase of 12+ chars"  # the README's alice.pw
+PASSWORD = "a passphrase of 12+ chars"  # the walk-through's alice.pw
 TILE = re.compile(r'<div class="tile([^"]*)">\s*<b>([^<]*)</b>signatures')
 
 
 def console_block() -> list[str]:
-    """The command lines of the first ``sh`` block of "## Inspector console"."""
-    text = README.read_text(encoding="utf-8")
-    section = text[text.index("## Inspector console") :]
+    """The command lines of the first ``sh`` block of "# Inspector console"."""
+    text = chapter("console")
+    section = text[text.index("# Inspector console") :]
     block = section[section.index("```sh\n") + 6 :]
     block = block[: block.index("```")]
     return [line for line in block.splitlines() if line.strip() and not line.startswith("#")]

@@ -1,8 +1,9 @@
-"""The README's walk-throughs run as written: every block whose first line is
-``$ export CASINO_AUDIT_STORE=…`` (the complaint, the incident) is run line by line in a
-folder holding the repository's ``examples/``, and each output line the README shows
-under a command is printed by it, in that order (spacing aside; ``...`` stands for
-lines left out, ``  # …`` is a comment).
+"""The documentation's walk-throughs run as written: every block of the README or a
+chapter of ``docs/`` whose first line is ``$ export CASINO_AUDIT_STORE=…`` (the
+complaint in ``docs/ingest.md``, the incident in ``docs/incidents.md``) is run line by
+line in a folder holding the repository's ``examples/``, and each output line the text
+shows under a command is printed by it, in that order (spacing aside; ``...`` stands
+for lines left out, ``  # …`` is a comment).
 """
 
 from __future__ import annotations
@@ -16,8 +17,9 @@ from pathlib import Path
 
 import pytest
 
+from tests.docs_text import all_text
+
 ROOT = Path(__file__).resolve().parents[1]
-README = ROOT / "README.md"
 BIN = Path(sys.executable).parent
 _FENCE = re.compile(r"^```[a-z]*\n(.*?)^```", re.M | re.S)
 _COMMENT = re.compile(r"\s{2,}#.*$")
@@ -26,7 +28,7 @@ _COMMENT = re.compile(r"\s{2,}#.*$")
 def walk_throughs() -> dict[str, list[tuple[str, list[str]]]]:
     """Store URL -> the block's (command, shown output lines) in order."""
     found = {}
-    for block in _FENCE.findall(README.read_text(encoding="utf-8")):
+    for block in _FENCE.findall(all_text()):
         lines = block.splitlines()
         if not lines or not lines[0].startswith("$ export CASINO_AUDIT_STORE="):
             continue

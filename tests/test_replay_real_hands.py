@@ -24,7 +24,7 @@ GG = ["--rulebook", "gg-2022-cash-holdem", "--rulebook", "gg-2022-cash-omaha"]
 # Pluribus hands whose split pot was recorded in half chips: GG-2022 splits equally and
 # its rulebook gives the odd chip to the first winner left of the button (the named
 # choice where the text is silent), so one winner was paid half a chip too much and the
-# other half a chip too little. README "Real hands" explains them.
+# other half a chip too little. docs/replayer.md "Real hands" explains them.
 HALF_CHIP_SPLITS = {"102/0", "32/23", "41b/204", "60/88", "75b/76", "88/128", "91/43", "91/53"}
 NO_RULEBOOK_VARIANTS = {"FO/8", "F7S", "FR", "F2L3D", "FT", "N2L1D", "F7S/8", "FB", "NS"}
 

@@ -95,7 +95,7 @@ def _forms(url: str) -> dict[int, int]:
 
 
 def _expected_hash(prev: bytes, shard: str, oid: str, version: int, topic: str, state: bytes):
-    """The documented shard-form formula (README, ``audit.store.chain``), written out."""
+    """The documented shard-form formula (docs/store.md, ``audit.store.chain``), written out."""
 
     def part(data: bytes) -> bytes:
         return len(data).to_bytes(4, "big") + data
