@@ -37,8 +37,8 @@ from __future__ import annotations
 
 import datetime as dt
 import json
-from collections.abc import Iterable, Mapping, Sequence
-from dataclasses import dataclass
+from collections.abc import Callable, Iterable, Mapping, Sequence
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
@@ -108,73 +108,22 @@ def hand_phh(events: Sequence[Event]) -> str:
     """The PHH text of one hand (see the module docstring)."""
     hand = _Hand(events)
     start = hand.start
-    fields: dict[str, Any] = {"variant": start["variant"]}
-    antes: dict[int, int] = {}
-    blinds: dict[int, int] = {}
-    forced: list[str] = []
-    actions: list[str] = []
-    extra: dict[str, list[Any]] = {"_fees": [], "_runs": [], "_cashouts": [], "_house_money": []}
-    street: dict[int, int] = dict.fromkeys(hand.order, 0)
-    run = 0
-    rake = 0
+    written = _Written(hand, {"variant": start["variant"]}, dict.fromkeys(hand.order, 0))
     for event in hand.events[1:]:
-        kind, seat = event["type"], event.get("seat")
-        if kind == "BlindPosted":
-            live = event["kind"] not in ("ante", *_DEAD)
-            target = blinds if live else antes
-            target[seat] = target.get(seat, 0) + event["amount"]
-            street[seat] += event["amount"] if live else 0
-            if event["kind"] in _UNUSUAL:
-                forced.append(f"{hand.player[seat]} {event['kind']} {hand.amount(event['amount'])}")
-        elif kind == "CardsDealt" and event["target"] == "hole":
-            actions.append(f"d dh {hand.player[seat]} {''.join(event['cards'])}")
-        elif kind == "CardsDealt" and event["target"] == "board":
-            street = dict.fromkeys(street, 0)
-            if run > 1:
-                extra["_runs"][-1] += "".join(event["cards"])
-            else:
-                actions.append(f"d db {''.join(event['cards'])}")
-        elif kind == "BoardRun":
-            if event["run"] > run and event["run"] > 1:
-                extra["_runs"].append("")
-            run = max(run, event["run"])
-        elif kind == "ActionTaken":
-            actions.append(_action(hand, event, street))
-        elif kind == "CardsShown":
-            shown = "".join(event["cards"]) if not event["mucked"] else ""
-            actions.append(f"{hand.player[seat]} sm {shown}".rstrip())
-        elif kind == "RakeTaken":
-            rake += event["amount"]
-        elif kind == "FeeTaken":
-            payer = None if event.get("seat") is None else hand.player[event["seat"]]
-            fee = {"kind": event["kind"], "amount": hand.amount(event["amount"])}
-            extra["_fees"].append(fee | ({"player": payer} if payer else {}))
-        elif kind == "CashoutPaid":
-            extra["_cashouts"].append(f"{hand.player[seat]} {hand.amount(event['amount'])}")
-        elif kind == "HouseMoneyAdded":
-            added = {"promotion": event["promotion"], "amount": hand.amount(event["amount"])}
-            extra["_house_money"].append(added)
-        elif kind == "HandEnded" and event.get("finishing_stacks"):
-            by_seat = dict(
-                zip(
-                    sorted(s["seat"] for s in start["seats"]),
-                    event["finishing_stacks"],
-                    strict=False,
-                )
-            )
-            fields["_finishing"] = [hand.amount(by_seat[s]) for s in hand.order]
-        elif kind in ("HandVoided", "HandReverted"):
-            fields["_voided"] = f"{kind}: {event.get('reason', '')}"
+        writer = WRITERS.get(event["type"])
+        if writer is not None and not isinstance(writer, NotWritten):
+            writer(written, event)
+    fields = written.fields
     stacks = {s["seat"]: s["stack"] for s in start["seats"]}
-    fields["antes"] = hand.per_player(antes)
-    fields["blinds_or_straddles"] = hand.per_player(blinds)
+    fields["antes"] = hand.per_player(written.antes)
+    fields["blinds_or_straddles"] = hand.per_player(written.blinds)
     if start["variant"] == "FT":  # the small bet; the big bet is twice it
         fields["small_bet"] = hand.amount(start["min_bet"])
         fields["big_bet"] = hand.amount(2 * start["min_bet"])
     else:
         fields["min_bet"] = hand.amount(start["min_bet"])
     fields["starting_stacks"] = [hand.amount(stacks[s]) for s in hand.order]
-    fields["actions"] = actions
+    fields["actions"] = written.actions
     fields["players"] = [
         next(p["player_id"] for p in start["seats"] if p["seat"] == s) for s in hand.order
     ]
@@ -187,8 +136,144 @@ def hand_phh(events: Sequence[Event]) -> str:
     if level is not None:
         fields["level"] = level_number(level)
     fields |= _time(start)
-    fields |= _ours(hand, rake, forced, extra)
+    fields |= _ours(hand, written.rake, written.forced, written.extra)
     return "".join(f"{key} = {_toml(value)}\n" for key, value in fields.items())
+
+
+@dataclass
+class _Written:
+    """What a hand's events, read in order, have put into its PHH so far."""
+
+    hand: _Hand
+    fields: dict[str, Any]
+    street: dict[int, int]
+    """Seat -> chips put in on the current street (a ``cbr`` amount is the street's total)."""
+    antes: dict[int, int] = field(default_factory=dict)
+    blinds: dict[int, int] = field(default_factory=dict)
+    forced: list[str] = field(default_factory=list)
+    actions: list[str] = field(default_factory=list)
+    extra: dict[str, list[Any]] = field(
+        default_factory=lambda: {"_fees": [], "_runs": [], "_cashouts": [], "_house_money": []}
+    )
+    run: int = 0
+    rake: int = 0
+
+
+def _blind_posted(written: _Written, event: Event) -> None:
+    """A live blind or straddle, or dead money written as an ante; unusual ones listed."""
+    seat, hand = event["seat"], written.hand
+    live = event["kind"] not in ("ante", *_DEAD)
+    target = written.blinds if live else written.antes
+    target[seat] = target.get(seat, 0) + event["amount"]
+    written.street[seat] += event["amount"] if live else 0
+    if event["kind"] in _UNUSUAL:
+        written.forced.append(f"{hand.player[seat]} {event['kind']} {hand.amount(event['amount'])}")
+
+
+def _cards_dealt(written: _Written, event: Event) -> None:
+    """Hole and board cards; a board of run 2.. goes to ``_runs``; burns are not written."""
+    if event["target"] == "hole":
+        written.actions.append(
+            f"d dh {written.hand.player[event['seat']]} {''.join(event['cards'])}"
+        )
+    elif event["target"] == "board":
+        written.street = dict.fromkeys(written.street, 0)
+        if written.run > 1:
+            written.extra["_runs"][-1] += "".join(event["cards"])
+        else:
+            written.actions.append(f"d db {''.join(event['cards'])}")
+
+
+def _board_run(written: _Written, event: Event) -> None:
+    if event["run"] > written.run and event["run"] > 1:
+        written.extra["_runs"].append("")
+    written.run = max(written.run, event["run"])
+
+
+def _action_taken(written: _Written, event: Event) -> None:
+    written.actions.append(_action(written.hand, event, written.street))
+
+
+def _cards_shown(written: _Written, event: Event) -> None:
+    shown = "".join(event["cards"]) if not event["mucked"] else ""
+    written.actions.append(f"{written.hand.player[event['seat']]} sm {shown}".rstrip())
+
+
+def _rake_taken(written: _Written, event: Event) -> None:
+    written.rake += event["amount"]
+
+
+def _fee_taken(written: _Written, event: Event) -> None:
+    hand = written.hand
+    payer = None if event.get("seat") is None else hand.player[event["seat"]]
+    fee = {"kind": event["kind"], "amount": hand.amount(event["amount"])}
+    written.extra["_fees"].append(fee | ({"player": payer} if payer else {}))
+
+
+def _cashout_paid(written: _Written, event: Event) -> None:
+    hand = written.hand
+    written.extra["_cashouts"].append(
+        f"{hand.player[event['seat']]} {hand.amount(event['amount'])}"
+    )
+
+
+def _house_money_added(written: _Written, event: Event) -> None:
+    added = {"promotion": event["promotion"], "amount": written.hand.amount(event["amount"])}
+    written.extra["_house_money"].append(added)
+
+
+def _hand_ended(written: _Written, event: Event) -> None:
+    """The finishing stacks, when recorded, in player order."""
+    if not event.get("finishing_stacks"):
+        return
+    hand = written.hand
+    by_seat = dict(
+        zip(
+            sorted(s["seat"] for s in hand.start["seats"]),
+            event["finishing_stacks"],
+            strict=False,
+        )
+    )
+    written.fields["_finishing"] = [hand.amount(by_seat[s]) for s in hand.order]
+
+
+def _hand_void(written: _Written, event: Event) -> None:
+    """HandVoided or HandReverted: ``_voided``, the type and the reason."""
+    written.fields["_voided"] = f"{event['type']}: {event.get('reason', '')}"
+
+
+@dataclass(frozen=True)
+class NotWritten:
+    """A record type whose events add nothing to the PHH, and why."""
+
+    why: str
+
+
+Writer = Callable[[_Written, Event], None]
+
+WRITERS: dict[str, Writer | NotWritten] = {
+    "HandStarted": NotWritten(
+        "the hand's first event is the PHH header (variant, stacks, blinds, time); "
+        "the replay judges a second one"
+    ),
+    "BlindPosted": _blind_posted,
+    "CardsDealt": _cards_dealt,
+    "ActionTaken": _action_taken,
+    "CardsShown": _cards_shown,
+    "PotAwarded": NotWritten(
+        "PHH has no payouts: a reader derives them from the actions and the cards shown"
+    ),
+    "RakeTaken": _rake_taken,
+    "HandEnded": _hand_ended,
+    "HandVoided": _hand_void,
+    "HandReverted": _hand_void,
+    "DeckRevealed": NotWritten("PHH has no deck order"),
+    "FeeTaken": _fee_taken,
+    "BoardRun": _board_run,
+    "CashoutPaid": _cashout_paid,
+    "HouseMoneyAdded": _house_money_added,
+}
+"""Record type -> what its events write into the PHH (every type of the poker schema)."""
 
 
 def _action(hand: _Hand, event: Event, street: dict[int, int]) -> str:

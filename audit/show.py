@@ -33,7 +33,8 @@ from audit.judging import (
     opening,
     started_at,
 )
-from audit.show_banked import GAMES, banker_run_body, coups_at, round_body
+from audit.show_banked import banker_run_body, coups_at, round_body
+from audit.show_banked_events import GAMES
 from audit.show_common import (
     UnitIds,
     adjudication_units,

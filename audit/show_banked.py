@@ -9,16 +9,10 @@ from datetime import datetime
 from typing import Any
 
 from audit.judging import judge_stored
-from audit.show_common import INDENT, Marks, card, cards, clock, money, safe, signed
+from audit.show_banked_events import bet_name, describe
+from audit.show_common import INDENT, Marks, cards, clock, money, safe, signed
 from audit.store import AuditStore
 
-GAMES = {
-    "punto_banco": "punto banco",
-    "chemin_de_fer": "chemin de fer",
-    "blackjack": "blackjack",
-    "roulette": "roulette",
-    "rng": "RNG game",
-}
 _MONEY_STATE = ("staked", "paid", "refunded", "commission", "cagnotte")
 _MONEY_EVENTS = ("BetPlaced", "PayoutMade", "RefundPaid", "CommissionTaken", "CagnotteTaken")
 
@@ -34,7 +28,7 @@ def round_body(
     for bet in bets.values():
         lines.append(
             f"{INDENT}bet {safe(bet.get('bet_id'))}: {safe(bet.get('player_id'))} "
-            f"{money(bet.get('amount'), currency)} on {_bet_name(bet)}"
+            f"{money(bet.get('amount'), currency)} on {bet_name(bet)}"
             + (" (after 'no more bets')" if bet.get("after_no_more_bets") else "")
         )
     marks = Marks(_anchor(verdict, f, events) for f in verdict.findings)
@@ -57,56 +51,6 @@ def round_body(
     lines += ["", "OUTCOME (as the rules rebuild it)", f"{INDENT}{_outcome(verdict)}"]
     lines += ["", *_per_bet(verdict, events, bets, currency)]
     return lines
-
-
-def _bet_name(bet: Mapping[str, Any]) -> str:
-    name = safe(bet.get("bet_type"))
-    numbers = bet.get("numbers") or ()
-    if numbers:
-        name += " " + ",".join(safe(n) for n in numbers)
-    if bet.get("hand") is not None:
-        name += f" (hand {safe(bet.get('hand'))})"
-    return name
-
-
-def describe(event: Mapping[str, Any], currency: str | None) -> str:
-    """One banked-round event in words."""
-    kind = event.get("type")
-    amount = money(event.get("amount"), currency)
-    who = safe(event.get("player_id"))
-    bet = safe(event.get("bet_id"))
-    if kind == "RoundOpened":
-        game = GAMES.get(str(event.get("game")), safe(event.get("game")))
-        limits = f"bets {money(event.get('min_bet'), currency)}"
-        if event.get("max_bet") is not None:
-            limits += f" to {money(event.get('max_bet'), currency)}"
-        return f"the round opens: {game}, {limits}"
-    if kind == "BetPlaced":
-        late = " after 'no more bets'" if event.get("after_no_more_bets") else ""
-        return f"{who} bets {amount} on {_bet_name(event)} (bet {bet}){late}"
-    if kind == "CardDealt":
-        to = event.get("to")
-        target = f"hand {safe(event.get('hand'))}" if to == "hand" else f"the {safe(to)}"
-        return f"card to {target}: {card(event.get('card'))}"
-    if kind == "PlayerDecision":
-        hand = f" (hand {safe(event.get('hand'))})" if event.get("hand") is not None else ""
-        return f"the {safe(event.get('actor'))}{hand} decides: {safe(event.get('decision'))}"
-    if kind == "SpinResult":
-        return f"the ball lands on {safe(event.get('pocket'))}"
-    if kind == "PayoutMade":
-        return f"{who} is paid {amount} on bet {bet}"
-    if kind == "RefundPaid":
-        return f"{who} is refunded {amount} on bet {bet}"
-    if kind == "CommissionTaken":
-        return f"the house takes {amount} commission on bet {bet}"
-    if kind == "CagnotteTaken":
-        return f"the house takes {amount} cagnotte"
-    if kind in ("RoundVoided", "RoundMalfunction"):
-        what = "void" if kind == "RoundVoided" else "a malfunction"
-        return f"the round is declared {what}: {safe(event.get('reason'))}"
-    if kind == "RoundSettled":
-        return "the round is settled"
-    return safe(kind)
 
 
 def _state(state: Mapping[str, Any], event: Mapping[str, Any], currency: str | None) -> str:

@@ -8,31 +8,11 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from audit.show_common import FIRST, INDENT, Marks, cards, clock, money, safe, signed
-
-_BLINDS = {
-    "small_blind": "the small blind",
-    "big_blind": "the big blind",
-    "straddle": "a straddle",
-    "ante": "an ante",
-    "bring_in": "the bring-in",
-    "dead_small_blind": "a dead small blind",
-    "dead_big_blind": "a dead big blind",
-    "missed_big_blind": "a missed big blind",
-}
-_ACTIONS = {"fold": "folds", "check": "checks", "call": "calls", "bet": "bets", "raise": "raises"}
-_FEES = {
-    "jackpot": "a jackpot fee",
-    "bingo": "a bingo fee",
-    "fortune": "a fortune fee",
-    "tax": "a tax",
-    "insurance": "an all-in insurance premium",
-    "cashout_risk": "an EV cash-out risk premium",
-    "other": "a fee",
-}
+from replayer.poker.wording import words
 
 
 class Hand:
-    """One hand's people and money, for its lines."""
+    """One hand's people and money, for its lines: the ``Voice`` its events are said in."""
 
     def __init__(self, events: Sequence[Mapping[str, Any]], players: Mapping[str, str]):
         self.events = {e.get("sequence"): e for e in events}
@@ -48,77 +28,16 @@ class Hand:
     def money(self, amount: Any) -> str:
         return money(amount, self.currency)
 
+    def cards(self, values: Any) -> str:
+        return cards(values)
+
+    def safe(self, value: Any) -> str:
+        return safe(value)
+
     def describe(self, event: Mapping[str, Any]) -> str:
-        """One event in words, amounts in the hand's currency, players named."""
-        kind = event.get("type")
-        who = self.seat(event.get("seat"))
-        amount = event.get("amount")
-        if kind == "HandStarted":
-            small, big = self.money(event.get("small_blind")), self.money(event.get("big_blind"))
-            blinds = f"blinds {small}/{big}"
-            if event.get("ante"):
-                blinds += f", ante {self.money(event.get('ante'))}"
-            button = event.get("button")
-            at = f", button at seat {safe(button)}" if button is not None else ""
-            count = len(event.get("seats") or ())
-            return f"the hand starts: {count} players, {safe(event.get('variant'))}, {blinds}{at}"
-        if kind == "BlindPosted":
-            what = _BLINDS.get(str(event.get("kind")), safe(event.get("kind")))
-            return f"{who} posts {what} of {self.money(amount)}"
-        if kind == "ActionTaken":
-            verb = _ACTIONS.get(str(event.get("action")), safe(event.get("action")))
-            if event.get("action") == "raise":
-                return f"{who} raises, putting in {self.money(amount)}"
-            return f"{who} {verb} {self.money(amount)}" if amount else f"{who} {verb}"
-        if kind == "CardsDealt":
-            target = event.get("target")
-            if target == "hole":
-                return f"{who} is dealt {cards(event.get('cards'))}"
-            if target == "burn":
-                return f"a card is burnt: {cards(event.get('cards'))}"
-            return f"board: {cards(event.get('cards'))}"
-        if kind == "CardsShown":
-            if event.get("mucked") or not event.get("cards"):
-                return f"{who} mucks (cards not shown)"
-            return f"{who} shows {cards(event.get('cards'))}"
-        if kind == "PotAwarded":
-            index = event.get("pot_index")
-            pot = (
-                ""
-                if index is None
-                else (" from the main pot" if index == 0 else f" from side pot {index}")
-            )
-            return f"{who} is paid {self.money(amount)}{pot}"
-        if kind == "RakeTaken":
-            return f"the house takes {self.money(amount)} rake"
-        if kind == "FeeTaken":
-            what = _FEES.get(str(event.get("kind")), f"a {safe(event.get('kind'))} fee")
-            if event.get("seat") is None:
-                return f"the house takes {what} of {self.money(amount)} from the pot (not rake)"
-            return f"{who} pays the house {what} of {self.money(amount)}, outside the pot"
-        if kind == "BoardRun":
-            return f"run {safe(event.get('run'))} of the board (run more than once after an all-in)"
-        if kind == "CashoutPaid":
-            return (
-                f"{who} is paid a cash-out of {self.money(amount)} by the house, outside the "
-                "pot (not a pot payout)"
-            )
-        if kind == "HouseMoneyAdded":
-            return (
-                f"the house adds {self.money(amount)} of its own money to the pot "
-                f"({safe(event.get('promotion'))}; no player's chips)"
-            )
-        if kind == "HandEnded":
-            return "the hand ends"
-        if kind == "HandVoided":
-            return f"the hand is declared void: {safe(event.get('reason'))}"
-        if kind == "HandReverted":
-            incident = event.get("incident_id")
-            why = f" (incident {safe(incident)})" if incident else ""
-            return f"the hand is reverted: {safe(event.get('reason'))}{why}"
-        if kind == "DeckRevealed":
-            return f"the deck order is revealed ({len(event.get('order') or ())} cards)"
-        return safe(kind)
+        """One event in words, amounts in the hand's currency, players named
+        (``replayer.poker.wording``)."""
+        return words(event, self)
 
 
 def poker_body(

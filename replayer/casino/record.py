@@ -9,7 +9,7 @@ that remain usable are kept so the rest of the round can still be judged.
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -96,39 +96,65 @@ def _check_envelope(record: RoundRecord) -> None:
 
 
 def _read_event(record: RoundRecord, event: FlatEvent) -> None:
+    """Read one event (``READERS``); money moved must not be negative."""
     kind = event["type"]
-    sequence = event["sequence"]
-    if kind in ("BetPlaced", "CagnotteTaken", *_MONEY_TYPES) and event["amount"] < 0:
-        _problem(record, f"{kind} has a negative amount", sequence=sequence)
+    if kind in _AMOUNT_TYPES and event["amount"] < 0:
+        _problem(record, f"{kind} has a negative amount", sequence=event["sequence"])
         return
-    if kind == "BetPlaced":
-        _read_bet(record, event)
-    elif kind in _MONEY_TYPES:
+    reader = READERS.get(kind)
+    if reader is not None:
+        reader(record, event)
+
+
+Reader = Callable[[RoundRecord, FlatEvent], None]
+_AMOUNT_TYPES = ("BetPlaced", "CagnotteTaken", *_MONEY_TYPES)
+
+
+def _payment(ledger: Callable[[RoundRecord], dict[str, int]], *, player_named: bool) -> Reader:
+    """Money moved on a bet, added to the bet's ``ledger``: the bet must be known and,
+    when the event names the player paid (``player_named``), he must be the bet's."""
+
+    def read(record: RoundRecord, event: FlatEvent) -> None:
+        kind, sequence = event["type"], event["sequence"]
         bet = record.bets.get(event["bet_id"])
         if bet is None:
             _problem(record, f"{kind} for unknown bet {event['bet_id']!r}", sequence=sequence)
             return
-        if kind != "CommissionTaken" and event["player_id"] != bet.player_id:
+        if player_named and event["player_id"] != bet.player_id:
             _problem(
                 record,
                 f"{kind} on bet {bet.bet_id!r} names player {event['player_id']!r}, "
                 f"the bet is {bet.player_id!r}'s",
                 sequence=sequence,
             )
-        ledger = {"PayoutMade": record.paid, "RefundPaid": record.refunded}.get(
-            kind, record.commission
-        )
-        ledger[bet.bet_id] = ledger.get(bet.bet_id, 0) + event["amount"]
-    elif kind == "CardDealt":
-        try:
-            check_card(event["card"])
-        except ValueError as error:
-            _problem(record, str(error), sequence=sequence)
-            record.judgeable = False
-    elif kind == "CagnotteTaken":
-        record.cagnotte += event["amount"]
-    elif kind in VOID_TYPES and record.void_event is None:
+        books = ledger(record)
+        books[bet.bet_id] = books.get(bet.bet_id, 0) + event["amount"]
+
+    return read
+
+
+def _read_card(record: RoundRecord, event: FlatEvent) -> None:
+    """A card that is not one makes the round unjudgeable."""
+    try:
+        check_card(event["card"])
+    except ValueError as error:
+        _problem(record, str(error), sequence=event["sequence"])
+        record.judgeable = False
+
+
+def _read_cagnotte(record: RoundRecord, event: FlatEvent) -> None:
+    record.cagnotte += event["amount"]
+
+
+def _read_void(record: RoundRecord, event: FlatEvent) -> None:
+    """The first RoundVoided or RoundMalfunction decides the round."""
+    if record.void_event is None:
         record.void_event = event
+
+
+def _read_by_the_game(record: RoundRecord, event: FlatEvent) -> None:
+    """Nothing to gather: the envelope (RoundOpened) or the game (``adjudicate.GAMES``)
+    reads these events themselves."""
 
 
 def _read_bet(record: RoundRecord, event: FlatEvent) -> None:
@@ -145,3 +171,20 @@ def _read_bet(record: RoundRecord, event: FlatEvent) -> None:
         hand=event.get("hand"),
         late=bool(event.get("after_no_more_bets", False)),
     )
+
+
+READERS: dict[str, Reader] = {
+    "RoundOpened": _read_by_the_game,
+    "BetPlaced": _read_bet,
+    "CardDealt": _read_card,
+    "PlayerDecision": _read_by_the_game,
+    "SpinResult": _read_by_the_game,
+    "PayoutMade": _payment(lambda record: record.paid, player_named=True),
+    "CommissionTaken": _payment(lambda record: record.commission, player_named=False),
+    "CagnotteTaken": _read_cagnotte,
+    "RoundVoided": _read_void,
+    "RoundMalfunction": _read_void,
+    "RefundPaid": _payment(lambda record: record.refunded, player_named=True),
+    "RoundSettled": _read_by_the_game,
+}
+"""Record type -> what reading its event gathers (every type of the banked schema)."""

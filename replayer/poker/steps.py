@@ -1,9 +1,9 @@
 """The step-by-step replay: each event with the table's state right after it (``Step``).
 
-A step names the event, the seat it concerns, a one-line text, the street, the pot, the
-stacks and the seat due to act, and lists the findings the event raised. Findings of the
-settlement go under the step of the hand's outcome (HandEnded, HandVoided,
-HandReverted), else under the last step.
+A step names the event, the seat it concerns, a one-line text (``wording.step_text``),
+the street, the pot, the stacks and the seat due to act, and lists the findings the event
+raised. Findings of the settlement go under the step of the hand's outcome (HandEnded,
+HandVoided, HandReverted), else under the last step.
 """
 
 from __future__ import annotations
@@ -16,6 +16,7 @@ from replayer.poker.betting import Betting
 from replayer.poker.board import Board
 from replayer.poker.table import Table
 from replayer.poker.verdict import Step
+from replayer.poker.wording import step_text
 
 _OUTCOMES = ("HandEnded", "HandVoided", "HandReverted")
 
@@ -41,7 +42,7 @@ class StepLog:
                 sequence=event.get("sequence"),
                 event_type=str(event.get("type")),
                 seat=seat,
-                text=describe(event),
+                text=step_text(event),
                 street=self.board.street(betting.round),
                 pot=sum(betting.put) + betting.house,
                 stacks=tuple(
@@ -68,46 +69,3 @@ class StepLog:
         """List ``findings`` under step ``index``, after the findings of its event."""
         step = self.steps[index]
         self.steps[index] = step._replace(findings=step.findings + tuple(findings))
-
-
-def describe(event: FlatEvent) -> str:
-    """One line for the step-by-step view."""
-    kind = event.get("type")
-    seat = event.get("seat")
-    amount = event.get("amount")
-    cards = " ".join(map(str, event.get("cards") or ()))
-    if kind == "ActionTaken":
-        return (
-            f"seat {seat} {event.get('action')} {amount}"
-            if amount
-            else (f"seat {seat} {event.get('action')}")
-        )
-    if kind == "BlindPosted":
-        return f"seat {seat} posts {event.get('kind')} {amount}"
-    if kind == "CardsDealt":
-        target = event.get("target")
-        return f"seat {seat} dealt {cards}" if target == "hole" else f"{target} {cards}"
-    if kind == "CardsShown":
-        return (
-            f"seat {seat} shows {cards}"
-            if cards and not event.get("mucked")
-            else (f"seat {seat} mucks")
-        )
-    if kind == "PotAwarded":
-        return f"seat {seat} awarded {amount}"
-    if kind == "RakeTaken":
-        return f"rake {amount}"
-    if kind == "FeeTaken":
-        paid = "from the pot" if seat is None else f"paid by seat {seat}"
-        return f"{event.get('kind')} fee {amount} {paid}"
-    if kind == "BoardRun":
-        return f"board run {event.get('run')}"
-    if kind == "CashoutPaid":
-        return f"seat {seat} cash-out {amount} paid outside the pot"
-    if kind == "HouseMoneyAdded":
-        return f"house adds {amount} to the pot ({event.get('promotion')})"
-    if kind in ("HandVoided", "HandReverted"):
-        return f"{kind}: {event.get('reason', '')}"
-    if kind == "HandStarted":
-        return f"hand started ({len(event.get('seats') or ())} players)"
-    return {"HandEnded": "hand ended", "DeckRevealed": "deck revealed"}.get(str(kind), str(kind))

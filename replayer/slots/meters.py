@@ -9,6 +9,8 @@ of the events in between (the schema's doc, ``schemas/slot_machine.avsc``, says 
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 from replayer.events import FlatEvent
 
 METERS = (
@@ -37,31 +39,60 @@ COMPOSITES: dict[str, tuple[str, ...]] = {
 
 
 def contributions(event: FlatEvent) -> dict[str, int]:
-    """What one event adds to each meter it moves, composites included."""
-    kind = event["type"]
-    if kind == "GamePlayed":
-        win = event["win"]
-        paid = 0 if event.get("handpaid", False) else win
-        return {
-            "coin_in": event["wager"],
-            "games_played": 1,
-            "games_won": 1 if win > 0 else 0,
-            "coin_out": paid,
-            "total_won": paid,
-        }
+    """What one event adds to each meter it moves, composites included (``CONTRIBUTIONS``;
+    nothing for a type no table entry names)."""
+    counted = CONTRIBUTIONS.get(event["type"])
+    return counted(event) if counted is not None else {}
+
+
+def _game_played(event: FlatEvent) -> dict[str, int]:
+    """A game: its wager in, its win out (unless hand paid: the handpay counts it)."""
+    win = event["win"]
+    paid = 0 if event.get("handpaid", False) else win
+    return {
+        "coin_in": event["wager"],
+        "games_played": 1,
+        "games_won": 1 if win > 0 else 0,
+        "coin_out": paid,
+        "total_won": paid,
+    }
+
+
+def _handpay_made(event: FlatEvent) -> dict[str, int]:
+    """A jackpot, or cancelled credits paid by hand."""
     amount = event.get("amount", 0)
-    if kind == "HandpayMade" and event["kind"] == "jackpot":
+    if event["kind"] == "jackpot":
         return {"jackpot": amount, "total_won": amount, "total_handpaid": amount}
-    if kind == "HandpayMade":
-        return {
-            "handpaid_cancelled_credits": amount,
-            "cancelled_credits": amount,
-            "total_handpaid": amount,
-        }
-    if kind == "BillInserted":
-        return {"bills_in": amount, "drop": amount}
-    if kind == "TicketPrinted":
-        return {"ticket_out": amount, "cancelled_credits": amount}
-    if kind == "TicketRedeemed":
-        return {"ticket_in": amount, "drop": amount}
+    return {
+        "handpaid_cancelled_credits": amount,
+        "cancelled_credits": amount,
+        "total_handpaid": amount,
+    }
+
+
+def _into(*meters: str) -> Callable[[FlatEvent], dict[str, int]]:
+    """An event whose ``amount`` each of ``meters`` counts."""
+
+    def counted(event: FlatEvent) -> dict[str, int]:
+        amount: int = event.get("amount", 0)
+        return dict.fromkeys(meters, amount)
+
+    return counted
+
+
+def _no_meter(event: FlatEvent) -> dict[str, int]:
+    """The configuration, a reading or a reset: no meter counts it."""
     return {}
+
+
+CONTRIBUTIONS: dict[str, Callable[[FlatEvent], dict[str, int]]] = {
+    "MachineConfigured": _no_meter,
+    "MeterRead": _no_meter,
+    "GamePlayed": _game_played,
+    "HandpayMade": _handpay_made,
+    "BillInserted": _into("bills_in", "drop"),
+    "TicketPrinted": _into("ticket_out", "cancelled_credits"),
+    "TicketRedeemed": _into("ticket_in", "drop"),
+    "MachineReset": _no_meter,
+}
+"""Record type -> what its event adds to the meters (every type of the slots schema)."""

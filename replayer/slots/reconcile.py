@@ -36,7 +36,7 @@ Walking the machine's events in order:
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import Iterable, Mapping
+from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field
 from fractions import Fraction
 from typing import Any
@@ -194,39 +194,57 @@ def _setup_problem(
 
 
 def _apply(machine: _Machine, event: FlatEvent) -> None:
-    kind, sequence = event["type"], event["sequence"]
-    if kind == "MachineConfigured":
-        machine.config = event
-        machine.periods.append(_Period(event))
-        _check_config(machine, event)
-    elif kind == "MeterRead":
-        _reading(machine, event)
-    elif kind == "MachineReset" and event["kind"] == "ram_clear":
-        machine.baseline = dict.fromkeys(machine.baseline or {}, 0)
-        machine.baseline_sequence = sequence
-        machine.sums = Counter()
-        machine.span = {}
-        machine.ram_cleared = True
-    else:
-        if kind == "GamePlayed" and event["win"] > machine.config["max_single_win"]:
-            meter = "jackpot" if event.get("handpaid") else "coin_out"
-            machine.findings.append(
-                machine.finding(
-                    f"one game won {event['win']}, above the paytable's largest win "
-                    f"{machine.config['max_single_win']}",
-                    sequence,
-                    meter=meter,
-                    check="single_play",
-                    window=[sequence, sequence],
-                    metered=event["win"],
-                    event_sum=machine.config["max_single_win"],
-                )
+    """Apply one event to the machine (``APPLY``; a type it does not name is counted)."""
+    APPLY.get(event["type"], _counted)(machine, event)
+
+
+def _configured(machine: _Machine, event: FlatEvent) -> None:
+    """A configuration opens a period (``_Period``) and is checked."""
+    machine.config = event
+    machine.periods.append(_Period(event))
+    _check_config(machine, event)
+
+
+def _reset(machine: _Machine, event: FlatEvent) -> None:
+    """A RAM clear restarts every meter at zero; a power cycle changes nothing."""
+    if event["kind"] != "ram_clear":
+        _counted(machine, event)
+        return
+    machine.baseline = dict.fromkeys(machine.baseline or {}, 0)
+    machine.baseline_sequence = event["sequence"]
+    machine.sums = Counter()
+    machine.span = {}
+    machine.ram_cleared = True
+
+
+def _game_played(machine: _Machine, event: FlatEvent) -> None:
+    """A game is counted; one won above the paytable's largest win is impossible."""
+    sequence = event["sequence"]
+    if event["win"] > machine.config["max_single_win"]:
+        meter = "jackpot" if event.get("handpaid") else "coin_out"
+        machine.findings.append(
+            machine.finding(
+                f"one game won {event['win']}, above the paytable's largest win "
+                f"{machine.config['max_single_win']}",
+                sequence,
+                meter=meter,
+                check="single_play",
+                window=[sequence, sequence],
+                metered=event["win"],
+                event_sum=machine.config["max_single_win"],
             )
-        span = machine.span.setdefault(len(machine.periods) - 1, Counter())
-        for meter, amount in contributions(event).items():
-            machine.sums[meter] += amount
-            if meter in RETURN_METERS:
-                span[meter] += amount
+        )
+    _counted(machine, event)
+
+
+def _counted(machine: _Machine, event: FlatEvent) -> None:
+    """The event's meter contributions (``meters.contributions``) are added to the sums
+    since the last reading, and to the current configuration's span."""
+    span = machine.span.setdefault(len(machine.periods) - 1, Counter())
+    for meter, amount in contributions(event).items():
+        machine.sums[meter] += amount
+        if meter in RETURN_METERS:
+            span[meter] += amount
 
 
 def _check_config(machine: _Machine, event: FlatEvent) -> None:
@@ -501,3 +519,16 @@ def _departure(
 def _percent(ratio: Fraction) -> str:
     bps = round(ratio * 10_000)
     return f"{bps // 100}.{bps % 100:02d}%"
+
+
+APPLY: dict[str, Callable[[_Machine, FlatEvent], None]] = {
+    "MachineConfigured": _configured,
+    "MeterRead": _reading,
+    "GamePlayed": _game_played,
+    "HandpayMade": _counted,
+    "BillInserted": _counted,
+    "TicketPrinted": _counted,
+    "TicketRedeemed": _counted,
+    "MachineReset": _reset,
+}
+"""Record type -> what its event does to the machine (every type of the slots schema)."""

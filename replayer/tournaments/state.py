@@ -10,7 +10,7 @@ the bounties each player had collected.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from datetime import datetime
 
@@ -72,35 +72,11 @@ def state_before(events: Sequence[FlatEvent], cutoff: datetime | None = None) ->
     announced = next((e for e in ordered if e["type"] == "TournamentAnnounced"), None)
     if announced is None:
         raise ValueError("the tournament has no TournamentAnnounced")
-    entries: list[Entry] = []
-    current: dict[str, Entry] = {}
-    playing: dict[str, int] = {}  # player -> position of his current entry
-    chips: dict[str, int] = {}
-    won: dict[str, int] = {}
+    tally = _Tally()
     for position, event in enumerate(seen):
-        kind = event["type"]
-        if kind == "PlayerRegistered":
-            entry = Entry(
-                entry_id=str(event["entry_id"]),
-                player_id=str(event["player_id"]),
-                buy_in=int(event["buy_in"]),
-                fee=int(event["fee"]),
-                bounty=int(event.get("bounty") or 0),
-                paid_with=str(event.get("paid_with") or "cash"),
-                stakes=tuple(
-                    (str(s["backer_id"]), int(s["share_bps"])) for s in event.get("stakes") or ()
-                ),
-            )
-            entries.append(entry)
-            current[entry.player_id] = entry
-            playing[entry.player_id] = position
-        elif kind == "PlayerEliminated":
-            playing.pop(str(event["player_id"]), None)
-        elif kind == "ChipCountRecorded":
-            chips = {str(c["player_id"]): int(c["chips"]) for c in event["counts"]}
-        elif kind == "BountyAwarded":
-            player = str(event["player_id"])
-            won[player] = won.get(player, 0) + int(event["amount"])
+        tallied = TALLY.get(event["type"])
+        if tallied is not None:
+            tallied(tally, event, position)
     types = {event["type"] for event in seen}
     return TournamentState(
         tournament_id=str(announced["tournament_id"]),
@@ -110,11 +86,74 @@ def state_before(events: Sequence[FlatEvent], cutoff: datetime | None = None) ->
         bounty=int(announced.get("bounty") or 0),
         guarantee=int(announced.get("guarantee") or 0),
         payouts=tuple(int(p) for p in announced.get("payouts") or ()),
-        entries=tuple(entries),
+        entries=tuple(tally.entries),
         started="TournamentStarted" in types,
         completed="TournamentCompleted" in types,
-        remaining=tuple(sorted(playing, key=playing.__getitem__)),
-        current_entry=current,
-        chips=chips,
-        bounties_won=won,
+        remaining=tuple(sorted(tally.playing, key=tally.playing.__getitem__)),
+        current_entry=tally.current,
+        chips=tally.chips,
+        bounties_won=tally.won,
     )
+
+
+@dataclass(slots=True)
+class _Tally:
+    """The entries, players and money read so far, in event order."""
+
+    entries: list[Entry] = field(default_factory=list)
+    current: dict[str, Entry] = field(default_factory=dict)
+    playing: dict[str, int] = field(default_factory=dict)
+    """Player -> position (in the events read) of his current entry."""
+    chips: dict[str, int] = field(default_factory=dict)
+    won: dict[str, int] = field(default_factory=dict)
+
+
+def _registered(tally: _Tally, event: FlatEvent, position: int) -> None:
+    """An entry (a registration, a late registration or a re-entry): the player is in."""
+    entry = Entry(
+        entry_id=str(event["entry_id"]),
+        player_id=str(event["player_id"]),
+        buy_in=int(event["buy_in"]),
+        fee=int(event["fee"]),
+        bounty=int(event.get("bounty") or 0),
+        paid_with=str(event.get("paid_with") or "cash"),
+        stakes=tuple((str(s["backer_id"]), int(s["share_bps"])) for s in event.get("stakes") or ()),
+    )
+    tally.entries.append(entry)
+    tally.current[entry.player_id] = entry
+    tally.playing[entry.player_id] = position
+
+
+def _eliminated(tally: _Tally, event: FlatEvent, position: int) -> None:
+    tally.playing.pop(str(event["player_id"]), None)
+
+
+def _chip_count(tally: _Tally, event: FlatEvent, position: int) -> None:
+    """The latest count replaces the one before."""
+    tally.chips = {str(c["player_id"]): int(c["chips"]) for c in event["counts"]}
+
+
+def _bounty(tally: _Tally, event: FlatEvent, position: int) -> None:
+    player = str(event["player_id"])
+    tally.won[player] = tally.won.get(player, 0) + int(event["amount"])
+
+
+def _read_above(tally: _Tally, event: FlatEvent, position: int) -> None:
+    """Nothing to tally: the announcement, the start and the end are read by
+    ``state_before`` itself; prizes, refunds and a cancellation are judged elsewhere
+    (``prizes``, ``cancellation``)."""
+
+
+TALLY: dict[str, Callable[[_Tally, FlatEvent, int], None]] = {
+    "TournamentAnnounced": _read_above,
+    "PlayerRegistered": _registered,
+    "TournamentStarted": _read_above,
+    "ChipCountRecorded": _chip_count,
+    "PlayerEliminated": _eliminated,
+    "BountyAwarded": _bounty,
+    "PrizePaid": _read_above,
+    "TournamentCancelled": _read_above,
+    "RefundPaid": _read_above,
+    "TournamentCompleted": _read_above,
+}
+"""Record type -> what its event adds to the state (every type of the tournament schema)."""
