@@ -67,7 +67,8 @@ _OPENING = {
 def adjudicator(kind: str) -> Callable[..., Any]:
     """The replayer function for a kind of subject."""
     module, function = ADJUDICATORS[kind]
-    return getattr(importlib.import_module(module), function)
+    judge: Callable[..., Any] = getattr(importlib.import_module(module), function)
+    return judge
 
 
 @dataclass(frozen=True)

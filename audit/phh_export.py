@@ -120,12 +120,14 @@ def hand_phh(events: Sequence[Event]) -> str:
     for event in hand.events[1:]:
         kind, seat = event["type"], event.get("seat")
         if kind == "BlindPosted":
+            poster: int = event["seat"]  # every forced bet has its seat
             live = event["kind"] not in ("ante", *_DEAD)
             target = blinds if live else antes
-            target[seat] = target.get(seat, 0) + event["amount"]
-            street[seat] += event["amount"] if live else 0
+            target[poster] = target.get(poster, 0) + event["amount"]
+            street[poster] += event["amount"] if live else 0
             if event["kind"] in _UNUSUAL:
-                forced.append(f"{hand.player[seat]} {event['kind']} {hand.amount(event['amount'])}")
+                posted = hand.amount(event["amount"])
+                forced.append(f"{hand.player[poster]} {event['kind']} {posted}")
         elif kind == "CardsDealt" and event["target"] == "hole":
             actions.append(f"d dh {hand.player[seat]} {''.join(event['cards'])}")
         elif kind == "CardsDealt" and event["target"] == "board":
@@ -215,7 +217,7 @@ def _time(start: Event) -> dict[str, Any]:
     }
 
 
-def _ours(hand: _Hand, rake: int, forced: list[str], extra: dict[str, list[Any]]) -> dict:
+def _ours(hand: _Hand, rake: int, forced: list[str], extra: dict[str, list[Any]]) -> dict[str, Any]:
     start = hand.start
     fields: dict[str, Any] = {"_hand_id": start["hand_id"], "_table": start["table_id"]}
     if tournament := tournament_of(start):

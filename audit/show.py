@@ -293,8 +293,8 @@ def _banker_runs(store: AuditStore, subject: str, unit_ids: UnitIds | None) -> l
     for _, record in units:
         if record.get("kind") == "banker_runs":
             nightly[str(record.get("subject"))] = record
-    for record in nightly.values():
-        for finding in record.get("findings") or ():
+    for night in nightly.values():
+        for finding in night.get("findings") or ():
             if (finding.get("detail") or {}).get("table_id") == table_id:
                 findings.setdefault(str(finding.get("finding_id")), finding)
     coups = coups_at(store, table_id)
@@ -305,7 +305,7 @@ def _banker_runs(store: AuditStore, subject: str, unit_ids: UnitIds | None) -> l
     first = coups[0][1][0] if coups else {}
     declared = _latest_declaration(store.records_of("table", table_id))
     rulebook = own[-1][1].get("rulebook") if own else first.get("rulebook")
-    about = {
+    about: dict[str, Any] = {
         "subject_kind": "banker_run",
         "rulebook": rulebook,
         "currency": first.get("currency"),

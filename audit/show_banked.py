@@ -322,13 +322,14 @@ def banker_run_body(
         result = (
             "void" if void else "won" if after > staked else "tie" if after == staked else "lost"
         )
-        same = previous is not None and previous["banker"] == bank.get("player_id")
+        banker = bank.get("player_id")
+        same_run = previous if previous is not None and previous["banker"] == banker else None
         garage = ""
-        if same and staked < previous["after"]:
-            garage = f"; garage taken {money(previous['after'] - staked, currency)}"
-        elif not same:
+        if same_run is not None and staked < same_run["after"]:
+            garage = f"; garage taken {money(same_run['after'] - staked, currency)}"
+        elif same_run is None:
             garage = "; a new banker's run starts"
-        won_coups = (previous["wins"] if same else 0) + (result == "won")
+        won_coups = (same_run["wins"] if same_run is not None else 0) + (result == "won")
         lines.append(
             f"{INDENT}{safe(round_id)}  {at}  banker {safe(bank.get('player_id'))} plays "
             f"{money(staked, currency)} against stakes of {money(pontos, currency)}: {result}"

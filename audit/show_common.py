@@ -47,9 +47,8 @@ def clock(when: Any, *, date: bool = True) -> str:
     """A UTC time as an inspector reads it: ``2025-03-01 17:00:00 UTC`` (or the time only)."""
     if not isinstance(when, datetime):
         return "-" if when is None else safe(when)
-    if when.tzinfo is not None:
-        when = when.astimezone(UTC)
-    return when.strftime("%Y-%m-%d %H:%M:%S UTC" if date else "%H:%M:%S")
+    utc = when.astimezone(UTC) if when.tzinfo is not None else when
+    return utc.strftime("%Y-%m-%d %H:%M:%S UTC" if date else "%H:%M:%S")
 
 
 def card(text: Any) -> str:
@@ -113,10 +112,10 @@ def numbered(findings: Sequence[Mapping[str, Any]]) -> dict[str, int]:
     return {str(f.get("finding_id")): n for n, f in enumerate(findings, 1)}
 
 
-def rows(findings: Iterable[Mapping[str, Any]], about: Mapping[str, Any]) -> list[dict]:
+def rows(findings: Iterable[Mapping[str, Any]], about: Mapping[str, Any]) -> list[dict[str, Any]]:
     """Finding rows as ``audit.adjudicate.current_findings`` makes them: the finding's
     record plus who and what it is about."""
-    base = {
+    base: dict[str, Any] = {
         "subject_kind": None,
         "rulebook": None,
         "currency": None,
