@@ -36,7 +36,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import Any, cast
+from typing import Any
 
 import orjson
 from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PublicKey
@@ -45,7 +45,6 @@ from eventsourcing.utils import get_topic
 
 from audit.evidence_proof import ProofError, ProofResult, check_proof, row_state
 from audit.judging import ADJUDICATORS, findings_json, gather, judge
-from audit.store import AuditStore
 from audit.store.subjects import FIRST_RECORD_VERSION, SUBJECT_CLASSES, subject_uuid
 from audit.store.transcoder import OrjsonTranscoder
 from audit.wording import show_command
@@ -118,7 +117,8 @@ def _records(kind: str, subject: str, events: Sequence[Mapping[str, Any]]) -> li
 
 
 class _Bundled:
-    """The bundle's records, read the way ``audit.judging.gather`` reads a store."""
+    """The bundle's records, read the way ``audit.judging.gather`` reads a store (its
+    ``RecordReads``)."""
 
     def __init__(self, records: Mapping[tuple[str, str], list[dict[str, Any]]]):
         self._records = records
@@ -158,7 +158,7 @@ def _rejudged(
             f"the verdict was made by replayer {version}; this checker runs replayer "
             f"{REPLAYER_VERSION} and cannot recompute it"
         )
-    judged = gather(cast(AuditStore, _Bundled(inputs)), kind, subject, records)
+    judged = gather(_Bundled(inputs), kind, subject, records)
     verdict = judge(judged)
     rulebook = getattr(verdict, "rulebook_id", None)
     findings = findings_json(verdict)

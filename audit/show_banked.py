@@ -10,7 +10,7 @@ from typing import Any
 
 from audit.judging import judge_stored
 from audit.show_common import INDENT, Marks, card, cards, clock, money, safe, signed
-from audit.store import AuditStore
+from audit.store import StoreReads
 
 GAMES = {
     "punto_banco": "punto banco",
@@ -260,7 +260,7 @@ def _per_bet(
 # ------------------------------------------------------------------ banker runs
 
 
-def coups_at(store: AuditStore, table_id: str) -> list[tuple[str, list[dict[str, Any]]]]:
+def coups_at(store: StoreReads, table_id: str) -> list[tuple[str, list[dict[str, Any]]]]:
     """The table's stored chemin de fer coups, in start order (as the garage rule reads
     them, ``replayer.casino.garage``)."""
     found = [
@@ -279,7 +279,7 @@ def _start(records: Sequence[Mapping[str, Any]]) -> Any:
 
 
 def banker_run_body(
-    store: AuditStore,
+    store: StoreReads,
     coups: Sequence[tuple[str, list[dict[str, Any]]]],
     findings: Sequence[Mapping[str, Any]],
     numbers: Mapping[str, int],

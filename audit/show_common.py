@@ -13,7 +13,7 @@ from typing import Any
 
 from audit.judging import KIND as ADJUDICATION
 from audit.money import format_money
-from audit.store import AuditStore
+from audit.store import StoreReads
 from audit.wording import sentence, terminal_safe
 from replayer import REPLAYER_VERSION
 from replayer.rulebooks.citations import summary_line
@@ -182,7 +182,7 @@ first): ``scanned_unit_ids`` for the command line, the console's read model's in
 its pages (``console.queries.unit_ids``)."""
 
 
-def scanned_unit_ids(store: AuditStore) -> UnitIds:
+def scanned_unit_ids(store: StoreReads) -> UnitIds:
     """The lookup that scans every stored adjudication unit id (O(store) per call)."""
 
     def lookup(keys: Sequence[UnitKey]) -> list[str]:
@@ -197,7 +197,7 @@ def scanned_unit_ids(store: AuditStore) -> UnitIds:
 
 
 def adjudication_units(
-    store: AuditStore, keys: Sequence[UnitKey], unit_ids: UnitIds | None = None
+    store: StoreReads, keys: Sequence[UnitKey], unit_ids: UnitIds | None = None
 ) -> list[tuple[str, dict[str, Any]]]:
     """(unit id, record) of every stored adjudication unit on one of ``keys``, in the order
     stored (oldest first); ``unit_ids`` finds their ids (by default a scan of the store)."""

@@ -74,7 +74,7 @@ def evidence(
 def subject_page(request: Request, viewer: Reader, subject_id: str) -> Response:
     rt = runtime(request)
     unit_ids = partial(queries.unit_ids, rt.model)
-    reads = PageReads(rt.store, subject_id, KINDS).store  # what show and the page share
+    reads = PageReads(rt.store, subject_id, KINDS)  # what show and the page share
     try:
         lines = show_lines(reads, subject_id, unit_ids)
     except Exception as error:  # a record show cannot read: still show its events
