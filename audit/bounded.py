@@ -77,7 +77,7 @@ def json_bounded(text: str, where: str, *, max_depth: int, **options: Any) -> An
         raise UnusableInput(f"{where}: not valid JSON ({error})"[:500]) from None
 
 
-class _BoundedLoader(yaml.SafeLoader):
+class _BoundedLoader(yaml.SafeLoader):  # type: ignore[misc]  # no PyYAML stubs: SafeLoader is Any
     """A SafeLoader that charges each node composed, aliases at their expanded size."""
 
     max_depth = 0

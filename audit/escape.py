@@ -24,10 +24,10 @@ def terminal_safe(text: Any) -> str:
     escape sequences start with ESC, so they are disarmed), newlines, line and paragraph
     separators and bidirectional overrides are written as visible escapes (``\\e``,
     ``\\n``, ``\\x07``, ``\\u202e``)."""
-    text = "" if text is None else str(text)
-    if text.isprintable():  # no Cc, Zl, Zp nor Cf (every bidirectional control is Cf)
-        return text
-    return "".join(_escaped(c) if _unsafe(c) else c for c in text)
+    shown = "" if text is None else str(text)
+    if shown.isprintable():  # no Cc, Zl, Zp nor Cf (every bidirectional control is Cf)
+        return shown
+    return "".join(_escaped(c) if _unsafe(c) else c for c in shown)
 
 
 _FORMULA_START = frozenset("=+-@\t\r\n\uff1d\uff0b\uff0d\uff20")

@@ -36,7 +36,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import Any, cast
+from typing import Any
 
 import orjson
 from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PublicKey
@@ -45,7 +45,6 @@ from eventsourcing.utils import get_topic
 
 from audit.evidence_proof import ProofError, ProofResult, check_proof, row_state
 from audit.judging import ADJUDICATORS, findings_json, gather, judge
-from audit.store import AuditStore
 from audit.store.subjects import FIRST_RECORD_VERSION, SUBJECT_CLASSES, subject_uuid
 from audit.store.transcoder import OrjsonTranscoder
 from audit.wording import show_command
@@ -87,7 +86,7 @@ def _transcoder() -> OrjsonTranscoder:
     return transcoder
 
 
-def _records(kind: str, subject: str, events: Sequence[Mapping[str, Any]]) -> list[dict]:
+def _records(kind: str, subject: str, events: Sequence[Mapping[str, Any]]) -> list[dict[str, Any]]:
     """The records of one aggregate's bundled events, after checking they are its own:
     its aggregate id, versions 1..n, its opening event, each record's topic."""
     cls = SUBJECT_CLASSES.get(kind)
@@ -98,7 +97,7 @@ def _records(kind: str, subject: str, events: Sequence[Mapping[str, Any]]) -> li
     if not events:
         raise BundleError(f"no stored events of {where}")
     decode = _transcoder().decode_record
-    records = []
+    records: list[dict[str, Any]] = []
     for version, event in enumerate(events, 1):
         if event.get("originator_id") != aggregate or int(event.get("version", -1)) != version:
             raise BundleError(f"event {version} of {where} is not that subject's (id or version)")
@@ -118,7 +117,8 @@ def _records(kind: str, subject: str, events: Sequence[Mapping[str, Any]]) -> li
 
 
 class _Bundled:
-    """The bundle's records, read the way ``audit.judging.gather`` reads a store."""
+    """The bundle's records, read the way ``audit.judging.gather`` reads a store (its
+    ``RecordReads``)."""
 
     def __init__(self, records: Mapping[tuple[str, str], list[dict[str, Any]]]):
         self._records = records
@@ -126,11 +126,13 @@ class _Bundled:
     def records_of(self, kind: str, subject_id: str) -> list[dict[str, Any]]:
         return list(self._records.get((kind, subject_id), ()))
 
-    def records_of_many(self, kind: str, subject_ids: Sequence[str]) -> dict[str, list[dict]]:
+    def records_of_many(
+        self, kind: str, subject_ids: Sequence[str]
+    ) -> dict[str, list[dict[str, Any]]]:
         return {s: list(self._records[kind, s]) for s in subject_ids if (kind, s) in self._records}
 
 
-def _verdict(bundle: Mapping[str, Any], kind: str, subject: str) -> tuple[str, dict]:
+def _verdict(bundle: Mapping[str, Any], kind: str, subject: str) -> tuple[str, dict[str, Any]]:
     section = bundle.get("verdict") or {}
     unit = str(section.get("unit") or "")
     if not unit:
@@ -142,7 +144,13 @@ def _verdict(bundle: Mapping[str, Any], kind: str, subject: str) -> tuple[str, d
     return unit, record
 
 
-def _rejudged(kind: str, subject: str, records: list[dict], inputs: dict, stored: dict) -> str:
+def _rejudged(
+    kind: str,
+    subject: str,
+    records: list[dict[str, Any]],
+    inputs: Mapping[tuple[str, str], list[dict[str, Any]]],
+    stored: dict[str, Any],
+) -> str:
     """Judge the bundled events again; the statement of what matched, or BundleError."""
     version = stored.get("replayer_version")
     if version != REPLAYER_VERSION:
@@ -150,7 +158,7 @@ def _rejudged(kind: str, subject: str, records: list[dict], inputs: dict, stored
             f"the verdict was made by replayer {version}; this checker runs replayer "
             f"{REPLAYER_VERSION} and cannot recompute it"
         )
-    judged = gather(cast(AuditStore, _Bundled(inputs)), kind, subject, records)
+    judged = gather(_Bundled(inputs), kind, subject, records)
     verdict = judge(judged)
     rulebook = getattr(verdict, "rulebook_id", None)
     findings = findings_json(verdict)
@@ -168,7 +176,7 @@ def _rejudged(kind: str, subject: str, records: list[dict], inputs: dict, stored
     )
 
 
-def _citations(bundle: Mapping[str, Any], stored: dict) -> str:
+def _citations(bundle: Mapping[str, Any], stored: dict[str, Any]) -> str:
     section = bundle.get("rulebook") or {}
     if section.get("id") != stored.get("rulebook"):
         raise BundleError("the bundle's rulebook is not the verdict's")
@@ -220,7 +228,7 @@ def _suspicion(bundle: Mapping[str, Any], subject: str, public_key: Ed25519Publi
     """What a collusion suspicion's bundle proves: its evidence hands are stored hands, the
     night's detector unit holds the suspicion naming exactly them, all in the signed
     history; the cited rule is the catalogue's."""
-    hands: dict[str, list[dict]] = {}
+    hands: dict[str, list[dict[str, Any]]] = {}
     proven: list[Mapping[str, Any]] = []
     for group in bundle.get("inputs") or ():
         if group.get("kind") != "poker":
@@ -275,7 +283,7 @@ def verify_bundle(bundle: Mapping[str, Any], public_key: Ed25519PublicKey) -> Ev
             return report
         events = list(bundle.get("events") or ())
         records = _records(kind, subject, events)
-        inputs: dict[tuple[str, str], list[dict]] = {(kind, subject): records}
+        inputs: dict[tuple[str, str], list[dict[str, Any]]] = {(kind, subject): records}
         proven = list(events)
         for group in bundle.get("inputs") or ():
             key = (str(group["kind"]), str(group["subject"]))

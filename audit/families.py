@@ -14,6 +14,7 @@ from pathlib import Path
 from typing import Any
 
 import fastavro
+from fastavro.types import Schema
 
 SCHEMA_DIR = Path(__file__).resolve().parent.parent / "schemas"
 
@@ -44,7 +45,7 @@ class Family:
         return f"{raw['namespace']}.{raw['name']}"
 
     @property
-    def parsed_schema(self) -> dict[str, Any]:
+    def parsed_schema(self) -> Schema:
         return _parse(self.schema_path)
 
     @cached_property
@@ -108,9 +109,10 @@ def family_of_schema(full_name: str) -> Family | None:
 
 @cache
 def _load_json(path: Path) -> dict[str, Any]:
-    return json.loads(path.read_text())
+    schema: dict[str, Any] = json.loads(path.read_text())  # our schema: a JSON object
+    return schema
 
 
 @cache
-def _parse(path: Path) -> dict[str, Any]:
+def _parse(path: Path) -> Schema:
     return fastavro.parse_schema(_load_json(path))

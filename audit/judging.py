@@ -29,7 +29,7 @@ from dataclasses import dataclass, field, replace
 from datetime import datetime
 from typing import Any
 
-from audit.store import AuditStore, SubjectRecords, canonical, record_digest
+from audit.store import RecordReads, SubjectRecords, canonical, record_digest
 from replayer import REPLAYER_VERSION
 from replayer.completeness import conflicting_versions, incomplete
 from replayer.findings import Finding, FindingKind
@@ -67,7 +67,8 @@ _OPENING = {
 def adjudicator(kind: str) -> Callable[..., Any]:
     """The replayer function for a kind of subject."""
     module, function = ADJUDICATORS[kind]
-    return getattr(importlib.import_module(module), function)
+    judge: Callable[..., Any] = getattr(importlib.import_module(module), function)
+    return judge
 
 
 @dataclass(frozen=True)
@@ -111,7 +112,7 @@ class TermsBook:
     store a batch at a time: the declared table terms (one table at a time, kept for the
     run) and the subjects' conflict facts (``prefetch``)."""
 
-    def __init__(self, store: AuditStore):
+    def __init__(self, store: RecordReads):
         self._store = store
         self._tables: dict[str, list[dict[str, Any]]] = {}
         self._conflicts: dict[str, list[dict[str, Any]]] = {}
@@ -164,7 +165,7 @@ def _table_of(kind: str, events: Sequence[dict[str, Any]]) -> str | None:
 
 
 def gather(
-    store: AuditStore,
+    store: RecordReads,
     kind: str,
     subject: str,
     events: Sequence[dict[str, Any]],
@@ -341,7 +342,7 @@ def verdict_unit(inputs: Inputs, verdict: Any) -> SubjectRecords:
 
 
 def judge_stored(
-    store: AuditStore, kind: str, subject: str, *, with_steps: bool = True
+    store: RecordReads, kind: str, subject: str, *, with_steps: bool = True
 ) -> tuple[Inputs, Any] | None:
     """Gather and judge one stored subject (None when it is not stored)."""
     events = store.records_of(kind, subject)

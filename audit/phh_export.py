@@ -300,7 +300,7 @@ def _time(start: Event) -> dict[str, Any]:
     }
 
 
-def _ours(hand: _Hand, rake: int, forced: list[str], extra: dict[str, list[Any]]) -> dict:
+def _ours(hand: _Hand, rake: int, forced: list[str], extra: dict[str, list[Any]]) -> dict[str, Any]:
     start = hand.start
     fields: dict[str, Any] = {"_hand_id": start["hand_id"], "_table": start["table_id"]}
     if tournament := tournament_of(start):

@@ -50,7 +50,7 @@ from audit.show_poker import poker_body
 from audit.show_records import collusion_body, incident_body, table_body
 from audit.show_slots import slots_body
 from audit.show_tournament import tournament_body
-from audit.store import AuditStore
+from audit.store import StoreReads
 from audit.tournament_hands import hands_of, level_of, tournament_of, tournament_stored
 
 JUDGED = ("poker", "banked", "slots", "tournament", "table")
@@ -71,7 +71,7 @@ BODIES = {
 
 
 def show_lines(
-    store: AuditStore, subject_id: str, unit_ids: UnitIds | None = None
+    store: StoreReads, subject_id: str, unit_ids: UnitIds | None = None
 ) -> list[str] | None:
     """The lines explaining ``subject_id``; None when no such subject is stored.
     ``unit_ids`` finds the ids of its verdict units (``audit.show_common.UnitIds``; by
@@ -103,7 +103,7 @@ def show_lines(
 
 
 def _judged(
-    store: AuditStore, kind: str, subject: str, inputs: Any, verdict: Any, unit_ids: UnitIds | None
+    store: StoreReads, kind: str, subject: str, inputs: Any, verdict: Any, unit_ids: UnitIds | None
 ) -> list[str]:
     about = {"subject_kind": kind, "rulebook": verdict.rulebook_id, **context(inputs)}
     first = opening(kind, inputs.events) or {}
@@ -153,7 +153,7 @@ def _judged(
 
 
 def _tournament_fields(
-    store: AuditStore, kind: str, subject: str, first: Mapping[str, Any]
+    store: StoreReads, kind: str, subject: str, first: Mapping[str, Any]
 ) -> list[tuple[str, Any]]:
     """A tournament hand's tournament and level, and whether that tournament is stored
     (``show TOURNAMENT`` then explains it); a tournament's hands in the store."""
@@ -179,7 +179,7 @@ def _latest_declaration(events: Sequence[Mapping[str, Any]]) -> Mapping[str, Any
 
 
 def _incident(
-    store: AuditStore,
+    store: StoreReads,
     subject: str,
     events: Sequence[Mapping[str, Any]],
     unit_ids: UnitIds | None,
@@ -220,7 +220,7 @@ def _incident(
     return lines
 
 
-def _about(store: AuditStore, finding: Mapping[str, Any]) -> dict[str, Any]:
+def _about(store: StoreReads, finding: Mapping[str, Any]) -> dict[str, Any]:
     """Who and what an incident's finding is about: its subject's own context (currency,
     table, players), read from the subject's stored events."""
     subject = str(finding.get("subject"))
@@ -236,7 +236,7 @@ Flagged = tuple[Mapping[str, Any], tuple[str, Mapping[str, Any]]]
 
 
 def collusion_nights(
-    store: AuditStore, subject: str, unit_ids: UnitIds | None
+    store: StoreReads, subject: str, unit_ids: UnitIds | None
 ) -> dict[str, Flagged]:
     """Night -> the nightly detector's latest suspicion on a pair (or ring) that night,
     in the order the units were stored: the pair's verdict history, as ``show`` and the
@@ -250,7 +250,7 @@ def collusion_nights(
     return by_night
 
 
-def _collusion(store: AuditStore, subject: str, unit_ids: UnitIds | None) -> list[str] | None:
+def _collusion(store: StoreReads, subject: str, unit_ids: UnitIds | None) -> list[str] | None:
     """The latest stored suspicion on a pair (or ring), from the nightly detector's units."""
     by_night = collusion_nights(store, subject, unit_ids)
     if not by_night:
@@ -282,7 +282,7 @@ def _collusion(store: AuditStore, subject: str, unit_ids: UnitIds | None) -> lis
     return lines
 
 
-def _banker_runs(store: AuditStore, subject: str, unit_ids: UnitIds | None) -> list[str] | None:
+def _banker_runs(store: StoreReads, subject: str, unit_ids: UnitIds | None) -> list[str] | None:
     """Chemin de fer banker runs at a table: the replay's verdict, the night's detector."""
     table_id = subject.removeprefix("table:")
     units = adjudication_units(store, [("banker_run", subject), ("banker_runs", None)], unit_ids)
@@ -294,8 +294,8 @@ def _banker_runs(store: AuditStore, subject: str, unit_ids: UnitIds | None) -> l
     for _, record in units:
         if record.get("kind") == "banker_runs":
             nightly[str(record.get("subject"))] = record
-    for record in nightly.values():
-        for finding in record.get("findings") or ():
+    for night in nightly.values():
+        for finding in night.get("findings") or ():
             if (finding.get("detail") or {}).get("table_id") == table_id:
                 findings.setdefault(str(finding.get("finding_id")), finding)
     coups = coups_at(store, table_id)
@@ -306,7 +306,7 @@ def _banker_runs(store: AuditStore, subject: str, unit_ids: UnitIds | None) -> l
     first = coups[0][1][0] if coups else {}
     declared = _latest_declaration(store.records_of("table", table_id))
     rulebook = own[-1][1].get("rulebook") if own else first.get("rulebook")
-    about = {
+    about: dict[str, Any] = {
         "subject_kind": "banker_run",
         "rulebook": rulebook,
         "currency": first.get("currency"),

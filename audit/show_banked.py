@@ -11,7 +11,7 @@ from typing import Any
 from audit.judging import judge_stored
 from audit.show_banked_events import bet_name, describe
 from audit.show_common import INDENT, Marks, cards, clock, money, safe, signed
-from audit.store import AuditStore
+from audit.store import StoreReads
 
 _MONEY_STATE = ("staked", "paid", "refunded", "commission", "cagnotte")
 _MONEY_EVENTS = ("BetPlaced", "PayoutMade", "RefundPaid", "CommissionTaken", "CagnotteTaken")
@@ -204,7 +204,7 @@ def _per_bet(
 # ------------------------------------------------------------------ banker runs
 
 
-def coups_at(store: AuditStore, table_id: str) -> list[tuple[str, list[dict[str, Any]]]]:
+def coups_at(store: StoreReads, table_id: str) -> list[tuple[str, list[dict[str, Any]]]]:
     """The table's stored chemin de fer coups, in start order (as the garage rule reads
     them, ``replayer.casino.garage``)."""
     found = [
@@ -223,7 +223,7 @@ def _start(records: Sequence[Mapping[str, Any]]) -> Any:
 
 
 def banker_run_body(
-    store: AuditStore,
+    store: StoreReads,
     coups: Sequence[tuple[str, list[dict[str, Any]]]],
     findings: Sequence[Mapping[str, Any]],
     numbers: Mapping[str, int],
@@ -266,13 +266,14 @@ def banker_run_body(
         result = (
             "void" if void else "won" if after > staked else "tie" if after == staked else "lost"
         )
-        same = previous is not None and previous["banker"] == bank.get("player_id")
+        banker = bank.get("player_id")
+        same_run = previous if previous is not None and previous["banker"] == banker else None
         garage = ""
-        if same and staked < previous["after"]:
-            garage = f"; garage taken {money(previous['after'] - staked, currency)}"
-        elif not same:
+        if same_run is not None and staked < same_run["after"]:
+            garage = f"; garage taken {money(same_run['after'] - staked, currency)}"
+        elif same_run is None:
             garage = "; a new banker's run starts"
-        won_coups = (previous["wins"] if same else 0) + (result == "won")
+        won_coups = (same_run["wins"] if same_run is not None else 0) + (result == "won")
         lines.append(
             f"{INDENT}{safe(round_id)}  {at}  banker {safe(bank.get('player_id'))} plays "
             f"{money(staked, currency)} against stakes of {money(pontos, currency)}: {result}"

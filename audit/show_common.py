@@ -13,7 +13,7 @@ from typing import Any
 
 from audit.judging import KIND as ADJUDICATION
 from audit.money import format_money
-from audit.store import AuditStore
+from audit.store import StoreReads
 from audit.wording import sentence, terminal_safe
 from replayer import REPLAYER_VERSION
 from replayer.rulebooks.citations import summary_line
@@ -47,9 +47,8 @@ def clock(when: Any, *, date: bool = True) -> str:
     """A UTC time as an inspector reads it: ``2025-03-01 17:00:00 UTC`` (or the time only)."""
     if not isinstance(when, datetime):
         return "-" if when is None else safe(when)
-    if when.tzinfo is not None:
-        when = when.astimezone(UTC)
-    return when.strftime("%Y-%m-%d %H:%M:%S UTC" if date else "%H:%M:%S")
+    utc = when.astimezone(UTC) if when.tzinfo is not None else when
+    return utc.strftime("%Y-%m-%d %H:%M:%S UTC" if date else "%H:%M:%S")
 
 
 def card(text: Any) -> str:
@@ -113,10 +112,10 @@ def numbered(findings: Sequence[Mapping[str, Any]]) -> dict[str, int]:
     return {str(f.get("finding_id")): n for n, f in enumerate(findings, 1)}
 
 
-def rows(findings: Iterable[Mapping[str, Any]], about: Mapping[str, Any]) -> list[dict]:
+def rows(findings: Iterable[Mapping[str, Any]], about: Mapping[str, Any]) -> list[dict[str, Any]]:
     """Finding rows as ``audit.adjudicate.current_findings`` makes them: the finding's
     record plus who and what it is about."""
-    base = {
+    base: dict[str, Any] = {
         "subject_kind": None,
         "rulebook": None,
         "currency": None,
@@ -183,7 +182,7 @@ first): ``scanned_unit_ids`` for the command line, the console's read model's in
 its pages (``console.queries.unit_ids``)."""
 
 
-def scanned_unit_ids(store: AuditStore) -> UnitIds:
+def scanned_unit_ids(store: StoreReads) -> UnitIds:
     """The lookup that scans every stored adjudication unit id (O(store) per call)."""
 
     def lookup(keys: Sequence[UnitKey]) -> list[str]:
@@ -198,7 +197,7 @@ def scanned_unit_ids(store: AuditStore) -> UnitIds:
 
 
 def adjudication_units(
-    store: AuditStore, keys: Sequence[UnitKey], unit_ids: UnitIds | None = None
+    store: StoreReads, keys: Sequence[UnitKey], unit_ids: UnitIds | None = None
 ) -> list[tuple[str, dict[str, Any]]]:
     """(unit id, record) of every stored adjudication unit on one of ``keys``, in the order
     stored (oldest first); ``unit_ids`` finds their ids (by default a scan of the store)."""

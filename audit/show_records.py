@@ -10,7 +10,7 @@ from itertools import combinations
 from typing import Any
 
 from audit.show_common import INDENT, Marks, clock, money, percent, safe
-from audit.store import AuditStore
+from audit.store import StoreReads
 from audit.wording import show_command
 
 FEATURES = {
@@ -144,7 +144,7 @@ def incident_body(events: Sequence[Mapping[str, Any]], unit: Mapping[str, Any] |
 
 
 def collusion_body(
-    store: AuditStore,
+    store: StoreReads,
     finding: Mapping[str, Any],
     nights: Sequence[tuple[str, Mapping[str, Any]]],
     numbers: Mapping[str, int],

@@ -76,7 +76,7 @@ def slots_body(
             and sequence not in failing
         ):
             continue
-        hits = failing.get(sequence, [])
+        hits = failing.get(sequence, []) if sequence is not None else []
         lines += marks.at(sequence, _why(hits, windows.get(sequence), by_sequence, numbers))
         at = clock(event.get("occurred_at"), date=False)
         if kind == "MachineConfigured":

@@ -20,8 +20,9 @@ def _ordinal(place: Any) -> str:
 def _implicated(finding: Any, events: Sequence[Mapping[str, Any]]) -> int | None:
     """The event a tournament finding is about (its sequence)."""
     detail = finding.detail
-    if isinstance(detail.get("sequence"), int):
-        return detail["sequence"]
+    sequence = detail.get("sequence")
+    if isinstance(sequence, int):
+        return sequence
     player = detail.get("player_id")
     kind = str(finding.kind)
     for event in events:

@@ -16,7 +16,7 @@ import re
 from collections.abc import Mapping
 from typing import Any
 
-from audit.store import AuditStore
+from audit.store import StoreReads
 
 _LEVEL = re.compile(r"(?:^|; )tournament level (?P<level>[IVXLC\d]+)(?:;|$)")
 _ROMAN = {"I": 1, "V": 5, "X": 10, "L": 50, "C": 100}
@@ -47,12 +47,12 @@ def tournament_of(start: Mapping[str, Any]) -> str | None:
     return str(value) if value else None
 
 
-def tournament_stored(store: AuditStore, tournament_id: str) -> bool:
+def tournament_stored(store: StoreReads, tournament_id: str) -> bool:
     """Whether the tournament's own records (the ``Tournament`` subject) are stored."""
     return bool(store.records_of("tournament", tournament_id))
 
 
-def hands_of(store: AuditStore, tournament_id: str) -> list[str]:
+def hands_of(store: StoreReads, tournament_id: str) -> list[str]:
     """The stored poker hands played in ``tournament_id``, in the order first stored (a
     scan of the stored hands' ``HandStarted``)."""
     return [

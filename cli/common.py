@@ -12,7 +12,7 @@ from __future__ import annotations
 import argparse
 from collections.abc import Callable
 from datetime import date
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, TypeAlias
 
 from audit.config import StoreURLError, parse_store_url, store_url_from_env
 
@@ -22,6 +22,11 @@ if TYPE_CHECKING:
 EXIT_OK, EXIT_DATA_PROBLEMS, EXIT_CANNOT_RUN = 0, 1, 2
 
 Command = Callable[[argparse.Namespace], int]
+"""What a command's parser sets as ``run``: the command, given the parsed arguments."""
+
+Subcommands: TypeAlias = "argparse._SubParsersAction[argparse.ArgumentParser]"
+"""The ``add_subparsers()`` object each command module adds its parsers to (generic for
+the type checker only, hence the string)."""
 
 
 class CannotRun(Exception):

@@ -27,9 +27,9 @@ import os
 import sys
 from collections.abc import Sequence
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, TypedDict
 
-from cli.common import EXIT_DATA_PROBLEMS, EXIT_OK, CannotRun, open_store
+from cli.common import EXIT_DATA_PROBLEMS, EXIT_OK, CannotRun, Subcommands, open_store
 
 if TYPE_CHECKING:
     from console.accounts import User
@@ -44,7 +44,7 @@ MAX_SECRET_BYTES = 1 << 16
 MAX_BUNDLE_BYTES, MAX_BUNDLE_DEPTH = 64 << 20, 64
 
 
-def add_parsers(sub: argparse._SubParsersAction) -> None:
+def add_parsers(sub: Subcommands) -> None:
     """Add ``serve``, ``user`` and ``verify-evidence`` to the ``casino-audit`` parser."""
     p = sub.add_parser("serve", help="the inspector console (web pages) over the store")
     p.add_argument("--host", default="127.0.0.1", help="address to listen on (127.0.0.1)")
@@ -138,7 +138,14 @@ def cmd_serve(args: argparse.Namespace) -> int:
     return EXIT_OK
 
 
-def proxy_options(trusted: Sequence[str]) -> dict[str, object]:
+class ProxyOptions(TypedDict):
+    """The keywords of ``uvicorn.run`` that ``proxy_options`` sets."""
+
+    proxy_headers: bool
+    forwarded_allow_ips: list[str]
+
+
+def proxy_options(trusted: Sequence[str]) -> ProxyOptions:
     """uvicorn's proxy settings for ``serve --trusted-proxy``: forwarded headers are read
     only from the addresses the operator names (uvicorn's default believes any local
     client, which could then choose its address for the per-address sign-in limit).

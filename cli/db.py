@@ -17,10 +17,10 @@ from __future__ import annotations
 
 import argparse
 
-from cli.common import EXIT_OK, CannotRun
+from cli.common import EXIT_OK, CannotRun, Subcommands
 
 
-def add_parsers(sub: argparse._SubParsersAction) -> None:
+def add_parsers(sub: Subcommands) -> None:
     """Add ``db`` and its actions to the ``casino-audit`` parser."""
     parser = sub.add_parser(
         "db", help="set up the store and its PostgreSQL roles (owner, writer, reader)"

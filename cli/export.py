@@ -3,12 +3,14 @@
 from __future__ import annotations
 
 import argparse
+from collections.abc import Iterable
 from pathlib import Path
+from typing import Any
 
-from cli.common import EXIT_DATA_PROBLEMS, EXIT_OK, CannotRun, open_store, parse_day
+from cli.common import EXIT_DATA_PROBLEMS, EXIT_OK, CannotRun, Subcommands, open_store, parse_day
 
 
-def add_parser(sub: argparse._SubParsersAction) -> None:
+def add_parser(sub: Subcommands) -> None:
     """Add ``export`` to the ``casino-audit`` parser."""
     p = sub.add_parser("export", help="write stored poker hands as PHH (phh-std)")
     p.add_argument("--format", choices=["phh"], default="phh", help="output format (phh)")
@@ -39,6 +41,7 @@ def cmd_export(args: argparse.Namespace) -> int:
         raise CannotRun(f"{args.out}: no such folder {out.parent}")
     store = open_store(args, create=False)
     try:
+        hands: Iterable[list[dict[str, Any]]]
         if args.subject:
             records = store.records_of("poker", args.subject)
             hands = [records] if records else []

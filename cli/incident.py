@@ -23,8 +23,12 @@ import argparse
 import sys
 from datetime import UTC, datetime
 from pathlib import Path
+from typing import TYPE_CHECKING
 
-from cli.common import EXIT_DATA_PROBLEMS, EXIT_OK, CannotRun, open_store
+from cli.common import EXIT_DATA_PROBLEMS, EXIT_OK, CannotRun, Subcommands, open_store
+
+if TYPE_CHECKING:
+    from audit.store import AuditStore
 
 SCOPES = ("tables", "tournaments", "machines", "games")
 
@@ -53,7 +57,7 @@ def _scope_arguments(parser: argparse.ArgumentParser) -> None:
     )
 
 
-def add_parsers(subparsers: argparse._SubParsersAction) -> None:
+def add_parsers(subparsers: Subcommands) -> None:
     """Add ``incident`` and its subcommands to the ``casino-audit`` parser."""
     parser = subparsers.add_parser(
         "incident", help="record an incident and investigate refunds after a failure"
@@ -96,7 +100,7 @@ def cmd_incident(args: argparse.Namespace) -> int:
     return EXIT_OK
 
 
-def _record(store, args: argparse.Namespace) -> None:
+def _record(store: AuditStore, args: argparse.Namespace) -> None:
     from audit.incidents.record import amend_incident, record_incident
 
     scope = {name: getattr(args, name) for name in SCOPES}
@@ -128,7 +132,7 @@ def _record(store, args: argparse.Namespace) -> None:
         print(f"incident {args.incident_id} amended")
 
 
-def _check_scope(store, scope: dict[str, list[str]], *, allow_unknown: bool) -> None:
+def _check_scope(store: AuditStore, scope: dict[str, list[str]], *, allow_unknown: bool) -> None:
     """Refuse a scope naming what the store does not hold, or warn when allowed."""
     from audit.incidents.scope import unknown_names
 
@@ -139,7 +143,7 @@ def _check_scope(store, scope: dict[str, list[str]], *, allow_unknown: bool) -> 
         print(f"warning: {problem}", file=sys.stderr)
 
 
-def _investigate(store, args: argparse.Namespace) -> bool:
+def _investigate(store: AuditStore, args: argparse.Namespace) -> bool:
     """Write the report; True when the fail-on-findings exit applies."""
     from audit.incidents.investigation import append_findings, investigate
     from audit.incidents.report import render_text, to_json, write_csv

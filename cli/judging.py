@@ -5,10 +5,10 @@ from __future__ import annotations
 import argparse
 import sys
 
-from cli.common import EXIT_DATA_PROBLEMS, EXIT_OK, CannotRun, open_store, parse_day
+from cli.common import EXIT_DATA_PROBLEMS, EXIT_OK, CannotRun, Subcommands, open_store, parse_day
 
 
-def add_parsers(sub: argparse._SubParsersAction) -> None:
+def add_parsers(sub: Subcommands) -> None:
     """Add the judging commands to the ``casino-audit`` parser."""
     p = sub.add_parser("replay", help="re-adjudicate stored hands and rounds")
     p.add_argument("--since", help="first day, YYYY-MM-DD (UTC)")

@@ -13,7 +13,7 @@ from collections.abc import Sequence
 
 from audit.config import StoreURLError, store_url_from_env
 from cli import console, db, export, incident, judging, nightly, store
-from cli.common import EXIT_CANNOT_RUN, EXIT_OK, CannotRun
+from cli.common import EXIT_CANNOT_RUN, EXIT_OK, CannotRun, Command
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -69,7 +69,8 @@ def _is_store_failure(error: BaseException) -> bool:
 def main(argv: Sequence[str] | None = None) -> int:
     args = build_parser().parse_args(argv)
     try:
-        return args.run(args)
+        run: Command = args.run
+        return run(args)
     except CannotRun as error:
         print(f"casino-audit {args.command}: {_safe(args, error)}", file=sys.stderr)
         return EXIT_CANNOT_RUN

@@ -17,7 +17,7 @@ from typing import TYPE_CHECKING
 
 from audit.config import StoreURLError, parse_store_url, store_url_from_env
 from audit.escape import terminal_safe
-from cli.common import EXIT_DATA_PROBLEMS, EXIT_OK, CannotRun, parse_day
+from cli.common import EXIT_DATA_PROBLEMS, EXIT_OK, CannotRun, Subcommands, parse_day
 from pipelines.settings import input_root, report_root
 
 if TYPE_CHECKING:
@@ -27,7 +27,7 @@ if TYPE_CHECKING:
 DEMO_DIR = Path("casino-audit-demo")
 
 
-def add_parsers(sub: argparse._SubParsersAction) -> None:
+def add_parsers(sub: Subcommands) -> None:
     """Add ``nightly`` and ``demo`` to the ``casino-audit`` parser."""
     p = sub.add_parser("nightly", help="the nightly reconciliation without a scheduler")
     p.add_argument("--date", required=True, help="the day, YYYY-MM-DD (UTC)")

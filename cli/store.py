@@ -7,13 +7,16 @@ import argparse
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from cli.common import EXIT_DATA_PROBLEMS, EXIT_OK, CannotRun, open_store
+from cli.common import EXIT_DATA_PROBLEMS, EXIT_OK, CannotRun, Subcommands, open_store
 
 if TYPE_CHECKING:
     from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PublicKey
 
+    from audit.store import AuditStore
+    from audit.store.chain import ChainReport
 
-def add_parsers(sub: argparse._SubParsersAction) -> None:
+
+def add_parsers(sub: Subcommands) -> None:
     """Add the store commands to the ``casino-audit`` parser."""
     p = sub.add_parser(
         "ingest", help="store Avro (.avro), PHH (.phh/.phhs) and room text (.txt) files or folders"
@@ -171,7 +174,7 @@ def cmd_verify(args: argparse.Namespace) -> int:
     return EXIT_OK
 
 
-def _print_chain_problem(report) -> None:
+def _print_chain_problem(report: ChainReport) -> None:
     if report.broken_at is None:  # nothing broken in the chain, but not vouched for
         print(f"NOT VERIFIED: {report.problem}")
         return
@@ -179,7 +182,7 @@ def _print_chain_problem(report) -> None:
     print(f"({report.events_checked} events verified before the break)")
 
 
-def _verify_witness(store, witness: str, public_key) -> int:
+def _verify_witness(store: AuditStore, witness: str, public_key: Ed25519PublicKey | None) -> int:
     """``verify --witness``: the store against every head kept outside the database."""
     from audit.store.witness import WitnessError, describe
 

@@ -9,7 +9,7 @@ unless its form's ``csrf_token`` matches (``console.security``).
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from typing import Annotated
 from urllib.parse import urlencode
@@ -62,7 +62,9 @@ class Viewer:
 
 
 def runtime(request: Request) -> Runtime:
-    return request.app.state.runtime
+    """The console's runtime, which ``console.app.create_app`` keeps in the app's state."""
+    rt: Runtime = request.app.state.runtime
+    return rt
 
 
 def current_viewer(request: Request) -> Viewer | None:
@@ -112,12 +114,14 @@ async def csrf_guard(request: Request) -> None:
     """Refuse any state-changing request whose form token does not match."""
     if request.method in ("GET", "HEAD", "OPTIONS"):
         return
+    form: Mapping[str, object]
     try:
         form = await request.form()
     except Exception:  # a body that is not a form: no token, refused below
         form = {}
     token = form.get(CSRF_FIELD)
     viewer = current_viewer(request)  # the same rule the forms were rendered with
+    expected: str | None
     if viewer is not None:
         expected = viewer.csrf
     else:

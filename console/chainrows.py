@@ -42,7 +42,7 @@ def _table(store: AuditStore) -> Any:
     )
 
 
-def _query(store: AuditStore, template: str, params: tuple) -> list[Any]:
+def _query(store: AuditStore, template: str, params: tuple[object, ...]) -> list[Any]:
     """Run ``template`` (``{t}``: the events table, ``{id}``: its notification column,
     ``?`` placeholders) on either backend; rows as tuples."""
     recorder: Any = store.recorder
@@ -55,9 +55,9 @@ def _query(store: AuditStore, template: str, params: tuple) -> list[Any]:
         with recorder.datastore.transaction(commit=False) as curs:
             curs.execute(sql, params)
             return [tuple(r.values()) for r in curs.fetchall()]
-    sql = template.replace("{id}", "rowid").replace("{t}", _table(store))
+    text = template.replace("{id}", "rowid").replace("{t}", _table(store))
     with recorder.datastore.transaction(commit=False) as c:
-        c.execute(sql, params)
+        c.execute(text, params)
         return [tuple(r) for r in c.fetchall()]
 
 

@@ -29,7 +29,7 @@ from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PublicKey
 from cryptography.hazmat.primitives.serialization import Encoding, PublicFormat
 
 from audit.store import AuditStore
-from audit.store.chain import ChainReport
+from audit.store.chain import ChainReport, Checkpoint
 from audit.store.heads import require_signed
 from console.signatures import AfterSigned, SignatureStatus, events_after, signature_status
 
@@ -76,7 +76,7 @@ def verify_store(store_url: str, public_key: bytes | None) -> Verified:
         store.close()
 
 
-def _position(checkpoint: Any) -> int:
+def _position(checkpoint: Checkpoint) -> int:
     return checkpoint.notification_id
 
 
@@ -86,7 +86,9 @@ def _failed(error: Exception) -> ChainReport:
     return ChainReport(events_checked=0, head_hash=b"", checkpoints_checked=0, problem=problem)
 
 
-def _answer(sender: Connection, fn: Callable[..., Any], args: tuple, kwargs: dict) -> None:
+def _answer(
+    sender: Connection, fn: Callable[..., Any], args: tuple[Any, ...], kwargs: dict[str, Any]
+) -> None:
     """In the worker: call ``fn`` and send back (True, result) or (False, exception)."""
     try:
         answer: tuple[bool, Any] = (True, fn(*args, **kwargs))
@@ -112,8 +114,8 @@ class WorkerProcess(Executor):
         self._live: set[Any] = set()
         self._closed = False
 
-    def submit(self, fn: Callable[..., Any], /, *args: Any, **kwargs: Any) -> Future:
-        future: Future = Future()
+    def submit(self, fn: Callable[..., Any], /, *args: Any, **kwargs: Any) -> Future[Any]:
+        future: Future[Any] = Future()
         receiver, sender = self._context.Pipe(duplex=False)
         process = self._context.Process(
             target=_answer, args=(sender, fn, args, kwargs), name="chain-verify", daemon=True
@@ -132,7 +134,7 @@ class WorkerProcess(Executor):
         collect.start()
         return future
 
-    def _collect(self, process: Any, receiver: Connection, future: Future) -> None:
+    def _collect(self, process: Any, receiver: Connection, future: Future[Any]) -> None:
         try:
             ok, value = receiver.recv()
         except (EOFError, OSError):

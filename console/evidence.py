@@ -57,9 +57,11 @@ def stored_kind(store: AuditStore, subject: str, kind: str | None = None) -> str
     raise NoEvidence(f"no stored events of a subject {subject!r}")
 
 
-def _input_groups(store: AuditStore, kind: str, subject: str, records: list[dict]) -> list:
+def _input_groups(
+    store: AuditStore, kind: str, subject: str, records: list[dict[str, Any]]
+) -> list[tuple[str, str]]:
     """(kind, subject) of each other aggregate the verdict's inputs come from."""
-    groups = []
+    groups: list[tuple[str, str]] = []
     if kind in DECLARED:
         first = opening(kind, records) or {}
         table = first.get("table_id") or (subject if kind in OWN_TABLE else None)
@@ -153,7 +155,7 @@ def build_bundle(
     unit_id = ""
     if len(verdict_rows) == 2:
         unit_id = str(orjson.loads(verdict_rows[0].state).get("subject_id"))
-        record = store.transcoder.decode_record(verdict_rows[1].state)  # type: ignore[attr-defined]
+        record = store.transcoder.decode_record(verdict_rows[1].state)
     return _bundle(
         store,
         {"kind": kind, "id": subject},

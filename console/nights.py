@@ -52,7 +52,7 @@ def night(rt: Runtime, day: date) -> Night:
     """The night of ``day`` (cached until a new verdict unit is stored)."""
     key = day.isoformat()
     cached = rt.night_cache.get(key)
-    if cached is not None and cached[0] == rt.model.generation:
+    if cached is not None and cached[0] == rt.model.generation and isinstance(cached[1], Night):
         return cached[1]
     data = load_day(rt.store, day, partial(unit_ids_with_prefix, rt.model))
     rows = list(data.rows)

@@ -7,13 +7,13 @@ history: the same reads twice, each a round trip to the database. ``PageReads`` 
 subject under every kind in one query (``AuditStore.records_by_kind``) and keeps, for the
 request only, each subject's records and each batch of records it was asked for; it is
 made per request and dropped with it, so nothing it keeps outlives what the page shows.
-Everything else (appends included) goes to the store itself.
+Everything else it reads (``StoreReads``) comes from the store itself; it writes nothing.
 """
 
 from __future__ import annotations
 
 from collections.abc import Iterable, Iterator, Sequence
-from typing import Any, cast
+from typing import Any
 
 from audit.store import AuditStore
 
@@ -22,7 +22,7 @@ Records = list[dict[str, Any]]
 
 class PageReads:
     """A read-once view of ``store`` for one request about ``subject`` (see the module
-    docstring); ``store`` gives it where an ``AuditStore`` is expected."""
+    docstring): the ``StoreReads`` that ``audit.show`` and the page are given."""
 
     def __init__(self, store: AuditStore, subject: str, kinds: Sequence[str]):
         self._store = store
@@ -31,11 +31,6 @@ class PageReads:
             (kind, subject): records for kind, records in found.items()
         }
         self._batches: dict[tuple[str, tuple[str, ...]], list[tuple[str, Records]]] = {}
-
-    @property
-    def store(self) -> AuditStore:
-        """This view, typed as the store it stands for."""
-        return cast(AuditStore, self)
 
     def records_of(self, kind: str, subject_id: str) -> Records:
         """``AuditStore.records_of``, read once per request."""
@@ -53,5 +48,14 @@ class PageReads:
             self._batches[key] = list(self._store.iter_records(kind, key[1], batch))
         return iter(self._batches[key])
 
-    def __getattr__(self, name: str) -> Any:
-        return getattr(self._store, name)
+    def records_of_many(self, kind: str, subject_ids: Sequence[str]) -> dict[str, Records]:
+        """``AuditStore.records_of_many``, from the store."""
+        return self._store.records_of_many(kind, subject_ids)
+
+    def iter_subject_ids(self, kind: str, batch: int = 2000) -> Iterator[str]:
+        """``AuditStore.iter_subject_ids``, from the store."""
+        return self._store.iter_subject_ids(kind, batch)
+
+    def iter_subjects(self, kind: str) -> Iterator[tuple[str, Records]]:
+        """``AuditStore.iter_subjects``, from the store."""
+        return self._store.iter_subjects(kind)

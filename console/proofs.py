@@ -111,7 +111,7 @@ def prove(
     keeps the Merkle tree between proofs."""
     last = max(r.notification_id for r in rows)
     checkpoints = sorted(
-        (c for c in store.recorder.checkpoints() if c.notification_id >= last),  # type: ignore[attr-defined]
+        (c for c in store.chained.checkpoints() if c.notification_id >= last),
         key=lambda c: c.notification_id,
     )
     if not checkpoints:

@@ -362,7 +362,7 @@ def _instant(text: str) -> datetime:
         return datetime.max.replace(tzinfo=UTC)
 
 
-def access(model: ReadModel, subject: str | None = None, limit: int = 200) -> list[dict]:
+def access(model: ReadModel, subject: str | None = None, limit: int = 200) -> list[dict[str, Any]]:
     """Looks at subjects' events, newest first (one subject's, or everyone's)."""
     where, params = ("WHERE subject = ?", [subject]) if subject is not None else ("", [])
     with model.reading() as db:

@@ -65,18 +65,18 @@ BOOKKEEPING = frozenset({LEDGER, COLLUSION_STATE, INTAKE})
 NIGHT_KINDS = frozenset({LEDGER, QUALITY, *DETECTORS})
 
 T = TypeVar("T")
-T_VERDICT = get_topic(Adjudication.HandAdjudicated)  # type: ignore[attr-defined]
+T_VERDICT = get_topic(Adjudication.event_class("HandAdjudicated"))
 T_UNIT = get_topic(Adjudication.Opened)
 T_INCIDENT = get_topic(Incident.Opened)
-T_QUARANTINE = get_topic(QuarantinedRecord.RecordQuarantined)  # type: ignore[attr-defined]
-T_USER_ADDED = get_topic(ConsoleUser.UserAdded)  # type: ignore[attr-defined]
-T_USER_DISABLED = get_topic(ConsoleUser.UserDisabled)  # type: ignore[attr-defined]
-T_USER_APPROVED = get_topic(ConsoleUser.UserApproved)  # type: ignore[attr-defined]
-T_VIEWED = get_topic(AccessTrail.SubjectViewed)  # type: ignore[attr-defined]
-T_SIGNED = get_topic(SignOff.FindingSignedOff)  # type: ignore[attr-defined]
-T_NOTE = get_topic(IncidentNote.IncidentNoteRecorded)  # type: ignore[attr-defined]
-T_SESSION_ENDED = get_topic(AccessTrail.SessionEnded)  # type: ignore[attr-defined]
-T_REVOKED = get_topic(AccessTrail.SessionsRevoked)  # type: ignore[attr-defined]
+T_QUARANTINE = get_topic(QuarantinedRecord.event_class("RecordQuarantined"))
+T_USER_ADDED = get_topic(ConsoleUser.event_class("UserAdded"))
+T_USER_DISABLED = get_topic(ConsoleUser.event_class("UserDisabled"))
+T_USER_APPROVED = get_topic(ConsoleUser.event_class("UserApproved"))
+T_VIEWED = get_topic(AccessTrail.event_class("SubjectViewed"))
+T_SIGNED = get_topic(SignOff.event_class("FindingSignedOff"))
+T_NOTE = get_topic(IncidentNote.event_class("IncidentNoteRecorded"))
+T_SESSION_ENDED = get_topic(AccessTrail.event_class("SessionEnded"))
+T_REVOKED = get_topic(AccessTrail.event_class("SessionsRevoked"))
 TOPICS = (
     T_UNIT,
     T_VERDICT,
@@ -158,7 +158,8 @@ def _players(row: dict[str, Any]) -> set[str]:
     """Every player a finding row names: the verdict's seats, a bet's or pair's players
     (a banked seat label per table, ``audit.wording.player_named``)."""
     found = {str(p) for p in (row.get("players") or {}).values() if p}
-    detail = row.get("detail") if isinstance(row.get("detail"), dict) else {}
+    stated = row.get("detail")
+    detail = stated if isinstance(stated, dict) else {}
     if detail.get("player_id"):
         found.add(player_named(row, detail["player_id"]))
     found.update(str(p) for p in detail.get("players") or () if isinstance(p, str))
@@ -204,7 +205,7 @@ class ReadModel:
             return kept[1]
 
     def head(self) -> int:
-        return int(self.store.recorder.max_notification_id() or 0)  # type: ignore[attr-defined]
+        return int(self.store.recorder.max_notification_id() or 0)
 
     def refresh(self) -> bool:
         """Project the notifications stored since the last refresh; True if any."""

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from datetime import UTC, datetime
 from functools import partial
-from typing import Annotated
+from typing import Annotated, Any
 
 from fastapi import APIRouter, Form, HTTPException, Request
 from fastapi.responses import RedirectResponse, Response
@@ -29,7 +29,7 @@ from console.trail import TrailError, record_note, record_view
 router = APIRouter()
 
 
-def _as_of(rt: Runtime, incident_id: str, events: list[dict], text: str) -> AsOf:
+def _as_of(rt: Runtime, incident_id: str, events: list[dict[str, Any]], text: str) -> AsOf:
     if text:
         try:
             moment = datetime.fromisoformat(text)
@@ -45,13 +45,13 @@ def _as_of(rt: Runtime, incident_id: str, events: list[dict], text: str) -> AsOf
 
 
 @router.get("/incidents")
-def incident_list(request: Request, viewer: Reader):
+def incident_list(request: Request, viewer: Reader) -> Response:
     rt = runtime(request)
     return rt.render(request, "incidents.html", incidents=queries.incidents(rt.model))
 
 
 @router.get("/incidents/{incident_id:path}")
-def incident_page(request: Request, viewer: Reader, incident_id: str, as_of: str = ""):
+def incident_page(request: Request, viewer: Reader, incident_id: str, as_of: str = "") -> Response:
     rt = runtime(request)
     events = rt.store.records_of(KIND, incident_id)
     if not events:

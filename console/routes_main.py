@@ -23,9 +23,9 @@ OVERVIEW_NIGHTS = 5
 
 
 @router.get("/")
-def overview(request: Request, viewer: Reader, verify: str = ""):
+def overview(request: Request, viewer: Reader, verify: str = "") -> Response:
     rt = runtime(request)
-    checkpoints = sorted(rt.store.recorder.checkpoints(), key=lambda c: c.notification_id)  # type: ignore[attr-defined]
+    checkpoints = sorted(rt.store.chained.checkpoints(), key=lambda c: c.notification_id)
     latest = rt.chain.latest
     stale = latest is not None and latest.checkpoints != len(checkpoints)  # checkpoint since
     if verify or stale:
@@ -63,7 +63,7 @@ def findings(
     viewer: Reader,
     cursor: str = "",
     limit: int = queries.PAGE,
-):
+) -> Response:
     rt = runtime(request)
     query = _query(request)
     try:
@@ -101,7 +101,7 @@ def findings_csv(request: Request, viewer: Reader) -> Response:
 @router.get("/search")
 def search(
     request: Request, viewer: Reader, q: str = "", cursor: str = "", limit: int = queries.PAGE
-):
+) -> Response:
     rt = runtime(request)
     text = q.strip()[:200]
     try:

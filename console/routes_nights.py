@@ -7,7 +7,7 @@ from __future__ import annotations
 from datetime import date
 
 from fastapi import APIRouter, HTTPException, Request
-from fastapi.responses import FileResponse
+from fastapi.responses import FileResponse, Response
 
 from console import queries
 from console.auth import Reader, runtime
@@ -27,7 +27,7 @@ def _day(text: str) -> date:
 
 
 @router.get("/nights")
-def night_list(request: Request, viewer: Reader):
+def night_list(request: Request, viewer: Reader) -> Response:
     rt = runtime(request)
     days = queries.nights(rt.model)
     summaries = [night(rt, date.fromisoformat(d)) for d in days[:LISTED]]
@@ -35,7 +35,7 @@ def night_list(request: Request, viewer: Reader):
 
 
 @router.get("/nights/{day}")
-def night_page(request: Request, viewer: Reader, day: str):
+def night_page(request: Request, viewer: Reader, day: str) -> Response:
     rt = runtime(request)
     when = _day(day)
     if when.isoformat() not in queries.nights(rt.model):

@@ -10,8 +10,9 @@ from __future__ import annotations
 
 import json
 import re
+from collections.abc import Mapping, Sequence
 from functools import partial
-from typing import Annotated
+from typing import Annotated, Any
 from urllib.parse import quote
 
 from fastapi import APIRouter, Form, HTTPException, Request
@@ -70,10 +71,10 @@ def evidence(
 
 
 @router.get("/subjects/{subject_id:path}")
-def subject_page(request: Request, viewer: Reader, subject_id: str):
+def subject_page(request: Request, viewer: Reader, subject_id: str) -> Response:
     rt = runtime(request)
     unit_ids = partial(queries.unit_ids, rt.model)
-    reads = PageReads(rt.store, subject_id, KINDS).store  # what show and the page share
+    reads = PageReads(rt.store, subject_id, KINDS)  # what show and the page share
     try:
         lines = show_lines(reads, subject_id, unit_ids)
     except Exception as error:  # a record show cannot read: still show its events
@@ -87,7 +88,7 @@ def subject_page(request: Request, viewer: Reader, subject_id: str):
     keys: list[UnitKey] = [(kind, subject_id) for kind in stored]
     if subject_id.startswith("table:"):
         keys.append(("banker_run", subject_id))
-    units = adjudication_units(reads, keys, unit_ids)
+    units: Sequence[tuple[str, Mapping[str, Any]]] = adjudication_units(reads, keys, unit_ids)
     suspicion = subject_id.startswith(SUSPECTS)
     if suspicion:  # the detector's units, as show lists them
         units = [unit for _, unit in collusion_nights(reads, subject_id, unit_ids).values()]

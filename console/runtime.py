@@ -146,7 +146,8 @@ class Runtime:
             clock=settings.clock,
             executor=settings.chain_executor,
         )
-        self.night_cache: dict[str, tuple[int, Any]] = {}
+        # day -> (read model generation, its console.nights.Night): nights imports this
+        self.night_cache: dict[str, tuple[int, object]] = {}
         self.investigations = Investigations(self.model, store)
         self.trees = TreeCache()
 

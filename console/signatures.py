@@ -38,7 +38,7 @@ TRAIL_TOPICS = tuple(
     for cls in (AccessTrail, SignOff, IncidentNote)
     for topic in (
         get_topic(cls.Opened),
-        *(get_topic(getattr(cls, name)) for name in INTERNAL_RECORD_TYPES[cls]),
+        *(get_topic(cls.event_class(name)) for name in INTERNAL_RECORD_TYPES[cls]),
     )
 )
 """The topics of the console's access-trail facts (``console.trail``)."""

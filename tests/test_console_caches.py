@@ -100,7 +100,7 @@ def test_a_subject_explained_through_the_index_reads_the_same(
             scanned = show_lines(store, subject)
             assert show_lines(store, subject, indexed) == scanned, subject
             reads = PageReads(store, subject, KINDS)  # read once, as the page does
-            assert show_lines(reads.store, subject, indexed) == scanned, subject
+            assert show_lines(reads, subject, indexed) == scanned, subject
             by_kind = store.records_by_kind(subject, KINDS)
             assert by_kind == {kind: store.records_of(kind, subject) for kind in KINDS}
             assert {k: reads.records_of(k, subject) for k in KINDS} == by_kind, subject

@@ -265,7 +265,8 @@ def _blocks(
         except Exception as error:  # zlib.error, OSError, LZMAError, EOFError
             block, problem = None, f"does not decompress: {error}"
         if block is not None and count > len(block):
-            block, problem = None, f"claims {count:,} records in {len(block):,} bytes"
+            problem = f"claims {count:,} records in {len(block):,} bytes"
+            block = None
         if block is None:
             yield RecordRejected(
                 path,
@@ -362,6 +363,8 @@ def _units(
                 continue
             dropping = None
             try:
+                if not isinstance(raw, dict) or not isinstance(subject, str):
+                    raise TypeError(f"not a record with a string {key}")
                 flat = family.without_unset_additions(from_avro(raw))
             except Exception as error:  # not the shape fastavro gives: cannot happen, kept safe
                 yield RecordRejected(path, f"record {index}", "body", str(error), repr(raw))
@@ -430,8 +433,13 @@ def _record_text(flat: dict[str, Any]) -> str:
 
 def read_events(path: Path) -> list[dict[str, Any]]:
     """All flat events of a file (tests, tools); no validation."""
+    events = []
     with path.open("rb") as stream:
-        return [from_avro(r) for r in fastavro.reader(stream, return_record_name=True)]
+        for record in fastavro.reader(stream, return_record_name=True):
+            if not isinstance(record, dict):
+                raise ValueError(f"{path}: holds a {type(record).__name__}, not records")
+            events.append(from_avro(record))
+    return events
 
 
 __all__ = ["iter_avro_units", "read_events", "write_events"]

@@ -16,7 +16,7 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from audit.ingest.file_names import file_identity
-from audit.store import AuditStore, SubjectRecords, canonical, record_digest
+from audit.store import AuditStore, RecordReads, SubjectRecords, canonical, record_digest
 
 KIND = "conflict"
 RECORD = "VersionConflicted"
@@ -107,7 +107,7 @@ class ConflictLog:
 
 
 def conflicts_of(
-    store: AuditStore, kind: str, subjects: Sequence[str]
+    store: RecordReads, kind: str, subjects: Sequence[str]
 ) -> dict[str, list[dict[str, Any]]]:
     """subject id -> its conflict facts, for those of ``subjects`` that have any."""
     keys = {conflict_key(kind, s): s for s in subjects}

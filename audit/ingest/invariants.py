@@ -86,6 +86,8 @@ def check_record(record: Mapping[str, Any]) -> int:
 
 _WIDTHS = {"int": (INT_MIN, INT_MAX), "long": (LONG_MIN, LONG_MAX)}
 _Check = Callable[[Any, str], None]
+_Named = dict[str, _Check | None]
+"""Full name of a named schema (record, enum, fixed) -> its checker, None if it has none."""
 
 
 def _integer(kind: str) -> _Check:
@@ -103,7 +105,7 @@ def _integer(kind: str) -> _Check:
     return check
 
 
-def _compiled(schema: Any, names: dict[str, Any], namespace: str) -> _Check | None:
+def _compiled(schema: Any, names: _Named, namespace: str) -> _Check | None:
     """A checker of the integers inside values of ``schema``, or None when it has none
     (strings, enums, booleans, timestamps, which fastavro hands over as datetimes)."""
     if isinstance(schema, str):
@@ -114,13 +116,13 @@ def _compiled(schema: Any, names: dict[str, Any], namespace: str) -> _Check | No
         branches = [b for b in schema if b != "null"]
         if len(branches) != 1:
             return None
-        inner = _compiled(branches[0], names, namespace)
-        if inner is None:
+        branch = _compiled(branches[0], names, namespace)
+        if branch is None:
             return None
 
         def optional(value: Any, path: str) -> None:
             if value is not None:
-                inner(value, path)
+                branch(value, path)
 
         return optional
     kind = schema.get("type")
@@ -149,7 +151,9 @@ def _full_name(schema: dict[str, Any], namespace: str) -> str:
     return name if "." in name else f"{schema.get('namespace', namespace)}.{name}"
 
 
-def _fields(fields: list[dict[str, Any]], names: dict, namespace: str) -> list[tuple[str, _Check]]:
+def _fields(
+    fields: list[dict[str, Any]], names: _Named, namespace: str
+) -> list[tuple[str, _Check]]:
     found = []
     for item in fields:
         check = _compiled(item["type"], names, namespace)
@@ -191,7 +195,7 @@ def _width_checks(family: str) -> dict[str, list[tuple[str, _Check]]]:
     """Record type -> (flat field, checker) for the integers of the family's events."""
     raw = FAMILIES[family].raw_schema
     namespace = raw.get("namespace", "")
-    names: dict[str, Any] = {}
+    names: _Named = {}
     envelope = [f for f in raw["fields"] if f["name"] != "body"]
     body = next(f for f in raw["fields"] if f["name"] == "body")
     head = [(n, c) for n, c in _fields(envelope, names, namespace) if n != "sequence"]
@@ -210,7 +214,10 @@ def check_widths(family: str, record: Mapping[str, Any]) -> None:
     if type(sequence) is not int or not 0 <= sequence <= MAX_SEQUENCE:
         shown = sequence if type(sequence) is not int or sequence.bit_length() < 4000 else "huge"
         raise FieldError("sequence", f"sequence {shown!r} is not in 0..{MAX_SEQUENCE}")
-    for name, check in _width_checks(family).get(record.get("type"), ()):
+    record_type = record.get("type")
+    if not isinstance(record_type, str):  # no record type: none of its fields is known
+        return
+    for name, check in _width_checks(family).get(record_type, ()):
         if name in record:
             check(record[name], name)
 

@@ -212,7 +212,7 @@ def hand_events(
     *,
     default_rulebook: str | None = None,
     limits: Limits = DEFAULT_LIMITS,
-) -> list[dict]:
+) -> list[dict[str, Any]]:
     """The flat events of one PHH hand; ``RecordRejected`` names the invalid field."""
     try:
         return _events(record, default_rulebook, limits)
@@ -222,7 +222,9 @@ def hand_events(
         ) from None
 
 
-def _events(record: PhhRecord, default_rulebook: str | None, limits: Limits) -> list[dict]:
+def _events(
+    record: PhhRecord, default_rulebook: str | None, limits: Limits
+) -> list[dict[str, Any]]:
     fields = record.fields
     variant = _variant(fields)
     _check_required(fields, variant)
@@ -261,8 +263,8 @@ def _action_bodies(fields: dict[str, Any], variant: str, money: Money, chips: Ch
 
 
 def poker_event(
-    hand_id: str, sequence: int, occurred_at: dt.datetime, name: str, body: dict
-) -> dict:
+    hand_id: str, sequence: int, occurred_at: dt.datetime, name: str, body: dict[str, Any]
+) -> dict[str, Any]:
     """One flat poker event as the ingest stores it: envelope (``event_id`` =
     ``<hand id>#<sequence>``, ``hand_id``, ``sequence``, ``occurred_at``), type, body."""
     return {

@@ -66,10 +66,10 @@ def start_time(fields: dict[str, Any]) -> tuple[dt.datetime, list[str]]:
 def _start_time(fields: dict[str, Any]) -> tuple[dt.datetime, list[str]]:
     if "_time" in fields:
         return _user_time(fields["_time"]), []
-    year = fields.get("year")
+    year = _integer_field(fields, "year")
     if year is None:
         return UNKNOWN_TIME, ["time unknown"]
-    date, notes = _date(fields)
+    date, notes = _date(year, fields)
     local_time = fields.get("time")
     if local_time is None:
         midnight = dt.datetime.combine(date, dt.time(), tzinfo=dt.UTC)
@@ -91,23 +91,31 @@ def _user_time(value: Any) -> dt.datetime:
     return value.astimezone(dt.UTC)
 
 
-def _date(fields: dict[str, Any]) -> tuple[dt.date, list[str]]:
-    """PHH ``year``, ``month`` and ``day``; a missing month or day means the period start."""
-    parts = {name: fields.get(name) for name in ("year", "month", "day")}
-    for name, value in parts.items():
-        if value is not None and (isinstance(value, bool) or not isinstance(value, int)):
-            raise FieldError(name, f"{value!r} is not an integer")
+def _integer_field(fields: dict[str, Any], name: str) -> int | None:
+    """The PHH field ``name`` if given: an integer (not a boolean), or FieldError."""
+    value = fields.get(name)
+    if value is None:
+        return None
+    if isinstance(value, bool) or not isinstance(value, int):
+        raise FieldError(name, f"{value!r} is not an integer")
+    return value
+
+
+def _date(year: int, fields: dict[str, Any]) -> tuple[dt.date, list[str]]:
+    """PHH ``year`` with ``month`` and ``day``; a missing month or day means the period start."""
+    month = _integer_field(fields, "month")
+    day = _integer_field(fields, "day")
     notes = []
-    if parts["month"] is None or parts["day"] is None:
+    if month is None or day is None:
         notes.append("date approximate")
-    month = parts["month"] or 1
-    day = parts["day"] if parts["month"] is not None and parts["day"] is not None else 1
-    if not dt.MINYEAR <= parts["year"] <= dt.MAXYEAR:
-        raise FieldError("year", f"year {parts['year']} is out of range")
+        day = 1
+    month = month or 1
+    if not dt.MINYEAR <= year <= dt.MAXYEAR:
+        raise FieldError("year", f"year {year} is out of range")
     if not 1 <= month <= 12:
         raise FieldError("month", f"month {month} is not in 1..12")
     try:
-        return dt.date(parts["year"], month, day), notes
+        return dt.date(year, month, day), notes
     except (ValueError, OverflowError) as error:
         raise FieldError("day", f"no such date: {error}") from None
 

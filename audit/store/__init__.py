@@ -3,8 +3,10 @@
 Its public names, which every other package imports from here: ``AuditStore`` (the
 application), ``SubjectRecords`` and ``AppendResult`` (what goes in, what came of it:
 ``STORED``, ``DUPLICATE``, ``CONFLICT`` per unit, ``EventConflict`` per event),
-``canonical`` and ``record_digest`` (byte-stable JSON and deterministic ids), and the
-chain shards' ``MAIN_SHARD``, ``MAX_SHARD_NAME`` and ``ShardNameError``.
+``RecordReads`` and ``StoreReads`` (what reading records asks of a store, for readers
+that stand in for it), ``canonical`` and ``record_digest`` (byte-stable JSON and
+deterministic ids), and the chain shards' ``MAIN_SHARD``, ``MAX_SHARD_NAME`` and
+``ShardNameError``.
 """
 
 from audit.store.application import (
@@ -17,6 +19,7 @@ from audit.store.application import (
     SubjectRecords,
 )
 from audit.store.canonical import canonical, record_digest
+from audit.store.reads import RecordReads, StoreReads
 from audit.store.shards import MAIN_SHARD, MAX_SHARD_NAME, ShardNameError
 
 __all__ = [
@@ -28,7 +31,9 @@ __all__ = [
     "AppendResult",
     "AuditStore",
     "EventConflict",
+    "RecordReads",
     "ShardNameError",
+    "StoreReads",
     "SubjectRecords",
     "canonical",
     "record_digest",

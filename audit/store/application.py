@@ -181,7 +181,7 @@ class AppendResult:
 STORED, DUPLICATE, CONFLICT = "stored", "duplicate", "conflict"
 
 
-class AuditStore(Application):
+class AuditStore(Application[UUID]):
     """casino-audit's event store."""
 
     name = APP_NAME
@@ -363,7 +363,9 @@ class AuditStore(Application):
             if stored.originator_version >= FIRST_RECORD_VERSION
         ]
 
-    def records_of_many(self, kind: str, subject_ids: Sequence[str]) -> dict[str, list[dict]]:
+    def records_of_many(
+        self, kind: str, subject_ids: Sequence[str]
+    ) -> dict[str, list[dict[str, Any]]]:
         """``records_of`` for many subjects in a few queries: subject id -> records (only the
         subjects that are stored)."""
         by_hex = {subject_uuid(kind, subject).hex: subject for subject in subject_ids}
@@ -395,7 +397,9 @@ class AuditStore(Application):
             if not page:
                 return
             for notification in page:
-                yield self.mapper.to_domain_event(notification).subject_id
+                opened = self.mapper.to_domain_event(notification)
+                assert isinstance(opened, Subject.Opened)  # the page holds only that topic
+                yield opened.subject_id
             start = page[-1].id + 1
 
     def iter_records(

@@ -8,7 +8,7 @@ units from strings.
 from __future__ import annotations
 
 import hashlib
-from collections.abc import Iterable
+from collections.abc import Iterable, Mapping
 from datetime import datetime
 from typing import Any
 
@@ -24,7 +24,7 @@ def json_default(value: Any) -> Any:
     raise TypeError(f"cannot serialise {type(value).__name__}")
 
 
-def canonical(record: dict[str, Any]) -> str:
+def canonical(record: Mapping[str, Any]) -> str:
     """Byte-stable JSON of a flat record (keys sorted at every level, no spaces, UTF-8,
     datetimes as ISO 8601, bytes as hex), for comparisons and content digests."""
     return orjson.dumps(record, option=orjson.OPT_SORT_KEYS, default=json_default).decode()

@@ -116,10 +116,12 @@ def _as_bytes(value: object) -> bytes:
 
 
 def _as_originator(value: object) -> str:
-    try:
-        return originator_hex(value)  # type: ignore[arg-type]
-    except (ValueError, TypeError, AttributeError):
-        return f"(not a uuid: {value!r})"
+    if isinstance(value, UUID | str):
+        try:
+            return originator_hex(value)
+        except ValueError:
+            pass
+    return f"(not a uuid: {value!r})"
 
 
 def chain_row(
@@ -136,7 +138,7 @@ def chain_row(
     """A ChainRow from raw column values, whatever a tamperer left in them (a store
     without the form column: ``LEGACY_FORM``)."""
     return ChainRow(
-        int(notification_id),  # type: ignore[call-overload]
+        int(notification_id),
         _as_originator(originator_id),
         int(version) if isinstance(version, int) else -1,
         str(topic),

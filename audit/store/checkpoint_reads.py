@@ -59,13 +59,13 @@ class CheckpointReads:
         )
 
 
-def checkpoint_row(checkpoint: Checkpoint, *, sharded: bool) -> tuple[str, tuple]:
+def checkpoint_row(checkpoint: Checkpoint, *, sharded: bool) -> tuple[str, tuple[object, ...]]:
     """(columns, values) that record ``checkpoint``: its tree head when it has a root, its
     shard heads (with their form: signed or not) when the store has chain shards."""
     from audit.store.shards import encode_heads
 
     rooted = bool(checkpoint.tree_root)
-    values: tuple = (
+    values: tuple[object, ...] = (
         checkpoint.notification_id,
         checkpoint.chain_hash,
         checkpoint.event_count,

@@ -16,11 +16,15 @@ import sqlite3
 import stat
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from eventsourcing.persistence import PersistenceError
 
 from audit.config import StoreURL
+
+if TYPE_CHECKING:
+    from psycopg import Connection
+    from psycopg.rows import TupleRow
 
 EVENTS_TABLE = "stored_events"  # SQLite: eventsourcing's default name
 # PostgreSQL: eventsourcing names the table after the application ("CasinoAudit").
@@ -126,7 +130,7 @@ def safe_message(error: BaseException, url: StoreURL) -> str:
     return text
 
 
-def connect(url: StoreURL, **options: Any):
+def connect(url: StoreURL, **options: Any) -> Connection[TupleRow]:
     """A psycopg connection to ``url``'s database, or ``StoreUnusable`` saying why not."""
     import psycopg
 

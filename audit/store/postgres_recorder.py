@@ -18,6 +18,8 @@ from typing import Any
 
 from eventsourcing.persistence import StoredEvent
 from eventsourcing.postgres import PostgresApplicationRecorder, PostgresDatastore
+from psycopg import Cursor
+from psycopg.rows import DictRow
 from psycopg.sql import SQL, Identifier, Literal
 
 from audit.store.chain import (
@@ -80,6 +82,13 @@ BEGIN
 END
 $casino_audit$
 """
+
+
+def _only_row(curs: Cursor[DictRow]) -> DictRow:
+    """The row of a query that always returns one (an aggregate, or a settled id's row)."""
+    row = curs.fetchone()
+    assert row is not None, "the query returned no row"
+    return row
 
 
 class ChainedPostgresApplicationRecorder(CheckpointReads, PostgresApplicationRecorder):
@@ -296,9 +305,9 @@ class ChainedPostgresApplicationRecorder(CheckpointReads, PostgresApplicationRec
                 yield chain_row(*r.values())
             after = batch[-1]["notification_id"]
 
-    def _max_id(self, curs: Any) -> int:
+    def _max_id(self, curs: Cursor[DictRow]) -> int:
         curs.execute(SQL("SELECT max(notification_id) AS n FROM {t}").format(t=self._table))
-        return int(curs.fetchone()["n"] or 0)
+        return int(_only_row(curs)["n"] or 0)
 
     def settled_head(self) -> int:
         """The last notification id every event up to which is committed: the writers in
@@ -324,7 +333,7 @@ class ChainedPostgresApplicationRecorder(CheckpointReads, PostgresApplicationRec
                 SQL("SELECT chain_hash FROM {t} WHERE notification_id = %s").format(t=self._table),
                 (head_id,),
             )
-            head_hash = bytes(curs.fetchone()["chain_hash"])
+            head_hash = bytes(_only_row(curs)["chain_hash"])
             # Counted from the last checkpoint on (ids are settled up to the head), not
             # over the whole table every time.
             curs.execute(
@@ -340,7 +349,7 @@ class ChainedPostgresApplicationRecorder(CheckpointReads, PostgresApplicationRec
                 ),
                 (last["notification_id"],),
             )
-            count = last["event_count"] + curs.fetchone()["n"]
+            count = last["event_count"] + _only_row(curs)["n"]
         return head_id, head_hash, count
 
     def shard_heads_between(self, after: int, upto: int) -> list[ShardHead]:
@@ -373,7 +382,7 @@ class ChainedPostgresApplicationRecorder(CheckpointReads, PostgresApplicationRec
                     "AND column_name IN ('tree_root', 'tree_frontier', 'head_time')",
                     (self.datastore.schema, f"{self.events_table_name}_checkpoints"),
                 )
-                self._tree_columns = curs.fetchone()["n"] == 3
+                self._tree_columns = _only_row(curs)["n"] == 3
         return self._tree_columns
 
     def write_checkpoint(self, checkpoint: Checkpoint) -> None:
@@ -390,7 +399,7 @@ class ChainedPostgresApplicationRecorder(CheckpointReads, PostgresApplicationRec
                 values,
             )
 
-    def _select_checkpoints(self, query: str, params: tuple = ()) -> list[Checkpoint]:
+    def _select_checkpoints(self, query: str, params: tuple[object, ...] = ()) -> list[Checkpoint]:
         with self.datastore.transaction(commit=False) as curs:
             curs.execute(SQL(query).format(cp=self._checkpoints), params)
             return [tree_head_row(*r.values()) for r in curs.fetchall()]

@@ -27,7 +27,6 @@ import os
 from collections.abc import Callable
 from dataclasses import replace
 from pathlib import Path
-from typing import TypeVar
 
 from cryptography.exceptions import InvalidSignature, UnsupportedAlgorithm
 from cryptography.hazmat.primitives import serialization
@@ -36,8 +35,6 @@ from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey,
 from audit.bounded import UnusableInput, read_bounded
 from audit.store.chain import Checkpoint
 from audit.store.shards import heads_message
-
-T = TypeVar("T")
 
 SIGNING_KEY_ENV = "CASINO_AUDIT_SIGNING_KEY"
 DOMAIN = b"casino-audit checkpoint v1\n"
@@ -118,31 +115,36 @@ def _write_new(path: Path, data: bytes, mode: int) -> None:
         file.write(data)
 
 
-def _load_key(path: Path, load: Callable[[bytes], object], kind: type[T], what: str) -> T:
-    """The Ed25519 key of ``kind`` in the PEM file ``path`` (read within bounds), or
-    ``KeyError_`` naming the file and why it cannot be used as the ``what`` key."""
+def _load_key(path: Path, load: Callable[[bytes], object], what: str) -> object:
+    """The key in the PEM file ``path`` (read within bounds), or ``KeyError_`` naming the
+    file and why it cannot be used as the ``what`` key; the caller checks its kind."""
     try:
         key = load(read_bounded(path, MAX_KEY_BYTES))
     except UnusableInput as error:
         raise KeyError_(f"not a usable {what} key: {error}") from None
     except (ValueError, TypeError, UnsupportedAlgorithm) as error:  # an OID no key has
         raise KeyError_(f"{path}: not a usable {what} key ({error})") from None
-    if not isinstance(key, kind):
-        raise KeyError_(f"{path}: not an Ed25519 {what} key")
     return key
 
 
+def _not_ed25519(path: Path, what: str) -> KeyError_:
+    return KeyError_(f"{path}: not an Ed25519 {what} key")
+
+
 def load_private_key(path: Path) -> Ed25519PrivateKey:
-    return _load_key(
-        path,
-        lambda data: serialization.load_pem_private_key(data, password=None),
-        Ed25519PrivateKey,
-        "private",
+    key = _load_key(
+        path, lambda data: serialization.load_pem_private_key(data, password=None), "private"
     )
+    if not isinstance(key, Ed25519PrivateKey):
+        raise _not_ed25519(path, "private")
+    return key
 
 
 def load_public_key(path: Path) -> Ed25519PublicKey:
-    return _load_key(path, serialization.load_pem_public_key, Ed25519PublicKey, "public")
+    key = _load_key(path, serialization.load_pem_public_key, "public")
+    if not isinstance(key, Ed25519PublicKey):
+        raise _not_ed25519(path, "public")
+    return key
 
 
 def signing_key_from_env() -> Ed25519PrivateKey | None:

@@ -145,8 +145,8 @@ class ChainedSQLiteApplicationRecorder(CheckpointReads, SQLiteApplicationRecorde
     ) -> Sequence[int] | None:
         with (
             self.datastore.get_connection(commit=True) as connection,
-            _ImmediateTransaction(connection, commit=True) as transaction,
-            transaction as c,
+            _ImmediateTransaction(connection, commit=True) as c,
+            c,  # closes the cursor, as eventsourcing's own transactions do
         ):
             return self._insert_events(c, stored_events, **kwargs)
 
@@ -250,7 +250,7 @@ class ChainedSQLiteApplicationRecorder(CheckpointReads, SQLiteApplicationRecorde
                 f"INSERT OR IGNORE INTO chain_checkpoints ({columns}) VALUES ({marks})", values
             )
 
-    def _select_checkpoints(self, query: str, params: tuple = ()) -> list[Checkpoint]:
+    def _select_checkpoints(self, query: str, params: tuple[object, ...] = ()) -> list[Checkpoint]:
         sql = query.format(cp="chain_checkpoints").replace("%s", "?")
         with self.datastore.transaction(commit=False) as c:
             c.execute(sql, params)

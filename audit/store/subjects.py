@@ -8,7 +8,8 @@ numbering makes ingest idempotent. Findings and quarantined records are subjects
 so every fact lives in the same append-only, hash-chained store.
 """
 
-from typing import Any
+from datetime import datetime
+from typing import TYPE_CHECKING, Any
 from uuid import NAMESPACE_URL, UUID, uuid5
 
 from eventsourcing.domain import Aggregate, event
@@ -34,8 +35,26 @@ class Subject(Aggregate):
 
         record: dict[str, Any]
 
-        def apply(self, aggregate: Aggregate) -> None:
-            aggregate.records.append(self.record)  # type: ignore[attr-defined]
+        def apply(self, aggregate: "Subject") -> None:
+            aggregate.records.append(self.record)
+
+    if TYPE_CHECKING:
+
+        class Opened(Aggregate.Created):
+            """What ``@event("Opened")`` below makes at class creation, for the type
+            checker: every ``<Kind>.Opened`` subclasses ``Subject.Opened``."""
+
+            subject_id: str
+
+            def __init__(
+                self,
+                *,
+                originator_id: UUID,
+                originator_version: int,
+                timestamp: datetime,
+                originator_topic: str,
+                subject_id: str,
+            ) -> None: ...
 
     @event("Opened")
     def __init__(self, subject_id: str):
@@ -44,8 +63,10 @@ class Subject(Aggregate):
 
     @classmethod
     def event_class(cls, record_type: str) -> type["Subject.Recorded"]:
-        """The domain event class for a record type of this subject's family."""
-        return getattr(cls, record_type)
+        """The domain event class for a record type of this subject's family (made at
+        import by ``_declare_record_events``)."""
+        event_cls: type[Subject.Recorded] = getattr(cls, record_type)
+        return event_cls
 
 
 class PokerHand(Subject):

@@ -69,7 +69,7 @@ class OrjsonTranscoder(JSONTranscoder):
         of records inside arrays, so only those two levels are revived, instead of
         walking every value of the state as ``decode`` must.
         """
-        record = orjson.loads(data)["record"]
+        record: dict[str, Any] = orjson.loads(data)["record"]
         for key, value in record.items():
             if type(value) is dict:
                 record[key] = self._revive(value)

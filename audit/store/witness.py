@@ -97,7 +97,9 @@ def head_from_json(entry: object) -> Checkpoint:
     def digest(name: str, size: int | None = HASH_SIZE) -> bytes:
         value = entry.get(name)
         try:
-            raw = bytes.fromhex(value)  # type: ignore[arg-type]
+            if not isinstance(value, str):
+                raise TypeError(name)
+            raw = bytes.fromhex(value)
         except (TypeError, ValueError):
             raise ValueError(f"{name} is not hex") from None
         if size is not None and len(raw) != size:

@@ -136,8 +136,9 @@ def _rake_excess(row: Mapping[str, Any]) -> int:
     return 0
 
 
-def _seat_owed(row: Mapping[str, Any]) -> list[Owed]:
-    difference, currency = row.get("difference"), _currency(row)
+def _seat_owed(row: Mapping[str, Any], difference: Mapping[str, Any]) -> list[Owed]:
+    """Owed seat by seat for a poker ``difference`` (seat -> recorded - expected)."""
+    currency = _currency(row)
     found: list[Owed] = []
     for seat in sorted(difference, key=_seat_order):
         if _is_amount(difference[seat]):
@@ -154,10 +155,11 @@ def _owed(row: Mapping[str, Any], bet_players: Mapping[tuple[str, str], str]) ->
         excess = _rake_excess(row)
         return _by_sign(_winners_party(row), excess, currency, True)
     if kind == "mispaid_pot":
-        settled = isinstance(difference, dict) and detail.get("pots")
-        return _seat_owed(row) if settled else []
+        if isinstance(difference, dict) and detail.get("pots"):  # the pots were settled
+            return _seat_owed(row, difference)
+        return []
     if kind == "void_hand_not_refunded" and isinstance(difference, dict):
-        return _seat_owed(row)
+        return _seat_owed(row, difference)
     if kind == "mispaid_prize" and isinstance(row.get("expected"), dict):
         return _satellite_owed(row)
     if kind not in PAYOUT_SIDE | {"mispaid_bounty", "mispaid_prize"}:

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Mapping
-from typing import Any, Literal
+from typing import Any, Literal, TypeGuard
 
 from audit.money import format_money
 
@@ -42,7 +42,8 @@ def _currency(row: Mapping[str, Any]) -> str | None:
     return currency if isinstance(currency, str) and currency else None
 
 
-def _is_amount(value: Any) -> bool:
+def _is_amount(value: object) -> TypeGuard[int]:
+    """An amount in minor units: an integer that is not a boolean."""
     return isinstance(value, int) and not isinstance(value, bool)
 
 

@@ -209,7 +209,9 @@ def _mispaid_prize(row: Mapping[str, Any]) -> str | None:
 
 def _rake_cap(row: Mapping[str, Any]) -> str | None:
     expected, recorded = row.get("expected"), row.get("recorded")
-    cap = expected.get("at_most") if isinstance(expected, dict) else None
+    if not isinstance(expected, dict):
+        return None
+    cap = expected.get("at_most")
     if not (_is_amount(cap) and _is_amount(recorded)):
         return None
     over = recorded - cap

@@ -305,7 +305,7 @@ class HandBuilder:
 
     def _net_put(self, seat: int) -> int:
         """What ``seat`` put in over the hand, less the uncalled bets returned to it."""
-        back = sum(b[1]["amount"] for b in self.returns if b[1]["seat"] == seat)
+        back: int = sum(b[1]["amount"] for b in self.returns if b[1]["seat"] == seat)
         return self.seats[seat].put - back
 
     def returned(self, seat: int, chips: int, *, street: bool = True) -> None:

@@ -92,9 +92,9 @@ def parse_hand(lines: Sequence[Line], room: Room) -> HandBuilder:
         error.line = line.number
         raise
     if not reader.summary:
-        error = TextError("the hand has no *** SUMMARY ***: it is cut short")
-        error.line = line.number
-        raise error
+        cut_short = TextError("the hand has no *** SUMMARY ***: it is cut short")
+        cut_short.line = line.number
+        raise cut_short
     reconcile(builder)
     return builder
 

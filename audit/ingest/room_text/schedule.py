@@ -50,6 +50,9 @@ MAX_DEPTH = 16
 MAX_NODES = 100_000
 _BASES = ("hand", "pot")
 
+Stakes = tuple[str, str, int, int]
+"""What a schedule entry matches: (game, currency, small blind, big blind)."""
+
 
 class BadSchedule(ValueError):
     """The schedule file cannot be used; the message names the field."""
@@ -72,7 +75,7 @@ def _minor(entry: Mapping[str, Any], name: str, currency: str, where: str) -> in
         raise BadSchedule(f"{error.field}: {error.reason}") from None
 
 
-def _entry(entry: Any, index: int, common: dict[str, Any]) -> tuple[tuple, dict[str, Any]]:
+def _entry(entry: Any, index: int, common: dict[str, Any]) -> tuple[Stakes, dict[str, Any]]:
     """(match key, declaration body) of one stakes entry."""
     where = f"stakes[{index}]"
     if not isinstance(entry, dict):
@@ -157,13 +160,8 @@ class RakeSchedule:
     def declaration(self, hand: SubjectRecords) -> SubjectRecords | None:
         start = hand.records[0]
         table = str(start.get("table_id", ""))
-        key = (
-            start.get("variant"),
-            start.get("currency"),
-            start.get("small_blind"),
-            start.get("big_blind"),
-        )
-        body = self.by_stakes.get(key)
+        key = _stakes_of(start)
+        body = self.by_stakes.get(key) if key is not None else None
         if body is None or table in self.declared or not table.startswith(f"{self.room}/"):
             return None
         self.declared.add(table)
@@ -180,7 +178,22 @@ class RakeSchedule:
         )
 
 
-def _load(path: Path) -> tuple[str, dict[tuple, dict[str, Any]]]:
+def _stakes_of(start: Mapping[str, Any]) -> Stakes | None:
+    """The stakes of a hand's first record, None when it does not state them (a unit that
+    does not start with ``HandStarted``)."""
+    game, currency = start.get("variant"), start.get("currency")
+    small, big = start.get("small_blind"), start.get("big_blind")
+    if (
+        isinstance(game, str)
+        and isinstance(currency, str)
+        and isinstance(small, int)
+        and isinstance(big, int)
+    ):
+        return game, currency, small, big
+    return None
+
+
+def _load(path: Path) -> tuple[str, dict[Stakes, dict[str, Any]]]:
     """(room, declaration body by (game, currency, small blind, big blind))."""
     try:
         text = read_bounded(path, MAX_BYTES).decode("utf-8")
