@@ -45,8 +45,7 @@ from eventsourcing.utils import get_topic
 
 from audit.evidence_proof import ProofError, ProofResult, check_proof, row_state
 from audit.judging import ADJUDICATORS, findings_json, gather, judge
-from audit.store.subjects import FIRST_RECORD_VERSION, SUBJECT_CLASSES, subject_uuid
-from audit.store.transcoder import OrjsonTranscoder
+from audit.store import FIRST_RECORD_VERSION, SUBJECT_CLASSES, OrjsonTranscoder, subject_uuid
 from audit.wording import show_command
 from replayer import REPLAYER_VERSION
 from replayer.rulebooks.citations import summary_line

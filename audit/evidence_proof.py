@@ -27,15 +27,16 @@ from typing import Any
 
 from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PublicKey
 
-from audit.store.chain import (
+from audit.store import (
     LEGACY_FORM,
     SHARD_FORM,
     Checkpoint,
+    heads_from_list,
+    key_id,
     legacy_link_hash,
     link_hash,
+    signature_valid,
 )
-from audit.store.shards import heads_from_list
-from audit.store.signing import key_id, signature_valid
 
 MERKLE, HASH_CHAIN = "merkle", "hash-chain"
 
@@ -141,7 +142,7 @@ def check_proof(
 
 
 def _merkle(proof: Mapping[str, Any], events: Sequence[Mapping[str, Any]], cp: Checkpoint) -> None:
-    from audit.store.merkle import leaf_hash, verify_inclusion
+    from audit.store import leaf_hash, verify_inclusion
 
     paths = proof.get("leaves") or {}
     for event in events:

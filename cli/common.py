@@ -40,9 +40,7 @@ def open_store(
     writes go to ``chain_shard``'s hash chain (None: the main chain)."""
     from eventsourcing.persistence import PersistenceError
 
-    from audit.store import MAIN_SHARD, AuditStore, ShardNameError
-    from audit.store.existing import StoreUnusable
-    from audit.store.signing import KeyError_
+    from audit.store import MAIN_SHARD, AuditStore, KeyError_, ShardNameError, StoreUnusable
 
     url = store_url_from_env(args.store)
     try:

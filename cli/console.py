@@ -110,8 +110,7 @@ def cmd_serve(args: argparse.Namespace) -> int:
     from eventsourcing.persistence import PersistenceError
 
     from audit.config import StoreURLError, parse_store_url, store_url_from_env
-    from audit.store.existing import StoreMissing
-    from audit.store.signing import KeyError_, load_public_key
+    from audit.store import KeyError_, StoreMissing, load_public_key
     from console.app import create_app
 
     url = store_url_from_env(args.store)
@@ -221,7 +220,7 @@ def cmd_verify_evidence(args: argparse.Namespace) -> int:
     """``casino-audit verify-evidence FILE --public-key KEY``: 0 proven, 1 not, 2 unusable."""
     from audit.bounded import UnusableInput, json_bounded, read_bounded
     from audit.evidence import verify_bundle
-    from audit.store.signing import KeyError_, load_public_key
+    from audit.store import KeyError_, load_public_key
     from audit.wording import terminal_safe
 
     try:

@@ -56,8 +56,7 @@ def add_parsers(sub: Subcommands) -> None:
 
 def cmd_db(args: argparse.Namespace) -> int:
     from audit.config import StoreURLError, parse_store_url, store_url_from_env
-    from audit.store.existing import StoreUnusable
-    from audit.store.roles import grant, init_store
+    from audit.store import StoreUnusable, grant, init_store
 
     try:
         url = parse_store_url(store_url_from_env(args.store))

@@ -64,7 +64,7 @@ def _run(
     """run_nightly in ``workers`` processes (default: one per CPU)."""
     from eventsourcing.persistence import PersistenceError
 
-    from audit.store.existing import StoreUnusable
+    from audit.store import StoreUnusable
     from pipelines.nightly import NoInput, default_workers, run_nightly
 
     try:

@@ -12,8 +12,7 @@ from cli.common import EXIT_DATA_PROBLEMS, EXIT_OK, CannotRun, Subcommands, open
 if TYPE_CHECKING:
     from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PublicKey
 
-    from audit.store import AuditStore
-    from audit.store.chain import ChainReport
+    from audit.store import AuditStore, ChainReport
 
 
 def add_parsers(sub: Subcommands) -> None:
@@ -139,7 +138,7 @@ def cmd_ingest(args: argparse.Namespace) -> int:
 
 def _manifest_key(path: str | None) -> Ed25519PublicKey | None:
     """``--manifest-key``'s public key (None without it); an unusable key cannot run."""
-    from audit.store.signing import KeyError_, load_public_key
+    from audit.store import KeyError_, load_public_key
 
     try:
         return load_public_key(Path(path)) if path else None
@@ -148,7 +147,7 @@ def _manifest_key(path: str | None) -> Ed25519PublicKey | None:
 
 
 def cmd_verify(args: argparse.Namespace) -> int:
-    from audit.store.signing import KeyError_, load_public_key
+    from audit.store import KeyError_, load_public_key
 
     try:
         public_key = load_public_key(Path(args.public_key)) if args.public_key else None
@@ -184,7 +183,7 @@ def _print_chain_problem(report: ChainReport) -> None:
 
 def _verify_witness(store: AuditStore, witness: str, public_key: Ed25519PublicKey | None) -> int:
     """``verify --witness``: the store against every head kept outside the database."""
-    from audit.store.witness import WitnessError, describe
+    from audit.store import WitnessError, describe_head
 
     try:
         report = store.verify_witness(witness, public_key)
@@ -205,7 +204,7 @@ def _verify_witness(store: AuditStore, witness: str, public_key: Ed25519PublicKe
         if public_key is not None
         else "signatures not checked (no --public-key)"
     )
-    largest = f", the largest: {describe(report.largest_head)}" if report.largest_head else ""
+    largest = f", the largest: {describe_head(report.largest_head)}" if report.largest_head else ""
     print(
         f"witness {witness}: {report.heads_checked} head(s){largest}; {signatures}; "
         f"{report.unwitnessed} event(s) unwitnessed"
@@ -217,7 +216,7 @@ def _verify_witness(store: AuditStore, witness: str, public_key: Ed25519PublicKe
 
 
 def cmd_keygen(args: argparse.Namespace) -> int:
-    from audit.store.signing import SIGNING_KEY_ENV, KeyError_, generate_keypair
+    from audit.store import SIGNING_KEY_ENV, KeyError_, generate_keypair
 
     try:
         private, public = generate_keypair(Path(args.folder))
@@ -229,8 +228,7 @@ def cmd_keygen(args: argparse.Namespace) -> int:
 
 
 def cmd_checkpoint(args: argparse.Namespace) -> int:
-    from audit.store.signing import KeyError_, load_private_key
-    from audit.store.witness import WitnessError, witness_from_env
+    from audit.store import KeyError_, WitnessError, load_private_key, witness_from_env
 
     store = open_store(args)
     if args.sign_key:

@@ -38,8 +38,7 @@ from fastapi.staticfiles import StaticFiles
 from starlette.exceptions import HTTPException as StarletteHTTPException
 
 from audit.config import parse_store_url
-from audit.store import AuditStore
-from audit.store.existing import require_existing
+from audit.store import AuditStore, require_existing
 from console import routes_admin, routes_incidents, routes_main, routes_nights, routes_subjects
 from console.auth import SignInNeeded, csrf_guard
 from console.auth import router as auth_router

@@ -12,8 +12,7 @@ from collections.abc import Iterator
 from typing import Any
 from uuid import UUID
 
-from audit.store import AuditStore
-from audit.store.chain import LEGACY_FORM, ChainRow, chain_row
+from audit.store import LEGACY_FORM, AuditStore, ChainRow, chain_row
 
 BATCH = 5000
 _COLUMNS = "originator_id, originator_version, topic, state, chain_prev, chain_hash"

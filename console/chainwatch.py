@@ -28,9 +28,7 @@ from typing import Any
 from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PublicKey
 from cryptography.hazmat.primitives.serialization import Encoding, PublicFormat
 
-from audit.store import AuditStore
-from audit.store.chain import ChainReport, Checkpoint
-from audit.store.heads import require_signed
+from audit.store import AuditStore, ChainReport, Checkpoint, require_signed
 from console.signatures import AfterSigned, SignatureStatus, events_after, signature_status
 
 Verified = tuple[ChainReport, int, ChainReport | None, SignatureStatus | None, int]

@@ -30,9 +30,7 @@ from audit.ingest.conflicts import conflict_key
 from audit.judging import DECLARED, OWN_TABLE, gather, opening
 from audit.judging import KIND as ADJUDICATION
 from audit.show import collusion_nights
-from audit.store import AuditStore
-from audit.store.chain import ChainRow
-from audit.store.subjects import subject_uuid
+from audit.store import AuditStore, ChainRow, subject_uuid
 from console import queries
 from console.chainrows import rows_of
 from console.proofs import event_json, prove

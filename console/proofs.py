@@ -15,9 +15,7 @@ from collections.abc import Sequence
 from typing import Any
 
 from audit.evidence_proof import HASH_CHAIN, MERKLE
-from audit.store import AuditStore
-from audit.store.chain import ChainRow, Checkpoint
-from audit.store.shards import heads_list
+from audit.store import AuditStore, ChainRow, Checkpoint, heads_list
 from console.chainrows import rows_between
 from console.treecache import TreeCache
 
@@ -69,7 +67,7 @@ def checkpoint_json(checkpoint: Checkpoint) -> dict[str, Any]:
 def _merkle(
     store: AuditStore, rows: Sequence[ChainRow], cp: Checkpoint, trees: TreeCache
 ) -> dict[str, Any]:
-    from audit.store.merkle import inclusion_ranges
+    from audit.store import inclusion_ranges
 
     size = cp.event_count
     with trees.use(store, cp.notification_id) as tree:

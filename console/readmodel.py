@@ -42,16 +42,16 @@ from typing import Any, TypeVar
 import orjson
 from eventsourcing.utils import get_topic
 
-from audit.store import AuditStore
-from audit.store.chain import originator_hex
-from audit.store.subjects import (
+from audit.store import (
     AccessTrail,
     Adjudication,
+    AuditStore,
     ConsoleUser,
     Incident,
     IncidentNote,
     QuarantinedRecord,
     SignOff,
+    originator_hex,
 )
 from audit.wording import player_named
 from console.signatures import TRAIL_TOPICS

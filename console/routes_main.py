@@ -10,7 +10,7 @@ from fastapi import APIRouter, HTTPException, Request
 from fastapi.responses import Response
 
 from audit.reports import write_findings
-from audit.store.signing import signature_valid
+from audit.store import signature_valid
 from console import queries
 from console.auth import Reader, runtime
 from console.evidence import KINDS

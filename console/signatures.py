@@ -27,9 +27,14 @@ from typing import Any
 from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PublicKey
 from eventsourcing.utils import get_topic
 
-from audit.store.chain import Checkpoint
-from audit.store.signing import signature_valid
-from audit.store.subjects import INTERNAL_RECORD_TYPES, AccessTrail, IncidentNote, SignOff
+from audit.store import (
+    INTERNAL_RECORD_TYPES,
+    AccessTrail,
+    Checkpoint,
+    IncidentNote,
+    SignOff,
+    signature_valid,
+)
 
 OK, NEUTRAL, ALARM = "ok", "neutral", "alarm"
 

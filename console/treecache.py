@@ -19,8 +19,7 @@ from bisect import bisect_left
 from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
 
-from audit.store import AuditStore
-from audit.store.merkle import EMPTY_ROOT, HASH_SIZE, leaf_hash, node_hash
+from audit.store import EMPTY_ROOT, HASH_SIZE, AuditStore, leaf_hash, node_hash
 from console.chainrows import leaves
 
 

@@ -27,7 +27,7 @@ from audit.store.signing import (
     load_public_key,
     sign,
 )
-from audit.store.witness import WITNESS_ENV, describe, head_time_text, load_heads, publish
+from audit.store.witness import WITNESS_ENV, describe_head, head_time_text, load_heads, publish
 from cli.main import main
 from tests.store_tamper import checkpoints_table, execute, recompute_history
 from tests.test_store import hand
@@ -148,7 +148,7 @@ def test_a_altered_payout_with_the_whole_chain_and_checkpoints_recomputed(
     first = heads[0]
     assert (
         f"the history up to notification 5 was rewritten: witnessed root "
-        f"{first.tree_root.hex()}, store has {store_root.hex()} ({describe(first)})" in out
+        f"{first.tree_root.hex()}, store has {store_root.hex()} ({describe_head(first)})" in out
     )
     assert head_time_text(first.head_time) in out and first.key_id in out
     for head in heads:
@@ -168,7 +168,7 @@ def test_b_all_checkpoints_deleted(
     for head in witnessed.heads():
         assert (
             f"checkpoint at notification {head.notification_id} is missing from the database: "
-            f"dropped ({describe(head)})" in out
+            f"dropped ({describe_head(head)})" in out
         )
     assert "rewritten" not in out  # the events themselves are as witnessed
 
@@ -196,7 +196,7 @@ def test_c_checkpoints_replaced_by_unsigned_ones(
             f"checkpoint at notification {head.notification_id} is unsigned in the database "
             f"but its witnessed head is signed" in out
         )
-        assert describe(head) in out
+        assert describe_head(head) in out
 
 
 def test_d_truncated_back_to_an_earlier_signed_checkpoint(
@@ -213,7 +213,7 @@ def test_d_truncated_back_to_an_earlier_signed_checkpoint(
     last = witnessed.heads()[-1]
     assert (
         "the store has 5 events, head witnessed at 15 (notification 15): events at the end "
-        f"were deleted ({describe(last)}); 1 more witnessed head(s) beyond the store's end" in out
+        f"were deleted ({describe_head(last)}); 1 more witnessed head(s) beyond the store's end" in out
     )
     assert "checkpoint at notification 10 is missing from the database" in out
     assert "checkpoint at notification 15 is missing from the database" in out
@@ -234,7 +234,7 @@ def test_e_tail_deleted_with_its_checkpoint(
     assert code == 1
     last = witnessed.heads()[-1]
     assert "the store has 12 events, head witnessed at 15 (notification 15)" in out
-    assert describe(last) in out
+    assert describe_head(last) in out
     assert "checkpoint at notification 15 is missing from the database: dropped" in out
 
 
@@ -274,7 +274,7 @@ def test_f_correctly_chained_forged_row_appended(
     last = witnessed.heads()[-1]
     assert (
         "1 event(s) after the last witnessed head (notification 15) are unwitnessed: a forged "
-        f"row appended after the last head cannot be told from a genuine one ({describe(last)})"
+        f"row appended after the last head cannot be told from a genuine one ({describe_head(last)})"
         in out
     )
     assert "1 event(s) unwitnessed" in out

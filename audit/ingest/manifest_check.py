@@ -43,7 +43,7 @@ from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PublicKey
 
 from audit.bounded import UnusableInput, read_bounded
 from audit.ingest.errors import RecordRejected, cap
-from audit.store.signing import key_id
+from audit.store import key_id
 
 MANIFEST = "SHA256SUMS"
 SIGNATURE = "SHA256SUMS.sig"

@@ -75,8 +75,9 @@ from audit.store import (
     EventConflict,
     SubjectRecords,
     canonical,
+    event_digest,
+    sequence_conflict,
 )
-from audit.store.versions import event_digest, sequence_conflict
 
 DEFAULT_BATCH_EVENTS = 10_000
 #: A batch is also flushed when the records it holds weigh this much (pickled).

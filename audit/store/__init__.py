@@ -1,12 +1,29 @@
 """The append-only, hash-chained event store (eventsourcing on SQLite or PostgreSQL).
 
-Its public names, which every other package imports from here: ``AuditStore`` (the
-application), ``SubjectRecords`` and ``AppendResult`` (what goes in, what came of it:
-``STORED``, ``DUPLICATE``, ``CONFLICT`` per unit, ``EventConflict`` per event),
-``RecordReads`` and ``StoreReads`` (what reading records asks of a store, for readers
-that stand in for it), ``canonical`` and ``record_digest`` (byte-stable JSON and
-deterministic ids), and the chain shards' ``MAIN_SHARD``, ``MAX_SHARD_NAME`` and
-``ShardNameError``.
+Every other package imports the store from here, never from its modules (the layer
+contract in ``pyproject.toml`` says so and ``lint-imports`` checks it). Its public names:
+
+* the application: ``AuditStore``; what goes in and what came of it, ``SubjectRecords``
+  and ``AppendResult`` (``STORED``, ``DUPLICATE``, ``CONFLICT`` per unit,
+  ``EventConflict`` per event); the reads a stand-in implements, ``RecordReads`` and
+  ``StoreReads``; opening an existing store, ``require_existing``, ``StoreMissing``,
+  ``StoreUnusable``; PostgreSQL's roles, ``init_store`` and ``grant``;
+* the subjects' record classes (``Adjudication``, ``Incident``, ``IncidentNote``,
+  ``ConsoleUser``, ``AccessTrail``, ``SignOff``, ``QuarantinedRecord``,
+  ``SUBJECT_CLASSES``, ``INTERNAL_RECORD_TYPES``, ``FIRST_RECORD_VERSION``,
+  ``subject_uuid``) and their stored form (``OrjsonTranscoder``);
+* an event's identity: ``canonical`` and ``record_digest`` (byte-stable JSON,
+  deterministic ids), ``event_digest`` and ``sequence_conflict``;
+* the hash chain: ``ChainRow``, ``chain_row``, ``link_hash`` and ``legacy_link_hash``
+  over ``SHARD_FORM`` and ``LEGACY_FORM`` rows, ``originator_hex``, ``Checkpoint``,
+  ``ChainReport``; the chain shards, ``MAIN_SHARD``, ``MAX_SHARD_NAME``,
+  ``ShardNameError``, ``heads_list``, ``heads_from_list``; the Merkle tree of a
+  checkpoint, ``leaf_hash``, ``node_hash``, ``EMPTY_ROOT``, ``HASH_SIZE``,
+  ``inclusion_ranges``, ``verify_inclusion``;
+* signatures and witnesses: ``SIGNING_KEY_ENV``, ``generate_keypair``,
+  ``load_private_key``, ``load_public_key``, ``key_id``, ``signature_valid``,
+  ``KeyError_``, ``require_signed``; ``witness_from_env``, ``describe_head``,
+  ``WitnessError``.
 """
 
 from audit.store.application import (
@@ -18,23 +35,123 @@ from audit.store.application import (
     EventConflict,
     SubjectRecords,
 )
-from audit.store.canonical import canonical, record_digest
+from audit.store.canonical_json import canonical, record_digest
+from audit.store.chain import (
+    LEGACY_FORM,
+    SHARD_FORM,
+    ChainReport,
+    ChainRow,
+    Checkpoint,
+    chain_row,
+    legacy_link_hash,
+    link_hash,
+    originator_hex,
+)
+from audit.store.existing import StoreMissing, StoreUnusable, require_existing
+from audit.store.heads import require_signed
+from audit.store.merkle import (
+    EMPTY_ROOT,
+    HASH_SIZE,
+    inclusion_ranges,
+    leaf_hash,
+    node_hash,
+    verify_inclusion,
+)
 from audit.store.reads import RecordReads, StoreReads
-from audit.store.shards import MAIN_SHARD, MAX_SHARD_NAME, ShardNameError
+from audit.store.roles import grant, init_store
+from audit.store.shards import (
+    MAIN_SHARD,
+    MAX_SHARD_NAME,
+    ShardNameError,
+    heads_from_list,
+    heads_list,
+)
+from audit.store.signing import (
+    SIGNING_KEY_ENV,
+    KeyError_,
+    generate_keypair,
+    key_id,
+    load_private_key,
+    load_public_key,
+    signature_valid,
+)
+from audit.store.subjects import (
+    FIRST_RECORD_VERSION,
+    INTERNAL_RECORD_TYPES,
+    SUBJECT_CLASSES,
+    AccessTrail,
+    Adjudication,
+    ConsoleUser,
+    Incident,
+    IncidentNote,
+    QuarantinedRecord,
+    SignOff,
+    subject_uuid,
+)
+from audit.store.transcoder import OrjsonTranscoder
+from audit.store.versions import event_digest, sequence_conflict
+from audit.store.witness import WitnessError, describe_head, witness_from_env
 
 __all__ = [
     "CONFLICT",
     "DUPLICATE",
+    "EMPTY_ROOT",
+    "FIRST_RECORD_VERSION",
+    "HASH_SIZE",
+    "INTERNAL_RECORD_TYPES",
+    "LEGACY_FORM",
     "MAIN_SHARD",
     "MAX_SHARD_NAME",
+    "SHARD_FORM",
+    "SIGNING_KEY_ENV",
     "STORED",
+    "SUBJECT_CLASSES",
+    "AccessTrail",
+    "Adjudication",
     "AppendResult",
     "AuditStore",
+    "ChainReport",
+    "ChainRow",
+    "Checkpoint",
+    "ConsoleUser",
     "EventConflict",
+    "Incident",
+    "IncidentNote",
+    "KeyError_",
+    "OrjsonTranscoder",
+    "QuarantinedRecord",
     "RecordReads",
     "ShardNameError",
+    "SignOff",
+    "StoreMissing",
     "StoreReads",
+    "StoreUnusable",
     "SubjectRecords",
+    "WitnessError",
     "canonical",
+    "chain_row",
+    "describe_head",
+    "event_digest",
+    "generate_keypair",
+    "grant",
+    "heads_from_list",
+    "heads_list",
+    "inclusion_ranges",
+    "init_store",
+    "key_id",
+    "leaf_hash",
+    "legacy_link_hash",
+    "link_hash",
+    "load_private_key",
+    "load_public_key",
+    "node_hash",
+    "originator_hex",
     "record_digest",
+    "require_existing",
+    "require_signed",
+    "sequence_conflict",
+    "signature_valid",
+    "subject_uuid",
+    "verify_inclusion",
+    "witness_from_env",
 ]

@@ -18,7 +18,7 @@ from typing import Any
 import orjson
 
 from audit.escape import show_command
-from audit.store.canonical import json_default
+from audit.store.canonical_json import json_default
 
 #: Record fields that say where a record was read from, not what happened.
 PROVENANCE_FIELDS = frozenset({"source"})

@@ -256,7 +256,7 @@ class WitnessReport:
         return self.chain.ok and not self.problems
 
 
-def describe(head: Checkpoint) -> str:
+def describe_head(head: Checkpoint) -> str:
     """How a witnessed head is named in messages: its size, time and key."""
     return (
         f"head of {head.event_count} events witnessed {head_time_text(head.head_time)}, "
@@ -297,13 +297,13 @@ class _WitnessCheck:
             self.problems.append(
                 f"the history up to notification {head.notification_id} was rewritten: "
                 f"witnessed root {head.tree_root.hex()}, store has {root.hex()} "
-                f"({describe(head)})"
+                f"({describe_head(head)})"
             )
         elif notification_id != head.notification_id:
             self.problems.append(
                 f"event {head.event_count} of the store is at notification {notification_id}, "
                 f"witnessed at notification {head.notification_id}: the events were "
-                f"renumbered ({describe(head)})"
+                f"renumbered ({describe_head(head)})"
             )
 
     def finish(self) -> None:
@@ -316,7 +316,7 @@ class _WitnessCheck:
             self.problems.append(
                 f"the store has {self.builder.size} events, head witnessed at "
                 f"{largest.event_count} (notification {largest.notification_id}): events "
-                f"at the end were deleted ({describe(largest)}){others}"
+                f"at the end were deleted ({describe_head(largest)}){others}"
             )
 
 
@@ -375,7 +375,7 @@ def verify_witnessed(
         found.append(
             f"{report.unwitnessed} event(s) after the last witnessed head (notification "
             f"{largest.notification_id}) are unwitnessed: a forged row appended after the "
-            f"last head cannot be told from a genuine one ({describe(largest)})"
+            f"last head cannot be told from a genuine one ({describe_head(largest)})"
         )
 
     if public_key is not None:
@@ -384,12 +384,12 @@ def verify_witnessed(
             if not head.signature:
                 found.append(
                     f"witnessed head at notification {head.notification_id} is unsigned: "
-                    f"it cannot be authenticated ({describe(head)}; {witnessed.source})"
+                    f"it cannot be authenticated ({describe_head(head)}; {witnessed.source})"
                 )
             elif not signature_valid(head, public_key):
                 found.append(
                     f"witnessed head at notification {head.notification_id} is not signed by "
-                    f"this key: forged or altered ({describe(head)}; {witnessed.source})"
+                    f"this key: forged or altered ({describe_head(head)}; {witnessed.source})"
                 )
             else:
                 report.signatures_checked += 1
@@ -424,22 +424,22 @@ def _database_checkpoint_problems(
         checkpoint = stored.get(head.notification_id)
         where = f"checkpoint at notification {head.notification_id}"
         if checkpoint is None:
-            yield f"{where} is missing from the database: dropped ({describe(head)})"
+            yield f"{where} is missing from the database: dropped ({describe_head(head)})"
         elif (
             checkpoint.chain_hash != head.chain_hash
             or checkpoint.event_count != head.event_count
             or (checkpoint.tree_root and checkpoint.tree_root != head.tree_root)
         ):
-            yield f"{where} differs from its witnessed head: rewritten ({describe(head)})"
+            yield f"{where} differs from its witnessed head: rewritten ({describe_head(head)})"
         elif head.shards_signed and checkpoint.tree_root and not _same_heads(checkpoint, head):
             yield (
                 f"{where} records other shard heads than its witnessed head: its shard heads "
-                f"were edited, dropped or replaced ({describe(head)})"
+                f"were edited, dropped or replaced ({describe_head(head)})"
             )
         elif head.signature and not checkpoint.signature:
             yield (
                 f"{where} is unsigned in the database but its witnessed head is signed: "
-                f"the signature was stripped or the checkpoint replaced ({describe(head)})"
+                f"the signature was stripped or the checkpoint replaced ({describe_head(head)})"
             )
     if public_key is not None:
         for checkpoint in sorted(checkpoints, key=lambda c: c.notification_id):
