@@ -213,7 +213,8 @@ def test_d_truncated_back_to_an_earlier_signed_checkpoint(
     last = witnessed.heads()[-1]
     assert (
         "the store has 5 events, head witnessed at 15 (notification 15): events at the end "
-        f"were deleted ({describe_head(last)}); 1 more witnessed head(s) beyond the store's end" in out
+        f"were deleted ({describe_head(last)}); 1 more witnessed head(s) beyond the store's end"
+        in out
     )
     assert "checkpoint at notification 10 is missing from the database" in out
     assert "checkpoint at notification 15 is missing from the database" in out
@@ -274,7 +275,8 @@ def test_f_correctly_chained_forged_row_appended(
     last = witnessed.heads()[-1]
     assert (
         "1 event(s) after the last witnessed head (notification 15) are unwitnessed: a forged "
-        f"row appended after the last head cannot be told from a genuine one ({describe_head(last)})"
+        "row appended after the last head cannot be told from a genuine one "
+        f"({describe_head(last)})"
         in out
     )
     assert "1 event(s) unwitnessed" in out
