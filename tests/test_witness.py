@@ -276,8 +276,7 @@ def test_f_correctly_chained_forged_row_appended(
     assert (
         "1 event(s) after the last witnessed head (notification 15) are unwitnessed: a forged "
         "row appended after the last head cannot be told from a genuine one "
-        f"({describe_head(last)})"
-        in out
+        f"({describe_head(last)})" in out
     )
     assert "1 event(s) unwitnessed" in out
 
