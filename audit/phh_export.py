@@ -223,16 +223,13 @@ def _house_money_added(written: _Written, event: Event) -> None:
 
 
 def _hand_ended(written: _Written, event: Event) -> None:
-    """The finishing stacks, when recorded, in player order."""
+    """The finishing stacks, when recorded, in player order (recorded in
+    ``HandStarted.seats`` order: ``schemas/poker_hand.avsc``)."""
     if not event.get("finishing_stacks"):
         return
     hand = written.hand
     by_seat = dict(
-        zip(
-            sorted(s["seat"] for s in hand.start["seats"]),
-            event["finishing_stacks"],
-            strict=False,
-        )
+        zip((s["seat"] for s in hand.start["seats"]), event["finishing_stacks"], strict=False)
     )
     written.fields["_finishing"] = [hand.amount(by_seat[s]) for s in hand.order]
 

@@ -22,9 +22,8 @@ CI runs 600 hands of seed 5 (about 4 s); ``pytest -m long`` 6,000 hands of seed 
 
 HandEnded.finishing_stacks are "per seat, in HandStarted.seats order"
 (``schemas/poker_hand.avsc``), and the simulator lists the seats in position order, not
-by seat number; ``hand_phh`` reads them by seat number (see
-``test_export_reads_finishing_stacks_in_handstarted_order``), so each hand's seats are
-listed by seat number before the export (the same hand, the same money).
+by seat number: this test found ``hand_phh`` reading them by seat number
+(``test_export_reads_finishing_stacks_in_handstarted_order``).
 """
 
 from __future__ import annotations
@@ -79,22 +78,6 @@ def played_day(out: Path, seed: int, hands: int) -> Day:
 @pytest.fixture(scope="module")
 def day(tmp_path_factory: pytest.TempPathFactory) -> Day:
     return played_day(tmp_path_factory.mktemp("oracle-day"), seed=5, hands=600)
-
-
-def by_seat_number(events: Sequence[Event]) -> list[Event]:
-    """The hand with HandStarted.seats sorted by seat number and HandEnded's finishing
-    stacks re-listed in that order (the schema's "HandStarted.seats order")."""
-    ordered = sorted(events, key=lambda e: e["sequence"])
-    listed = [seat["seat"] for seat in ordered[0]["seats"]]
-    out: list[Event] = []
-    for event in ordered:
-        if event["type"] == "HandStarted":
-            event = {**event, "seats": sorted(event["seats"], key=lambda s: s["seat"])}
-        elif event["type"] == "HandEnded" and event["finishing_stacks"]:
-            stack_of = dict(zip(listed, event["finishing_stacks"], strict=True))
-            event = {**event, "finishing_stacks": [stack_of[s] for s in sorted(listed)]}
-        out.append(event)
-    return out
 
 
 def pt_217_departure(fields: Mapping[str, Any], replayed: Replayed) -> str:
@@ -174,7 +157,7 @@ def _raise_below_the_last(fields: Mapping[str, Any]) -> bool:
 
 def verdict(events: Sequence[Event]) -> tuple[str, Replayed]:
     """("agrees", "disagrees" or the refusal's reason) and PokerKit's replay of a hand."""
-    text = hand_phh(by_seat_number(events))
+    text = hand_phh(events)
     replayed = pokerkit_check(text)
     if replayed.agrees or replayed.agrees_less_house:
         return "agrees", replayed
@@ -246,11 +229,6 @@ def test_a_long_day_against_pokerkit(tmp_path: Path) -> None:
     assert seen[WRONG_WINNER] >= 10 and seen[WRONG_SIDE_POT] >= 10, seen
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="audit.phh_export._hand_ended reads HandEnded.finishing_stacks by seat number; "
-    "the schema lists them in HandStarted.seats order",
-)
 def test_export_reads_finishing_stacks_in_handstarted_order(day: Day) -> None:
     _, hands = day
     events = next(e for e in hands.values() if _seats_out_of_number_order(e))
