@@ -9,7 +9,7 @@ overwritten. The current findings of a subject are those of its latest adjudicat
 
 from __future__ import annotations
 
-from collections.abc import Iterator, Sequence
+from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from datetime import date
 from typing import Any
@@ -37,6 +37,7 @@ __all__ = [
     "ReplaySummary",
     "current_adjudications",
     "current_findings",
+    "finding_about",
     "replay",
 ]
 
@@ -111,22 +112,36 @@ def current_adjudications(store: AuditStore) -> Iterator[dict[str, Any]]:
     yield from latest.values()
 
 
+def finding_about(
+    kind: str | None, rulebook: Any, context: Mapping[str, Any] | None
+) -> dict[str, Any]:
+    """Who and what a verdict's findings are about, as every finding row carries it (the
+    report, ``findings``, ``show`` and the console): ``subject_kind``, ``rulebook`` and
+    the verdict's context (``currency``, ``table``, ``players``, ``operator``,
+    ``started_at``; see ``audit.judging.context``), each None (``players`` empty) when
+    the verdict does not say; a ``players`` that is not a mapping counts as empty."""
+    about: dict[str, Any] = {
+        "subject_kind": kind,
+        "rulebook": rulebook,
+        "currency": None,
+        "table": None,
+        "players": {},
+        "operator": None,
+        "started_at": None,
+        **(context or {}),
+    }
+    if not isinstance(about["players"], Mapping):
+        about["players"] = {}
+    return about
+
+
 def current_findings(store: AuditStore, kind: str | None = None) -> Iterator[dict[str, Any]]:
     """Every current finding, optionally of one finding kind, as a row: the finding's
-    stored record plus who and what it is about (``subject_kind``, ``rulebook`` and the
-    verdict's context: ``currency``, ``table``, ``players``, ``operator``,
-    ``started_at``; see ``audit.judging.context``)."""
+    stored record plus who and what it is about (``finding_about``)."""
     for adjudication in current_adjudications(store):
-        about = {
-            "subject_kind": adjudication["kind"],
-            "rulebook": adjudication.get("rulebook"),
-            "currency": None,
-            "table": None,
-            "players": {},
-            "operator": None,
-            "started_at": None,
-            **(adjudication.get("context") or {}),
-        }
+        about = finding_about(
+            adjudication["kind"], adjudication.get("rulebook"), adjudication.get("context")
+        )
         for finding in adjudication["findings"]:
             if kind is None or finding["kind"] == kind:
                 yield {**finding, **about}

@@ -11,6 +11,7 @@ from collections.abc import Callable, Iterable, Mapping, Sequence
 from datetime import UTC, datetime
 from typing import Any
 
+from audit.adjudicate import finding_about
 from audit.judging import KIND as ADJUDICATION
 from audit.money import format_money
 from audit.store import StoreReads
@@ -114,17 +115,11 @@ def numbered(findings: Sequence[Mapping[str, Any]]) -> dict[str, int]:
 
 def rows(findings: Iterable[Mapping[str, Any]], about: Mapping[str, Any]) -> list[dict[str, Any]]:
     """Finding rows as ``audit.adjudicate.current_findings`` makes them: the finding's
-    record plus who and what it is about."""
-    base: dict[str, Any] = {
-        "subject_kind": None,
-        "rulebook": None,
-        "currency": None,
-        "table": None,
-        "players": {},
-        "operator": None,
-        "started_at": None,
-    }
-    return [{**f, **base, **about} for f in findings]
+    record plus who and what it is about (``audit.adjudicate.finding_about``; ``about``
+    holds ``subject_kind``, ``rulebook`` and the context)."""
+    context = {k: v for k, v in about.items() if k not in ("subject_kind", "rulebook")}
+    whole = finding_about(about.get("subject_kind"), about.get("rulebook"), context)
+    return [{**f, **whole} for f in findings]
 
 
 def findings_section(

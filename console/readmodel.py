@@ -42,6 +42,7 @@ from typing import Any, TypeVar
 import orjson
 from eventsourcing.utils import get_topic
 
+from audit.adjudicate import finding_about
 from audit.store import (
     AccessTrail,
     Adjudication,
@@ -270,18 +271,7 @@ class ReadModel:
         )
         self.db.execute("DELETE FROM findings WHERE key = ?", (key,))
         self.db.execute("DELETE FROM unit_players WHERE key = ?", (key,))
-        about: dict[str, Any] = {
-            "subject_kind": kind,
-            "rulebook": record.get("rulebook"),
-            "currency": None,
-            "table": None,
-            "players": {},
-            "operator": None,
-            "started_at": None,
-            **(record.get("context") or {}),
-        }
-        if not isinstance(about.get("players"), dict):
-            about["players"] = {}
+        about = finding_about(kind, record.get("rulebook"), record.get("context"))
         started = _text(about.get("started_at"))
         day = started[:10] if DAY.fullmatch(started[:10]) else scope_day
         findings = list(record.get("findings") or ())
