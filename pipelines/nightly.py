@@ -58,7 +58,8 @@ from pipelines.shards import (
     subject_ids,
 )
 from replayer.findings import tally_kinds
-from replayer.terms import RakeTerms, declared_rake
+from replayer.rulebooks.poker import RakeTerms
+from replayer.terms import declared_rake
 
 BATCH = 2000
 T = TypeVar("T")
@@ -391,9 +392,7 @@ def run_nightly(
     docs_dir = Path(out_dir) / day.isoformat() / "data-docs"
     shards = prepare_night(store_url, input_dir, day)
     summary.shards = len(shards)
-    intakes = _in_processes(
-        take_in_shard, [(store_url, day, path) for path in shards], workers
-    )
+    intakes = _in_processes(take_in_shard, [(store_url, day, path) for path in shards], workers)
     quality = [intake.quality for intake in intakes if intake.quality.findings]
     summary.ingested = [intake.ingested for intake in intakes]
     summary.replayed = _in_processes(
@@ -411,7 +410,9 @@ def run_nightly(
     return summary
 
 
-def _in_processes(step: Callable[..., T], calls: Sequence[tuple], workers: int) -> list[T]:
+def _in_processes(
+    step: Callable[..., T], calls: Sequence[tuple[Any, ...]], workers: int
+) -> list[T]:
     """``step(*args)`` for each of ``calls``, results in call order, in ``workers``
     processes (1 or a single call: in this process)."""
     if min(workers, len(calls)) <= 1:

@@ -183,7 +183,9 @@ def _run_suites(
         for expectation_result in run.results:  # not in the suite's order: match by id
             outcome = dict(expectation_result.result)
             outcome["success"] = bool(expectation_result.success)
-            check = by_id[expectation_result.expectation_config.id]
+            config = expectation_result.expectation_config
+            assert config is not None  # a run's result names the expectation it checked
+            check = by_id[config.id]
             outcomes.append((frame_name, check, outcome))
     outcomes.sort(key=lambda o: (list(suites).index(o[0]), suites[o[0]].index(o[1])))
     if site is not None:
