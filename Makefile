@@ -1,6 +1,7 @@
 # casino-audit: the two commands of the README, and housekeeping.
 #   make demo   set everything up on a fresh clone and run the main job (embedded SQLite)
-#   make test   set everything up and run the whole suite (SQLite and a throwaway PostgreSQL)
+#   make test   set everything up, check (ruff, layer contracts, mypy) and run the whole suite
+#               (SQLite and a throwaway PostgreSQL)
 
 PYTHON ?= python3
 VENV   ?= .venv
@@ -43,6 +44,7 @@ demo: $(STAMP)
 test: $(STAMP) chromium redis
 	$(VENV)/bin/ruff check audit replayer pipelines console cli tests benchmarks
 	$(VENV)/bin/lint-imports
+	$(VENV)/bin/mypy
 	.ci/with-postgres $(PY) -m pytest -n 2 -m "not long" tests
 
 long: $(STAMP)

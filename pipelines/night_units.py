@@ -61,7 +61,7 @@ def iter_days_units(
     kinds: Iterable[str],
     unit_ids: UnitLookup | None = None,
     within: str = "",
-) -> Iterator[tuple[tuple[str, str], dict]]:
+) -> Iterator[tuple[tuple[str, str], dict[str, Any]]]:
     """((kind, scope), current record) of the units of ``kinds`` whose scope is one of
     ``days`` (or, with ``within``, starts ``<day>/<within>``), in (kind, scope) order,
     read one at a time (a day's ledgers and detector states are never all in memory).
@@ -72,9 +72,7 @@ def iter_days_units(
     """
     days, kinds = list(days), list(kinds)
     below = f"/{within}" if within else ""
-    prefixes = tuple(
-        dict.fromkeys(f"{k}:{d.isoformat()}{below}" for k in kinds for d in days)
-    )
+    prefixes = tuple(dict.fromkeys(f"{k}:{d.isoformat()}{below}" for k in kinds for d in days))
     if unit_ids is None:
         found: Iterable[str] = (
             uid for uid in store.iter_subject_ids(ADJUDICATION) if uid.startswith(prefixes)

@@ -58,7 +58,8 @@ from pipelines.shards import (
     subject_ids,
 )
 from replayer.findings import tally_kinds
-from replayer.terms import RakeTerms, declared_rake
+from replayer.rulebooks.poker import RakeTerms
+from replayer.terms import declared_rake
 
 BATCH = 2000
 T = TypeVar("T")
@@ -414,7 +415,9 @@ def run_nightly(
     return summary
 
 
-def _in_processes(step: Callable[..., T], calls: Sequence[tuple], workers: int) -> list[T]:
+def _in_processes(
+    step: Callable[..., T], calls: Sequence[tuple[Any, ...]], workers: int
+) -> list[T]:
     """``step(*args)`` for each of ``calls``, results in call order, in ``workers``
     processes (1 or a single call: in this process)."""
     if min(workers, len(calls)) <= 1:

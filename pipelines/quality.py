@@ -200,20 +200,17 @@ class _Session:
     def docs_builder(self) -> tuple[Any, Path]:
         """The site builder and the scratch folder it writes to."""
         if self._docs is None:
-            from great_expectations.data_context.util import instantiate_class_from_config
+            from great_expectations.render.renderer.site_builder import SiteBuilder
 
             scratch = Path(tempfile.mkdtemp(prefix="casino-audit-data-docs-"))
-            builder = instantiate_class_from_config(
-                config={
-                    "class_name": "SiteBuilder",
-                    "store_backend": {
-                        "class_name": "TupleFilesystemStoreBackend",
-                        "base_directory": str(scratch),
-                    },
-                    "site_index_builder": {"class_name": "DefaultSiteIndexBuilder"},
+            builder = SiteBuilder(
+                data_context=self.context,
+                store_backend={
+                    "class_name": "TupleFilesystemStoreBackend",
+                    "base_directory": str(scratch),
                 },
-                runtime_environment={"data_context": self.context, "site_name": "nightly"},
-                config_defaults={"module_name": "great_expectations.render.renderer.site_builder"},
+                site_name="nightly",
+                site_index_builder={"class_name": "DefaultSiteIndexBuilder"},
             )
             self._docs = (builder, scratch)
         return self._docs
@@ -271,7 +268,9 @@ def _run_suites(
         for expectation_result in run.results:  # not in the suite's order: match by id
             outcome = dict(expectation_result.result)
             outcome["success"] = bool(expectation_result.success)
-            check = suite.checks[expectation_result.expectation_config.id]
+            config = expectation_result.expectation_config
+            assert config is not None  # a run's result names the expectation it checked
+            check = suite.checks[config.id]
             outcomes.append((frame_name, check, outcome))
     outcomes.sort(key=lambda o: (list(suites).index(o[0]), suites[o[0]].index(o[1])))
     return outcomes

@@ -139,7 +139,9 @@ def _about(verdict: dict[str, Any]) -> dict[str, Any]:
     return about
 
 
-def _row(finding: dict[str, Any], table: str, family: str, source: str, day: date) -> dict:
+def _row(
+    finding: dict[str, Any], table: str, family: str, source: str, day: date
+) -> dict[str, Any]:
     return {**finding, "table": table, "family": family, "source": source, "day": day.isoformat()}
 
 

@@ -14,7 +14,7 @@ from typing import Any
 FlatEvent = Mapping[str, Any]
 
 
-def flatten(envelope: Mapping[str, Any], body_type: str, body: Mapping[str, Any]) -> dict:
+def flatten(envelope: Mapping[str, Any], body_type: str, body: Mapping[str, Any]) -> dict[str, Any]:
     """Merge an Avro envelope and its union body into one flat event."""
     flat = {key: value for key, value in envelope.items() if key != "body"}
     flat["type"] = body_type

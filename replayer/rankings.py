@@ -14,7 +14,7 @@ replayer, so the rulebooks and the poker engine can both import it.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 __all__ = ["MO_97_2010", "RANKS", "STANDARD", "SYNTHETIC", "Ranking"]
 
@@ -56,6 +56,9 @@ class Ranking:
     flush_beats_full_house: bool = False
     low_straight: tuple[str, ...] = ("A", "2", "3", "4", "5")
     quads_kicker_counts: bool = True
+    # Derived from low_straight in __post_init__ (the lowest rank of the ranking's deck):
+    # not an argument, and left out of repr and comparisons.
+    _lowest: int = field(init=False, repr=False, compare=False)
 
     def __post_init__(self) -> None:
         low = tuple(self.low_straight)
@@ -70,7 +73,6 @@ class Ranking:
             raise ValueError(
                 f"low_straight {low!r}: the ace plus four consecutive ranks below the king"
             )
-        # Not a field: derived from low_straight (the lowest rank of the ranking's deck).
         object.__setattr__(self, "_lowest", others[0])
 
     @property

@@ -4,7 +4,8 @@ citations: ``pipelines.detectors.collusion``)."""
 
 from __future__ import annotations
 
-from pipelines.detectors.collusion import FEATURES, CollusionReport
+from pipelines.detectors.collusion import CollusionReport
+from pipelines.detectors.collusion_features import FEATURES
 from replayer.findings import Finding, FindingKind
 
 

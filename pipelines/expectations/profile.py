@@ -16,7 +16,7 @@ from replayer.findings import Finding
 from replayer.rulebooks.registry import choose_rulebook
 
 
-def rulebook_cap(start: dict[str, Any], declared: Any = None) -> int | None:
+def rulebook_cap(start: Mapping[str, Any], declared: Any = None) -> int | None:
     """The rake cap per hand for this HandStarted: the table's declared terms, else the
     rulebook's; None when neither sets one."""
     at = start.get("occurred_at")

@@ -148,7 +148,7 @@ def chemin_de_fer_round(
         min_bet=500,
         cagnotte_bps=500,
     )
-    bank = writer.emit(
+    bank_bet = writer.emit(
         "BetPlaced",
         bet_id="bank",
         player_id=banker or f"banker-{round_id}",
@@ -156,7 +156,7 @@ def chemin_de_fer_round(
         amount=bank,
     )
     pontos = []
-    left = bank["amount"]
+    left = bank
     for index in range(rng.randint(1, 3)):
         amount = min(500 * rng.randint(1, 20), left - left % 500)  # I.36: in 500s
         if amount:
@@ -181,20 +181,20 @@ def chemin_de_fer_round(
             writer.emit("PlayerDecision", actor=actor, decision="draw" if drew else "stand")
             if drew:
                 writer.emit("CardDealt", to=actor, card=hands[actor].pop(0))
-    player, banker = baccarat_points(coup.player), baccarat_points(coup.banker)
+    player_points, banker_points = baccarat_points(coup.player), baccarat_points(coup.banker)
     won = sum(bet["amount"] for bet in pontos)
-    if player == banker:
-        for bet in [bank, *pontos]:
+    if player_points == banker_points:
+        for bet in [bank_bet, *pontos]:
             _settle(writer, bet, bet["amount"])
-    elif player > banker:
+    elif player_points > banker_points:
         for bet in pontos:
             _settle(writer, bet, 2 * bet["amount"])
-        _settle(writer, bank, bank["amount"] - won)
+        _settle(writer, bank_bet, bank - won)
     else:
         cagnotte = won * 500 // 10_000
         if cagnotte:
             writer.emit("CagnotteTaken", amount=cagnotte)
-        _settle(writer, bank, bank["amount"] + won - cagnotte)
+        _settle(writer, bank_bet, bank + won - cagnotte)
     return writer.events
 
 
@@ -398,7 +398,7 @@ def _hit_or_stand(
 
 
 def _blackjack_return(bet: FlatEvent, hand: list[str], split: bool, dealer: list[str]) -> int:
-    stake = bet["amount"]
+    stake: int = bet["amount"]
     total, dealer_total = blackjack_total(hand)[0], blackjack_total(dealer)[0]
     player_bj = _natural(hand) and not split
     if total > 21:

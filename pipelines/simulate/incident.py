@@ -38,7 +38,7 @@ from typing import Any
 from audit.families import family_named
 from audit.ingest.avro_files import write_events
 from pipelines.simulate.casino import RoundWriter, punto_banco_round, roulette_round
-from pipelines.simulate.envelope import envelope
+from pipelines.simulate.envelope import FlatEvent, envelope
 from pipelines.simulate.players import player_pool
 from pipelines.simulate.poker import HandPlan, PlayedHand, play_hand
 from pipelines.simulate.tables import TableSpec, make_tables
@@ -92,7 +92,7 @@ class IncidentManifest:
 
 def _event(
     family: str, subject: str, seq: int, at: datetime, record_type: str, /, **body: Any
-) -> dict:
+) -> FlatEvent:
     key = {"poker": "hand_id", "incident": "incident_id"}[family]
     return envelope(key, subject, seq, at, record_type, **body)
 
@@ -115,7 +115,7 @@ def _play(seed: int, table: TableSpec, hand_id: str, start: datetime) -> PlayedH
     return play_hand(table, book, plan, rng)
 
 
-def _contributions(events: list[dict]) -> dict[int, int]:
+def _contributions(events: list[FlatEvent]) -> dict[int, int]:
     put: dict[int, int] = {}
     for event in events:
         if event["type"] in ("BlindPosted", "ActionTaken"):
@@ -125,7 +125,7 @@ def _contributions(events: list[dict]) -> dict[int, int]:
 
 def _cut_hand(
     hand: PlayedHand, failure: datetime, recovery: datetime, incident_id: str, fault: str | None
-) -> tuple[list[dict], PlantedMistake | None]:
+) -> tuple[list[FlatEvent], PlantedMistake | None]:
     """The hand cut at ``failure``; reverted at ``recovery`` unless ``not_reverted``."""
     kept = [e for e in hand.events if e["occurred_at"] < failure]
     put = _contributions(kept)
@@ -192,9 +192,9 @@ def _table_day(
     listed: bool,
     fault: str | None,
     incident_id: str,
-) -> tuple[list[dict], str | None, PlantedMistake | None]:
+) -> tuple[list[FlatEvent], str | None, PlantedMistake | None]:
     """Hands from an hour before the failure to half an hour after the window."""
-    events: list[dict] = []
+    events: list[FlatEvent] = []
     at = failure - timedelta(minutes=30)
     number = 0
     cut_id = plant = None
@@ -202,8 +202,9 @@ def _table_day(
         number += 1
         hand_id = f"{table.table_id}/{day:%Y%m%d}-{number:06d}"
         hand = _play(seed, table, hand_id, at)
-        assert hand.ended_at is not None
-        if listed and cut_id is None and hand.ended_at >= failure - timedelta(seconds=30):
+        ended_at = hand.ended_at
+        assert ended_at is not None
+        if listed and cut_id is None and ended_at >= failure - timedelta(seconds=30):
             # the hand running at the failure: replayed to start so that play is cut
             # after a dozen events (blinds and the deal at least)
             lead = min(12, len(hand.events) - 2)
@@ -217,7 +218,7 @@ def _table_day(
             at = window_end + timedelta(seconds=30)
             continue
         events += hand.render()
-        at = hand.ended_at + timedelta(seconds=20)
+        at = ended_at + timedelta(seconds=20)
     return events, cut_id, plant
 
 
@@ -226,8 +227,8 @@ def _table_day(
 
 def _live_rounds(
     seed: int, failure: datetime, window_end: datetime, incident_id: str
-) -> tuple[list[dict], list[str], list[PlantedMistake]]:
-    events: list[dict] = []
+) -> tuple[list[FlatEvent], list[str], list[PlantedMistake]]:
+    events: list[FlatEvent] = []
     cut: list[str] = []
     plants: list[PlantedMistake] = []
     for name, make in (("bac-1", punto_banco_round), ("rou-1", roulette_round)):
@@ -302,7 +303,7 @@ def _pay(writer: RoundWriter, at: datetime, kind: str, amounts: list[int]) -> No
 
 def _rng_rounds(
     failure: datetime, window_end: datetime
-) -> tuple[list[dict], list[str], list[PlantedMistake]]:
+) -> tuple[list[FlatEvent], list[str], list[PlantedMistake]]:
     done = _rng_round("rng-bj-1/0001", failure - timedelta(minutes=5), [("r1", 500)])
     _pay(done, failure - timedelta(minutes=4), "PayoutMade", [1000])
     resumed = _rng_round("rng-bj-1/0002", failure - timedelta(seconds=5), [("r2", 300)])
@@ -336,7 +337,7 @@ STAKES = (("b1", 3_000), ("b2", 2_500))
 
 def _tournament(
     day: date, failure: datetime, window_end: datetime, incident_id: str
-) -> tuple[list[dict], str, list[PlantedMistake]]:
+) -> tuple[list[FlatEvent], str, list[PlantedMistake]]:
     tid = f"t-{day:%Y%m%d}-bounty"
     base = failure - timedelta(hours=2)
     writer = TournamentWriter(tid)
@@ -511,7 +512,7 @@ def generate_incident(seed: int, day: date, out: Path) -> IncidentManifest:
     incident_id = f"inc-{day:%Y%m%d}-1"
     specs = make_tables(seed, 8)
     listed = {specs[0].table_id: "short_refund", specs[1].table_id: "not_reverted"}
-    poker: list[dict] = []
+    poker: list[FlatEvent] = []
     manifest = IncidentManifest(
         seed,
         day.isoformat(),

@@ -97,7 +97,7 @@ class PlayedHand:
         for chips, index in settlement.rake:
             out.append(_event(self.hand_id, seq, at, "RakeTaken", amount=chips, pot_index=index))
             seq += 1
-        for pos, chips, index in settlement.awards:
+        for pos, chips, pot_index in settlement.awards:
             out.append(
                 _event(
                     self.hand_id,
@@ -106,7 +106,7 @@ class PlayedHand:
                     "PotAwarded",
                     seat=self.seats[pos],
                     amount=chips,
-                    pot_index=index,
+                    pot_index=pot_index,
                 )
             )
             seq += 1
@@ -401,7 +401,7 @@ def _void(hand: _Hand, rng: random.Random, deck: list[str], salt: str) -> Played
     else:
         hand.emit("HandVoided", reason="misdeal: a card exposed during the deal")
     put = list(betting.put)
-    awards = [(pos, chips, None) for pos, chips in enumerate(put) if chips]
+    awards: list[Award] = [(pos, chips, None) for pos, chips in enumerate(put) if chips]
     return PlayedHand(
         hand_id=hand.plan.hand_id,
         table=hand.table,

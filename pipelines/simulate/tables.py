@@ -204,6 +204,6 @@ def rake_terms_dict(terms: RakeTerms | None) -> dict[str, int | bool | None] | N
     }
 
 
-def rake_terms_from(data: dict | None) -> RakeTerms | None:
+def rake_terms_from(data: dict[str, Any] | None) -> RakeTerms | None:
     """Inverse of ``rake_terms_dict``."""
     return None if data is None else RakeTerms(**data)

@@ -99,8 +99,8 @@ def _swap_places(events: list[FlatEvent], rng: random.Random) -> Planted | None:
         "places": [best["place"], worst["place"]],
     }
     payouts = [] if events[0].get("satellite_for") else list(events[0]["payouts"])
-    prize = [payouts[p - 1] if p <= len(payouts) else 0 for p in detail["places"]]
-    if prize[0] != prize[1]:
+    prizes = [payouts[p - 1] if p <= len(payouts) else 0 for p in detail["places"]]
+    if prizes[0] != prizes[1]:
         detail[ALSO] = ["mispaid_prize"]
     return _changed(events, changes), detail
 

@@ -306,7 +306,7 @@ def _stream(seed: int, day: date, name: str) -> random.Random:
 # ---------------------------------------------------------------------- the programme
 
 
-def _programme(seed: int, day: date, count: int) -> list[tuple[Spec, ...]]:
+def _programme(seed: int, day: date, count: int) -> list[tuple[Spec] | tuple[Spec, Spec]]:
     """The day's tournaments, numbered in order of start: singles through the day, and
     (satellite, target) pairs whose targets start from 19:00."""
     rng = _stream(seed, day, "tournaments")
@@ -319,7 +319,7 @@ def _programme(seed: int, day: date, count: int) -> list[tuple[Spec, ...]]:
     ]
     starts += [(midnight + TARGET_START + timedelta(minutes=20 * i), True) for i in range(pairs)]
     starts.sort(key=lambda s: s[0] - SATELLITE_LEAD if s[1] else s[0])  # a pair: its satellite
-    units: list[tuple[Spec, ...]] = []
+    units: list[tuple[Spec] | tuple[Spec, Spec]] = []
     number = 0
     for start, pair in starts:
         number += 2 if pair else 1

@@ -130,8 +130,15 @@ def adjudicate(record: RoundRecord, rules: BlackjackRules, bets: list[Bet]) -> G
     # A box is dealt for a live main bet; a withdrawn one's box only if it got cards.
     live = {b.bet_id for b in bets}
     served = {e.get("hand") for e in dealt if e["to"] == "hand"}
-    mains = [b for b in record.bets.values() if b.bet_type == "main" and b.hand is not None]
-    boxes = sorted({b.hand for b in mains if b.bet_id in live or b.hand in served})
+    boxes = sorted(
+        {
+            b.hand
+            for b in record.bets.values()
+            if b.bet_type == "main"
+            and b.hand is not None
+            and (b.bet_id in live or b.hand in served)
+        }
+    )
     order = [("hand", box) for box in boxes] + [("dealer", None)]
     initial = order + order
     recorded = [
@@ -338,7 +345,8 @@ def _deal(replay: _Replay, event: FlatEvent) -> None:
     if event["to"] == "dealer":
         replay.dealer_draws.append((event["card"], event["sequence"]))
         return
-    hand = replay.hands.get(event.get("hand")) if event["to"] == "hand" else None
+    box: int | None = event.get("hand")
+    hand = replay.hands.get(box) if event["to"] == "hand" and box is not None else None
     if hand is None or hand.owed == 0:
         replay.flag(
             FindingKind.INVALID_DEAL,

@@ -116,7 +116,7 @@ def adjudicate(record: RoundRecord, rules: PuntoBancoRules, bets: list[Bet]) -> 
 def commission_rate(record: RoundRecord, rules: PuntoBancoRules) -> int:
     """The banker commission a coup is judged by, in basis points (II 2.2): the declared
     rate when within the rule's, else (or when none is declared) the rule's."""
-    declared = record.opened.get("commission_bps") if record.opened else None
+    declared: int | None = record.opened.get("commission_bps") if record.opened else None
     if declared is None:
         return rules.commission_bps
     return min(declared, rules.commission_bps)

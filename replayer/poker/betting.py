@@ -46,7 +46,7 @@ to zero (the excess is ignored) so the state never holds negative chips.
 
 from __future__ import annotations
 
-from typing import NamedTuple
+from typing import Any, NamedTuple
 
 from replayer.findings import FindingKind
 from replayer.rulebooks.poker import (
@@ -68,7 +68,7 @@ class Issue(NamedTuple):
     expected: object = None
     recorded: object = None
     difference: object = None
-    detail: dict | None = None
+    detail: dict[str, Any] | None = None
 
 
 ILLEGAL = FindingKind.ILLEGAL_ACTION

@@ -49,7 +49,7 @@ def _seated(handler: SeatedHandler) -> Handler:
 
     @wraps(handler)
     def on_seat(hand: Hand, event: FlatEvent) -> int | None:
-        seat = event["seat"]
+        seat: int = event["seat"]
         pos = hand.position_of(seat)
         if pos is not None:
             handler(hand, event, pos)
@@ -140,7 +140,7 @@ def _fee_taken(hand: Hand, event: FlatEvent) -> int | None:
     """A deduction that is not rake: from the pot (no seat) or paid by a player outside it."""
     kind = str(event["kind"])
     amount = int(event["amount"])
-    seat = event.get("seat")
+    seat: int | None = event.get("seat")
     if amount < 0:
         hand.issues.append(
             Issue(QUALITY, f"{SCHEMA} FeeTaken.amount", "a negative fee", "at least 0", amount)

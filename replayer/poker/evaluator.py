@@ -47,8 +47,8 @@ from collections.abc import Sequence
 from itertools import combinations, combinations_with_replacement
 from operator import itemgetter
 
-from replayer.poker.cards import RANKS, SUITS
-from replayer.rankings import STANDARD, Ranking
+from replayer.poker.cards import SUITS
+from replayer.rankings import RANKS, STANDARD, Ranking
 
 __all__ = [
     "CATEGORIES",
@@ -131,7 +131,7 @@ _BOARD3_UNIT = _suit_field_table(3, 1)
 
 
 #: (non-flush, flush, omaha rows): see ``_build_tables``.
-_Tables = tuple[dict[int, int], dict[int, int], list[list[int | None] | None]]
+_Tables = tuple[dict[int, int], dict[int, int], list[list[int | None]]]
 
 
 #: Tables per distinct ranking: equal rankings share one set.
@@ -224,11 +224,13 @@ def _build_tables(ranking: Ranking) -> _Tables:
     * flush: every set of 5, 6 or 7 distinct ranks -> best flush or straight flush;
     * rows: ``rows[pair][triple]`` -> 5-card non-flush value of a hole pair and a board
       triple, both as sums of ``_B3`` (small ints); None where no such hand exists (a
-      rank outside the ranking's deck), which makes ``max`` raise.
+      rank outside the ranking's deck: a pair with one has a row of None only), which
+      makes ``max`` raise.
     """
     ranks = range(ranking.lowest_rank, 13)
     non_flush: dict[int, int] = {}
     flush: dict[int, int] = {}
+    hand: tuple[int, ...]
     for hand in combinations_with_replacement(ranks, 5):
         if hand[0] != hand[4]:  # sorted: five of a kind only if first == last
             non_flush[_key(hand)] = _five_value(ranking, hand, suited=False)
@@ -248,7 +250,8 @@ def _build_tables(ranking: Ranking) -> _Tables:
     triples = list(combinations_with_replacement(range(13), 3))
     if len({sum(_B3[r] for r in t) for t in triples}) != len(triples):
         raise AssertionError("_B3 sums of three ranks are not unique")
-    rows: list[list[int | None] | None] = [None] * (2 * _B3[-1] + 1)
+    no_hand: list[int | None] = [None] * (3 * _B3[-1] + 1)
+    rows: list[list[int | None]] = [no_hand] * (2 * _B3[-1] + 1)
     for pair in combinations_with_replacement(ranks, 2):
         row: list[int | None] = [None] * (3 * _B3[-1] + 1)
         pair_key = _key(pair)
@@ -401,15 +404,18 @@ def best_two_plus_three(
             s12 = b1 + b2
             s34 = b3 + b4
             # Fetches the 10 board-triple entries of a hole-pair row in one C call.
-            scan = itemgetter(
+            scan: itemgetter[tuple[int, ...]] = itemgetter(
                 s01 + b2, s01 + b3, s01 + b4, s02 + b3, s02 + b4,
                 s12 + b3, s12 + b4, b0 + s34, b1 + s34, b2 + s34,
             )  # fmt: skip
         elif n_board in (3, 4):
             triples = [a + b + c for a, b, c in combinations(map(_small, board), 3)]
-            scan = itemgetter(*triples, triples[0])  # always >= 2 keys: returns a tuple
+            # Always >= 2 keys, so it returns a tuple.
+            scan = itemgetter(triples[0], *triples[1:], triples[0])
         else:
             raise ValueError(f"best_two_plus_three needs 3-5 board cards, got {n_board}")
+        # ``max`` of a scan raises TypeError on a None entry, so what it returns is an int.
+        best: int
         if n_hole == 4:
             h0, h1, h2, h3 = map(_small, hole)
             best = max(

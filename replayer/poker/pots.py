@@ -56,10 +56,10 @@ def build_pots(
     n = len(put)
     returned = [0] * n
     live = [put[p] - dead[p] for p in range(n)]
-    pots: list[list] = []
+    pots: list[Pot] = []
     carry = sum(dead) + added
     if carry:
-        pots.append([carry, tuple(p for p in range(n) if not folded[p])])
+        pots.append((carry, tuple(p for p in range(n) if not folded[p])))
         carry = 0
     previous = 0
     for level in sorted(set(live)):
@@ -73,19 +73,19 @@ def build_pots(
             returned[eligible[0]] += amount
         elif not eligible:
             if pots:
-                pots[-1][0] += amount
+                pots[-1] = (pots[-1][0] + amount, pots[-1][1])
             else:
                 carry += amount
         elif pots and pots[-1][1] == eligible:
-            pots[-1][0] += amount + carry
+            pots[-1] = (pots[-1][0] + amount + carry, eligible)
             carry = 0
         else:
-            pots.append([amount + carry, eligible])
+            pots.append((amount + carry, eligible))
             carry = 0
     if carry:
         # Only folded players reached every layer: nobody is left to win them.
-        pots.append([carry, ()])
-    return [(amount, eligible) for amount, eligible in pots], returned
+        pots.append((carry, ()))
+    return pots, returned
 
 
 def split(
@@ -222,9 +222,9 @@ def recover_units(
             # Always possible: see the docstring (Hall's theorem).
             placed = place(p, set())
             assert placed, "a recovered unit has no pot remainder left"
-    for s, p in enumerate(owner):
-        if p is not None:
+    for s, holder in enumerate(owner):
+        if holder is not None:
             index = slots[s][0]
             shares, kept = settled[index]
-            shares[p] += unit
+            shares[holder] += unit
             settled[index] = (shares, kept - unit)

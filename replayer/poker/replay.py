@@ -233,11 +233,14 @@ def _replay(hand: Hand, ordered: list[FlatEvent], log: StepLog | None) -> HandVe
                 log.record(event, seat, hand.betting, raised)
     settled = settle(hand)
     anchor = log.outcome_index() if log is not None else None
-    sequence = ordered[-1].get("sequence") if anchor is None else log.steps[anchor].sequence
+    if log is None or anchor is None:
+        sequence = ordered[-1].get("sequence")
+    else:
+        sequence = log.steps[anchor].sequence
     closing = [_settlement_finding(hand, issue, sequence) for issue in issues]
     issues.clear()
     findings.extend(closing)
-    if anchor is not None:
+    if log is not None and anchor is not None:
         log.attach(anchor, closing)
     table = hand.table
     seat_of = table.seat_of

@@ -13,7 +13,8 @@ class Step(NamedTuple):
 
     A named tuple: one per event, so it must be cheap to build."""
 
-    sequence: int
+    sequence: int | None
+    """As recorded; None when the event has none (a data-quality finding)."""
     event_type: str
     seat: int | None
     text: str
@@ -26,8 +27,11 @@ class Step(NamedTuple):
     findings: tuple[Finding, ...]
 
 
-class PotResult(NamedTuple):
-    """One pot as the rulebook settles it; seats, not positions."""
+@dataclass(frozen=True, slots=True)
+class PotResult:
+    """One pot as the rulebook settles it; seats, not positions.
+
+    A dataclass, not a named tuple: its ``index`` field would shadow ``tuple.index``."""
 
     index: int
     amount: int

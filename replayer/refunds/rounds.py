@@ -75,7 +75,7 @@ def round_closed_at(events: Sequence[FlatEvent]) -> datetime | None:
     record = read_round(events)
     if record.opened is None:
         return None
-    last = record.events[-1]["occurred_at"]
+    last: datetime = record.events[-1]["occurred_at"]
     if record.void_event is not None:
         return last
     if record.opened["game"] == RNG:
@@ -104,7 +104,7 @@ def rng_round_at_failure(
     due_at = disconnected_at + hold
     completed = _completed_at(record)
     if record.void_event is None and completed is not None and completed <= due_at:
-        refunded = {}
+        refunded: dict[str, int] = {}
         for bet_id, amount in record.refunded.items():
             player = record.bets[bet_id].player_id
             refunded[player] = refunded.get(player, 0) + amount
@@ -124,11 +124,13 @@ def _opened(record: RoundRecord) -> FlatEvent:
 def _completed_at(record: RoundRecord) -> datetime | None:
     closing = [e for e in record.events if e["type"] == "RoundSettled"]
     if closing:
-        return closing[0]["occurred_at"]
+        settled_at: datetime = closing[0]["occurred_at"]
+        return settled_at
     settled = [e for e in record.events if e["type"] in _SETTLING]
     if not record.bets or {e["bet_id"] for e in settled} < set(record.bets):
         return None
-    return max(e["occurred_at"] for e in settled)
+    last_paid: datetime = max(e["occurred_at"] for e in settled)
+    return last_paid
 
 
 def _stakes_back(record: RoundRecord, citation: str, basis: str) -> tuple[Refund, ...]:

@@ -91,7 +91,12 @@ class _Machine:
 
     @property
     def modulus(self) -> int:
-        return 10 ** self.config["meter_width_digits"]
+        """10^width, what a meter counts modulo (SAS). Typed for a width of zero or more:
+        a negative one (reported by ``_check_config``, outside every rulebook's
+        ``meter_widths``) would make it a fraction, and the readings are judged on that."""
+        width: int = self.config["meter_width_digits"]
+        modulus: int = 10**width
+        return modulus
 
     def finding(self, reason: str, sequence: int, **detail: Any) -> Finding:
         return Finding(
@@ -291,7 +296,8 @@ def _reading(machine: _Machine, event: FlatEvent) -> None:
         )
     meters = _within_width(machine, event["meters"], sequence)
     wrong = _composites(machine, meters)
-    window, off = [sequence, sequence], {}
+    window = [sequence, sequence]
+    off: dict[str, dict[str, Any]] = {}
     if machine.baseline is not None:
         window, off = _window(machine, meters, sequence)
     if wrong or off:

@@ -92,9 +92,9 @@ def rule_places(events: Sequence[FlatEvent]) -> dict[str, list[int]]:
                 corrected[(hand_id, player.player_id)] = place
     for event in sorted(events, key=lambda e: e["sequence"]):
         if event["type"] == "PlayerEliminated":
-            player = str(event["player_id"])
-            key = (str(event.get("hand_id")), player)
-            places.setdefault(player, []).append(corrected.get(key, int(event["place"])))
+            player_id = str(event["player_id"])
+            key = (str(event.get("hand_id")), player_id)
+            places.setdefault(player_id, []).append(corrected.get(key, int(event["place"])))
     return places
 
 
