@@ -42,7 +42,7 @@ demo: $(STAMP)
 	$(VENV)/bin/casino-audit demo
 
 test: $(STAMP) chromium redis
-	$(VENV)/bin/ruff check audit replayer pipelines console cli tests benchmarks
+	$(VENV)/bin/ruff check audit replayer pipelines simulate console cli tests benchmarks
 	$(VENV)/bin/lint-imports
 	$(VENV)/bin/mypy
 	.ci/with-postgres $(PY) -m pytest -n 2 -m "not long" tests

@@ -6,7 +6,7 @@ false-positive rate over honest pairs, as a function of the hands a pair played 
 
 For each seed: a small population (4 tables, 60 players) with planted groups (pairs and
 rings of three of every method, ``GROUPS``) plays ``--days`` days of ``--hands`` hands
-(``pipelines.simulate.generate_day``, shards written and read back); the detector
+(``simulate.generate_day``, shards written and read back); the detector
 observes every hand. Each pair is scored once, at the hand where its shared count reaches
 each milestone (``--milestones``), so every score is "after N hands together". At the
 threshold (``--threshold``, default the detector's ``THRESHOLD``):
@@ -31,7 +31,7 @@ from pathlib import Path
 
 from audit.ingest.avro_files import read_events
 from pipelines.detectors.collusion import THRESHOLD, CollusionDetector
-from pipelines.simulate import generate_day
+from simulate import generate_day
 
 GROUPS = [
     ("chip_dumping", 2),

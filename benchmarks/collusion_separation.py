@@ -6,7 +6,7 @@ the measurement behind ``THRESHOLD`` and ``MIN_HANDS`` (``pipelines.detectors.co
 Two populations per seed, each scored once at the end of its window (every pair, however
 few hands it shared):
 
-* ``demo``: the demo day's settings (``pipelines.simulate.demo``: one day of 3,000
+* ``demo``: the demo day's settings (``simulate.demo``: one day of 3,000
   hands at eight tables, two planted pairs, 1% planted faults);
 * ``small``: the collusion test's (``tests/test_collusion.py``: two days of 2,500 hands
   at three tables, 45 players, four planted groups).
@@ -29,8 +29,8 @@ from typing import Any
 
 from audit.ingest.avro_files import read_events
 from pipelines.detectors.collusion import MIN_HANDS, THRESHOLD, CollusionDetector
-from pipelines.simulate import generate_day
-from pipelines.simulate.demo import DEMO_DAY, DEMO_HANDS
+from simulate import generate_day
+from simulate.demo import DEMO_DAY, DEMO_HANDS
 
 BANDS = (1, 50, 100, 200, 500)
 POPULATIONS: dict[str, dict[str, Any]] = {

@@ -5,7 +5,7 @@
         [--requests 300] [--seconds 30] [--kind mispaid_pot] [--work DIR]
 
 1. Generates a week (``--days`` synthetic days from 2025-03-01, seed 7:
-   ``pipelines.simulate.day.generate_day`` with ``floor.banked_rounds`` and
+   ``simulate.day.generate_day`` with ``floor.banked_rounds`` and
    ``fleet.slot_fleet``; 1% of hands and rounds and 5% of machines with a planted fault)
    and prints how long that took. The defaults make a store of about 1.1 million events
    (a poker hand is about 28 stored events with its verdict, a banked round about 10).
@@ -78,9 +78,9 @@ def days_of(n: int) -> list[date]:
 
 def generate_week(args: argparse.Namespace, input_dir: Path) -> float:
     """The synthetic days under ``input_dir/<day>/``; seconds taken (0 when reused)."""
-    from pipelines.simulate.day import generate_day
-    from pipelines.simulate.fleet import slot_fleet
-    from pipelines.simulate.floor import banked_rounds
+    from simulate.day import generate_day
+    from simulate.fleet import slot_fleet
+    from simulate.floor import banked_rounds
 
     began = time.perf_counter()
     for day in days_of(args.days):

@@ -4,7 +4,7 @@
         [--rounds 100000] [--machines 500] [--tournaments 50] [--backends sqlite,postgresql]
         [--workers N]
 
-1. Generates one synthetic day (``pipelines.simulate.day.generate_day``, seeded, two
+1. Generates one synthetic day (``simulate.day.generate_day``, seeded, two
    colluding groups) with banked rounds of the four games (``floor.banked_rounds``) and
    slot machines with hourly readings (``fleet.slot_fleet``) and tournaments
    (``tournaments.tournament_day``) beside the poker hands, 1% of hands, rounds and
@@ -15,7 +15,7 @@
 3. Prints seconds, events/s and peak MiB per backend (the main process's and the largest
    worker's: ``run_nightly`` spreads shards over ``--workers`` processes, default one
    per CPU), then the precision and recall of the planted faults against the store's
-   findings (``pipelines.simulate.score``). No assertion: a benchmark.
+   findings (``simulate.score``). No assertion: a benchmark.
 """
 
 from __future__ import annotations
@@ -34,8 +34,8 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
-    from pipelines.simulate.manifest import DayManifest
-    from pipelines.simulate.score import Score
+    from simulate.manifest import DayManifest
+    from simulate.score import Score
 
 DAY = date(2025, 3, 1)
 SHARD = 10_000
@@ -89,10 +89,10 @@ def main() -> None:
     if args.child:
         child(*args.child, workers)
         return
-    from pipelines.simulate.day import generate_day
-    from pipelines.simulate.fleet import slot_fleet
-    from pipelines.simulate.floor import banked_rounds
-    from pipelines.simulate.tournaments import tournament_day
+    from simulate.day import generate_day
+    from simulate.fleet import slot_fleet
+    from simulate.floor import banked_rounds
+    from simulate.tournaments import tournament_day
 
     work = Path(tempfile.mkdtemp(prefix="nightly-bench-"))
     began = time.perf_counter()
@@ -147,7 +147,7 @@ def scored(url: str, manifest: DayManifest) -> Score:
     """The planted faults against the store's current findings."""
     from audit.adjudicate import current_findings
     from pipelines.nightly import open_store
-    from pipelines.simulate.score import finding_pairs, score
+    from simulate.score import finding_pairs, score
 
     with open_store(url) as store:
         return score(manifest, finding_pairs(current_findings(store)))

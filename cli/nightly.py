@@ -1,7 +1,7 @@
 """``casino-audit nightly`` and ``casino-audit demo``: the nightly job without a scheduler.
 
 ``cmd_nightly`` runs ``pipelines.nightly.run_nightly`` for one date; ``cmd_demo`` writes a
-synthetic day with planted faults (``pipelines.simulate``) and runs the nightly over it.
+synthetic day with planted faults (``simulate``) and runs the nightly over it.
 Exit codes (``cli.common``): 0 done; 1 done, but the day's data has problems (failed
 data-quality checks or quarantined records); 2 could not run.
 """
@@ -22,7 +22,7 @@ from pipelines.settings import input_root, report_root
 
 if TYPE_CHECKING:
     from pipelines.nightly import NightlySummary
-    from pipelines.simulate.manifest import DayManifest
+    from simulate.manifest import DayManifest
 
 DEMO_DIR = Path("casino-audit-demo")
 
@@ -115,7 +115,7 @@ def cmd_nightly(args: argparse.Namespace) -> int:
 
 def cmd_demo(args: argparse.Namespace) -> int:
     """``casino-audit demo``: a seeded synthetic day with planted faults, end to end."""
-    from pipelines.simulate.demo import (
+    from simulate.demo import (
         DEMO_DAY,
         DEMO_HANDS,
         DEMO_MACHINES,
@@ -152,7 +152,7 @@ def _print_found_vs_planted(url: str, manifest: DayManifest) -> None:
     from audit.adjudicate import current_findings
     from pipelines.detectors import collusion_window
     from pipelines.nightly import open_store
-    from pipelines.simulate.score import COLLUSION, collusion_lines, finding_pairs, score
+    from simulate.score import COLLUSION, collusion_lines, finding_pairs, score
 
     with open_store(url) as store:
         found = set(finding_pairs(current_findings(store)))

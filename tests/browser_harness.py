@@ -86,9 +86,9 @@ def build_store(url: str, base: Path) -> BrowserStore:
     from audit.store.signing import SIGNING_KEY_ENV, generate_keypair
     from cli.main import main
     from pipelines.nightly import run_nightly
-    from pipelines.simulate.day import generate_day
-    from pipelines.simulate.fleet import slot_fleet
-    from pipelines.simulate.floor import banked_rounds
+    from simulate.day import generate_day
+    from simulate.fleet import slot_fleet
+    from simulate.floor import banked_rounds
 
     generate_day(
         11,

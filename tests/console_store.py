@@ -107,10 +107,10 @@ def build(url: str, base: Path) -> ConsoleStore:
     from audit.store.signing import SIGNING_KEY_ENV, generate_keypair
     from console.accounts import add_user
     from pipelines.nightly import run_nightly
-    from pipelines.simulate.day import generate_day
-    from pipelines.simulate.fleet import slot_fleet
-    from pipelines.simulate.floor import banked_rounds
-    from pipelines.simulate.tournaments import tournament_day
+    from simulate.day import generate_day
+    from simulate.fleet import slot_fleet
+    from simulate.floor import banked_rounds
+    from simulate.tournaments import tournament_day
 
     folder = base / "in" / DAY.isoformat()
     generate_day(

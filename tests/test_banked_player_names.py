@@ -15,7 +15,7 @@ from audit.reports import write_owed_summary
 from audit.store import AuditStore
 from audit.wording import owed_totals
 from cli.main import main
-from pipelines.simulate.tables import operator_declarations
+from simulate.tables import operator_declarations
 from tests.test_banked_slots_cli import write_day
 
 LABELLED = ("bac-1", "rou-1")

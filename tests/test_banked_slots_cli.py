@@ -13,8 +13,8 @@ import pytest
 from audit.families import family_named
 from audit.ingest.avro_files import write_events
 from cli.main import main
-from pipelines.simulate.casino import FAULTS, SIMULATORS, plant
-from pipelines.simulate.slots import machine_month
+from simulate.casino import FAULTS, SIMULATORS, plant
+from simulate.slots import machine_month
 
 START = datetime(2024, 5, 4, 18, 0, tzinfo=UTC)
 

@@ -9,10 +9,10 @@ from fractions import Fraction
 
 import pytest
 
-from pipelines.simulate.casino import RoundWriter
 from replayer.casino import adjudicate_round
 from replayer.casino.cards import baccarat_total
 from replayer.casino.punto_banco import banker_draws, next_side, player_draws
+from simulate.casino import RoundWriter
 
 START = datetime(2024, 5, 1, 20, 0, tzinfo=UTC)
 

@@ -9,8 +9,8 @@ from datetime import UTC, datetime
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from pipelines.simulate.casino import BlackjackPlay, RoundWriter, blackjack_round
 from replayer.casino import adjudicate_round
+from simulate.casino import BlackjackPlay, RoundWriter, blackjack_round
 
 START = datetime(2024, 5, 3, 19, 0, tzinfo=UTC)
 

@@ -7,10 +7,10 @@ from datetime import UTC, datetime
 
 import pytest
 
-from pipelines.simulate.casino import RoundWriter
 from replayer.casino import adjudicate_round
 from replayer.casino.chemin_de_fer import banker_draws, ponto_draws
 from replayer.rulebooks.casino import CASINO_RULEBOOKS, CheminDeFerRules
+from simulate.casino import RoundWriter
 
 START = datetime(2024, 5, 2, 22, 0, tzinfo=UTC)
 RULES = CASINO_RULEBOOKS["pt-217-2007-chemin-de-fer"]

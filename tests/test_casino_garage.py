@@ -4,8 +4,8 @@ from __future__ import annotations
 
 from datetime import UTC, datetime, timedelta
 
-from pipelines.simulate.casino import RoundWriter
 from replayer.casino.garage import check_banker_runs
+from simulate.casino import RoundWriter
 
 START = datetime(2024, 5, 2, 22, 0, tzinfo=UTC)
 BANKER_WINS = [("player", "2c"), ("banker", "9h"), ("player", "3d"), ("banker", "Kd")]

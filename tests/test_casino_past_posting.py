@@ -15,8 +15,8 @@ from typing import Any
 
 import pytest
 
-from pipelines.simulate.casino import SIMULATORS, RoundWriter
 from replayer.casino import adjudicate_round
+from simulate.casino import SIMULATORS, RoundWriter
 
 START = datetime(2024, 5, 6, 20, 0, tzinfo=UTC)
 #: Punto banco: player 9 (natural) against banker 7: the player wins, nobody draws.

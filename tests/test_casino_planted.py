@@ -8,8 +8,8 @@ from datetime import UTC, datetime
 
 import pytest
 
-from pipelines.simulate.casino import FAULTS, SIMULATORS, plant
 from replayer.casino import adjudicate_round
+from simulate.casino import FAULTS, SIMULATORS, plant
 
 START = datetime(2024, 5, 4, 18, 0, tzinfo=UTC)
 

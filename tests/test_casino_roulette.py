@@ -7,9 +7,9 @@ from fractions import Fraction
 
 import pytest
 
-from pipelines.simulate.casino import RoundWriter
 from replayer.casino import adjudicate_round
 from replayer.casino.roulette_layout import legal_bets
+from simulate.casino import RoundWriter
 
 START = datetime(2024, 5, 1, 21, 0, tzinfo=UTC)
 STAKE = 100

@@ -10,9 +10,9 @@ from pathlib import Path
 
 import fastavro
 
-from pipelines.simulate.casino import SIMULATORS, plant
 from replayer.casino import adjudicate_round
 from replayer.events import flatten
+from simulate.casino import SIMULATORS, plant
 
 SCHEMA_PATH = Path(__file__).resolve().parents[1] / "schemas" / "banked_round.avsc"
 START = datetime(2024, 5, 5, 18, 0, tzinfo=UTC)

@@ -9,8 +9,8 @@ from typing import Any
 
 import pytest
 
-from pipelines.simulate.casino import RoundWriter
 from replayer.casino import adjudicate_round
+from simulate.casino import RoundWriter
 
 START = datetime(2024, 5, 7, 21, 0, tzinfo=UTC)
 #: Player 5 against a banker natural 9: the banker wins, nobody draws.

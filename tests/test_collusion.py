@@ -22,9 +22,9 @@ from pipelines.detectors.collusion import (
     PairVerdict,
 )
 from pipelines.detectors.collusion_findings import collusion_findings
-from pipelines.simulate import DayManifest, generate_day
-from pipelines.simulate.demo import DEMO_DAY, DEMO_HANDS, DEMO_SEED
 from replayer.findings import FindingKind
+from simulate import DayManifest, generate_day
+from simulate.demo import DEMO_DAY, DEMO_HANDS, DEMO_SEED
 
 START = date(2025, 3, 1)
 GROUPS = [("chip_dumping", 2), ("soft_play", 2), ("whipsaw", 2), ("soft_play", 3)]

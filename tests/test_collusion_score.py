@@ -1,13 +1,13 @@
 """The demo's collusion line is honest per planted group: found, missed, not enough shared
-hands to judge, false alarm (``pipelines.simulate.score.collusion_lines``)."""
+hands to judge, false alarm (``simulate.score.collusion_lines``)."""
 
 from __future__ import annotations
 
 from types import SimpleNamespace
 
 from pipelines.detectors.collusion import NOT_ENOUGH, NOT_SUSPECTED, SUSPECTED, PairVerdict
-from pipelines.simulate.manifest import CollusionGroup
-from pipelines.simulate.score import collusion_lines
+from simulate.manifest import CollusionGroup
+from simulate.score import collusion_lines
 
 DUMPING = CollusionGroup("g01", "chip_dumping", ("gg-p0290", "gg-p0200"), 0.35)
 SOFT = CollusionGroup("g02", "soft_play", ("mo-p0080", "mo-p0055"), 1.0)

@@ -15,9 +15,9 @@ from pathlib import Path
 import pytest
 
 from pipelines.chunks import STORE_POOL
-from pipelines.simulate.day import generate_day
-from pipelines.simulate.fleet import slot_fleet
-from pipelines.simulate.floor import banked_rounds
+from simulate.day import generate_day
+from simulate.fleet import slot_fleet
+from simulate.floor import banked_rounds
 from tests.celery_harness import WORKERS, celery_airflow
 from tests.conftest import fresh_postgres_url
 from tests.fault_harness import DAY, run_cli

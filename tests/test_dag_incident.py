@@ -11,7 +11,7 @@ from pathlib import Path
 from audit.adjudicate import current_findings
 from audit.ingest.pipeline import ingest
 from audit.store import AuditStore
-from pipelines.simulate.incident import generate_incident
+from simulate.incident import generate_incident
 from tests.airflow_harness import airflow_env, dag_child, migrate
 from tests.conftest import PG_ENV, fresh_postgres_url
 

@@ -23,8 +23,8 @@ from audit.judging import KIND, judge_stored
 from audit.show import show_lines
 from audit.store import AuditStore, SubjectRecords
 from pipelines.nightly import run_nightly
-from pipelines.simulate.day import generate_day
-from pipelines.simulate.demo import DEMO_DAY, DEMO_SEED, demo_day
+from simulate.day import generate_day
+from simulate.demo import DEMO_DAY, DEMO_SEED, demo_day
 
 JUDGED_KINDS = ("poker", "banked", "slots", "tournament", "table")
 

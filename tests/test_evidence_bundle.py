@@ -246,7 +246,7 @@ def one_chain(store_url: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -
     from audit.adjudicate import replay
     from audit.ingest.pipeline import ingest
     from audit.store.signing import SIGNING_KEY_ENV
-    from pipelines.simulate.day import generate_day
+    from simulate.day import generate_day
 
     day = date(2025, 3, 2)
     generate_day(3, day, hands=12, out=tmp_path / "in" / day.isoformat(), fault_rate=0.3)

@@ -22,7 +22,7 @@ from pathlib import Path
 
 import pytest
 
-from pipelines.simulate.day import generate_day
+from simulate.day import generate_day
 from tests.fault_harness import (
     DAY,
     Holdings,

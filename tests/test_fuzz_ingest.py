@@ -53,7 +53,7 @@ from hypothesis import strategies as st
 from audit.families import family_named
 from audit.ingest.pipeline import IngestSummary, ingest
 from audit.store import AuditStore
-from pipelines.simulate.fleet import machine_day
+from simulate.fleet import machine_day
 from tests.avro_craft import container, deflate, encode
 from tests.test_ingest_avro import hand_events
 

@@ -1,5 +1,5 @@
 """Incident investigation end to end: a simulated failure with planted refund mistakes
-(``pipelines.simulate.incident``) is ingested, then investigated through the API and the
+(``simulate.incident``) is ingested, then investigated through the API and the
 ``casino-audit incident`` commands; the investigation finds exactly what was planted."""
 
 from __future__ import annotations
@@ -24,7 +24,7 @@ from audit.money import format_money
 from audit.store import AuditStore
 from cli.common import CannotRun
 from cli.incident import add_parsers as add_incident_parser
-from pipelines.simulate.incident import IncidentManifest, generate_incident
+from simulate.incident import IncidentManifest, generate_incident
 
 DAY = date(2025, 3, 1)
 

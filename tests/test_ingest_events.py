@@ -14,7 +14,7 @@ from audit.ingest.avro_files import write_events
 from audit.ingest.pipeline import ingest
 from audit.judging import judge_stored
 from audit.store import AuditStore
-from pipelines.simulate.fleet import machine_day
+from simulate.fleet import machine_day
 from tests.test_ingest_avro import hand_events
 
 SLOTS, POKER = family_named("slots"), family_named("poker")

@@ -21,7 +21,7 @@ import pytest
 
 from audit.ingest.manifest_check import ManifestCheck, ManifestProblem, parse_manifest
 from audit.store.signing import load_private_key
-from pipelines.simulate.day import generate_day
+from simulate.day import generate_day
 from tests.fault_harness import DAY, Result, assert_clean, run_cli, sqlite_url
 
 

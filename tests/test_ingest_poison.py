@@ -21,7 +21,7 @@ from audit.ingest.pipeline import ingest
 from audit.ingest.quarantine import entries
 from audit.store import AuditStore
 from cli.main import main
-from pipelines.simulate.fleet import machine_day
+from simulate.fleet import machine_day
 from tests.avro_craft import container, deflate, encode, write_crafted
 from tests.test_ingest_avro import hand_events
 

@@ -18,10 +18,10 @@ import pytest
 from audit.money import format_money
 from audit.reports import write_findings, write_owed_summary
 from audit.wording import csv_safe, owed, owed_totals, sentence, terminal_safe
-from pipelines.simulate.casino import BANKED_FAULTS, SIMULATORS, plant
 from replayer.casino import adjudicate_round
 from replayer.findings import FindingKind
 from replayer.poker import adjudicate_hand
+from simulate.casino import BANKED_FAULTS, SIMULATORS, plant
 from tests.poker_sim import HandBuilder
 
 GG_TIES = "GG-2022 Política de mãos atadas"

@@ -21,7 +21,7 @@ from pipelines.chunks import MAX_MAP_LENGTH, chunk_shards
 from pipelines.nightly import prepare_night
 from pipelines.nightly_chunks import ingest_chunk, judge_chunk
 from pipelines.partitions import PARTITIONS
-from pipelines.simulate.day import generate_day
+from simulate.day import generate_day
 from tests.fault_harness import (
     COMMAND_DEADLINE,
     DAY,

@@ -24,10 +24,10 @@ from audit.ingest.pipeline import ingest
 from audit.store import AuditStore
 from pipelines.nightly import NightlySummary, run_nightly
 from pipelines.shards import read_shard
-from pipelines.simulate.day import generate_day
-from pipelines.simulate.fleet import machine_day, slot_fleet
-from pipelines.simulate.floor import banked_rounds
-from pipelines.simulate.tournaments import tournament_day
+from simulate.day import generate_day
+from simulate.fleet import machine_day, slot_fleet
+from simulate.floor import banked_rounds
+from simulate.tournaments import tournament_day
 from tests.fault_harness import DAY, Point, run_cli, run_until
 
 PARTS = 3

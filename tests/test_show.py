@@ -111,7 +111,7 @@ def declaration(table: str, rulebook: str, game: str, **terms: Any) -> dict[str,
 
 def coup(n: int, bank: int, *, banker: str = "ana", stake: int = 10_000) -> list[dict]:
     """A chemin de fer coup at table cdf-x the banker wins on naturals, settled right."""
-    from pipelines.simulate.casino import RoundWriter
+    from simulate.casino import RoundWriter
 
     writer = RoundWriter(f"cdf-x/{n}", NOON + timedelta(minutes=n))
     writer.emit(
@@ -137,7 +137,7 @@ def slot_machine() -> list[dict[str, Any]]:
     """A machine's day: reconfigured at midday (a new paytable), one winning game lost."""
     import random
 
-    from pipelines.simulate.slots import machine_month
+    from simulate.slots import machine_month
 
     events = machine_month(
         random.Random("show"),
@@ -166,11 +166,11 @@ def slot_machine() -> list[dict[str, Any]]:
 @pytest.fixture(scope="module")
 def built(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Any]:
     from pipelines.night_units import unit
-    from pipelines.simulate.day import generate_day
-    from pipelines.simulate.fleet import slot_fleet
-    from pipelines.simulate.floor import banked_rounds
-    from pipelines.simulate.tournaments import tournament_day
     from replayer.findings import Finding, FindingKind
+    from simulate.day import generate_day
+    from simulate.fleet import slot_fleet
+    from simulate.floor import banked_rounds
+    from simulate.tournaments import tournament_day
 
     base = tmp_path_factory.mktemp("show")
     day = base / "day"

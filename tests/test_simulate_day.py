@@ -11,12 +11,12 @@ import pytest
 
 from audit.ingest.avro_files import iter_avro_units, read_events
 from audit.ingest.errors import RecordRejected
-from pipelines.simulate import DayManifest, generate_day
-from pipelines.simulate.day import TERMS_SHARD
-from pipelines.simulate.faults import FAULT_KINDS
-from pipelines.simulate.tables import rake_terms_from
 from replayer.poker.replay import adjudicate_hand
 from replayer.poker.verdict import HandVerdict
+from simulate import DayManifest, generate_day
+from simulate.day import TERMS_SHARD
+from simulate.faults import FAULT_KINDS
+from simulate.tables import rake_terms_from
 
 DAY = date(2025, 3, 1)
 

@@ -1,6 +1,6 @@
-"""Synthetic banked floors and slot fleets (``pipelines.simulate.floor``, ``fleet``): seeded
+"""Synthetic banked floors and slot fleets (``simulate.floor``, ``fleet``): seeded
 and byte-identical, every planted fault found with exactly its kinds, nothing else found;
-and the scorer's arithmetic (``pipelines.simulate.score``)."""
+and the scorer's arithmetic (``simulate.score``)."""
 
 from __future__ import annotations
 
@@ -16,15 +16,15 @@ import pytest
 
 from audit.families import family_named
 from audit.ingest.avro_files import read_events
-from pipelines.simulate import DayManifest, PlantedFault, generate_day
-from pipelines.simulate.casino import BANKED_FAULTS
-from pipelines.simulate.fleet import METER_FAULTS, slot_fleet
-from pipelines.simulate.floor import GAMES, banked_rounds, patrons
-from pipelines.simulate.score import score
-from pipelines.simulate.slots import machine_month
 from replayer.casino import adjudicate_round
 from replayer.casino.garage import check_banker_runs
 from replayer.slots import reconcile_machine
+from simulate import DayManifest, PlantedFault, generate_day
+from simulate.casino import BANKED_FAULTS
+from simulate.fleet import METER_FAULTS, slot_fleet
+from simulate.floor import GAMES, banked_rounds, patrons
+from simulate.score import score
+from simulate.slots import machine_month
 from tests.determinism import assert_same_seed_same_bytes
 
 DAY = date(2025, 3, 1)

@@ -8,12 +8,12 @@ from datetime import UTC, datetime
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from pipelines.simulate.faults import PLANTERS
-from pipelines.simulate.players import player_pool
-from pipelines.simulate.poker import HandPlan, play_hand
-from pipelines.simulate.tables import TABLE_KINDS, make_tables
 from replayer.poker.replay import adjudicate_hand
 from replayer.rulebooks.registry import get_rulebook
+from simulate.faults import PLANTERS
+from simulate.players import player_pool
+from simulate.poker import HandPlan, play_hand
+from simulate.tables import TABLE_KINDS, make_tables
 
 START = datetime(2025, 3, 1, 12, tzinfo=UTC)
 

@@ -1,4 +1,4 @@
-"""Synthetic tournament days (``pipelines.simulate.tournaments``): seeded and
+"""Synthetic tournament days (``simulate.tournaments``): seeded and
 byte-identical; every planted fault found by the replayer with exactly its finding kinds
 and citing its rule, clean tournaments (with the rules' edge cases) without a finding;
 the tournament data-quality suite; and a night over hands and tournaments that scores
@@ -19,11 +19,11 @@ from audit.ingest.avro_files import read_events, write_events
 from audit.store import AuditStore
 from pipelines.nightly import run_nightly
 from pipelines.quality import validate_events
-from pipelines.simulate import PlantedFault, generate_day
-from pipelines.simulate.score import finding_pairs, score
-from pipelines.simulate.tournament_faults import TOURNAMENT_FAULTS
-from pipelines.simulate.tournaments import payout_table, tournament_day
 from replayer.tournaments import adjudicate_tournament
+from simulate import PlantedFault, generate_day
+from simulate.score import finding_pairs, score
+from simulate.tournament_faults import TOURNAMENT_FAULTS
+from simulate.tournaments import payout_table, tournament_day
 from tests.determinism import assert_same_seed_same_bytes
 
 DAY = date(2025, 3, 1)

@@ -1,6 +1,6 @@
 """The simulator's clean poker hands certified by PokerKit, not by the replayer's code.
 
-``pipelines.simulate.poker`` settles each hand with the replayer's own betting machine,
+``simulate.poker`` settles each hand with the replayer's own betting machine,
 pots, rake and showdown, so the replayer finding nothing on a clean day cannot catch a
 bug both share (issue 25). Here a seeded day (every rulebook and variant the generator
 deals) is read back from its shards, every hand without a planted fault is exported to
@@ -40,8 +40,8 @@ import pytest
 
 from audit.ingest.avro_files import read_events
 from audit.phh_export import hand_phh
-from pipelines.simulate import DayManifest, generate_day
-from pipelines.simulate.faults import WRONG_SIDE_POT, WRONG_WINNER
+from simulate import DayManifest, generate_day
+from simulate.faults import WRONG_SIDE_POT, WRONG_WINNER
 from tests.pokerkit_oracle import Replayed, pokerkit_check
 
 DAY = date(2025, 3, 1)

@@ -1,6 +1,6 @@
 """The simulator's clean banked rounds checked by a reference written from the rule text.
 
-``pipelines.simulate.casino`` deals punto banco with the replayer's own tableau
+``simulate.casino`` deals punto banco with the replayer's own tableau
 (``replayer.casino.punto_banco.next_side``), so the replayer finding nothing on a clean
 floor cannot catch a tableau bug both share (issue 25). This reference imports nothing
 of ``replayer.casino``: it is the rule text, GG-2022 (GGPoker house rules updated
@@ -40,8 +40,8 @@ from typing import Any
 import pytest
 
 from audit.ingest.avro_files import read_events
-from pipelines.simulate import DayManifest, generate_day
-from pipelines.simulate.floor import banked_rounds
+from simulate import DayManifest, generate_day
+from simulate.floor import banked_rounds
 
 DAY = date(2025, 3, 1)
 Event = Mapping[str, Any]

@@ -14,14 +14,14 @@ from typing import Any
 
 import pytest
 
-from pipelines.simulate.slots import (
+from replayer.slots import reconcile_machine
+from replayer.slots.returns import beyond_standard_errors
+from simulate.slots import (
     WAGERS,
     machine_month,
     paytable_return,
     paytable_sd_bps,
 )
-from replayer.slots import reconcile_machine
-from replayer.slots.returns import beyond_standard_errors
 
 START = datetime(2024, 6, 3, tzinfo=UTC)
 #: Legal, low-variance paytables (multiplier, weight out of 10,000): 82% (sd 0.74) and

@@ -8,9 +8,9 @@ from fractions import Fraction
 
 import pytest
 
-from pipelines.simulate.slots import PAYTABLE_59, machine_month
 from replayer.slots import reconcile_machine
 from replayer.slots.returns import beyond_standard_errors, overpays_beyond_bound
+from simulate.slots import PAYTABLE_59, machine_month
 
 START = datetime(2024, 6, 1, tzinfo=UTC)
 

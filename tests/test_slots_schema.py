@@ -10,9 +10,9 @@ from pathlib import Path
 
 import fastavro
 
-from pipelines.simulate.slots import machine_month
 from replayer.events import flatten
 from replayer.slots import reconcile_machine
+from simulate.slots import machine_month
 
 SCHEMA_PATH = Path(__file__).resolve().parents[1] / "schemas" / "slot_machine.avsc"
 ENVELOPE = ("event_id", "machine_id", "sequence", "occurred_at")

@@ -47,17 +47,17 @@ from datetime import UTC, date, datetime, timedelta
 from pathlib import Path
 
 from audit.families import family_named
-from pipelines.simulate.avro_out import write_shard
-from pipelines.simulate.casino import (
+from simulate.avro_out import write_shard
+from simulate.casino import (
     BANKED_FAULTS,
     SIMULATORS,
     FlatEvent,
     chemin_de_fer_round,
     plant,
 )
-from pipelines.simulate.day import ExtraGenerator
-from pipelines.simulate.manifest import PlantedFault
-from pipelines.simulate.tables import OPERATORS, operator_declarations
+from simulate.day import ExtraGenerator
+from simulate.manifest import PlantedFault
+from simulate.tables import OPERATORS, operator_declarations
 
 #: Game -> (table id prefix, share of the rounds in percent).
 GAMES: dict[str, tuple[str, int]] = {

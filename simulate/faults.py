@@ -30,7 +30,7 @@ import random
 from collections.abc import Callable
 from typing import Any
 
-from pipelines.simulate.poker import PlayedHand, Settlement
+from simulate.poker import PlayedHand, Settlement
 
 WRONG_WINNER = "wrong_winner"
 WRONG_SIDE_POT = "wrong_side_pot"

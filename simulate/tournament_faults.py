@@ -11,7 +11,7 @@ import random
 from collections.abc import Callable
 from typing import Any
 
-from pipelines.simulate.manifest import PlantedFault
+from simulate.manifest import PlantedFault
 
 FlatEvent = dict[str, Any]
 Planted = tuple[list[FlatEvent], dict[str, Any]]

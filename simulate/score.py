@@ -21,7 +21,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from pipelines.detectors.collusion import NOT_ENOUGH, PairVerdict
-from pipelines.simulate.manifest import DayManifest
+from simulate.manifest import DayManifest
 
 SCORED_SEPARATELY = frozenset({"collusion_suspected", "data_quality"})
 

@@ -37,14 +37,14 @@ from typing import Any
 
 from audit.families import family_named
 from audit.ingest.avro_files import write_events
-from pipelines.simulate.casino import RoundWriter, punto_banco_round, roulette_round
-from pipelines.simulate.envelope import FlatEvent, envelope
-from pipelines.simulate.players import player_pool
-from pipelines.simulate.poker import HandPlan, PlayedHand, play_hand
-from pipelines.simulate.tables import TableSpec, make_tables
-from pipelines.simulate.tournaments import Price, TournamentWriter
 from replayer.rulebooks.poker import PokerRulebook
 from replayer.rulebooks.registry import get_rulebook
+from simulate.casino import RoundWriter, punto_banco_round, roulette_round
+from simulate.envelope import FlatEvent, envelope
+from simulate.players import player_pool
+from simulate.poker import HandPlan, PlayedHand, play_hand
+from simulate.tables import TableSpec, make_tables
+from simulate.tournaments import Price, TournamentWriter
 
 MANIFEST_NAME = "incident-manifest.json"
 FAILURE_AT = timedelta(hours=14)

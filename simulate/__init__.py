@@ -4,7 +4,7 @@ manifest), for the nightly reconciliation's tests, demos and benchmarks.
 ``generate_day(seed, day, hands=..., out=...) -> DayManifest``; see ``day``.
 """
 
-from pipelines.simulate.day import generate_day, population
-from pipelines.simulate.manifest import CollusionGroup, DayManifest, PlantedFault
+from simulate.day import generate_day, population
+from simulate.manifest import CollusionGroup, DayManifest, PlantedFault
 
 __all__ = ["CollusionGroup", "DayManifest", "PlantedFault", "generate_day", "population"]

@@ -18,12 +18,12 @@ from dataclasses import dataclass, field
 from datetime import datetime, timedelta
 from typing import Any
 
-from pipelines.simulate.envelope import envelope, renumbered
 from replayer.casino import chemin_de_fer, punto_banco
 from replayer.casino.cards import RANKS, SUITS, baccarat_points, blackjack_total, blackjack_value
 from replayer.casino.coup import rebuild
 from replayer.casino.roulette_layout import legal_bets
 from replayer.rulebooks.casino import CASINO_RULEBOOKS, CheminDeFerRules
+from simulate.envelope import envelope, renumbered
 
 FlatEvent = dict[str, Any]
 

@@ -23,18 +23,18 @@ from dataclasses import dataclass, field
 from datetime import datetime, timedelta
 from typing import Any
 
-from pipelines.simulate.envelope import envelope
-from pipelines.simulate.manifest import CollusionGroup
-from pipelines.simulate.players import Player
-from pipelines.simulate.strategy import CHIP_DUMPING, WHIPSAW, Spot, colluding, honest
-from pipelines.simulate.strength import strength
-from pipelines.simulate.tables import TableSpec
 from replayer.poker.betting import Betting, Issue
 from replayer.poker.cards import full_deck, synthetic_deck
 from replayer.poker.pots import build_pots, split_pots
 from replayer.poker.rake import expected_rake, rake_bounds
 from replayer.poker.showdown import hand_values, winners
 from replayer.rulebooks.poker import VARIANTS, PokerRulebook, RaiseMax, SplitUnit, Structure
+from simulate.envelope import envelope
+from simulate.manifest import CollusionGroup
+from simulate.players import Player
+from simulate.strategy import CHIP_DUMPING, WHIPSAW, Spot, colluding, honest
+from simulate.strength import strength
+from simulate.tables import TableSpec
 
 Award = tuple[int, int, int | None]
 """(position, chips, pot index or None for an uncalled bet or a refund)."""

@@ -17,10 +17,10 @@ import random
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 
-from pipelines.simulate.manifest import CollusionGroup
-from pipelines.simulate.players import Player
-from pipelines.simulate.strategy import CHIP_DUMPING, METHODS, SOFT_PLAY, WHIPSAW
-from pipelines.simulate.tables import TableSpec
+from simulate.manifest import CollusionGroup
+from simulate.players import Player
+from simulate.strategy import CHIP_DUMPING, METHODS, SOFT_PLAY, WHIPSAW
+from simulate.tables import TableSpec
 
 #: Share of the hands in which each method is applied when the group sits together.
 INTENSITY = {CHIP_DUMPING: 0.35, SOFT_PLAY: 1.0, WHIPSAW: 0.7}

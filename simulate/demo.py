@@ -11,11 +11,11 @@ from __future__ import annotations
 from datetime import date
 from pathlib import Path
 
-from pipelines.simulate.day import generate_day
-from pipelines.simulate.fleet import slot_fleet
-from pipelines.simulate.floor import banked_rounds
-from pipelines.simulate.manifest import DayManifest
-from pipelines.simulate.tournaments import tournament_day
+from simulate.day import generate_day
+from simulate.fleet import slot_fleet
+from simulate.floor import banked_rounds
+from simulate.manifest import DayManifest
+from simulate.tournaments import tournament_day
 
 DEMO_DAY, DEMO_SEED, DEMO_HANDS = date(2025, 3, 1), 7, 3_000
 #: Banked rounds, slot machines and tournaments beside the hands; faults in 1% of the

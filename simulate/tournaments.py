@@ -68,13 +68,13 @@ from pathlib import Path
 from typing import Any
 
 from audit.families import family_named
-from pipelines.simulate.avro_out import write_shard
-from pipelines.simulate.day import ExtraGenerator
-from pipelines.simulate.envelope import envelope
-from pipelines.simulate.manifest import PlantedFault
-from pipelines.simulate.players import player_pool
-from pipelines.simulate.tables import OPERATORS, operator_declarations
-from pipelines.simulate.tournament_faults import OFFERED, FlatEvent, plant_pending
+from simulate.avro_out import write_shard
+from simulate.day import ExtraGenerator
+from simulate.envelope import envelope
+from simulate.manifest import PlantedFault
+from simulate.players import player_pool
+from simulate.tables import OPERATORS, operator_declarations
+from simulate.tournament_faults import OFFERED, FlatEvent, plant_pending
 
 CURRENCY, VENUE, STARTING_CHIPS = "USD", "gg", 20_000
 TERMS_SHARD = "tournament-terms.avro"

@@ -15,7 +15,7 @@ writes, with a derived sync marker (``avro_out.write_shard``); records are shape
 ``Family.to_avro`` on a day of 100,000 hands.
 
 Banked rounds and slot machines are not generated here: their round/machine simulators
-live in ``pipelines/simulate/casino.py`` and ``slots.py``; a day adds them through
+live in ``simulate/casino.py`` and ``slots.py``; a day adds them through
 ``extra`` generators (``floor.banked_rounds``, ``fleet.slot_fleet``), each called as
 ``extra(seed, day, out)`` and returning the shards it wrote and the faults it planted,
 which join the manifest.
@@ -30,21 +30,21 @@ from pathlib import Path
 from typing import Any
 
 from audit.families import family_named
-from pipelines.simulate.avro_out import write_shard
-from pipelines.simulate.faults import FAULT_FINDINGS, FAULT_KINDS, PLANTERS
-from pipelines.simulate.manifest import CollusionGroup, DayManifest, PlantedFault
-from pipelines.simulate.players import VENUES, Player, player_pool
-from pipelines.simulate.poker import HandPlan, PlayedHand, play_hand
-from pipelines.simulate.seating import GroupSpec, TableSession, assign_tables, group_specs
-from pipelines.simulate.seating import plan_groups as _plan_groups
-from pipelines.simulate.tables import (
+from replayer.rulebooks.poker import PokerRulebook
+from replayer.rulebooks.registry import get_rulebook
+from simulate.avro_out import write_shard
+from simulate.faults import FAULT_FINDINGS, FAULT_KINDS, PLANTERS
+from simulate.manifest import CollusionGroup, DayManifest, PlantedFault
+from simulate.players import VENUES, Player, player_pool
+from simulate.poker import HandPlan, PlayedHand, play_hand
+from simulate.seating import GroupSpec, TableSession, assign_tables, group_specs
+from simulate.seating import plan_groups as _plan_groups
+from simulate.tables import (
     TableSpec,
     make_tables,
     rake_terms_dict,
     terms_declarations,
 )
-from replayer.rulebooks.poker import PokerRulebook
-from replayer.rulebooks.registry import get_rulebook
 
 ExtraGenerator = Callable[[int, date, Path], tuple[list[str], list[PlantedFault]]]
 MISDEAL_RATE = 0.004

@@ -28,7 +28,7 @@ from __future__ import annotations
 import random
 from dataclasses import dataclass
 
-from pipelines.simulate.players import Style
+from simulate.players import Style
 
 CHIP_DUMPING = "chip_dumping"
 SOFT_PLAY = "soft_play"

@@ -18,8 +18,8 @@ from fractions import Fraction
 from math import isqrt
 from typing import Any
 
-from pipelines.simulate.envelope import envelope
 from replayer.slots.meters import COMPOSITES, METERS, contributions
+from simulate.envelope import envelope
 
 FlatEvent = dict[str, Any]
 

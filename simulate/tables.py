@@ -26,8 +26,8 @@ from dataclasses import dataclass
 from datetime import UTC, datetime
 from typing import Any
 
-from pipelines.simulate.envelope import envelope
 from replayer.rulebooks.poker import RakeTerms
+from simulate.envelope import envelope
 
 #: (venue, rulebook id, variant, seats at the table)
 TABLE_KINDS: tuple[tuple[str, str, str, int], ...] = (

@@ -42,12 +42,12 @@ from pathlib import Path
 from typing import Any
 
 from audit.families import family_named
-from pipelines.simulate.avro_out import write_shard
-from pipelines.simulate.day import ExtraGenerator
-from pipelines.simulate.envelope import renumbered
-from pipelines.simulate.manifest import PlantedFault
-from pipelines.simulate.slots import CURRENCY, WAGERS, FlatEvent, machine_month
-from pipelines.simulate.tables import OPERATORS, operator_declarations
+from simulate.avro_out import write_shard
+from simulate.day import ExtraGenerator
+from simulate.envelope import renumbered
+from simulate.manifest import PlantedFault
+from simulate.slots import CURRENCY, WAGERS, FlatEvent, machine_month
+from simulate.tables import OPERATORS, operator_declarations
 
 MISSING_GAME = "missing_game"
 MISSING_BILL = "missing_bill"
