@@ -7,7 +7,7 @@ Everything the job concludes is an ``adjudication`` subject holding one
 - ``data_quality`` over ``<day>/<shard>``: the shard's failed expectations as findings,
   its check outcomes and the report's figures (``profile``);
 - ``intake`` over ``<day>/<partition>/<family>/<shard>``: the subjects an input shard
-  names that fall in a partition (``pipelines.night_intake``), what the night judges;
+  names that fall in a partition (``pipelines.nightly.intake``), what the night judges;
 - ``nightly`` over ``<day>/<family>/<partition>``: which verdicts the night's judging of
   a partition relied on (no findings of its own);
 - ``collusion_state`` over ``<day>/poker/<partition>``: the collusion detector's counts

@@ -1,7 +1,7 @@
 """Data quality of the night's stored events: Great Expectations over pandas frames.
 
 ``Validations.validate`` takes the stored events of whole subjects (a batch of one
-partition of the night, ``pipelines.partitions``: whatever files brought them), builds
+partition of the night, ``pipelines.nightly.partitions``: whatever files brought them), builds
 their frames (``pipelines.expectations.frames``), runs the family's suites
 (``pipelines.expectations.suites``) and turns every failing row into a ``data_quality``
 finding about its hand, round or machine (about the part of the night when the failure

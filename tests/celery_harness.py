@@ -37,7 +37,7 @@ import pytest
 import redis
 from celery import Celery
 
-from pipelines.chunks import STORE_POOL, STORE_POOL_SLOTS
+from pipelines.nightly.chunks import STORE_POOL, STORE_POOL_SLOTS
 from tests.airflow_harness import AIRFLOW, airflow_env, migrate
 from tests.conftest import postgres_base_url
 from tests.pg_server import free_port

@@ -14,7 +14,7 @@ from pathlib import Path
 
 import pytest
 
-from pipelines.chunks import STORE_POOL
+from pipelines.nightly.chunks import STORE_POOL
 from simulate.day import generate_day
 from simulate.fleet import slot_fleet
 from simulate.floor import banked_rounds

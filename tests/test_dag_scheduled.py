@@ -32,7 +32,7 @@ import pytest
 
 from audit.adjudicate import current_findings
 from audit.store import AuditStore
-from pipelines.chunks import STORE_POOL, STORE_POOL_SLOTS
+from pipelines.nightly.chunks import STORE_POOL, STORE_POOL_SLOTS
 from tests.airflow_harness import AIRFLOW, migrate
 from tests.celery_harness import (
     DAG_ID,

@@ -19,7 +19,7 @@ from audit.families import family_named
 from audit.ingest.avro_files import write_events
 from audit.store import AuditStore
 from pipelines.expectations.frames import poker_frames
-from pipelines.partitions import partition_of
+from pipelines.nightly.partitions import partition_of
 
 DAY = date(2025, 3, 1)
 

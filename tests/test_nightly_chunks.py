@@ -1,4 +1,4 @@
-"""The nightly DAG's chunks (``pipelines.chunks``, ``pipelines.nightly_chunks``): any
+"""The nightly DAG's chunks (``pipelines.nightly.chunks``, ``pipelines.nightly.chunk_steps``): any
 day size maps under Airflow's cap, and a mapped task killed mid-shard then retried
 stores nothing twice, in either phase (ingest, then judge).
 
@@ -17,10 +17,10 @@ from pathlib import Path
 
 import pytest
 
-from pipelines.chunks import MAX_MAP_LENGTH, chunk_shards
 from pipelines.nightly import prepare_night
-from pipelines.nightly_chunks import ingest_chunk, judge_chunk
-from pipelines.partitions import PARTITIONS
+from pipelines.nightly.chunk_steps import ingest_chunk, judge_chunk
+from pipelines.nightly.chunks import MAX_MAP_LENGTH, chunk_shards
+from pipelines.nightly.partitions import PARTITIONS
 from simulate.day import generate_day
 from tests.fault_harness import (
     COMMAND_DEADLINE,
@@ -34,7 +34,7 @@ from tests.fault_harness import (
 _CHUNK_CHILD = """
 import sys
 from datetime import date
-from pipelines.nightly_chunks import ingest_chunk
+from pipelines.nightly.chunk_steps import ingest_chunk
 ingest_chunk(sys.argv[1], date.fromisoformat(sys.argv[2]), sys.argv[3:])
 """
 ALL_PARTITIONS = list(range(PARTITIONS))

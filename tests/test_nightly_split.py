@@ -5,7 +5,7 @@ written twice: as the simulator writes it, one file per table, fleet or tourname
 batch, and with every subject of more than one event dealt over three files, its events
 interleaved with other subjects' in each. The nightly stores the same events from both
 and gives byte-identical findings and report exports: each subject is judged once,
-whole, after every file is in (``pipelines.partitions``). A process killed between two
+whole, after every file is in (``pipelines.nightly.partitions``). A process killed between two
 files of one subject loses nothing once the ingest is run again.
 """
 

@@ -11,10 +11,10 @@ be retried or rerun for a date without duplicating anything.
                  discover stores the day's table declarations first, fails on no input)
 
 Two phases, so a subject whose events are split over several files of the night is
-judged once, whole (``pipelines.partitions``): every ``judge`` instance waits for every
+judged once, whole (``pipelines.nightly.partitions``): every ``judge`` instance waits for every
 ``ingest`` instance.
 
-Chunks (``pipelines.chunks``): the day's shards (and the ``PARTITIONS`` partitions of
+Chunks (``pipelines.nightly.chunks``): the day's shards (and the ``PARTITIONS`` partitions of
 its subjects) in at most ``max_chunks`` consecutive chunks, never more than Airflow's
 ``[core] max_map_length`` (1,024 by default), so any day size maps; one shard per chunk
 when the day is small enough.
@@ -47,8 +47,8 @@ from typing import Any
 
 from airflow.sdk import Param, dag, get_current_context, task
 
-from pipelines.chunks import STORE_POOL, chunk_shards
-from pipelines.partitions import PARTITIONS
+from pipelines.nightly.chunks import STORE_POOL, chunk_shards
+from pipelines.nightly.partitions import PARTITIONS
 
 RETRIES = 2
 """Attempts after the first for every task (a lost worker, a dropped connection)."""
@@ -115,7 +115,7 @@ def nightly_reconciliation() -> None:
 
     @task(pool=STORE_POOL)
     def ingest(chunk: list[str]) -> list[dict[str, Any]]:
-        from pipelines.nightly_chunks import ingest_chunk
+        from pipelines.nightly.chunk_steps import ingest_chunk
 
         settings = _settings()
         return ingest_chunk(settings["store_url"], settings["day"], chunk)
@@ -128,7 +128,7 @@ def nightly_reconciliation() -> None:
     def judge(partitions: list[int]) -> list[dict[str, Any]]:
         from pathlib import Path
 
-        from pipelines.nightly_chunks import judge_chunk
+        from pipelines.nightly.chunk_steps import judge_chunk
 
         settings = _settings()
         docs = Path(settings["out_dir"]) / settings["day"].isoformat() / "data-docs"

@@ -6,7 +6,7 @@ Airflow caps the instances one mapped task may expand to (``[core] max_map_lengt
 1,024 by default) and every task instance costs seconds to start, while a day may have
 thousands of shards. ``chunk_shards`` cuts the day's shard list into at most
 ``max_tasks`` consecutive chunks of nearly equal size (one shard each when the day is
-small enough); ``pipelines.nightly_chunks`` runs the per-shard steps over one chunk.
+small enough); ``pipelines.nightly.chunk_steps`` runs the per-shard steps over one chunk.
 
 Every task that opens the store runs in the Airflow pool ``STORE_POOL``: its slots bound
 how many such tasks, hence how many store connections, run at once, whatever the number

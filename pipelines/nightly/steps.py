@@ -8,7 +8,7 @@ one task each by the Airflow DAG (``pipelines/dags/nightly_reconciliation.py``):
    the day's table declarations stored first (3a);
 2. ``readability(path, shard)``: whether the shard reads in full (``pipelines.quality``);
 3. ``ingest_shard(store_url, path, day)``: the shard into the store (quarantines bad
-   records) and its intake, the subjects it names by partition (``pipelines.partitions``);
+   records) and its intake, the subjects it names by partition (``pipelines.nightly.partitions``);
 4. ``judge_partition(store_url, day, partition)``, once every shard is in: the
    replayer's verdict on every subject of the partition, over all its events whichever
    files brought them, stored as adjudications; the Great Expectations suites over the
@@ -43,9 +43,9 @@ from pipelines.detectors import Detection, detect
 from pipelines.detectors.banker_runs import banker_run_units, night_tables
 from pipelines.detectors.collusion import CollusionDetector
 from pipelines.expectations.profile import RakeProfile
-from pipelines.night_intake import intake_units, night_subjects
 from pipelines.night_units import COLLUSION_STATE, LEDGER, QUALITY, unit
-from pipelines.partitions import PARTITIONS, partition_name
+from pipelines.nightly.intake import intake_units, night_subjects
+from pipelines.nightly.partitions import PARTITIONS, partition_name
 from pipelines.quality import QualityResult, Validations, merged, readability
 from pipelines.report import ReportPaths, write_report
 from pipelines.shards import (
@@ -141,7 +141,7 @@ def ingest_shard(
 ) -> ShardIngest:
     """Step 3: store one shard's valid records, on its own chain shard
     (``chain_shard_of``), quarantine the others, then store its intake: the subjects it
-    names, filed by partition (``pipelines.partitions``), which step 4 judges once all
+    names, filed by partition (``pipelines.nightly.partitions``), which step 4 judges once all
     the night's shards are in. Idempotent. ``shard``: its events when the caller has
     read them."""
     shard = shard if shard is not None else read_shard(Path(path))

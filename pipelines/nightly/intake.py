@@ -1,7 +1,7 @@
 """A night's intake: which subjects each input shard names, filed by partition.
 
-Ingesting a shard (``pipelines.nightly.ingest_shard``) stores one ``intake`` unit per
-partition its subjects fall in (``pipelines.partitions``); judging a partition reads the
+Ingesting a shard (``pipelines.nightly.steps.ingest_shard``) stores one ``intake`` unit per
+partition its subjects fall in (``pipelines.nightly.partitions``); judging a partition reads the
 day's intakes of that partition, whatever shards they came from, and judges each subject
 once. A subject named by several shards (its events split over files) is in several
 intakes and judged once; a rerun stores the same intakes (content-derived unit ids).
@@ -14,7 +14,7 @@ from datetime import date
 
 from audit.store import AuditStore, SubjectRecords
 from pipelines.night_units import INTAKE, UnitLookup, iter_days_units, unit
-from pipelines.partitions import PARTITIONS, partition_name, partition_of
+from pipelines.nightly.partitions import PARTITIONS, partition_name, partition_of
 
 
 def intake_units(

@@ -1,7 +1,7 @@
 """The mapped steps of the nightly, what one task instance of the Airflow DAG runs,
 returning JSON for XCom: the first phase over one chunk of shards, the second over one
-chunk of the partitions of the night's subjects (``pipelines.chunks``,
-``pipelines.partitions``).
+chunk of the partitions of the night's subjects (``pipelines.nightly.chunks``,
+``pipelines.nightly.partitions``).
 
 Retrying a chunk runs every shard of it again, retrying a partition judges it again.
 Each step is idempotent (the store keeps one copy of an event, verdicts, intakes and
@@ -17,7 +17,7 @@ from datetime import date
 from pathlib import Path
 from typing import Any
 
-from pipelines.nightly import judge_partition, take_in_shard
+from pipelines.nightly.steps import judge_partition, take_in_shard
 
 
 def ingest_chunk(store_url: str, day: date, chunk: Sequence[str]) -> list[dict[str, Any]]:
