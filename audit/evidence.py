@@ -107,7 +107,7 @@ def _records(kind: str, subject: str, events: Sequence[Mapping[str, Any]]) -> li
                 raise BundleError(f"the opening event of {where} is not its own")
             continue
         record = decode(state)
-        if event["topic"] != get_topic(cls.event_class(str(record.get("type")))):
+        if event["topic"] != cls.record_topic(str(record.get("type"))):
             raise BundleError(f"event {version} of {where}: its topic does not match its record")
         if int(record.get("sequence", -1)) + FIRST_RECORD_VERSION != version:
             raise BundleError(f"event {version} of {where}: sequence and version disagree")

@@ -29,7 +29,7 @@ from dataclasses import dataclass, field, replace
 from datetime import datetime
 from typing import Any
 
-from audit.store import RecordReads, SubjectRecords, canonical, record_digest
+from audit.store import VERDICT_RECORD, RecordReads, SubjectRecords, canonical, record_digest
 from replayer import REPLAYER_VERSION
 from replayer.completeness import conflicting_versions, incomplete
 from replayer.findings import Finding, FindingKind
@@ -278,12 +278,12 @@ def context(inputs: Inputs) -> dict[str, Any]:
 def adjudication_record(
     kind: str, subject: str, findings: list[dict[str, Any]], **content: Any
 ) -> dict[str, Any]:
-    """The one ``HandAdjudicated`` record shape (the store's only adjudication record
-    type), for verdicts, incident investigations and the nightly's own units: who is
-    judged (``kind``, ``subject``), under which replayer version, the findings, and
-    ``content`` (``rulebook`` defaults to None)."""
+    """The one ``VerdictRecorded`` record shape (the store's only adjudication record
+    type; ``HandAdjudicated`` before issue 25), for verdicts, incident investigations and
+    the nightly's own units: who is judged (``kind``, ``subject``), under which replayer
+    version, the findings, and ``content`` (``rulebook`` defaults to None)."""
     return {
-        "type": "HandAdjudicated",
+        "type": VERDICT_RECORD,
         "sequence": 0,
         "kind": kind,
         "subject": subject,

@@ -2,8 +2,8 @@
 
 **A read model is rebuilt from events, never the source of truth.** It holds nothing the
 store does not: at startup it reads the store's notifications of a few topics in order
-(verdict and nightly units opened and ``HandAdjudicated``, incidents opened, records
-quarantined,
+(verdict and nightly units opened and recorded, as ``VerdictRecorded`` or, in stores
+written before the rename, ``HandAdjudicated``; incidents opened, records quarantined,
 console accounts, looks, sign-offs and notes), and on each request it asks the store for
 its head (``max_notification_id``, one indexed query) and, when the head has moved,
 projects only the notifications after the last one it saw. Dropping it loses nothing;
@@ -44,6 +44,7 @@ from eventsourcing.utils import get_topic
 
 from audit.adjudicate import finding_about
 from audit.store import (
+    VERDICT_RECORD,
     AccessTrail,
     Adjudication,
     AuditStore,
@@ -66,7 +67,7 @@ BOOKKEEPING = frozenset({LEDGER, COLLUSION_STATE, INTAKE})
 NIGHT_KINDS = frozenset({LEDGER, QUALITY, *DETECTORS})
 
 T = TypeVar("T")
-T_VERDICT = get_topic(Adjudication.event_class("HandAdjudicated"))
+T_VERDICTS = Adjudication.record_topics(VERDICT_RECORD)
 T_UNIT = get_topic(Adjudication.Opened)
 T_INCIDENT = get_topic(Incident.Opened)
 T_QUARANTINE = get_topic(QuarantinedRecord.event_class("RecordQuarantined"))
@@ -80,7 +81,7 @@ T_SESSION_ENDED = get_topic(AccessTrail.event_class("SessionEnded"))
 T_REVOKED = get_topic(AccessTrail.event_class("SessionsRevoked"))
 TOPICS = (
     T_UNIT,
-    T_VERDICT,
+    *T_VERDICTS,
     T_INCIDENT,
     T_QUARANTINE,
     T_USER_ADDED,
@@ -242,7 +243,7 @@ class ReadModel:
                 "INSERT INTO unit_ids VALUES (?, ?, ?, ?)",
                 (notification.id, *verdict_key(unit_id), unit_id),
             )
-        elif topic == T_VERDICT:
+        elif topic in T_VERDICTS:
             self._verdict(state["record"], notification)
         elif topic == T_INCIDENT:
             self.db.execute(

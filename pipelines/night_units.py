@@ -1,7 +1,7 @@
 """The nightly job's own facts in the store, beside the replayer's verdicts.
 
 Everything the job concludes is an ``adjudication`` subject holding one
-``HandAdjudicated`` record (the store's only adjudication record type), so
+``VerdictRecorded`` record (the store's only adjudication record type), so
 ``casino-audit findings`` lists detector and data-quality findings with the replayer's:
 
 - ``data_quality`` over ``<day>/<shard>``: the shard's failed expectations as findings,
@@ -15,10 +15,11 @@ Everything the job concludes is an ``adjudication`` subject holding one
   window by the detector;
 - one per detector (``collusion``, ``meters``) over ``<day>``: the detector's findings.
 
-A unit's id is ``<kind>:<scope>|<replayer version>|<digest of its content>``: rerunning
-a day with the same input stores nothing new; a rerun that concludes differently is a
-new, later unit, and the latest unit of a (kind, scope) is the current one (as for
-verdicts, ``audit.adjudicate.current_adjudications``).
+A unit's id is ``<kind>:<scope>|<replayer version>|<digest of its content>`` (its record
+type under its first name, ``HandAdjudicated``: ``audit.store.first_named``): rerunning
+a day with the same input stores nothing new, before or after the rename; a rerun that
+concludes differently is a new, later unit, and the latest unit of a (kind, scope) is
+the current one (as for verdicts, ``audit.adjudicate.current_adjudications``).
 """
 
 from __future__ import annotations
@@ -29,7 +30,7 @@ from typing import Any
 
 from audit.adjudicate import KIND as ADJUDICATION
 from audit.judging import adjudication_record, adjudication_unit
-from audit.store import AuditStore, SubjectRecords, canonical, record_digest
+from audit.store import AuditStore, SubjectRecords, canonical, first_named, record_digest
 from replayer.findings import Finding, FindingKind
 
 QUALITY, LEDGER, COLLUSION_STATE = "data_quality", "nightly", "collusion_state"
@@ -46,7 +47,7 @@ def unit(kind: str, scope: str, findings: Iterable[Finding], **content: Any) -> 
     """The store unit of one conclusion of the nightly job (see the module docstring),
     identified by the digest of its own content."""
     record = adjudication_record(kind, scope, [f.to_record() for f in findings], **content)
-    return adjudication_unit(record, record_digest([canonical(record)]))
+    return adjudication_unit(record, record_digest([canonical(first_named(record))]))
 
 
 def verdict_key(unit_id: str) -> tuple[str, str]:

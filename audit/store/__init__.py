@@ -10,10 +10,12 @@ contract in ``pyproject.toml`` says so and ``lint-imports`` checks it). Its publ
   ``StoreUnusable``; PostgreSQL's roles, ``init_store`` and ``grant``;
 * the subjects' record classes (``Adjudication``, ``Incident``, ``IncidentNote``,
   ``ConsoleUser``, ``AccessTrail``, ``SignOff``, ``QuarantinedRecord``,
-  ``SUBJECT_CLASSES``, ``INTERNAL_RECORD_TYPES``, ``FIRST_RECORD_VERSION``,
-  ``subject_uuid``) and their stored form (``OrjsonTranscoder``);
+  ``SUBJECT_CLASSES``, ``INTERNAL_RECORD_TYPES``, ``VERDICT_RECORD``,
+  ``FIRST_RECORD_VERSION``, ``subject_uuid``) and their stored form
+  (``OrjsonTranscoder``);
 * an event's identity: ``canonical`` and ``record_digest`` (byte-stable JSON,
-  deterministic ids), ``event_digest`` and ``sequence_conflict``;
+  deterministic ids), ``first_named`` (a renamed record type under its first name),
+  ``event_digest`` and ``sequence_conflict``;
 * the hash chain: ``ChainRow``, ``chain_row``, ``link_hash`` and ``legacy_link_hash``
   over ``SHARD_FORM`` and ``LEGACY_FORM`` rows, ``originator_hex``, ``Checkpoint``,
   ``ChainReport``; the chain shards, ``MAIN_SHARD``, ``MAX_SHARD_NAME``,
@@ -79,6 +81,7 @@ from audit.store.subjects import (
     FIRST_RECORD_VERSION,
     INTERNAL_RECORD_TYPES,
     SUBJECT_CLASSES,
+    VERDICT_RECORD,
     AccessTrail,
     Adjudication,
     ConsoleUser,
@@ -86,6 +89,7 @@ from audit.store.subjects import (
     IncidentNote,
     QuarantinedRecord,
     SignOff,
+    first_named,
     subject_uuid,
 )
 from audit.store.transcoder import OrjsonTranscoder
@@ -106,6 +110,7 @@ __all__ = [
     "SIGNING_KEY_ENV",
     "STORED",
     "SUBJECT_CLASSES",
+    "VERDICT_RECORD",
     "AccessTrail",
     "Adjudication",
     "AppendResult",
@@ -132,6 +137,7 @@ __all__ = [
     "chain_row",
     "describe_head",
     "event_digest",
+    "first_named",
     "generate_keypair",
     "grant",
     "heads_from_list",

@@ -6,13 +6,20 @@ domain event named after its Avro record type (``PokerHand.ActionTaken``,
 record at envelope ``sequence`` n is aggregate version n + 2, so the operator's own
 numbering makes ingest idempotent. Findings and quarantined records are subjects too,
 so every fact lives in the same append-only, hash-chained store.
+
+A record type renamed after records were stored under its old name
+(``RENAMED_RECORD_TYPES``) keeps those records readable: their rows are never rewritten
+(the hash chain covers their topic and state), so their old topic is registered as an
+alias of the new event class, and their records keep naming the old type.
 """
 
+from collections.abc import Mapping
 from datetime import datetime
 from typing import TYPE_CHECKING, Any
 from uuid import NAMESPACE_URL, UUID, uuid5
 
 from eventsourcing.domain import Aggregate, event
+from eventsourcing.utils import get_topic, register_topic
 
 from audit.families import FAMILIES
 
@@ -68,6 +75,21 @@ class Subject(Aggregate):
         event_cls: type[Subject.Recorded] = getattr(cls, record_type)
         return event_cls
 
+    @classmethod
+    def record_topic(cls, record_type: str) -> str:
+        """The topic a record of ``record_type`` is stored under: its event class's, or,
+        for a type renamed since (``RENAMED_RECORD_TYPES``), the old topic its rows keep."""
+        if record_type in RENAMED_RECORD_TYPES.get(cls, {}):
+            return f"{get_topic(cls)}.{record_type}"
+        return get_topic(cls.event_class(record_type))
+
+    @classmethod
+    def record_topics(cls, record_type: str) -> tuple[str, ...]:
+        """Every topic records of ``record_type`` are stored under: its own, then those of
+        the old names renamed to it (what a reader filtering on topics must accept)."""
+        old = (o for o, new in RENAMED_RECORD_TYPES.get(cls, {}).items() if new == record_type)
+        return (cls.record_topic(record_type), *map(cls.record_topic, old))
+
 
 class PokerHand(Subject):
     KIND = "poker"
@@ -110,9 +132,16 @@ class VersionConflict(Subject):
 
 
 class Adjudication(Subject):
-    """The replayer's verdict on one subject's events, for one replayer version."""
+    """A verdict unit (``VerdictRecorded``): the replayer's verdict on one subject's events
+    for one replayer version, or one of the nightly job's or an investigation's own
+    conclusions (``audit.judging.adjudication_record``)."""
 
     KIND = "adjudication"
+
+
+VERDICT_RECORD = "VerdictRecorded"
+"""The record type of every verdict unit, whatever its kind (hand, round, machine,
+tournament, table, incident or nightly conclusion); stored before as ``HandAdjudicated``."""
 
 
 class ConsoleUser(Subject):
@@ -167,12 +196,30 @@ SUBJECT_CLASSES: dict[str, type[Subject]] = {
 INTERNAL_RECORD_TYPES = {
     QuarantinedRecord: ("RecordQuarantined",),
     VersionConflict: ("VersionConflicted",),
-    Adjudication: ("HandAdjudicated",),
+    Adjudication: (VERDICT_RECORD,),
     ConsoleUser: ("UserAdded", "UserDisabled", "UserApproved"),
     AccessTrail: ("SubjectViewed", "SessionEnded", "SessionsRevoked"),
     SignOff: ("FindingSignedOff",),
     IncidentNote: ("IncidentNoteRecorded",),
 }
+
+RENAMED_RECORD_TYPES: dict[type[Subject], Mapping[str, str]] = {
+    Adjudication: {"HandAdjudicated": VERDICT_RECORD},
+}
+"""Per subject class, old record type -> the type it goes by now. Rows stored under the
+old name stay as they are; their topic resolves to the new event class."""
+
+_FIRST_NAMES = {
+    new: old for renames in RENAMED_RECORD_TYPES.values() for old, new in renames.items()
+}
+
+
+def first_named(record: Mapping[str, Any]) -> Mapping[str, Any]:
+    """``record`` with its type under the name it was first stored as: how a record is
+    compared and digested, so that a record of a renamed type is the same event, and
+    digests to the same unit id, as the one stored before the rename."""
+    old = _FIRST_NAMES.get(record.get("type", ""))
+    return record if old is None else {**record, "type": old}
 
 
 def _declare_record_events(cls: type["Subject"], names: tuple[str, ...]) -> None:
@@ -193,3 +240,6 @@ for _kind, _family in FAMILIES.items():
         _declare_record_events(SUBJECT_CLASSES[_kind], _family.record_names)
 for _cls, _names in INTERNAL_RECORD_TYPES.items():
     _declare_record_events(_cls, _names)
+for _cls, _renames in RENAMED_RECORD_TYPES.items():
+    for _old, _new in _renames.items():
+        register_topic(_cls.record_topic(_old), _cls.event_class(_new))

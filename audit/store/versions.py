@@ -3,7 +3,9 @@
 The event is the unit of identity: the record a subject holds at one ``sequence``. Two
 records there are the same event when they are equal as canonical JSON without
 ``source`` (a record's provenance, "which file, which position", says where it was read,
-not what happened: the same hand read from two files is one hand). A different record at
+not what happened: the same hand read from two files is one hand), a renamed record type
+counting as its first name (``first_named``: a verdict stored as ``HandAdjudicated`` is
+the same event as that verdict recorded now). A different record at
 a stored (subject, sequence) is a conflicting version of that event: the stored one is
 never overwritten. Sequences not yet stored are new events, whichever input brings them.
 """
@@ -19,6 +21,7 @@ import orjson
 
 from audit.escape import show_command
 from audit.store.canonical_json import json_default
+from audit.store.subjects import first_named
 
 #: Record fields that say where a record was read from, not what happened.
 PROVENANCE_FIELDS = frozenset({"source"})
@@ -52,10 +55,11 @@ def event_digest(record: Mapping[str, Any]) -> bytes:
 
 
 def same_event(a: Mapping[str, Any], b: Mapping[str, Any]) -> bool:
-    """True when ``a`` and ``b`` are the same event (equal without provenance)."""
+    """True when ``a`` and ``b`` are the same event (equal without provenance, a renamed
+    record type under its first name)."""
     # Equal records are equal as JSON too (each field's type is fixed by its schema);
     # only unequal ones need the comparison without provenance.
-    return a == b or _content(a) == _content(b)
+    return a == b or _content(first_named(a)) == _content(first_named(b))
 
 
 def sequence_conflict(unit: Any, stored: Mapping[str, Any]) -> str:
