@@ -35,7 +35,7 @@ from __future__ import annotations
 
 import re
 
-from audit.ingest.phh_money import CHIP_MINOR_UNITS, CHIPS, TOURNAMENT_CHIPS
+from audit.ingest.phh.money import CHIP_MINOR_UNITS, CHIPS, TOURNAMENT_CHIPS
 
 __all__ = [
     "CHIPS",

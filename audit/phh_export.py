@@ -42,7 +42,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from audit.ingest.phh_money import CHIPS, TOURNAMENT_CHIPS, Money, money_of
+from audit.ingest.phh.money import CHIPS, TOURNAMENT_CHIPS, Money, money_of
 from audit.tournament_hands import level_number, level_of, tournament_of
 
 Event = Mapping[str, Any]

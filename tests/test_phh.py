@@ -38,7 +38,7 @@ from audit.families import family_named
 from audit.ingest.avro_shape import from_avro, to_avro
 from audit.ingest.errors import RecordRejected
 from audit.ingest.phh import UNKNOWN_TIME, PhhRecord, hand_events, iter_phh_records
-from audit.ingest.phh_money import CHIP_MINOR_UNITS
+from audit.ingest.phh.money import CHIP_MINOR_UNITS
 
 REPO = Path(__file__).resolve().parents[1]
 SHARED_PHH = Path(__file__).resolve().parents[2] / "shared" / "data" / "phh"

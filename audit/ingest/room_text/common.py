@@ -2,7 +2,7 @@
 
 Both rooms write amounts as decimal text with a currency symbol and thousands commas
 (``$1,005.50``, ``€0.5``, ``1,250`` for play chips); we read them as ``Decimal`` text into
-integer minor units of the hand's currency (``audit.ingest.phh_money``), never as floats,
+integer minor units of the hand's currency (``audit.ingest.phh.money``), never as floats,
 and an amount that is not a whole number of minor units is a rejection. Cards are
 ``As Td`` in brackets, ``??`` never appears in the text (a blank ``Dealt to`` line is an
 undisclosed hand, which we record as ``??`` cards).
@@ -20,14 +20,14 @@ from decimal import Decimal, InvalidOperation
 from zoneinfo import ZoneInfo
 
 from audit.ingest.errors import FieldError, cap
-from audit.ingest.phh_cards import RANKS, SUITS
-from audit.ingest.phh_money import CHIP_MINOR_UNITS, CHIPS, TOURNAMENT_CHIPS, Money, money_of
-from audit.ingest.phh_time import ZONE_ABBREVIATIONS
+from audit.ingest.phh.cards import RANKS, SUITS
+from audit.ingest.phh.money import CHIP_MINOR_UNITS, CHIPS, TOURNAMENT_CHIPS, Money, money_of
+from audit.ingest.phh.time import ZONE_ABBREVIATIONS
 
 #: Currency symbols of the stakes; the ISO code after the stakes (``USD``) wins.
 SYMBOLS = {"$": "USD", "€": "EUR", "£": "GBP"}
 #: Time zone names of the rooms' headers that follow daylight saving (IANA), beside the
-#: fixed abbreviations PHH import accepts (``audit.ingest.phh_time.ZONE_ABBREVIATIONS``).
+#: fixed abbreviations PHH import accepts (``audit.ingest.phh.time.ZONE_ABBREVIATIONS``).
 ZONES = {
     "ET": "America/New_York",
     "CT": "America/Chicago",

@@ -36,7 +36,7 @@ import re
 from dataclasses import dataclass
 
 from audit.ingest.errors import cap
-from audit.ingest.phh_money import Money
+from audit.ingest.phh.money import Money
 from audit.ingest.room_text.building import HandBuilder, Header
 from audit.ingest.room_text.common import (
     Line,
