@@ -11,8 +11,8 @@ from collections.abc import Callable, Iterable, Mapping, Sequence
 from datetime import UTC, datetime
 from typing import Any
 
-from audit.adjudicate import finding_about
 from audit.judging import KIND as ADJUDICATION
+from audit.judging import finding_about
 from audit.money import format_money
 from audit.store import StoreReads
 from audit.wording import sentence, terminal_safe
@@ -114,8 +114,8 @@ def numbered(findings: Sequence[Mapping[str, Any]]) -> dict[str, int]:
 
 
 def rows(findings: Iterable[Mapping[str, Any]], about: Mapping[str, Any]) -> list[dict[str, Any]]:
-    """Finding rows as ``audit.adjudicate.current_findings`` makes them: the finding's
-    record plus who and what it is about (``audit.adjudicate.finding_about``; ``about``
+    """Finding rows as ``audit.judging.current_findings`` makes them: the finding's
+    record plus who and what it is about (``audit.judging.finding_about``; ``about``
     holds ``subject_kind``, ``rulebook`` and the context)."""
     context = {k: v for k, v in about.items() if k not in ("subject_kind", "rulebook")}
     whole = finding_about(about.get("subject_kind"), about.get("rulebook"), context)

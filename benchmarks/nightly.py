@@ -145,7 +145,7 @@ def main() -> None:
 
 def scored(url: str, manifest: DayManifest) -> Score:
     """The planted faults against the store's current findings."""
-    from audit.adjudicate import current_findings
+    from audit.judging import current_findings
     from pipelines.nightly import open_store
     from simulate.score import finding_pairs, score
 

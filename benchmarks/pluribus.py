@@ -36,9 +36,9 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from pokerkit import HandHistory
 
-from audit.adjudicate import replay
 from audit.ingest.phh import hand_events, iter_phh_records
 from audit.ingest.pipeline import ingest
+from audit.judging import replay
 from audit.store import AuditStore
 from replayer.poker import adjudicate_hand
 from replayer.poker.evaluator import rank_five

@@ -3,7 +3,7 @@
     .venv/bin/python benchmarks/real_rooms.py FOLDER [--rulebook ID]... [--any-date] [--pokerkit]
 
 Ingests every ``.txt`` file under ``FOLDER`` (``audit.ingest.pipeline.ingest``) into a
-temporary SQLite store, replays it (``audit.adjudicate.replay``) and prints, per room:
+temporary SQLite store, replays it (``audit.judging.replay``) and prints, per room:
 
 * **found**: hand headers in the files, counted by a plain pattern independent of the
   importer (a PokerStars, GGPoker or other room's first line at the start of a line);
@@ -38,8 +38,8 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from audit.adjudicate import current_findings, replay
 from audit.ingest.pipeline import ingest
+from audit.judging import current_findings, replay
 from audit.phh_export import hand_phh
 from audit.store import AuditStore
 from replayer.rulebooks import registry

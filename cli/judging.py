@@ -38,7 +38,7 @@ def add_parsers(sub: Subcommands) -> None:
 
 
 def cmd_replay(args: argparse.Namespace) -> int:
-    from audit.adjudicate import replay
+    from audit.judging import replay
 
     store = open_store(args)
     summary = replay(store, since=parse_day(args.since), until=parse_day(args.until))
@@ -52,7 +52,7 @@ def cmd_replay(args: argparse.Namespace) -> int:
 
 
 def cmd_findings(args: argparse.Namespace) -> int:
-    from audit.adjudicate import current_findings
+    from audit.judging import current_findings
     from audit.reports import write_findings, write_owed_summary
     from replayer.findings import FindingKind
 

@@ -149,7 +149,7 @@ def cmd_demo(args: argparse.Namespace) -> int:
 
 def _print_found_vs_planted(url: str, manifest: DayManifest) -> None:
     """Subjects found and planted per finding kind, then the deterministic faults' score."""
-    from audit.adjudicate import current_findings
+    from audit.judging import current_findings
     from pipelines.detectors import collusion_window
     from pipelines.nightly import open_store
     from simulate.score import COLLUSION, collusion_lines, finding_pairs, score

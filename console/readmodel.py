@@ -13,13 +13,13 @@ store itself.
 What it keeps:
 
 * ``units``: the current (latest) verdict of every (kind, subject), as
-  ``audit.adjudicate.current_adjudications`` defines it (the latest stored unit wins), with
+  ``audit.judging.current_adjudications`` defines it (the latest stored unit wins), with
   its context (table, operator, currency, players, start) and the store id of the unit;
 * ``unit_ids``: the id of every stored verdict unit, by (kind, subject) in the order
   stored (from each unit's ``Opened`` event), so a subject page finds its verdict history
   in O(subject), not by scanning every unit id (``audit.show_common.UnitIds``), and a
   night's units are found by (kind, day) (``pipelines.night_units.UnitLookup``);
-* ``findings``: every current finding as the row ``audit.adjudicate.current_findings``
+* ``findings``: every current finding as the row ``audit.judging.current_findings``
   yields (the finding plus its verdict's context), indexed for filters and keyset
   pagination (``console.queries``); a new verdict on a subject replaces its rows;
 * nights (days with nightly units), incidents, the quarantine count, users, the access
@@ -42,7 +42,7 @@ from typing import Any, TypeVar
 import orjson
 from eventsourcing.utils import get_topic
 
-from audit.adjudicate import finding_about
+from audit.judging import finding_about
 from audit.store import (
     VERDICT_RECORD,
     AccessTrail,

@@ -19,7 +19,7 @@ A unit's id is ``<kind>:<scope>|<replayer version>|<digest of its content>`` (it
 type under its first name, ``HandAdjudicated``: ``audit.store.first_named``): rerunning
 a day with the same input stores nothing new, before or after the rename; a rerun that
 concludes differently is a new, later unit, and the latest unit of a (kind, scope) is
-the current one (as for verdicts, ``audit.adjudicate.current_adjudications``).
+the current one (as for verdicts, ``audit.judging.current_adjudications``).
 """
 
 from __future__ import annotations
@@ -28,7 +28,7 @@ from collections.abc import Callable, Iterable, Iterator
 from datetime import date
 from typing import Any
 
-from audit.adjudicate import KIND as ADJUDICATION
+from audit.judging import KIND as ADJUDICATION
 from audit.judging import adjudication_record, adjudication_unit
 from audit.store import AuditStore, SubjectRecords, canonical, first_named, record_digest
 from replayer.findings import Finding, FindingKind

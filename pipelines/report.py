@@ -20,7 +20,7 @@ ledgers -> verdicts, data-quality units, detector units) and writes, under
 Files are rewritten whole and depend only on the store's content: rerunning gives the
 same bytes. A finding row carries its verdict's context (``currency``, ``players``,
 ``operator``, ``subject_kind``, ``rulebook``, ``started_at``: what
-``audit.adjudicate.current_findings`` adds; a detector's finding about a judged subject
+``audit.judging.current_findings`` adds; a detector's finding about a judged subject
 gets that subject's), beside the report's own ``table``, ``family``, ``source`` and
 ``day``. Every name shown (players, tables, subjects) comes from operators' data and
 is HTML-escaped, control and bidirectional characters made visible. Without a context
@@ -41,8 +41,8 @@ from datetime import date
 from pathlib import Path
 from typing import Any
 
-from audit.adjudicate import KIND as ADJUDICATION
 from audit.config import parse_store_url
+from audit.judging import KIND as ADJUDICATION
 from audit.money import format_money
 from audit.reports import write_findings
 from audit.store import AuditStore

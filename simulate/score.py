@@ -73,7 +73,7 @@ class Score:
 
 
 def finding_pairs(findings: Iterable[Mapping[str, Any]]) -> Iterator[Pair]:
-    """(subject, kind) of stored findings (``audit.adjudicate.current_findings``)."""
+    """(subject, kind) of stored findings (``audit.judging.current_findings``)."""
     for finding in findings:
         yield str(finding["subject"]), str(finding["kind"])
 

@@ -8,9 +8,9 @@ from __future__ import annotations
 import io
 from pathlib import Path
 
-from audit.adjudicate import current_findings, replay
 from audit.families import family_named
 from audit.ingest.avro_files import write_events
+from audit.judging import current_findings, replay
 from audit.reports import write_owed_summary
 from audit.store import AuditStore
 from audit.wording import owed_totals

@@ -79,7 +79,7 @@ def test_no_garage_after_a_lost_coup_and_a_new_banker_starts_afresh() -> None:
 
 
 def test_replay_judges_each_table_s_banker_runs(tmp_path) -> None:
-    from audit.adjudicate import current_findings, replay
+    from audit.judging import current_findings, replay
     from audit.store import AuditStore, SubjectRecords
 
     store = AuditStore(f"sqlite:///{tmp_path / 's.db'}")
@@ -98,7 +98,7 @@ def test_the_night_judges_each_tables_coups_together(store_url: str) -> None:
     ``replay`` stores for the same coups (one ``banker_run`` subject, one unit)."""
     from datetime import date
 
-    from audit.adjudicate import replay
+    from audit.judging import replay
     from audit.store import AuditStore, SubjectRecords
     from pipelines.detectors.banker_runs import banker_run_units
 

@@ -19,7 +19,7 @@ from urllib.parse import quote
 import pytest
 
 import console
-from audit.adjudicate import current_findings
+from audit.judging import current_findings
 from audit.store import AuditStore
 from console import queries
 from console.queries import FindingsQuery, findings_page

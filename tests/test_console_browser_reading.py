@@ -34,8 +34,8 @@ from urllib.parse import parse_qs, quote, urlsplit
 
 import fastavro
 
-from audit.adjudicate import current_findings
 from audit.incidents.record import amend_incident, record_incident
+from audit.judging import current_findings
 from audit.store import AuditStore
 from audit.wording import KIND_LABELS
 from tests.browser_harness import (

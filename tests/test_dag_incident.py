@@ -8,8 +8,8 @@ import os
 from datetime import date
 from pathlib import Path
 
-from audit.adjudicate import current_findings
 from audit.ingest.pipeline import ingest
+from audit.judging import current_findings
 from audit.store import AuditStore
 from simulate.incident import generate_incident
 from tests.airflow_harness import airflow_env, dag_child, migrate

@@ -13,7 +13,7 @@ from pathlib import Path
 
 import pytest
 
-from audit.adjudicate import current_findings
+from audit.judging import current_findings
 from audit.store import AuditStore
 from tests.airflow_harness import airflow_env, dag_child, migrate
 from tests.conftest import PG_ENV, fresh_postgres_url

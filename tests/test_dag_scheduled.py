@@ -30,7 +30,7 @@ from pathlib import Path
 import psycopg
 import pytest
 
-from audit.adjudicate import current_findings
+from audit.judging import current_findings
 from audit.store import AuditStore
 from pipelines.nightly.chunks import STORE_POOL, STORE_POOL_SLOTS
 from tests.airflow_harness import AIRFLOW, migrate

@@ -18,8 +18,14 @@ from pathlib import Path
 
 import pytest
 
-from audit.adjudicate import BANKER_RUN, current_adjudications, current_findings, replay
-from audit.judging import KIND, judge_stored
+from audit.judging import (
+    BANKER_RUN,
+    KIND,
+    current_adjudications,
+    current_findings,
+    judge_stored,
+    replay,
+)
 from audit.show import show_lines
 from audit.store import AuditStore, SubjectRecords
 from pipelines.nightly import run_nightly

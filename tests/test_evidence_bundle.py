@@ -243,8 +243,8 @@ def one_chain(store_url: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -
     before chain shards is), with signed checkpoints: (store, read model, public key)."""
     from datetime import date
 
-    from audit.adjudicate import replay
     from audit.ingest.pipeline import ingest
+    from audit.judging import replay
     from audit.store.signing import SIGNING_KEY_ENV
     from simulate.day import generate_day
 

@@ -14,12 +14,12 @@ from pathlib import Path
 
 import pytest
 
-from audit.adjudicate import current_findings
 from audit.incidents.inflight import find_in_flight
 from audit.incidents.investigation import append_findings, investigate
 from audit.incidents.record import load_incident
 from audit.incidents.report import render_text, to_json, write_csv
 from audit.ingest.pipeline import ingest
+from audit.judging import current_findings
 from audit.money import format_money
 from audit.store import AuditStore
 from cli.common import CannotRun

@@ -9,11 +9,11 @@ from pathlib import Path
 
 import pytest
 
-from audit.adjudicate import current_findings, replay
 from audit.families import family_named
 from audit.ingest.avro_files import write_events
 from audit.ingest.pipeline import ingest
 from audit.ingest.quarantine import entries
+from audit.judging import current_findings, replay
 from audit.store import AuditStore
 from cli.main import main
 from tests.test_ingest_avro import hand_events

@@ -8,11 +8,10 @@ import random
 from datetime import date
 from pathlib import Path
 
-from audit.adjudicate import current_findings, replay
 from audit.families import family_named
 from audit.ingest.avro_files import write_events
 from audit.ingest.pipeline import ingest
-from audit.judging import judge_stored
+from audit.judging import current_findings, judge_stored, replay
 from audit.store import AuditStore
 from simulate.fleet import machine_day
 from tests.test_ingest_avro import hand_events

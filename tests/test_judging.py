@@ -5,8 +5,7 @@ from __future__ import annotations
 
 from datetime import timedelta
 
-from audit.adjudicate import current_adjudications, replay
-from audit.judging import Inputs, gather, judge, verdict_unit
+from audit.judging import Inputs, current_adjudications, gather, judge, replay, verdict_unit
 from audit.store import SubjectRecords
 from tests.poker_sim import EPOCH, HandBuilder
 

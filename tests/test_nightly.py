@@ -14,9 +14,9 @@ from typing import Any
 
 import pytest
 
-from audit.adjudicate import current_findings
 from audit.families import family_named
 from audit.ingest.avro_files import write_events
+from audit.judging import current_findings
 from audit.store import AuditStore
 from pipelines.expectations.frames import poker_frames
 from pipelines.nightly.partitions import partition_of

@@ -17,10 +17,10 @@ from typing import Any
 
 import pytest
 
-from audit.adjudicate import current_findings, replay
 from audit.families import family_named
 from audit.ingest.avro_files import read_events, write_events
 from audit.ingest.pipeline import ingest
+from audit.judging import current_findings, replay
 from audit.store import AuditStore
 from pipelines.nightly import NightlySummary, run_nightly
 from pipelines.shards import read_shard

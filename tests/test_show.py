@@ -10,9 +10,9 @@ from typing import Any
 
 import pytest
 
-from audit.adjudicate import current_findings
 from audit.families import family_named
 from audit.ingest.avro_files import write_events
+from audit.judging import current_findings
 from audit.show import show_lines
 from audit.show_common import FIRST
 from audit.store import AuditStore

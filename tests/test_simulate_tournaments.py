@@ -13,9 +13,9 @@ from pathlib import Path
 
 import pytest
 
-from audit.adjudicate import current_findings
 from audit.families import family_named
 from audit.ingest.avro_files import read_events, write_events
+from audit.judging import current_findings
 from audit.store import AuditStore
 from pipelines.nightly import run_nightly
 from pipelines.quality import validate_events

@@ -136,7 +136,7 @@ def test_extra_satellite_seat_is_paid_as_tournament_money_buy_in_minus_fee():
 
 def test_replay_judges_a_satellite_against_the_target_it_names(tmp_path):
     """``satellite_for`` links the two tournaments in the store; replay joins them."""
-    from audit.adjudicate import current_findings, replay
+    from audit.judging import current_findings, replay
     from audit.store import AuditStore, SubjectRecords
 
     def as_subject(t: Tournament, tournament_id: str, **announced) -> SubjectRecords:

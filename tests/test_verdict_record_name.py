@@ -20,9 +20,16 @@ import pytest
 from eventsourcing.persistence import StoredEvent
 from eventsourcing.utils import get_topic, resolve_topic
 
-from audit.adjudicate import current_adjudications, replay
 from audit.evidence import verify_bundle
-from audit.judging import KIND, adjudication_record, adjudication_unit, judge_stored, verdict_unit
+from audit.judging import (
+    KIND,
+    adjudication_record,
+    adjudication_unit,
+    current_adjudications,
+    judge_stored,
+    replay,
+    verdict_unit,
+)
 from audit.show import show_lines
 from audit.store import (
     DUPLICATE,

@@ -2,7 +2,7 @@
 
 Input is a *finding row*: the stored finding record (``finding_id, kind, subject,
 citation, reason, expected, recorded, difference, detail``; ``Finding.to_record``) plus
-the context the store adds (``audit.adjudicate.current_findings``): ``subject_kind``,
+the context the store adds (``audit.judging.current_findings``): ``subject_kind``,
 ``currency`` (ISO 4217, ``XXX`` for chips, or None), ``table``, ``players`` (poker: seat
 number as a string -> player id), ``operator``, ``rulebook``, ``started_at``. A row
 without the context keys (older callers) works: a missing key counts as None (``{}`` for

@@ -1,6 +1,6 @@
 """Chemin de fer banker runs over a night's coups, table by table (PT-217/2007 I.34,
 I.46): each table's coups of the night judged together as its ``banker_run`` subject,
-through the path ``replay`` takes (``audit.banker_runs.judge_banker_run``), stored as
+through the path ``replay`` takes (``audit.judging.judge_banker_run``), stored as
 verdicts and listed in a ledger of the night so the report shows their findings. One
 table's coups are in memory at a time.
 """
@@ -10,8 +10,7 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from datetime import date
 
-from audit.banker_runs import BANKER_RUN, is_coup, judge_banker_run
-from audit.judging import verdict_unit
+from audit.judging import BANKER_RUN, is_coup, judge_banker_run, verdict_unit
 from audit.store import AuditStore, SubjectRecords
 from pipelines.night_units import LEDGER, UnitLookup, iter_days_units, unit
 

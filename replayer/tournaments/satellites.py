@@ -5,7 +5,7 @@ tournament dollars "no valor do torneio-alvo buy-in menos a taxa de registro" in
 the seat (US$100 = 90 + 10 fee: T$ 90). In our schema the entry price is buy_in (prize
 pool part) + bounty + fee, so the T$ due is ``buy_in + bounty`` of the target.
 
-``TournamentAnnounced.satellite_for`` names the target; the caller (``audit.adjudicate``)
+``TournamentAnnounced.satellite_for`` names the target; the caller (``audit.judging``)
 passes the target's events (``adjudicate_tournament(..., target_events=...)``), since
 the replayer reads one subject at a time and no I/O.
 """

@@ -14,7 +14,7 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from audit.judging import Inputs
+from audit.judging.path import Inputs
 from replayer.casino.garage import RunVerdict, check_banker_runs
 
 BANKER_RUN = "banker_run"

@@ -14,8 +14,8 @@ from dataclasses import dataclass, field
 from datetime import date
 from typing import Any
 
-from audit.banker_runs import BANKER_RUN, is_coup, judge_banker_run
-from audit.judging import (
+from audit.judging.banker_runs import is_coup, judge_banker_run
+from audit.judging.path import (
     KIND,
     REPLAY_KINDS,
     Inputs,
@@ -29,17 +29,6 @@ from audit.store import AuditStore, SubjectRecords
 from replayer.findings import tally_kinds
 
 DEFAULT_BATCH = 2000
-
-__all__ = [
-    "BANKER_RUN",
-    "KIND",
-    "REPLAY_KINDS",
-    "ReplaySummary",
-    "current_adjudications",
-    "current_findings",
-    "finding_about",
-    "replay",
-]
 
 
 @dataclass

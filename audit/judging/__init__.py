@@ -1,0 +1,71 @@
+"""Judging: the one path from stored events to a verdict, and replaying the store.
+
+* ``path``: a subject's inputs (its stored events, the table terms in force at its
+  start, a satellite's stored target: ``gather``), its verdict (``judge``), the stored
+  verdict unit (``verdict_unit``) and ``judge_stored``, which ``show`` and the console
+  use; every verdict the project stores comes through it;
+* ``replay``: every stored subject through that path (``replay``), and the current
+  verdict of each subject, its latest stored unit (``current_adjudications``,
+  ``current_findings``, and ``finding_about``, who and what a finding row is about);
+* ``banker_runs``: chemin de fer banker runs, judged across a table's coups.
+"""
+
+from audit.judging.banker_runs import BANKER_RUN, is_coup, judge_banker_run
+from audit.judging.path import (
+    ADJUDICATORS,
+    DECLARED,
+    KIND,
+    OWN_TABLE,
+    REPLAY_KINDS,
+    Inputs,
+    TermsBook,
+    adjudication_record,
+    adjudication_unit,
+    context,
+    findings_json,
+    gather,
+    judge,
+    judge_stored,
+    opening,
+    started_at,
+    started_on,
+    verdict_record,
+    verdict_unit,
+)
+from audit.judging.replay import (
+    ReplaySummary,
+    current_adjudications,
+    current_findings,
+    finding_about,
+    replay,
+)
+
+__all__ = [
+    "ADJUDICATORS",
+    "BANKER_RUN",
+    "DECLARED",
+    "KIND",
+    "OWN_TABLE",
+    "REPLAY_KINDS",
+    "Inputs",
+    "ReplaySummary",
+    "TermsBook",
+    "adjudication_record",
+    "adjudication_unit",
+    "context",
+    "current_adjudications",
+    "current_findings",
+    "finding_about",
+    "findings_json",
+    "gather",
+    "is_coup",
+    "judge",
+    "judge_banker_run",
+    "judge_stored",
+    "opening",
+    "replay",
+    "started_at",
+    "started_on",
+    "verdict_record",
+    "verdict_unit",
+]
