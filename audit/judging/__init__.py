@@ -7,10 +7,13 @@
 * ``replay``: every stored subject through that path (``replay``), and the current
   verdict of each subject, its latest stored unit (``current_adjudications``,
   ``current_findings``, and ``finding_about``, who and what a finding row is about);
+* ``batches``: the batched loop ``replay`` and the nightly share (``judged_batches``,
+  ``VerdictWriter``);
 * ``banker_runs``: chemin de fer banker runs, judged across a table's coups.
 """
 
 from audit.judging.banker_runs import BANKER_RUN, is_coup, judge_banker_run
+from audit.judging.batches import VerdictWriter, judged_batches
 from audit.judging.path import (
     ADJUDICATORS,
     DECLARED,
@@ -50,6 +53,7 @@ __all__ = [
     "Inputs",
     "ReplaySummary",
     "TermsBook",
+    "VerdictWriter",
     "adjudication_record",
     "adjudication_unit",
     "context",
@@ -62,6 +66,7 @@ __all__ = [
     "judge",
     "judge_banker_run",
     "judge_stored",
+    "judged_batches",
     "opening",
     "replay",
     "started_at",

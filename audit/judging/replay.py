@@ -12,20 +12,20 @@ from __future__ import annotations
 from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from datetime import date
+from functools import partial
 from typing import Any
 
 from audit.judging.banker_runs import is_coup, judge_banker_run
+from audit.judging.batches import VerdictWriter, judged_batches
 from audit.judging.path import (
     KIND,
     REPLAY_KINDS,
     Inputs,
     TermsBook,
-    gather,
-    judge,
     started_on,
     verdict_unit,
 )
-from audit.store import AuditStore, SubjectRecords
+from audit.store import AuditStore
 from replayer.findings import tally_kinds
 
 DEFAULT_BATCH = 2000
@@ -54,42 +54,41 @@ def replay(
     Table declarations are judged whatever their dates (they govern later subjects).
     """
     summary = ReplaySummary()
-    pending: list[SubjectRecords] = []
+    writer = VerdictWriter(store, batch)
     terms_book = TermsBook(store)
-
-    def flush() -> None:
-        if pending:
-            summary.adjudications_stored += store.append(pending).stored
-            pending.clear()
 
     def record(inputs: Inputs, verdict: Any) -> None:
         summary.subjects[inputs.kind] = summary.subjects.get(inputs.kind, 0) + 1
         summary.with_findings += bool(verdict.findings)
         tally_kinds(verdict.findings, summary.findings)
-        pending.append(verdict_unit(inputs, verdict))
-        if len(pending) >= batch:
-            flush()
+        writer.add(verdict_unit(inputs, verdict))
 
     runs: dict[str, list[list[dict[str, Any]]]] = {}
     for kind in kinds:
-        for subjects in store.iter_subject_batches(kind, batch):
-            terms_book.prefetch(kind, subjects)
-            for subject_id, records in subjects:
-                day = started_on(kind, records)
-                if kind != "table" and (
-                    (since and (day is None or day < since))
-                    or (until and (day is None or day > until))
-                ):
-                    continue
-                inputs = gather(store, kind, subject_id, records, terms_book)
-                record(inputs, judge(inputs))
-                if kind == "banked" and is_coup(records):
-                    runs.setdefault(str(records[0].get("table_id")), []).append(list(records))
+        keep = None if kind == "table" else partial(_started_within, kind, since, until)
+        batches = store.iter_subject_batches(kind, batch)
+        for judged in judged_batches(store, kind, batches, terms_book, keep):
+            for inputs, verdict in judged:
+                record(inputs, verdict)
+                if kind == "banked" and is_coup(inputs.events):
+                    table = str(inputs.events[0].get("table_id"))
+                    runs.setdefault(table, []).append(list(inputs.events))
     for table_id, rounds in sorted(runs.items()):  # PT-217/2007 I.34, I.46 across coups
         record(*judge_banker_run(table_id, rounds))
-    flush()
+    writer.flush()
+    summary.adjudications_stored = writer.stored
     store.checkpoint()
     return summary
+
+
+def _started_within(
+    kind: str, since: date | None, until: date | None, records: Sequence[dict[str, Any]]
+) -> bool:
+    """Whether the subject started within [since, until] (UTC days; no bound: any)."""
+    day = started_on(kind, records)
+    if since and (day is None or day < since):
+        return False
+    return not (until and (day is None or day > until))
 
 
 def current_adjudications(store: AuditStore) -> Iterator[dict[str, Any]]:

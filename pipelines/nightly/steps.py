@@ -37,7 +37,7 @@ from pathlib import Path
 from typing import Any, TypeVar
 
 from audit.ingest.pipeline import ingest
-from audit.judging import Inputs, TermsBook, gather, judge, verdict_unit
+from audit.judging import Inputs, TermsBook, VerdictWriter, judged_batches, verdict_unit
 from audit.store import MAIN_SHARD, AuditStore, SubjectRecords
 from pipelines.detectors import Detection, detect
 from pipelines.detectors.banker_runs import banker_run_units, night_tables
@@ -216,27 +216,23 @@ def _judge_family(
     goes; the partition's units of the family (quality, ledger, collusion state)."""
     label = f"{family}/{result.partition}"
     ledger: dict[str, dict[str, str]] = {}
-    pending: list[SubjectRecords] = []
+    writer = VerdictWriter(store, BATCH)
     checked: list[QualityResult] = []
     watcher = CollusionDetector(as_of=day) if family == "poker" else None
     rake = RakeProfile()
-    for batch in store.iter_record_batches(family, subjects, BATCH):
-        terms_book.prefetch(family, batch)
-        events: list[dict[str, Any]] = []
-        whole = [(subject, records) for subject, records in batch if records]
-        for subject, records in whole:  # a subject with no records: all quarantined
-            inputs = gather(store, family, subject, records, terms_book)
-            pending.append(_judged(result, ledger, inputs))
-            events.extend(records)
+    batches = store.iter_record_batches(family, subjects, BATCH)
+    for judged in judged_batches(store, family, batches, terms_book, keep=bool):
+        events: list[dict[str, Any]] = []  # a subject with no records: all quarantined
+        for inputs, verdict in judged:
+            writer.add(_judged(result, ledger, inputs, verdict))
+            events.extend(inputs.events)
             if watcher is not None:
-                watcher.observe(records)
-                rake.add_hand(records, _declared_rake(inputs.terms))
+                watcher.observe(inputs.events)
+                rake.add_hand(inputs.events, _declared_rake(inputs.terms))
         batch_label = f"{label}/{len(checked)}" if checked else label
-        checked.append(validations.validate(batch_label, family, events, len(whole)))
-        if len(pending) >= BATCH:
-            result.verdicts_stored += store.append(pending).stored
-            pending.clear()
-    result.verdicts_stored += store.append(pending).stored if pending else 0
+        checked.append(validations.validate(batch_label, family, events, len(judged)))
+    writer.flush()
+    result.verdicts_stored += writer.stored
     result.judged[family] = len(ledger)
     quality = merged(label, family, checked)
     result.events_checked += quality.events
@@ -269,10 +265,10 @@ def _declared_rake(terms: dict[str, Any] | None) -> RakeTerms | None:
 
 
 def _judged(
-    result: PartitionReplay, ledger: dict[str, dict[str, str]], inputs: Inputs
+    result: PartitionReplay, ledger: dict[str, dict[str, str]], inputs: Inputs, verdict: Any
 ) -> SubjectRecords:
-    """Judge one subject; count its findings and enter it in its family's ledger."""
-    verdict = judge(inputs)
+    """One subject's verdict unit; its findings counted, the subject entered in its
+    family's ledger."""
     stored = verdict_unit(inputs, verdict)
     ledger[inputs.subject] = {
         "verdict": stored.subject_id,
