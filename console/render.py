@@ -18,7 +18,7 @@ from typing import Any
 from markupsafe import Markup, escape
 
 from audit.money import format_money
-from audit.show_common import FIRST
+from audit.show.common import FIRST
 from audit.store import canonical
 from audit.wording import owed, sentence, terminal_safe
 from console.runtime import subject_url

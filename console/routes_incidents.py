@@ -18,7 +18,7 @@ from fastapi.responses import RedirectResponse, Response
 
 from audit.incidents.record import KIND, IncidentError, incident_from_events
 from audit.incidents.report import render_text
-from audit.show_common import adjudication_units
+from audit.show.common import adjudication_units
 from console import queries
 from console.auth import Decider, Reader, runtime
 from console.investigations import AsOf, default_as_of

@@ -20,7 +20,7 @@ from fastapi.responses import RedirectResponse, Response
 
 from audit.evidence import SUSPECTS
 from audit.show import collusion_nights, show_lines
-from audit.show_common import UnitKey, adjudication_units
+from audit.show.common import UnitKey, adjudication_units
 from console import queries
 from console.auth import Decider, Reader, runtime
 from console.evidence import KINDS, NoEvidence, build_bundle

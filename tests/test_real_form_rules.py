@@ -15,7 +15,7 @@ import pytest
 
 from audit.ingest.limits import Limits
 from audit.ingest.room_text.reader import iter_text_units
-from audit.show_poker import Hand, settlement
+from audit.show.poker import Hand, settlement
 from audit.store import SubjectRecords
 from replayer.findings import FindingKind
 from replayer.poker.replay import adjudicate_hand

@@ -14,7 +14,7 @@ from audit.adjudicate import current_findings
 from audit.families import family_named
 from audit.ingest.avro_files import write_events
 from audit.show import show_lines
-from audit.show_common import FIRST
+from audit.show.common import FIRST
 from audit.store import AuditStore
 from cli.main import main
 

@@ -8,8 +8,8 @@ runs at table T. Each family's subject is judged through the one judging path
 (``audit.judging.judge_stored``: the verdict ``replay`` stores), then printed as
 
 * a header: subject, kind, rulebook, start, table or machine, operator, currency;
-* its story, by kind (``audit.show_poker``, ``show_banked``, ``show_slots``,
-  ``show_tournament``, ``show_records``), with the first point where expected and
+* its story, by kind (``audit.show.poker``, ``audit.show.banked``, ``audit.show.slots``,
+  ``audit.show.tournament``, ``audit.show.records``), with the first point where expected and
   recorded part ways marked by a line starting ``>>> first divergence``;
 * its findings in words (``audit.wording.sentence``) with each rule's summary
   (``replayer.rulebooks.citations.summary_line``), and for ``no_rulebook`` the
@@ -33,9 +33,9 @@ from audit.judging import (
     opening,
     started_at,
 )
-from audit.show_banked import banker_run_body, coups_at, round_body
-from audit.show_banked_events import GAMES
-from audit.show_common import (
+from audit.show.banked import banker_run_body, coups_at, round_body
+from audit.show.banked_events import GAMES
+from audit.show.common import (
     UnitIds,
     adjudication_units,
     clock,
@@ -46,10 +46,10 @@ from audit.show_common import (
     rows,
     safe,
 )
-from audit.show_poker import poker_body
-from audit.show_records import collusion_body, incident_body, table_body
-from audit.show_slots import slots_body
-from audit.show_tournament import tournament_body
+from audit.show.poker import poker_body
+from audit.show.records import collusion_body, incident_body, table_body
+from audit.show.slots import slots_body
+from audit.show.tournament import tournament_body
 from audit.store import StoreReads
 from audit.tournament_hands import hands_of, level_of, tournament_of, tournament_stored
 
@@ -74,7 +74,7 @@ def show_lines(
     store: StoreReads, subject_id: str, unit_ids: UnitIds | None = None
 ) -> list[str] | None:
     """The lines explaining ``subject_id``; None when no such subject is stored.
-    ``unit_ids`` finds the ids of its verdict units (``audit.show_common.UnitIds``; by
+    ``unit_ids`` finds the ids of its verdict units (``audit.show.common.UnitIds``; by
     default a scan of every stored unit id)."""
     parts: list[list[str]] = []
     for kind in JUDGED:

@@ -7,7 +7,7 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from audit.show_common import INDENT, Marks, clock, money, safe
+from audit.show.common import INDENT, Marks, clock, money, safe
 
 
 def _ordinal(place: Any) -> str:

@@ -8,7 +8,7 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from audit.show_common import INDENT, Marks, clock, money, percent, safe, signed
+from audit.show.common import INDENT, Marks, clock, money, percent, safe, signed
 from audit.wording.labels import METER_LABELS
 
 COUNTS = frozenset({"games_played", "games_won"})

@@ -7,7 +7,7 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from audit.show_common import FIRST, INDENT, Marks, cards, clock, money, safe, signed
+from audit.show.common import FIRST, INDENT, Marks, cards, clock, money, safe, signed
 from replayer.poker.wording import words
 
 

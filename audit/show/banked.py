@@ -9,8 +9,8 @@ from datetime import datetime
 from typing import Any
 
 from audit.judging import judge_stored
-from audit.show_banked_events import bet_name, describe
-from audit.show_common import INDENT, Marks, cards, clock, money, safe, signed
+from audit.show.banked_events import bet_name, describe
+from audit.show.common import INDENT, Marks, cards, clock, money, safe, signed
 from audit.store import StoreReads
 
 _MONEY_STATE = ("staked", "paid", "refunded", "commission", "cagnotte")

@@ -9,7 +9,7 @@ from fractions import Fraction
 from itertools import combinations
 from typing import Any
 
-from audit.show_common import INDENT, Marks, clock, money, percent, safe
+from audit.show.common import INDENT, Marks, clock, money, percent, safe
 from audit.store import StoreReads
 from audit.wording import show_command
 
