@@ -112,6 +112,7 @@ class Action:
     action: str | None
     """What the seat did (``fold``, ``raise``, ``small_blind``...) or the cards' target."""
     amount: str | None
+    """The chips it moves (None when none: a fold, a check, a deal)."""
     cards: tuple[Card, ...]
     words: str
     """The event in words (``replayer.poker.wording``)."""

@@ -143,7 +143,7 @@ def _action(hand: Hand, step: Any, marks: Marks, numbers: Mapping[str, int]) -> 
         seat=None if seat is None else safe(seat),
         player=_player(hand, seat) if seat is not None else None,
         action=None if doing is None else safe(doing),
-        amount=hand.money(event["amount"]) if event.get("amount") is not None else None,
+        amount=hand.money(event["amount"]) if event.get("amount") else None,
         cards=cards_of(event.get("cards")),
         words=hand.describe(event),
         state=" | ".join(state) if _changes_state(event) else None,
