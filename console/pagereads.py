@@ -1,7 +1,7 @@
-"""The store as one page reads it: what the page and ``audit.show.show_lines`` both ask
+"""The store as one page reads it: what the page and ``audit.show.explanation`` both ask
 for is read once per request.
 
-A subject's page explains it (``show_lines``, which looks the subject id up under every
+A subject's page explains it (``explanation``, which looks the subject id up under every
 judged kind and reads its verdict units) and shows its stored records and verdict
 history: the same reads twice, each a round trip to the database. ``PageReads`` reads the
 subject under every kind in one query (``AuditStore.records_by_kind``) and keeps, for the

@@ -20,7 +20,7 @@ from typing import Any
 
 import orjson
 
-from audit.show_common import UnitKey
+from audit.show.common import UnitKey
 from console.readmodel import ReadModel
 from console.security import Session, aware
 
@@ -213,7 +213,7 @@ def players_of(model: ReadModel, subject: str) -> list[str]:
 
 def unit_ids(model: ReadModel, keys: Sequence[UnitKey]) -> list[str]:
     """The ids of the stored verdict units on any of ``keys`` (a subject of None: every
-    unit of the kind), in the order stored: ``audit.show_common.UnitIds`` from the index."""
+    unit of the kind), in the order stored: ``audit.show.common.UnitIds`` from the index."""
     if not keys:
         return []
     where = " OR ".join("kind = ?" if s is None else "(kind = ? AND subject = ?)" for _, s in keys)

@@ -17,7 +17,7 @@ What it keeps:
   its context (table, operator, currency, players, start) and the store id of the unit;
 * ``unit_ids``: the id of every stored verdict unit, by (kind, subject) in the order
   stored (from each unit's ``Opened`` event), so a subject page finds its verdict history
-  in O(subject), not by scanning every unit id (``audit.show_common.UnitIds``), and a
+  in O(subject), not by scanning every unit id (``audit.show.common.UnitIds``), and a
   night's units are found by (kind, day) (``pipelines.night_units.UnitLookup``);
 * ``findings``: every current finding as the row ``audit.judging.current_findings``
   yields (the finding plus its verdict's context), indexed for filters and keyset

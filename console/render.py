@@ -1,83 +1,41 @@
-"""Turning the audit's words into HTML pieces: the ``show`` explanation line by line
-(cards as coloured glyphs, the first divergence marked), findings in sentences with
-their rules, stored records as JSON.
+"""Turning the audit's words into pieces of a page: findings in sentences with their
+rules, an incident's report line by line, stored records as JSON. (A subject's
+explanation is data, ``audit.show.model``, rendered by ``templates/explanation.html``.)
 
-Every piece of text is escaped *before* markup is added (``markupsafe.escape``), and
-the only markup added is a ``span`` around a card glyph: names from the records stay
-text, whatever they hold.
+No markup is made here: the templates add it, autoescape on, so names from the records
+stay text, whatever they hold.
 """
 
 from __future__ import annotations
 
 import re
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from functools import lru_cache
 from typing import Any
 
-from markupsafe import Markup, escape
-
 from audit.money import format_money
-from audit.show_common import FIRST
 from audit.store import canonical
-from audit.wording import owed, sentence, terminal_safe
-from console.runtime import subject_url
+from audit.wording import owed, sentence
 from replayer.rulebooks.citations import summary_line
 
-_CARD = re.compile(r"(?<![\w])(10|[2-9AKQJ])([♠♥♦♣])")
-_RED = {"♥": "suit-h", "♦": "suit-d", "♠": "suit-s", "♣": "suit-c"}
 _rule = lru_cache(maxsize=4096)(summary_line)
 """``summary_line`` kept per citation: a pure function of the citation and the rulebook
 catalogue (code, not data), and a findings page would otherwise resolve each row's."""
 
 
 @dataclass(frozen=True)
-class Line:
-    """One line of an explanation: its CSS class and its HTML."""
+class ReportLine:
+    """One line of an incident's investigation report: a heading or not, and its text."""
 
-    css: str
-    html: Markup
-
-
-def _cards(text: str) -> Markup:
-    escaped = str(escape(terminal_safe(text)))
-    return Markup(
-        _CARD.sub(lambda m: f'<span class="card {_RED[m.group(2)]}">{m.group(0)}</span>', escaped)
-    )
+    heading: bool
+    text: str
 
 
-_SHOW = re.compile(r"(?P<indent>\s*)casino-audit show (?P<subject>\S+)")
-
-
-def _show_link(line: str) -> Markup | None:
-    """A ``casino-audit show ID`` hint (a pair's evidence hands) as links to the
-    subject's page and its evidence bundle; None for any other line."""
-    match = _SHOW.fullmatch(line)
-    if match is None:
-        return None
-    subject = match.group("subject")
-    return Markup('{}<a href="{}">{}</a> · <a href="{}">evidence bundle</a>').format(
-        match.group("indent"),
-        subject_url(subject),
-        terminal_safe(subject),
-        subject_url(subject, "/evidence"),
-    )
-
-
-def explain(lines: Iterable[str]) -> list[Line]:
-    """``audit.show.show_lines`` output as HTML lines: headings (unindented lines), the
-    first-divergence mark, card glyphs coloured by suit, ``casino-audit show ID`` hints
-    as links (the page and the evidence bundle of that subject)."""
-    out = []
-    for line in lines:
-        if line.startswith(FIRST):
-            css = "divergence"
-        elif line and not line.startswith(" "):
-            css = "heading"
-        else:
-            css = ""
-        out.append(Line(css, _show_link(line) or _cards(line)))
-    return out
+def report_lines(text: str) -> list[ReportLine]:
+    """``audit.incidents.report.render_text`` as lines, its unindented lines headings.
+    (A subject's explanation is data, ``audit.show.model``: its page reads no text.)"""
+    return [ReportLine(bool(line) and not line.startswith(" "), line) for line in text.splitlines()]
 
 
 @dataclass(frozen=True)

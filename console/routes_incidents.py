@@ -18,11 +18,11 @@ from fastapi.responses import RedirectResponse, Response
 
 from audit.incidents.record import KIND, IncidentError, incident_from_events
 from audit.incidents.report import render_text
-from audit.show_common import adjudication_units
+from audit.show.common import adjudication_units
 from console import queries
 from console.auth import Decider, Reader, runtime
 from console.investigations import AsOf, default_as_of
-from console.render import explain, record_json
+from console.render import record_json, report_lines
 from console.runtime import Runtime, incident_url
 from console.trail import TrailError, record_note, record_view
 
@@ -68,7 +68,7 @@ def incident_page(request: Request, viewer: Reader, incident_id: str, as_of: str
         incident_id=incident_id,
         as_of=moment.moment.isoformat(),
         as_of_source=moment.source,
-        report=explain(render_text(investigation).splitlines()),
+        report=report_lines(render_text(investigation)),
         subjects=[(s.family, s.subject, s.status) for s in investigation.subjects],
         events=[record_json(e) for e in events],
         notes=queries.notes(rt.model, incident_id),

@@ -3,7 +3,8 @@ and sign-offs of findings (``POST /findings/{finding_id}/sign-off``).
 
 Both the page and the bundle show the subject's stored events, so each appends a
 ``SubjectViewed`` event (``console.trail``) before it is served. The page's reads of the
-store that ``audit.show.show_lines`` also makes are made once (``console.pagereads``).
+store that ``audit.show.explanation`` also makes are made once (``console.pagereads``);
+the explanation is data, rendered by ``templates/explanation.html``.
 """
 
 from __future__ import annotations
@@ -19,14 +20,14 @@ from fastapi import APIRouter, Form, HTTPException, Request
 from fastapi.responses import RedirectResponse, Response
 
 from audit.evidence import SUSPECTS
-from audit.show import collusion_nights, show_lines
-from audit.show_common import UnitKey, adjudication_units
+from audit.show import UnitKey, adjudication_units, collusion_nights, explanation
+from audit.show.model import Explanation
 from console import queries
 from console.auth import Decider, Reader, runtime
 from console.evidence import KINDS, NoEvidence, build_bundle
 from console.pagereads import PageReads
 from console.proofs import NoProof
-from console.render import explain, record_json, views
+from console.render import record_json, views
 from console.runtime import subject_url
 from console.subject_links import subject_links
 from console.trail import DECISIONS, TrailError, record_sign_off, record_view
@@ -75,14 +76,16 @@ def subject_page(request: Request, viewer: Reader, subject_id: str) -> Response:
     rt = runtime(request)
     unit_ids = partial(queries.unit_ids, rt.model)
     reads = PageReads(rt.store, subject_id, KINDS)  # what show and the page share
+    explained: Explanation | None = None
+    unexplained = None
     try:
-        lines = show_lines(reads, subject_id, unit_ids)
+        explained = explanation(reads, subject_id, unit_ids)
     except Exception as error:  # a record show cannot read: still show its events
-        lines = [f"cannot be explained step by step: {error!r}"[:300]]
+        unexplained = f"cannot be explained step by step: {error!r}"[:300]
     stored = {kind: reads.records_of(kind, subject_id) for kind in KINDS}
     stored = {kind: records for kind, records in stored.items() if records}
     rows = queries.findings_about(rt.model, subject_id)
-    if lines is None and not stored and not rows:
+    if explained is None and unexplained is None and not stored and not rows:
         raise HTTPException(404, "no such subject in the store")
     record_view(rt.store, viewer.name, subject_id, "subject", rt.now())
     keys: list[UnitKey] = [(kind, subject_id) for kind in stored]
@@ -98,7 +101,8 @@ def subject_page(request: Request, viewer: Reader, subject_id: str) -> Response:
         request,
         "subject.html",
         subject=subject_id,
-        explanation=explain(lines or []),
+        explanation=explained,
+        unexplained=unexplained,
         findings=found,
         signoffs=queries.sign_offs(rt.model, [f.finding_id for f in found]),
         decisions=DECISIONS,

@@ -208,7 +208,7 @@ def test_a_subject_page_explains_it_step_by_step(make_client: Any) -> None:
     client = make_client("investigator")
     page = client.get("/subjects/" + quote(HOSTILE_HAND, safe=""))
     text = page.text
-    assert '<span class="l divergence">&gt;&gt;&gt; first divergence' in text
+    assert '<td colspan="9" class="divergence">&gt;&gt;&gt; first divergence' in text
     assert '<span class="card suit-s">A♠</span>' in text
     assert '<span class="card suit-d">K♦</span>' in text
     assert "EUR 1.20" in text and "EUR 0.30" in text  # paid 1.20 of 1.50: 0.30 owed

@@ -171,14 +171,16 @@ def _inspector(browser: Any, base: str, store: BrowserStore, folder: Path) -> No
     _open_subject(page, hand, "mispaid_pot")
     owed = page.locator("ul.owed li").all_inner_texts()
     assert owed and all(OWED.match(line) for line in owed), owed
-    assert page.locator("pre.explain").count() == 1  # the hand step by step
+    assert page.locator("pre.explain").count() == 1  # the hand's findings and history
+    assert page.locator("div.hand table.actions").count() >= 1  # the hand step by step
     bundle = _download_and_verify(page, store, folder, "poker")
     _tampered_is_refused(bundle, store, folder)
 
     # a slot finding: the machine's meters, its evidence checked offline too
     machine, _ = _subject_of_kind(page, "meter_discrepancy")
     _open_subject(page, machine, "meter_discrepancy")
-    assert page.locator("pre.explain").count() == 1
+    slot = page.locator("section.part", has=page.locator("h3", has_text="SLOT MACHINE"))
+    assert slot.count() == 1 and slot.locator("pre.explain").count() == 1
     _download_and_verify(page, store, folder, "slots")
 
     # an inspector reads but does not decide: no form, and a crafted POST is refused

@@ -13,6 +13,11 @@ plus one incident at a poker table:
   incident's description, in a 900 px wide window;
 * **links**: a hand's page leads to its table's declared terms, each of its players'
   findings, its night and the incident at its table;
+* **a hand is a view of the hand**, rendered from ``show``'s typed explanation
+  (``audit.show.model``): a hand with a mispaid pot has its seats with the players'
+  names and stacks, one row per action, the settlement the rules give beside the one
+  recorded, and its first divergence marked; the oracle is the stored events and the
+  replayer's verdict on them (``audit.judging.judge_stored``);
 * **the incident page** is judged as of the end of the incident's window by default,
   investigated once per (incident, as of) however often it is viewed, and again once
   the incident is amended (counted by wrapping ``Runtime.investigations.judge``);
@@ -35,7 +40,8 @@ from urllib.parse import parse_qs, quote, urlsplit
 import fastavro
 
 from audit.incidents.record import amend_incident, record_incident
-from audit.judging import current_findings
+from audit.judging import current_findings, judge_stored
+from audit.money import format_money
 from audit.store import AuditStore
 from audit.wording import KIND_LABELS
 from tests.browser_harness import (
@@ -159,6 +165,7 @@ def test_console_pages_are_built_for_reading(store_url: str, tmp_path: Path) -> 
             _search_pages_through_every_hand(page, store)
             _slot_page_folds_its_events(page)
             _hand_links(page, hand, table)
+            _hand_view(page, store, hand)
             _incident_page(page, store, table, judged)
             page.context.close()
             _typos_lock_only_their_name(browser, base, store)
@@ -248,6 +255,68 @@ def _hand_links(page: Any, hand: str, table: str) -> None:
     page.wait_for_url(re.compile(r"/nights/"))
     assert DAY.isoformat() in page.locator("main h1").inner_text()
     _readable(page, "night")
+
+
+def _hand_view(page: Any, store: BrowserStore, hand: str) -> None:
+    """The hand's page against its stored events and the replayer's verdict on them."""
+    reads = AuditStore(store.url)
+    try:
+        judged = judge_stored(reads, "poker", hand, with_steps=True)
+    finally:
+        reads.close()
+    assert judged is not None
+    inputs, verdict = judged
+    started = next(e for e in inputs.events if e["type"] == "HandStarted")
+    currency = started["currency"]
+    page.goto(f"/subjects/{quote(hand, safe='')}")
+    view = page.locator("div.hand")
+    assert view.count() == 1
+
+    seats = view.locator("table.seats tr[data-seat]")
+    assert seats.evaluate_all("rs => rs.map(r => r.dataset.seat)") == [
+        str(s["seat"]) for s in started["seats"]
+    ]
+    assert seats.locator("td.player").all_inner_texts() == [
+        s["player_id"] for s in started["seats"]
+    ]
+    assert seats.locator("td.n").all_inner_texts() == [
+        format_money(s["stack"], currency) for s in started["seats"]
+    ]
+    assert view.locator("table.seats span.card").count() >= 2 * len(started["seats"])
+
+    actions = view.locator("table.actions tr.action")
+    assert actions.evaluate_all("rs => rs.map(r => Number(r.dataset.sequence))") == [
+        step.sequence for step in verdict.steps
+    ]
+    by_sequence = {e["sequence"]: e for e in inputs.events}
+    folds = [s.sequence for s in verdict.steps if by_sequence[s.sequence].get("action") == "fold"]
+    for sequence in folds:
+        row = view.locator(f"table.actions tr.action[data-sequence='{sequence}']")
+        assert row.locator("td").nth(4).inner_text() == "fold"
+
+    first = min(step.sequence for step in verdict.steps if step.findings)
+    marked = view.locator("table.actions tr.action.divergence")
+    assert marked.count() == 1 and marked.get_attribute("data-sequence") == str(first)
+    mark = view.locator("td.divergence")
+    assert mark.count() == 1
+    assert mark.inner_text().startswith(f">>> first divergence at #{first}: mispaid_pot")
+
+    mispaid = [
+        seat
+        for seat, paid in verdict.recorded_payouts.items()
+        if paid != verdict.expected_payouts.get(seat, 0)
+    ]
+    assert mispaid
+    for seat in mispaid:
+        row = view.locator(f"table.settlement tr[data-seat='{seat}']")
+        assert "differs" in (row.get_attribute("class") or "")
+        due = verdict.expected_payouts.get(seat, 0)
+        paid = verdict.recorded_payouts[seat]
+        assert row.locator("td.expected").inner_text() == format_money(due, currency)
+        assert row.locator("td.recorded").inner_text() == format_money(paid, currency)
+        assert row.locator("td.difference").inner_text() != ""
+    assert view.locator("table.pots tr").count() == 1 + len(verdict.pots)
+    _readable(page, "hand view")
 
 
 def _incident_page(page: Any, store: BrowserStore, table: str, judged: list) -> None:

@@ -22,7 +22,7 @@ import pytest
 from audit.judging import KIND as ADJUDICATION
 from audit.judging import verdict_record
 from audit.show import show_lines
-from audit.show_common import UnitKey, scanned_unit_ids
+from audit.show.common import UnitKey, scanned_unit_ids
 from audit.store import AuditStore
 from audit.store.merkle import inclusion_proof, inclusion_ranges, leaf_hash, tree_root
 from audit.store.subjects import subject_uuid

@@ -11,7 +11,7 @@ import pytest
 
 from audit.families import family_named
 from audit.phh_export import WRITERS, NotWritten
-from audit.show_banked_events import DESCRIBERS as BANKED_WORDS
+from audit.show.banked_events import DESCRIBERS as BANKED_WORDS
 from replayer.casino.record import READERS
 from replayer.poker.dispatch import HANDLERS
 from replayer.poker.wording import DESCRIBERS as POKER_WORDS
@@ -23,7 +23,7 @@ TABLES: dict[str, tuple[str, Mapping[str, object]]] = {
     "poker describe (replayer.poker.wording)": ("poker", POKER_WORDS),
     "poker PHH export (audit.phh_export)": ("poker", WRITERS),
     "poker replay (replayer.poker.dispatch)": ("poker", HANDLERS),
-    "banked describe (audit.show_banked_events)": ("banked", BANKED_WORDS),
+    "banked describe (audit.show.banked_events)": ("banked", BANKED_WORDS),
     "banked replay (replayer.casino.record)": ("banked", READERS),
     "slots replay (replayer.slots.reconcile)": ("slots", APPLY),
     "slots meters (replayer.slots.meters)": ("slots", CONTRIBUTIONS),

@@ -26,7 +26,7 @@ from audit.ingest.room_text.building import TRACKER_RAISE
 from audit.ingest.room_text.parser import CANCELLED
 from audit.ingest.room_text.reader import iter_text_units
 from audit.phh_export import hand_phh
-from audit.show_poker import Hand as ShownHand
+from audit.show.poker import Hand as ShownHand
 from audit.store import AuditStore, SubjectRecords
 from replayer.findings import FindingKind
 from replayer.poker.replay import adjudicate_hand

@@ -8,7 +8,7 @@ from types import SimpleNamespace
 
 import pytest
 
-from audit.show_banked import _outcome
+from audit.show.banked import _outcome
 from replayer.casino.coup import rebuild
 from replayer.casino.punto_banco import next_side
 

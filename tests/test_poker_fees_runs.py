@@ -16,7 +16,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from audit.show_poker import Hand as ShownHand
+from audit.show.poker import Hand as ShownHand
 from replayer.poker.fees import Fee, allocate
 from replayer.poker.pots import split, split_pots
 from replayer.poker.replay import adjudicate_hand

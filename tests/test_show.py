@@ -13,8 +13,9 @@ import pytest
 from audit.families import family_named
 from audit.ingest.avro_files import write_events
 from audit.judging import current_findings
-from audit.show import show_lines
-from audit.show_common import FIRST
+from audit.show import explanation, show_lines
+from audit.show.common import FIRST
+from audit.show.model import Part, PokerStory, Role
 from audit.store import AuditStore
 from cli.main import main
 
@@ -282,6 +283,37 @@ def test_a_mispaid_pot_names_the_player_the_amounts_and_what_is_owed(built) -> N
     assert HOSTILE_SHOWN in finding and "EUR 0.30" in finding and "owed to the player" in finding
     assert any(line.strip().startswith("rule: GG-2022") for line in lines)
     assert "(current)" in text and "the judgement above is the current stored verdict" in text
+
+
+def test_a_mispaid_pot_is_data_the_console_renders(built) -> None:
+    """``explanation``: the same hand as typed data (``audit.show.model``), which the
+    console renders: seats, actions by street, settlement expected vs recorded, the
+    first divergence; every line of the findings and history typed by its role."""
+    explained = explanation(built["store"], "gg-x/1")
+    assert explained is not None and len(explained.parts) == 1
+    part = explained.parts[0]
+    assert isinstance(part, Part) and isinstance(part.story, PokerStory)
+    story = part.story
+    assert [(s.seat, s.player, s.stack) for s in story.seats] == [
+        ("1", "p1", "EUR 100.00"),
+        ("2", HOSTILE_SHOWN, "EUR 100.00"),
+        ("3", "p3", "EUR 100.00"),
+    ]
+    assert [c.text for c in story.seats[0].hole] == ["A♠", "K♦"]
+    assert [c.suit for c in story.seats[0].hole] == ["s", "d"]
+    actions = [a for street in story.streets for a in street.actions]
+    assert [a.sequence for a in actions] == list(range(len(actions)))
+    folds = [(a.seat, a.action) for a in actions if a.kind == "ActionTaken"]
+    assert folds == [("3", "fold"), ("1", "fold")]
+    marked = [a for a in actions if a.divergence]
+    assert len(marked) == 1 and marked[0].sequence == story.first_divergence
+    assert marked[0].divergence.startswith(FIRST) and marked[0].flags[0].kind == "mispaid_pot"
+    payout = next(p for p in story.settlement.payouts if p.seat == "2")
+    assert (payout.expected, payout.recorded) == ("EUR 1.50", "EUR 1.20")
+    assert payout.difference == "EUR 0.30 owed to the player"
+    assert [p.winners for p in story.settlement.pots] == [(f"seat 2 ({HOSTILE_SHOWN})",)]
+    assert [line.role for line in part.findings][:2] == [Role.HEADING, Role.FINDING]
+    assert part.history[0].role == Role.HEADING
 
 
 def test_a_clean_hand_has_no_divergence(built) -> None:

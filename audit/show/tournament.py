@@ -7,7 +7,8 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from audit.show_common import INDENT, Marks, clock, money, safe
+from audit.show.common import INDENT, Marks, clock, heading, money, note, row, safe, step
+from audit.show.model import BLANK, Line
 
 
 def _ordinal(place: Any) -> str:
@@ -50,7 +51,7 @@ def _implicated(finding: Any, events: Sequence[Mapping[str, Any]]) -> int | None
 
 def tournament_body(
     verdict: Any, events: Sequence[Mapping[str, Any]], numbers: Mapping[str, int]
-) -> list[str]:
+) -> list[Line]:
     ordered = sorted(events, key=lambda e: e.get("sequence", 0))
     announced = next((e for e in ordered if e.get("type") == "TournamentAnnounced"), {})
     currency = announced.get("currency")
@@ -62,30 +63,34 @@ def tournament_body(
     for finding in verdict.findings:
         at_event.setdefault(_implicated(finding, ordered), []).append(finding)
     marks = Marks(s for s in at_event if s is not None)
-    lines = ["ANNOUNCED"]
+    lines = [heading("ANNOUNCED")]
     price = f"buy-in {cash(announced.get('buy_in'))} + fee {cash(announced.get('fee'))}"
     if announced.get("bounty"):
         price += f" + bounty {cash(announced.get('bounty'))}"
     lines.append(
-        f"{INDENT}{price}; guarantee {cash(announced.get('guarantee'))}; "
-        f"starting chips {safe(announced.get('starting_chips'))}"
+        row(
+            f"{INDENT}{price}; guarantee {cash(announced.get('guarantee'))}; "
+            f"starting chips {safe(announced.get('starting_chips'))}"
+        )
     )
     if announced.get("satellite_for"):
         lines.append(
-            f"{INDENT}satellite: its places win seats in {safe(announced['satellite_for'])}"
+            row(f"{INDENT}satellite: its places win seats in {safe(announced['satellite_for'])}")
         )
     payouts = list(announced.get("payouts") or ())
     lines.append(
-        f"{INDENT}payouts: "
-        + (
-            "; ".join(f"{_ordinal(n)} {cash(v)}" for n, v in enumerate(payouts, 1))
-            or "none fixed in advance"
+        row(
+            f"{INDENT}payouts: "
+            + (
+                "; ".join(f"{_ordinal(n)} {cash(v)}" for n, v in enumerate(payouts, 1))
+                or "none fixed in advance"
+            )
         )
     )
     entries = [e for e in ordered if e.get("type") == "PlayerRegistered"]
     collected = sum(int(e.get("buy_in") or 0) + int(e.get("bounty") or 0) for e in entries)
     lines.append(
-        f"{INDENT}entries: {len(entries)}, prize pool and bounties collected {cash(collected)}"
+        row(f"{INDENT}entries: {len(entries)}, prize pool and bounties collected {cash(collected)}")
     )
 
     def expected(event: Mapping[str, Any]) -> str:
@@ -108,7 +113,7 @@ def tournament_body(
         why = ", ".join(f"{f.kind} (finding {numbers.get(f.finding_id)})" for f in found)
         lines.extend(marks.at(sequence, why))
         at = clock(event.get("occurred_at"), date=False)
-        lines.append(f"{INDENT}#{sequence:<4} {at}  {text}{expected(event)}")
+        lines.append(step(f"{INDENT}#{sequence:<4} {at}  {text}{expected(event)}"))
 
     sections = (
         ("PLACES (eliminations in order, as recorded)", "PlayerEliminated"),
@@ -120,7 +125,7 @@ def tournament_body(
         chosen = [e for e in ordered if e.get("type") == type_]
         if not chosen and type_ == "RefundPaid":
             continue
-        lines += ["", title]
+        lines += [BLANK, heading(title)]
         for event in chosen:
             who = safe(event.get("player_id"))
             if type_ == "PlayerEliminated":
@@ -160,7 +165,7 @@ def tournament_body(
                     f"({safe(event.get('component'))})",
                 )
         if not chosen:
-            lines.append(f"{INDENT}none recorded")
+            lines.append(note(f"{INDENT}none recorded"))
     for event in ordered:
         if event.get("type") in ("TournamentCompleted", "TournamentCancelled"):
             what = (
@@ -168,7 +173,7 @@ def tournament_body(
                 if event["type"] == "TournamentCompleted"
                 else f"cancelled: {safe(event.get('reason'))}"
             )
-            lines.append("")
+            lines.append(BLANK)
             emit(event, f"the tournament is {what}")
     unpaid = [f for f in verdict.findings if _implicated(f, ordered) is None]
     lines += marks.rest(

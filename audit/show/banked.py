@@ -9,8 +9,22 @@ from datetime import datetime
 from typing import Any
 
 from audit.judging import judge_stored
-from audit.show_banked_events import bet_name, describe
-from audit.show_common import INDENT, Marks, cards, clock, money, safe, signed
+from audit.show.banked_events import bet_name, describe
+from audit.show.common import (
+    INDENT,
+    Marks,
+    cards,
+    clock,
+    flag,
+    heading,
+    money,
+    row,
+    safe,
+    signed,
+    state,
+    step,
+)
+from audit.show.model import BLANK, Line
 from audit.store import StoreReads
 
 _MONEY_STATE = ("staked", "paid", "refunded", "commission", "cagnotte")
@@ -19,37 +33,48 @@ _MONEY_EVENTS = ("BetPlaced", "PayoutMade", "RefundPaid", "CommissionTaken", "Ca
 
 def round_body(
     verdict: Any, events: Sequence[Mapping[str, Any]], numbers: Mapping[str, int]
-) -> list[str]:
+) -> list[Line]:
     """Bets, steps with the first divergence marked, outcome and settlement per bet."""
     opened = next((e for e in events if e.get("type") == "RoundOpened"), {})
     currency = opened.get("currency")
     bets = {e.get("bet_id"): e for e in events if e.get("type") == "BetPlaced"}
-    lines = [f"BETS ({len(bets)})"]
+    lines = [heading(f"BETS ({len(bets)})")]
     for bet in bets.values():
         lines.append(
-            f"{INDENT}bet {safe(bet.get('bet_id'))}: {safe(bet.get('player_id'))} "
-            f"{money(bet.get('amount'), currency)} on {bet_name(bet)}"
-            + (" (after 'no more bets')" if bet.get("after_no_more_bets") else "")
+            row(
+                f"{INDENT}bet {safe(bet.get('bet_id'))}: {safe(bet.get('player_id'))} "
+                f"{money(bet.get('amount'), currency)} on {bet_name(bet)}"
+                + (" (after 'no more bets')" if bet.get("after_no_more_bets") else "")
+            )
         )
     marks = Marks(_anchor(verdict, f, events) for f in verdict.findings)
-    lines += ["", "STEP BY STEP (each event, then the table's state after it)"]
-    for step in verdict.steps:
-        event = step.event
-        lines += marks.at(step.sequence, _why(marks, verdict, events, numbers))
+    lines += [BLANK, heading("STEP BY STEP (each event, then the table's state after it)")]
+    for one in verdict.steps:
+        event = one.event
+        lines += marks.at(one.sequence, _why(marks, verdict, events, numbers))
         lines.append(
-            f"{INDENT}#{step.sequence:<3} {clock(event.get('occurred_at'), date=False)}  "
-            f"{describe(event, currency)}"
+            step(
+                f"{INDENT}#{one.sequence:<3} {clock(event.get('occurred_at'), date=False)}  "
+                f"{describe(event, currency)}"
+            )
         )
-        state = _state(step.state, event, currency)
-        if state:
-            lines.append(f"{INDENT}{'':<15}{state}")
-        for finding in step.findings:
+        after = _state(one.state, event, currency)
+        if after:
+            lines.append(state(f"{INDENT}{'':<15}{after}"))
+        for finding in one.findings:
             lines.append(
-                f"{INDENT}{'':<15}! {finding.kind}: see finding {numbers.get(finding.finding_id)}"
+                flag(
+                    f"{INDENT}{'':<15}! {finding.kind}: see finding "
+                    f"{numbers.get(finding.finding_id)}"
+                )
             )
     lines += marks.rest(_why(marks, verdict, events, numbers))
-    lines += ["", "OUTCOME (as the rules rebuild it)", f"{INDENT}{_outcome(verdict)}"]
-    lines += ["", *_per_bet(verdict, events, bets, currency)]
+    lines += [
+        BLANK,
+        heading("OUTCOME (as the rules rebuild it)"),
+        row(f"{INDENT}{_outcome(verdict)}"),
+    ]
+    lines += [BLANK, *_per_bet(verdict, events, bets, currency)]
     return lines
 
 
@@ -159,8 +184,8 @@ def _per_bet(
     events: Sequence[Mapping[str, Any]],
     bets: Mapping[Any, Mapping[str, Any]],
     currency: str | None,
-) -> list[str]:
-    lines = ["SETTLEMENT PER BET (due back under the rules vs returned as recorded)"]
+) -> list[Line]:
+    lines = [heading("SETTLEMENT PER BET (due back under the rules vs returned as recorded)")]
     returned: dict[Any, int] = {}
     commission: dict[Any, int] = {}
     for e in events:
@@ -191,12 +216,14 @@ def _per_bet(
         if fee or commission.get(bet_id):
             taken = commission.get(bet_id, 0)
             text += f"; commission due {money(fee or 0, currency)}, taken {money(taken, currency)}"
-        lines.append(text)
+        lines.append(row(text))
     if verdict.expected_cagnotte is not None:
         taken = sum(int(e.get("amount") or 0) for e in events if e.get("type") == "CagnotteTaken")
         lines.append(
-            f"{INDENT}cagnotte: due {money(verdict.expected_cagnotte, currency)}, taken "
-            f"{money(taken, currency)}"
+            row(
+                f"{INDENT}cagnotte: due {money(verdict.expected_cagnotte, currency)}, taken "
+                f"{money(taken, currency)}"
+            )
         )
     return lines
 
@@ -227,14 +254,18 @@ def banker_run_body(
     coups: Sequence[tuple[str, list[dict[str, Any]]]],
     findings: Sequence[Mapping[str, Any]],
     numbers: Mapping[str, int],
-) -> list[str]:
+) -> list[Line]:
     """Each coup: banker, bank played, stakes, result, stakes won, bank after, garage."""
     flagged: dict[str, list[Mapping[str, Any]]] = {}
     for finding in findings:
         flagged.setdefault(str(finding.get("subject")), []).append(finding)
     order = {subject: n for n, (subject, _) in enumerate(coups)}
     marks = Marks(order.get(s) for s in flagged)
-    lines = [f"COUPS IN ORDER ({len(coups)}; the garage is what the banker takes out of the bank)"]
+    lines = [
+        heading(
+            f"COUPS IN ORDER ({len(coups)}; the garage is what the banker takes out of the bank)"
+        )
+    ]
     previous: dict[str, Any] | None = None
     for n, (round_id, events) in enumerate(coups):
         currency = events[0].get("currency")
@@ -248,11 +279,12 @@ def banker_run_body(
         why = ", ".join(
             f"{f.get('kind')} (finding {numbers.get(str(f.get('finding_id')))})" for f in hits
         )
-        for line in marks.at(n, why):
-            lines.append(line.replace(f"#{n}:", f"coup {safe(round_id)}:"))
+        lines += marks.at(n, why, where=f"coup {safe(round_id)}")
         at = clock(events[0].get("occurred_at"))
         if bank is None:
-            lines.append(f"{INDENT}{safe(round_id)}  {at}  no single bank bet: the run is broken")
+            lines.append(
+                step(f"{INDENT}{safe(round_id)}  {at}  no single bank bet: the run is broken")
+            )
             previous = None
             continue
         pontos = sum(
@@ -275,23 +307,31 @@ def banker_run_body(
             garage = "; a new banker's run starts"
         won_coups = (same_run["wins"] if same_run is not None else 0) + (result == "won")
         lines.append(
-            f"{INDENT}{safe(round_id)}  {at}  banker {safe(bank.get('player_id'))} plays "
-            f"{money(staked, currency)} against stakes of {money(pontos, currency)}: {result}"
-            + (f", stakes won {money(min(pontos, staked), currency)}" if result == "won" else "")
-            + f"; bank after {money(after, currency)}{garage}; won coups in the run {won_coups}"
+            step(
+                f"{INDENT}{safe(round_id)}  {at}  banker {safe(bank.get('player_id'))} plays "
+                f"{money(staked, currency)} against stakes of {money(pontos, currency)}: {result}"
+                + (
+                    f", stakes won {money(min(pontos, staked), currency)}"
+                    if result == "won"
+                    else ""
+                )
+                + f"; bank after {money(after, currency)}{garage}; won coups in the run {won_coups}"
+            )
         )
         for finding in hits:
             lines.append(
-                f"{INDENT}{'':<4}! {finding.get('kind')}: see finding "
-                f"{numbers.get(str(finding.get('finding_id')))} (allowed: "
-                + ", ".join(money(v, currency) for v in finding.get("expected") or ())
-                + f"; played {money(finding.get('recorded'), currency)}"
-                + (
-                    f", {signed(finding['difference'], currency)}"
-                    if isinstance(finding.get("difference"), int)
-                    else ""
+                flag(
+                    f"{INDENT}{'':<4}! {finding.get('kind')}: see finding "
+                    f"{numbers.get(str(finding.get('finding_id')))} (allowed: "
+                    + ", ".join(money(v, currency) for v in finding.get("expected") or ())
+                    + f"; played {money(finding.get('recorded'), currency)}"
+                    + (
+                        f", {signed(finding['difference'], currency)}"
+                        if isinstance(finding.get("difference"), int)
+                        else ""
+                    )
+                    + ")"
                 )
-                + ")"
             )
         previous = {"banker": bank.get("player_id"), "after": after, "wins": won_coups}
     lines += marks.rest("a finding on a coup not stored here")

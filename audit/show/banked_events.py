@@ -1,6 +1,6 @@
 """Each record type of ``schemas/banked_round.avsc`` in words, for ``casino-audit show``:
 ``DESCRIBERS``, one per type, amounts in the round's currency and every record text made
-safe to print (``show_common.safe``). A new record type is put into words here, once, and
+safe to print (``show.common.safe``). A new record type is put into words here, once, and
 ``tests/test_event_tables.py`` fails until it is.
 """
 
@@ -9,7 +9,7 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping
 from typing import Any
 
-from audit.show_common import card, money, safe
+from audit.show.common import card, money, safe
 
 Event = Mapping[str, Any]
 Describer = Callable[[Event, str | None], str]

@@ -1,5 +1,6 @@
 """Shared pieces of ``casino-audit show``: names, money, times, cards, the first-divergence
-mark, the findings section and the verdict history (``audit.show``).
+mark, the findings section and the verdict history (``audit.show``), as typed lines
+(``audit.show.model``).
 
 Every name printed (players, tables, machines, ids, free text from the records) goes
 through ``wording.terminal_safe``: names are hostile input.
@@ -14,6 +15,7 @@ from typing import Any
 from audit.judging import KIND as ADJUDICATION
 from audit.judging import finding_about
 from audit.money import format_money
+from audit.show.model import Card, Field, Line, Role
 from audit.store import StoreReads
 from audit.wording import sentence, terminal_safe
 from replayer import REPLAYER_VERSION
@@ -54,12 +56,22 @@ def clock(when: Any, *, date: bool = True) -> str:
 
 def card(text: Any) -> str:
     """One card as text: ``As`` -> ``A♠``, ``Td`` -> ``10♦``, ``??`` -> ``(hidden)``."""
+    return card_of(text).text
+
+
+def card_of(text: Any) -> Card:
+    """One card as data: its text (``card``) and its suit letter (empty when hidden or
+    not a card)."""
     value = str(text)
     if value == "??":
-        return "(hidden)"
+        return Card("(hidden)", "")
     if len(value) == 2 and value[1] in _SUITS:
-        return _RANKS.get(value[0], value[0]) + _SUITS[value[1]]
-    return safe(value)
+        return Card(_RANKS.get(value[0], value[0]) + _SUITS[value[1]], value[1])
+    return Card(safe(value), "")
+
+
+def cards_of(values: Iterable[Any] | None) -> tuple[Card, ...]:
+    return tuple(card_of(c) for c in values or ())
 
 
 def cards(values: Iterable[Any] | None) -> str:
@@ -76,36 +88,64 @@ def percent(bps: Any) -> str:
     return f"{sign}{whole}%" if not rest else f"{sign}{whole}.{rest:02d}%"
 
 
-def header(title: str, fields: Sequence[tuple[str, Any]]) -> list[str]:
-    """The subject's header: a title line, then one ``label  value`` line per field."""
-    lines = [title]
-    width = max((len(label) for label, _ in fields), default=0)
-    for label, value in fields:
-        lines.append(f"{INDENT}{label:<{width}}  {'-' if value in (None, '') else value}")
-    return lines
+def fields(pairs: Sequence[tuple[str, Any]]) -> tuple[Field, ...]:
+    """The subject's header fields, (label, value) in order (an empty value: unknown)."""
+    return tuple(
+        Field(label, None if value in (None, "") else str(value)) for label, value in pairs
+    )
+
+
+def heading(text: str) -> Line:
+    return Line(Role.HEADING, text)
+
+
+def row(text: str) -> Line:
+    return Line(Role.ROW, text)
+
+
+def step(text: str) -> Line:
+    return Line(Role.STEP, text)
+
+
+def state(text: str) -> Line:
+    return Line(Role.STATE, text)
+
+
+def flag(text: str) -> Line:
+    return Line(Role.FLAG, text)
+
+
+def note(text: str) -> Line:
+    return Line(Role.NOTE, text)
 
 
 class Marks:
     """Where expected and recorded first part ways: the smallest event sequence a finding
-    points at. ``at(sequence, why)`` returns the mark line once, at that sequence."""
+    points at. ``at(sequence, why)`` returns the mark line once, at that sequence
+    (``where`` says the place in words, by default ``#sequence``)."""
 
     def __init__(self, sequences: Iterable[int | None]):
         known = [s for s in sequences if isinstance(s, int)]
         self.first = min(known) if known else None
         self.done = False
 
-    def at(self, sequence: Any, why: str) -> list[str]:
+    def at(self, sequence: Any, why: str, where: str | None = None) -> list[Line]:
         if self.done or self.first is None or sequence != self.first:
             return []
         self.done = True
-        return [f"{FIRST} at #{sequence}: {why}"]
+        return [divergence(where or f"#{sequence}", why)]
 
-    def rest(self, why: str) -> list[str]:
+    def rest(self, why: str) -> list[Line]:
         """The mark when no listed line carried it (e.g. a finding at settlement)."""
         if self.done or self.first is None:
             return []
         self.done = True
-        return [f"{FIRST} at #{self.first}: {why}"]
+        return [divergence(f"#{self.first}", why)]
+
+
+def divergence(where: str, why: str) -> Line:
+    """The first-divergence mark: where, and why (the findings raised there)."""
+    return Line(Role.DIVERGENCE, f"{FIRST} at {where}: {why}")
 
 
 def numbered(findings: Sequence[Mapping[str, Any]]) -> dict[str, int]:
@@ -124,24 +164,30 @@ def rows(findings: Iterable[Mapping[str, Any]], about: Mapping[str, Any]) -> lis
 
 def findings_section(
     found: Sequence[Mapping[str, Any]], *, variant: str | None = None, at: datetime | None = None
-) -> list[str]:
+) -> list[Line]:
     """Each finding in words (``wording.sentence``), its rule's summary, and for a
     ``no_rulebook`` finding the ``--rulebook`` that would judge it."""
-    lines = [f"FINDINGS: {len(found)} finding(s)"]
+    lines = [heading(f"FINDINGS: {len(found)} finding(s)")]
     if not found:
-        lines.append(f"{INDENT}none: the records agree with the rules")
-    for number, row in enumerate(found, 1):
-        lines.append(f"{INDENT}{number}. [{safe(row.get('kind'))}] {safe(sentence(dict(row)))}")
-        citation = str(row.get("citation") or "")
+        lines.append(note(f"{INDENT}none: the records agree with the rules"))
+    for number, one in enumerate(found, 1):
+        lines.append(
+            Line(
+                Role.FINDING,
+                f"{INDENT}{number}. [{safe(one.get('kind'))}] {safe(sentence(dict(one)))}",
+            )
+        )
+        citation = str(one.get("citation") or "")
         if citation:
             summary = summary_line(citation) or citation
             if not summary.startswith(citation):
-                lines.append(f"{INDENT}   rule: {safe(citation)}")
-                lines.append(f"{INDENT}         {safe(summary)}")
+                lines.append(Line(Role.RULE, f"{INDENT}   rule: {safe(citation)}"))
+                lines.append(Line(Role.RULE, f"{INDENT}         {safe(summary)}"))
             else:
-                lines.append(f"{INDENT}   rule: {safe(summary)}")
-        if row.get("kind") == "no_rulebook":
-            lines += [f"{INDENT}   {line}" for line in rulebook_hint(row, variant, at)]
+                lines.append(Line(Role.RULE, f"{INDENT}   rule: {safe(summary)}"))
+        if one.get("kind") == "no_rulebook":
+            hint = rulebook_hint(one, variant, at)
+            lines += [Line(Role.RULE, f"{INDENT}   {text}") for text in hint]
     return lines
 
 
@@ -202,12 +248,12 @@ def adjudication_units(
 
 def history_section(
     units: Sequence[tuple[str, Mapping[str, Any]]], *, judged_digest: str | None = None
-) -> list[str]:
+) -> list[Line]:
     """Every stored verdict on the subject, newest first, the current one marked; and
     whether the judgement shown above is the one stored last."""
-    lines = [f"VERDICT HISTORY: {len(units)} stored verdict(s), newest first"]
+    lines = [heading(f"VERDICT HISTORY: {len(units)} stored verdict(s), newest first")]
     if not units:
-        lines.append(f"{INDENT}none stored yet (run casino-audit replay)")
+        lines.append(note(f"{INDENT}none stored yet (run casino-audit replay)"))
     for index, (_, record) in enumerate(reversed(units)):
         digest = str(record.get("input_digest") or "-")
         count = len(record.get("findings") or ())
@@ -215,8 +261,10 @@ def history_section(
         scope = f" over {safe(record.get('subject'))}" if record.get("kind") == "collusion" else ""
         current = "  (current)" if index == 0 else ""
         lines.append(
-            f"{INDENT}replayer {safe(record.get('replayer_version'))}{scope}, inputs "
-            f"{safe(digest[:16])}, {count} finding(s){extra}{current}"
+            row(
+                f"{INDENT}replayer {safe(record.get('replayer_version'))}{scope}, inputs "
+                f"{safe(digest[:16])}, {count} finding(s){extra}{current}"
+            )
         )
     if judged_digest is not None:
         latest = units[-1][1] if units else None
@@ -225,10 +273,12 @@ def history_section(
             and latest.get("input_digest") == judged_digest
             and latest.get("replayer_version") == REPLAYER_VERSION
         ):
-            lines.append(f"{INDENT}the judgement above is the current stored verdict")
+            lines.append(note(f"{INDENT}the judgement above is the current stored verdict"))
         else:
             lines.append(
-                f"{INDENT}the judgement above is not stored yet (new inputs or replayer "
-                f"{REPLAYER_VERSION}): run casino-audit replay"
+                note(
+                    f"{INDENT}the judgement above is not stored yet (new inputs or replayer "
+                    f"{REPLAYER_VERSION}): run casino-audit replay"
+                )
             )
     return lines

@@ -9,7 +9,21 @@ from fractions import Fraction
 from itertools import combinations
 from typing import Any
 
-from audit.show_common import INDENT, Marks, clock, money, percent, safe
+from audit.show.common import (
+    INDENT,
+    Marks,
+    clock,
+    flag,
+    heading,
+    money,
+    note,
+    percent,
+    row,
+    safe,
+    state,
+    step,
+)
+from audit.show.model import BLANK, Line, Role
 from audit.store import StoreReads
 from audit.wording import show_command
 
@@ -27,7 +41,7 @@ FEATURES = {
 
 def table_body(
     verdict: Any, events: Sequence[Mapping[str, Any]], numbers: Mapping[str, int]
-) -> list[str]:
+) -> list[Line]:
     declared = sorted(
         (e for e in events if e.get("type") == "TableTermsDeclared"),
         key=lambda e: (str(e.get("effective_from")), e.get("sequence", 0)),
@@ -36,7 +50,9 @@ def table_body(
     for finding in verdict.findings:
         at.setdefault(finding.detail.get("sequence"), []).append(finding)
     marks = Marks(s for s in at if isinstance(s, int))
-    lines = [f"DECLARATIONS ({len(declared)}; each governs what starts from its effective time)"]
+    lines = [
+        heading(f"DECLARATIONS ({len(declared)}; each governs what starts from its effective time)")
+    ]
     for n, record in enumerate(declared):
         sequence = record.get("sequence")
         found = at.get(sequence, [])
@@ -49,13 +65,17 @@ def table_body(
             else ", the latest"
         )
         lines.append(
-            f"{INDENT}#{sequence} in force from {clock(record.get('effective_from'))}{until} "
-            f"(declared {clock(record.get('occurred_at'))})"
+            step(
+                f"{INDENT}#{sequence} in force from {clock(record.get('effective_from'))}{until} "
+                f"(declared {clock(record.get('occurred_at'))})"
+            )
         )
-        lines.append(f"{INDENT}     {terms(record)}")
+        lines.append(state(f"{INDENT}     {terms(record)}"))
         for finding in found:
             lines.append(
-                f"{INDENT}     ! {finding.kind}: see finding {numbers.get(finding.finding_id)}"
+                flag(
+                    f"{INDENT}     ! {finding.kind}: see finding {numbers.get(finding.finding_id)}"
+                )
             )
     lines += marks.rest("see the findings")
     return lines
@@ -98,8 +118,10 @@ def terms(record: Mapping[str, Any]) -> str:
 # ---------------------------------------------------------------------- incidents
 
 
-def incident_body(events: Sequence[Mapping[str, Any]], unit: Mapping[str, Any] | None) -> list[str]:
-    lines = [f"EVENTS ({len(events)})"]
+def incident_body(
+    events: Sequence[Mapping[str, Any]], unit: Mapping[str, Any] | None
+) -> list[Line]:
+    lines = [heading(f"EVENTS ({len(events)})")]
     for event in sorted(events, key=lambda e: e.get("sequence", 0)):
         kind = event.get("type")
         what = (
@@ -109,34 +131,43 @@ def incident_body(events: Sequence[Mapping[str, Any]], unit: Mapping[str, Any] |
             if kind == "IncidentAmended"
             else safe(kind)
         )
-        lines.append(f"{INDENT}#{event.get('sequence')} {clock(event.get('occurred_at'))}  {what}")
-        if event.get("kind"):
-            lines.append(f"{INDENT}     kind {safe(event['kind'])}")
         lines.append(
-            f"{INDENT}     window {clock(event.get('window_start'))} .. "
-            f"{clock(event.get('window_end'))}"
+            step(f"{INDENT}#{event.get('sequence')} {clock(event.get('occurred_at'))}  {what}")
+        )
+        if event.get("kind"):
+            lines.append(state(f"{INDENT}     kind {safe(event['kind'])}"))
+        lines.append(
+            state(
+                f"{INDENT}     window {clock(event.get('window_start'))} .. "
+                f"{clock(event.get('window_end'))}"
+            )
         )
         for scope in ("tables", "games", "tournaments", "machines"):
             if event.get(scope):
-                lines.append(f"{INDENT}     {scope}: {', '.join(safe(v) for v in event[scope])}")
+                listed = ", ".join(safe(v) for v in event[scope])
+                lines.append(state(f"{INDENT}     {scope}: {listed}"))
         for key in ("description", "reported_by", "reason"):
             if event.get(key):
-                lines.append(f"{INDENT}     {key.replace('_', ' ')}: {safe(event[key])}")
-    lines += ["", "INVESTIGATION (the latest stored)"]
+                lines.append(state(f"{INDENT}     {key.replace('_', ' ')}: {safe(event[key])}"))
+    lines += [BLANK, heading("INVESTIGATION (the latest stored)")]
     if unit is None:
         lines.append(
-            f"{INDENT}none stored: run casino-audit incident investigate ID --as-of TIME "
-            "--append-findings"
+            note(
+                f"{INDENT}none stored: run casino-audit incident investigate ID --as-of TIME "
+                "--append-findings"
+            )
         )
         return lines
     lines.append(
-        f"{INDENT}as of {safe(unit.get('as_of'))}: {len(unit.get('findings') or ())} finding(s) "
-        f"over {safe(unit.get('events_judged'))} events judged"
+        row(
+            f"{INDENT}as of {safe(unit.get('as_of'))}: {len(unit.get('findings') or ())} "
+            f"finding(s) over {safe(unit.get('events_judged'))} events judged"
+        )
     )
     subjects = sorted({str(f.get("subject")) for f in unit.get("findings") or ()})
     if subjects:
-        lines.append(f"{INDENT}subjects with findings (each: casino-audit show ID):")
-        lines += [f"{INDENT}  {safe(s)}" for s in subjects]
+        lines.append(note(f"{INDENT}subjects with findings (each: casino-audit show ID):"))
+        lines += [row(f"{INDENT}  {safe(s)}") for s in subjects]
     return lines
 
 
@@ -148,34 +179,39 @@ def collusion_body(
     finding: Mapping[str, Any],
     nights: Sequence[tuple[str, Mapping[str, Any]]],
     numbers: Mapping[str, int],
-) -> list[str]:
+) -> list[Line]:
     """Score, features, the nights that flagged it, evidence hands and the chip flow."""
     detail = finding.get("detail") or {}
     players = [str(p) for p in detail.get("players") or ()]
     threshold = (finding.get("expected") or {}).get("score_below")
-    lines = ["SUSPICION (the latest night that flagged it)"]
+    lines = [heading("SUSPICION (the latest night that flagged it)")]
     lines.append(
-        f"{INDENT}score {safe(finding.get('recorded'))} (suspected at {safe(threshold)} or more), "
-        f"over {safe(detail.get('shared_hands'))} shared hands"
+        row(
+            f"{INDENT}score {safe(finding.get('recorded'))} (suspected at {safe(threshold)} or "
+            f"more), over {safe(detail.get('shared_hands'))} shared hands"
+        )
     )
     window = detail.get("window") or {}
     if window:
         lines.append(
-            f"{INDENT}window: {safe(window.get('days'))} days to {safe(window.get('as_of'))}"
+            row(f"{INDENT}window: {safe(window.get('days'))} days to {safe(window.get('as_of'))}")
         )
-    lines.append(f"{INDENT}players: {', '.join(safe(p) for p in players)}")
+    lines.append(row(f"{INDENT}players: {', '.join(safe(p) for p in players)}"))
     lines.append(
-        f"{INDENT}features (z-scores: how far they depart from how each plays against others):"
+        row(f"{INDENT}features (z-scores: how far they depart from how each plays against others):")
     )
     for name, value in (detail.get("features") or {}).items():
-        lines.append(f"{INDENT}  {FEATURES.get(name, safe(name)):<52} {safe(value)}")
+        lines.append(row(f"{INDENT}  {FEATURES.get(name, safe(name)):<52} {safe(value)}"))
     lines.append(
-        f"{INDENT}flagged on: "
-        + ", ".join(f"{safe(day)} (score {safe(f.get('recorded'))})" for day, f in nights)
+        row(
+            f"{INDENT}flagged on: "
+            + ", ".join(f"{safe(day)} (score {safe(f.get('recorded'))})" for day, f in nights)
+        )
     )
-    lines += ["", "WHAT WAS MEASURED, in words", *measured_in_words(finding)]
+    lines += [BLANK, heading("WHAT WAS MEASURED, in words")]
+    lines += [row(text) for text in measured_in_words(finding)]
     evidence = [str(h) for h in detail.get("evidence_hands") or ()]
-    lines += ["", f"EVIDENCE HANDS ({len(evidence)}; the hands that weigh most)"]
+    lines += [BLANK, heading(f"EVIDENCE HANDS ({len(evidence)}; the hands that weigh most)")]
     totals: dict[tuple[str, str, Any], Fraction] = {}
     seen: set[str] = set()
     for hand_id, events in store.iter_records("poker", evidence):
@@ -192,26 +228,31 @@ def collusion_body(
             )
             or "no chips between them"
         )
-        lines.append(f"{INDENT}{safe(hand_id)}: {said}")
-        lines.append(f"{INDENT}    {show_command(hand_id)}")
+        lines.append(row(f"{INDENT}{safe(hand_id)}: {said}"))
+        lines.append(Line(Role.LINK, f"{INDENT}    {show_command(hand_id)}", hand_id))
     missing = sorted(set(evidence) - seen)
-    lines += [f"{INDENT}{safe(h)}: not in the store" for h in missing]
+    lines += [note(f"{INDENT}{safe(h)}: not in the store") for h in missing]
     lines += [
-        "",
-        "CHIP FLOW between the players over these hands (losses shared pro rata among the winners)",
+        BLANK,
+        heading(
+            "CHIP FLOW between the players over these hands (losses shared pro rata among the "
+            "winners)"
+        ),
     ]
     currencies = sorted({c for _, _, c in totals}, key=str)
     if not currencies:
-        lines.append(f"{INDENT}none")
+        lines.append(note(f"{INDENT}none"))
     for currency in currencies:
         for a, b in combinations(players, 2):
             ab = totals.get((a, b, currency), Fraction(0))
             ba = totals.get((b, a, currency), Fraction(0))
             net = round(ab - ba)
             lines.append(
-                f"{INDENT}{safe(a)} won {money(round(ab), currency)} from {safe(b)}; {safe(b)} won "
-                f"{money(round(ba), currency)} from {safe(a)}: net {money(abs(net), currency)} to "
-                f"{safe(a if net >= 0 else b)}"
+                row(
+                    f"{INDENT}{safe(a)} won {money(round(ab), currency)} from {safe(b)}; "
+                    f"{safe(b)} won {money(round(ba), currency)} from {safe(a)}: net "
+                    f"{money(abs(net), currency)} to {safe(a if net >= 0 else b)}"
+                )
             )
     return lines
 

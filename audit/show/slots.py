@@ -8,7 +8,22 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from audit.show_common import INDENT, Marks, clock, money, percent, safe, signed
+from audit.show.common import (
+    INDENT,
+    Marks,
+    clock,
+    flag,
+    heading,
+    money,
+    note,
+    percent,
+    row,
+    safe,
+    signed,
+    state,
+    step,
+)
+from audit.show.model import BLANK, Line
 from audit.wording.labels import METER_LABELS
 
 COUNTS = frozenset({"games_played", "games_won"})
@@ -44,15 +59,15 @@ def meter(name: str, value: Any, currency: str | None, *, sign: bool = False) ->
 
 def slots_body(
     verdict: Any, events: Sequence[Mapping[str, Any]], numbers: Mapping[str, int]
-) -> list[str]:
+) -> list[Line]:
     """Configurations, readings and windows with the first divergence marked, return."""
     by_sequence = {e.get("sequence"): e for e in events}
     configs = [e for e in events if e.get("type") == "MachineConfigured"]
     currency = configs[0].get("currency") if configs else None
-    lines = ["CONFIGURATION"]
+    lines = [heading("CONFIGURATION")]
     previous: Mapping[str, Any] | None = None
     for config in configs:
-        lines.append(f"{INDENT}{_configured(config, previous)}")
+        lines.append(row(f"{INDENT}{_configured(config, previous)}"))
         previous = config
     windows = {w.end_sequence: w for w in verdict.windows}
     failing: dict[int, list[Any]] = {}
@@ -62,9 +77,11 @@ def slots_body(
             failing.setdefault(sequence, []).append(finding)
     marks = Marks(failing)
     lines += [
-        "",
-        "READINGS (clock times UTC; meter deltas since the previous reading against what the "
-        "events add)",
+        BLANK,
+        heading(
+            "READINGS (clock times UTC; meter deltas since the previous reading against what "
+            "the events add)"
+        ),
     ]
     games = 0
     for event in sorted(events, key=lambda e: e.get("sequence", 0)):
@@ -81,25 +98,28 @@ def slots_body(
         at = clock(event.get("occurred_at"), date=False)
         if kind == "MachineConfigured":
             if event is not configs[0]:
-                lines.append(f"{INDENT}#{sequence:<5} {at}  reconfigured (see CONFIGURATION)")
+                lines.append(step(f"{INDENT}#{sequence:<5} {at}  reconfigured (see CONFIGURATION)"))
         elif kind == "MachineReset":
             what = (
                 "RAM clear: meters restart at zero"
                 if event.get("kind") == "ram_clear"
                 else "power cycle"
             )
-            lines.append(f"{INDENT}#{sequence:<5} {at}  {what} ({safe(event.get('reason'))})")
+            lines.append(step(f"{INDENT}#{sequence:<5} {at}  {what} ({safe(event.get('reason'))})"))
         elif kind == "MeterRead":
             lines += _reading(event, windows.get(sequence), by_sequence, currency, games)
             games = 0
         else:
-            lines.append(f"{INDENT}#{sequence:<5} {at}  {safe(kind)}")
+            lines.append(step(f"{INDENT}#{sequence:<5} {at}  {safe(kind)}"))
         for finding in hits:
             lines.append(
-                f"{INDENT}{'':<17}! {finding.kind}: see finding {numbers.get(finding.finding_id)}"
+                flag(
+                    f"{INDENT}{'':<17}! {finding.kind}: see finding "
+                    f"{numbers.get(finding.finding_id)}"
+                )
             )
     lines += marks.rest(_why(failing.get(marks.first or 0, []), None, by_sequence, numbers))
-    lines += ["", *_returns(verdict, currency)]
+    lines += [BLANK, *_returns(verdict, currency)]
     return lines
 
 
@@ -107,26 +127,30 @@ def _ratio(value: Any) -> str:
     return "-" if value is None else percent(round(value * 10_000))
 
 
-def _returns(verdict: Any, currency: str | None) -> list[str]:
+def _returns(verdict: Any, currency: str | None) -> list[Line]:
     """The metered return, per configuration when the paytable changed, against the
     theoretical return (PT-217/2007 III.2)."""
-    lines = ["RETURN (coin out and jackpots against coin in, over the reconciled spans)"]
+    lines = [heading("RETURN (coin out and jackpots against coin in, over the reconciled spans)")]
     periods = getattr(verdict, "configurations", ()) or ()
     if verdict.actual_return is None:
-        return [*lines, f"{INDENT}no wager metered over a reconciled span"]
+        return [*lines, note(f"{INDENT}no wager metered over a reconciled span")]
     several = len(periods) > 1
     for period in periods if several else ():
         lines.append(
-            f"{INDENT}paytable {safe(period.paytable_id)} (from #{period.sequence}): metered "
-            f"{_ratio(period.actual_return)} over {period.games:,} games, coin in "
-            f"{money(period.coin_in, currency)}; its theoretical return "
-            f"{_ratio(period.theoretical_return)}"
+            row(
+                f"{INDENT}paytable {safe(period.paytable_id)} (from #{period.sequence}): metered "
+                f"{_ratio(period.actual_return)} over {period.games:,} games, coin in "
+                f"{money(period.coin_in, currency)}; its theoretical return "
+                f"{_ratio(period.theoretical_return)}"
+            )
         )
     promised = "weighted by coin in, " if several else ""
     lines.append(
-        f"{INDENT}{'overall: ' if several else ''}metered {_ratio(verdict.actual_return)} over "
-        f"{verdict.games:,} games; theoretical ({promised}the paytable) "
-        f"{_ratio(verdict.theoretical_return)}"
+        row(
+            f"{INDENT}{'overall: ' if several else ''}metered {_ratio(verdict.actual_return)} "
+            f"over {verdict.games:,} games; theoretical ({promised}the paytable) "
+            f"{_ratio(verdict.theoretical_return)}"
+        )
     )
     return lines
 
@@ -186,17 +210,21 @@ def _reading(
     by_sequence: Mapping[Any, Mapping[str, Any]],
     currency: str | None,
     games: int,
-) -> list[str]:
+) -> list[Line]:
     sequence = event.get("sequence")
     at = clock(event.get("occurred_at"), date=False)
     reason = safe(event.get("reason"))
     if window is None:
         meters = event.get("meters") or {}
         shown = ", ".join(meter(m, meters.get(m), currency) for m in SHOWN if m in meters)
-        return [f"{INDENT}#{sequence:<5} {at}  reading ({reason}), no window closes here: {shown}"]
+        return [
+            step(f"{INDENT}#{sequence:<5} {at}  reading ({reason}), no window closes here: {shown}")
+        ]
     lines = [
-        f"{INDENT}#{sequence:<5} {at}  reading ({reason}), {_since(window, by_sequence)}, "
-        f"{games} game(s) recorded: {_STATUS.get(window.status, safe(window.status))}"
+        step(
+            f"{INDENT}#{sequence:<5} {at}  reading ({reason}), {_since(window, by_sequence)}, "
+            f"{games} game(s) recorded: {_STATUS.get(window.status, safe(window.status))}"
+        )
     ]
     if window.metered:
         moved = ", ".join(
@@ -204,19 +232,21 @@ def _reading(
             for m in SHOWN
             if m in window.metered
         )
-        lines.append(f"{INDENT}{'':<17}deltas: {moved}")
+        lines.append(state(f"{INDENT}{'':<17}deltas: {moved}"))
     for name in sorted(window.metered):
         metered, added = window.metered[name], window.event_sums.get(name, 0)
         if metered != added:
             unexplained = metered - added
             diff = f"{unexplained:+,}" if name in COUNTS else signed(unexplained, currency)
             lines.append(
-                f"{INDENT}{'':<17}{_label(name)}: the meters advanced "
-                f"{amount(name, metered, currency)}, the events add "
-                f"{amount(name, added, currency)} (difference {diff})"
+                state(
+                    f"{INDENT}{'':<17}{_label(name)}: the meters advanced "
+                    f"{amount(name, metered, currency)}, the events add "
+                    f"{amount(name, added, currency)} (difference {diff})"
+                )
             )
     for name in window.rollovers:
-        lines.append(f"{INDENT}{'':<17}rollover: {_label(name)} wrapped past zero (counted)")
+        lines.append(state(f"{INDENT}{'':<17}rollover: {_label(name)} wrapped past zero (counted)"))
     return lines
 
 

@@ -5,19 +5,22 @@ The subject is looked up in every event family (poker hand, banked round, slot m
 tournament, table declarations, incident); ``pair:A|B`` (or ``ring:A|B|C``) is a
 suspected collusion the nightly detector stored, ``table:T`` the chemin de fer banker
 runs at table T. Each family's subject is judged through the one judging path
-(``audit.judging.judge_stored``: the verdict ``replay`` stores), then printed as
+(``audit.judging.judge_stored``: the verdict ``replay`` stores), then explained
+(``explanation``: data, ``audit.show.model``) as
 
 * a header: subject, kind, rulebook, start, table or machine, operator, currency;
-* its story, by kind (``audit.show_poker``, ``show_banked``, ``show_slots``,
-  ``show_tournament``, ``show_records``), with the first point where expected and
-  recorded part ways marked by a line starting ``>>> first divergence``;
+* its story, by kind (``audit.show.poker``, ``banked``, ``slots``, ``tournament``,
+  ``records``), with the first point where expected and recorded part ways marked
+  (a ``Role.DIVERGENCE`` line, printed ``>>> first divergence ...``);
 * its findings in words (``audit.wording.sentence``) with each rule's summary
   (``replayer.rulebooks.citations.summary_line``), and for ``no_rulebook`` the
   ``--rulebook`` that would judge it;
 * its verdict history: every stored adjudication of the subject, newest first.
 
-Money is written in the subject's currency (``audit.money.format_money``); every name is
-passed through ``audit.wording.terminal_safe``.
+``show_lines`` prints it (``audit.show.text``) for the command line; the console
+renders it with templates. Money is written in the subject's currency
+(``audit.money.format_money``); every name is passed through
+``audit.wording.terminal_safe``.
 """
 
 from __future__ import annotations
@@ -33,23 +36,26 @@ from audit.judging import (
     opening,
     started_at,
 )
-from audit.show_banked import banker_run_body, coups_at, round_body
-from audit.show_banked_events import GAMES
-from audit.show_common import (
+from audit.show.banked import banker_run_body, coups_at, round_body
+from audit.show.banked_events import GAMES
+from audit.show.common import (
     UnitIds,
     adjudication_units,
     clock,
+    fields,
     findings_section,
-    header,
     history_section,
+    note,
     numbered,
     rows,
     safe,
 )
-from audit.show_poker import poker_body
-from audit.show_records import collusion_body, incident_body, table_body
-from audit.show_slots import slots_body
-from audit.show_tournament import tournament_body
+from audit.show.model import Explanation, Line, Part, Unjudged
+from audit.show.poker import poker_body
+from audit.show.records import collusion_body, incident_body, table_body
+from audit.show.slots import slots_body
+from audit.show.text import explanation_lines
+from audit.show.tournament import tournament_body
 from audit.store import StoreReads
 from audit.tournament_hands import hands_of, level_of, tournament_of, tournament_stored
 
@@ -73,17 +79,24 @@ BODIES = {
 def show_lines(
     store: StoreReads, subject_id: str, unit_ids: UnitIds | None = None
 ) -> list[str] | None:
-    """The lines explaining ``subject_id``; None when no such subject is stored.
-    ``unit_ids`` finds the ids of its verdict units (``audit.show_common.UnitIds``; by
-    default a scan of every stored unit id)."""
-    parts: list[list[str]] = []
+    """The lines explaining ``subject_id`` (``explanation`` as text); None when no such
+    subject is stored."""
+    explained = explanation(store, subject_id, unit_ids)
+    return None if explained is None else explanation_lines(explained)
+
+
+def explanation(
+    store: StoreReads, subject_id: str, unit_ids: UnitIds | None = None
+) -> Explanation | None:
+    """``subject_id`` explained, one part per family it is stored under; None when no
+    such subject is stored. ``unit_ids`` finds the ids of its verdict units
+    (``audit.show.common.UnitIds``; by default a scan of every stored unit id)."""
+    parts: list[Part | Unjudged] = []
     for kind in JUDGED:
         try:
             judged = judge_stored(store, kind, subject_id, with_steps=True)
         except (KeyError, TypeError, ValueError, IndexError) as error:
-            parts.append(
-                [f"{TITLES[kind]} {safe(subject_id)}", f"  cannot be judged: {safe(error)}"]
-            )
+            parts.append(Unjudged(f"{TITLES[kind]} {safe(subject_id)}", safe(error)))
             continue
         if judged is not None:
             parts.append(_judged(store, kind, subject_id, *judged, unit_ids))
@@ -91,20 +104,17 @@ def show_lines(
     if events:
         parts.append(_incident(store, subject_id, events, unit_ids))
     if not parts and subject_id.startswith(("pair:", "ring:")):
-        parts += [lines for lines in [_collusion(store, subject_id, unit_ids)] if lines]
+        parts += [part for part in [_collusion(store, subject_id, unit_ids)] if part]
     if not parts and subject_id.startswith("table:"):
-        parts += [lines for lines in [_banker_runs(store, subject_id, unit_ids)] if lines]
+        parts += [part for part in [_banker_runs(store, subject_id, unit_ids)] if part]
     if not parts:
         return None
-    out: list[str] = []
-    for part in parts:
-        out += ([""] if out else []) + part
-    return out
+    return Explanation(safe(subject_id), tuple(parts))
 
 
 def _judged(
     store: StoreReads, kind: str, subject: str, inputs: Any, verdict: Any, unit_ids: UnitIds | None
-) -> list[str]:
+) -> Part:
     about = {"subject_kind": kind, "rulebook": verdict.rulebook_id, **context(inputs)}
     first = opening(kind, inputs.events) or {}
     variant = first.get("variant") or first.get("game") or ("slots" if kind == "slots" else None)
@@ -128,8 +138,7 @@ def _judged(
         when = min(starts) if starts else None
     findings = findings_json(verdict)
     numbers = numbered(findings)
-    lines = header(
-        f"{TITLES[kind]} {safe(subject)}",
+    header = fields(
         [
             ("subject", safe(subject)),
             ("kind", what),
@@ -141,15 +150,19 @@ def _judged(
             *_tournament_fields(store, kind, subject, first),
         ],
     )
-    lines.append("")
-    if kind == "poker":
-        lines += poker_body(inputs, verdict, about.get("players") or {}, numbers)
-    else:
-        lines += BODIES[kind](verdict, inputs.events, numbers)
-    lines += ["", *findings_section(rows(findings, about), variant=variant, at=when)]
+    story = (
+        poker_body(inputs, verdict, about.get("players") or {}, numbers)
+        if kind == "poker"
+        else tuple(BODIES[kind](verdict, inputs.events, numbers))
+    )
     units = adjudication_units(store, [(kind, subject)], unit_ids)
-    lines += ["", *history_section(units, judged_digest=inputs.digest(verdict.rulebook_id))]
-    return lines
+    return Part(
+        f"{TITLES[kind]} {safe(subject)}",
+        header,
+        story,
+        tuple(findings_section(rows(findings, about), variant=variant, at=when)),
+        tuple(history_section(units, judged_digest=inputs.digest(verdict.rulebook_id))),
+    )
 
 
 def _tournament_fields(
@@ -183,7 +196,7 @@ def _incident(
     subject: str,
     events: Sequence[Mapping[str, Any]],
     unit_ids: UnitIds | None,
-) -> list[str]:
+) -> Part:
     ordered = sorted(events, key=lambda e: e.get("sequence", 0))
     state: dict[str, Any] = {}
     for event in ordered:
@@ -201,8 +214,7 @@ def _incident(
         else None,
         **((unit or {}).get("context") or {}),
     }
-    lines = header(
-        f"INCIDENT {safe(subject)}",
+    header = fields(
         [
             ("subject", safe(subject)),
             ("kind", f"incident ({safe(state.get('kind'))})"),
@@ -213,11 +225,14 @@ def _incident(
             ("currency", None),
         ],
     )
-    lines += ["", *incident_body(ordered, unit)]
     found = [row for f in findings for row in rows([f], {**about, **_about(store, f)})]
-    lines += ["", *findings_section(found)]
-    lines += ["", *history_section(units)]
-    return lines
+    return Part(
+        f"INCIDENT {safe(subject)}",
+        header,
+        tuple(incident_body(ordered, unit)),
+        tuple(findings_section(found)),
+        tuple(history_section(units)),
+    )
 
 
 def _about(store: StoreReads, finding: Mapping[str, Any]) -> dict[str, Any]:
@@ -250,7 +265,7 @@ def collusion_nights(
     return by_night
 
 
-def _collusion(store: StoreReads, subject: str, unit_ids: UnitIds | None) -> list[str] | None:
+def _collusion(store: StoreReads, subject: str, unit_ids: UnitIds | None) -> Part | None:
     """The latest stored suspicion on a pair (or ring), from the nightly detector's units."""
     by_night = collusion_nights(store, subject, unit_ids)
     if not by_night:
@@ -260,8 +275,7 @@ def _collusion(store: StoreReads, subject: str, unit_ids: UnitIds | None) -> lis
     numbers = numbered([finding])
     about = {"subject_kind": "collusion", **(nights[0][1][1][1].get("context") or {})}
     detail = finding.get("detail") or {}
-    lines = header(
-        f"COLLUSION SUSPECTED {safe(subject)}",
+    header = fields(
         [
             ("subject", safe(subject)),
             ("kind", "collusion (nightly detector)"),
@@ -276,13 +290,16 @@ def _collusion(store: StoreReads, subject: str, unit_ids: UnitIds | None) -> lis
             ("currency", None),
         ],
     )
-    lines += ["", *collusion_body(store, finding, [(day, f) for day, (f, _) in nights], numbers)]
-    lines += ["", *findings_section(rows([finding], about))]
-    lines += ["", *history_section([unit for _, unit in by_night.values()])]
-    return lines
+    return Part(
+        f"COLLUSION SUSPECTED {safe(subject)}",
+        header,
+        tuple(collusion_body(store, finding, [(day, f) for day, (f, _) in nights], numbers)),
+        tuple(findings_section(rows([finding], about))),
+        tuple(history_section([unit for _, unit in by_night.values()])),
+    )
 
 
-def _banker_runs(store: StoreReads, subject: str, unit_ids: UnitIds | None) -> list[str] | None:
+def _banker_runs(store: StoreReads, subject: str, unit_ids: UnitIds | None) -> Part | None:
     """Chemin de fer banker runs at a table: the replay's verdict, the night's detector."""
     table_id = subject.removeprefix("table:")
     units = adjudication_units(store, [("banker_run", subject), ("banker_runs", None)], unit_ids)
@@ -317,8 +334,7 @@ def _banker_runs(store: StoreReads, subject: str, unit_ids: UnitIds | None) -> l
         if hasattr(first.get("occurred_at"), "isoformat")
         else None,
     }
-    lines = header(
-        f"CHEMIN DE FER BANKER RUNS {safe(subject)}",
+    header = fields(
         [
             ("subject", safe(subject)),
             ("kind", "chemin de fer banker runs (the garage rule across coups)"),
@@ -329,17 +345,23 @@ def _banker_runs(store: StoreReads, subject: str, unit_ids: UnitIds | None) -> l
             ("currency", safe(about["currency"]) if about["currency"] else None),
         ],
     )
-    lines += ["", *banker_run_body(store, coups, found, numbers)]
-    lines += ["", *findings_section(rows(found, about), variant="chemin_de_fer")]
-    lines += ["", *history_section(own)]
+    history: list[Line] = history_section(own)
     days = sorted(
         d
         for d, r in nightly.items()
         if any((f.get("detail") or {}).get("table_id") == table_id for f in r.get("findings") or ())
     )
     if days:
-        lines.append(
-            "  the nightly banker-run detector also flagged it on: "
-            + ", ".join(safe(d) for d in days)
+        history.append(
+            note(
+                "  the nightly banker-run detector also flagged it on: "
+                + ", ".join(safe(d) for d in days)
+            )
         )
-    return lines
+    return Part(
+        f"CHEMIN DE FER BANKER RUNS {safe(subject)}",
+        header,
+        tuple(banker_run_body(store, coups, found, numbers)),
+        tuple(findings_section(rows(found, about), variant="chemin_de_fer")),
+        tuple(history),
+    )
