@@ -1,6 +1,6 @@
 """Evidence bundles, checked without any store (``casino-audit verify-evidence``).
 
-A bundle (``console.evidence.build_bundle`` makes them; one JSON file) holds
+A bundle (``console.evidence.bundle.build_bundle`` makes them; one JSON file) holds
 
 * ``subject``: kind and id;
 * ``events``: the subject's stored events exactly as stored (each: notification id,

@@ -32,7 +32,7 @@ from typing import TYPE_CHECKING, TypedDict
 from cli.common import EXIT_DATA_PROBLEMS, EXIT_OK, CannotRun, Subcommands, open_store
 
 if TYPE_CHECKING:
-    from console.accounts import User
+    from console.auth.accounts import User
 
 SECRET_ENV = "CASINO_AUDIT_CONSOLE_SECRET"
 OUT_ENV, DEFAULT_OUT = "CASINO_AUDIT_OUT", "casino-audit-reports"
@@ -164,7 +164,7 @@ def _password(args: argparse.Namespace) -> str:
     at the terminal (never an argument: it would show in the process list)."""
     import getpass
 
-    from console.accounts import AccountError
+    from console.auth.accounts import AccountError
 
     if args.password_file is not None:
         try:
@@ -183,7 +183,13 @@ def _password(args: argparse.Namespace) -> str:
 def cmd_user(args: argparse.Namespace) -> int:
     """``casino-audit user …``: exit 0 done, 2 could not (the message says why)."""
     from audit.wording import terminal_safe
-    from console.accounts import AccountError, add_user, all_users, disable_user, revoke_sessions
+    from console.auth.accounts import (
+        AccountError,
+        add_user,
+        all_users,
+        disable_user,
+        revoke_sessions,
+    )
 
     store = open_store(args, create=args.user_command != "list")
     try:

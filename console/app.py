@@ -39,9 +39,13 @@ from starlette.exceptions import HTTPException as StarletteHTTPException
 
 from audit.config import parse_store_url
 from audit.store import AuditStore, require_existing
-from console import routes_admin, routes_incidents, routes_main, routes_nights, routes_subjects
-from console.auth import SignInNeeded, csrf_guard
-from console.auth import router as auth_router
+from console.auth.access import SignInNeeded, csrf_guard
+from console.auth.access import router as auth_router
+from console.routes import admin as routes_admin
+from console.routes import incidents as routes_incidents
+from console.routes import main as routes_main
+from console.routes import nights as routes_nights
+from console.routes import subjects as routes_subjects
 from console.runtime import HERE, Runtime, Settings
 from console.security import SecurityHeaders
 
@@ -95,7 +99,7 @@ def create_app(
 
     @asynccontextmanager
     async def lifespan(_: FastAPI) -> AsyncIterator[None]:
-        runtime.chain.start()  # verifies in the background (console.chainwatch)
+        runtime.chain.start()  # verifies in the background (console.evidence.chainwatch)
         yield
         runtime.chain.stop()
         store.close()

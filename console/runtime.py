@@ -1,5 +1,5 @@
 """What every page needs: the store, the read model, the background chain verification
-(``console.chainwatch``), the kept Merkle tree (``console.treecache``), sessions,
+(``console.evidence.chainwatch``), the kept Merkle tree (``console.evidence.treecache``), sessions,
 templates, settings.
 
 One ``Runtime`` per app (``request.app.state.runtime``). Templates are Jinja2 with
@@ -34,11 +34,11 @@ from markupsafe import Markup, escape
 from audit.money import format_money
 from audit.store import AuditStore
 from audit.wording import kind_label, subject_count, terminal_safe
-from console.chainwatch import ChainWatch
-from console.investigations import Investigations
-from console.readmodel import ReadModel
+from console.evidence.chainwatch import ChainWatch
+from console.evidence.treecache import TreeCache
+from console.readmodel.investigations import Investigations
+from console.readmodel.model import ReadModel
 from console.security import LoginLimiter, Sessions
-from console.treecache import TreeCache
 
 HERE = Path(__file__).resolve().parent
 
@@ -55,7 +55,7 @@ class Settings:
     cookie_secure: bool = False
     verify_every: timedelta = timedelta(seconds=60)
     chain_executor: Executor | None = None
-    """Where chain verifications run (``console.chainwatch``; tests): a worker process."""
+    """Where chain verifications run (``console.evidence.chainwatch``; tests): a worker process."""
     clock: Callable[[], datetime] = field(default=lambda: datetime.now(UTC))
     hasher: PasswordHasher = field(default_factory=PasswordHasher)
 
@@ -146,7 +146,7 @@ class Runtime:
             clock=settings.clock,
             executor=settings.chain_executor,
         )
-        # day -> (read model generation, its console.nights.Night): nights imports this
+        # day -> (read model generation, its console.routes.night_reads.Night): nights imports this
         self.night_cache: dict[str, tuple[int, object]] = {}
         self.investigations = Investigations(self.model, store)
         self.trees = TreeCache()

@@ -6,8 +6,8 @@
   in the cookie: each request reads the account from the read model, so a disabled user
   is out at the next click. The cookie also carries when it was issued (``"t"``). Signing
   out, signing in again and an admin's revocation are stored in the access trail
-  (``console.trail``: ``SessionEnded``, ``SessionsRevoked``) and checked at every request
-  (``console.auth.current_viewer``), so an ended session stays ended after a restart and
+  (``console.auth.trail``: ``SessionEnded``, ``SessionsRevoked``) and checked at every request
+  (``console.auth.access.current_viewer``), so an ended session stays ended after a restart and
   in every console process over the same store.
 * **CSRF**: every form carries ``csrf_token``; every POST is refused (403) unless it
   matches. Signed in, the token is bound to the session (HMAC of the session nonce);

@@ -40,7 +40,7 @@ UnitLookup = Callable[[str], Iterable[str]]
 """prefix -> the ids of the stored adjudication units that start with it (a prefix is
 ``<kind>:<day>``), in the order stored (oldest first): an index's answer to what
 ``iter_days_units`` otherwise finds by scanning every adjudication subject id (the
-console passes its read model's, ``console.queries.unit_ids_with_prefix``)."""
+console passes its read model's, ``console.readmodel.queries.unit_ids_with_prefix``)."""
 
 
 def unit(kind: str, scope: str, findings: Iterable[Finding], **content: Any) -> SubjectRecords:

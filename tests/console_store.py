@@ -105,7 +105,7 @@ def build(url: str, base: Path) -> ConsoleStore:
     from audit.ingest.avro_files import write_events
     from audit.store import AuditStore
     from audit.store.signing import SIGNING_KEY_ENV, generate_keypair
-    from console.accounts import add_user
+    from console.auth.accounts import add_user
     from pipelines.nightly import run_nightly
     from simulate.day import generate_day
     from simulate.fleet import slot_fleet

@@ -21,9 +21,9 @@ import pytest
 import console
 from audit.judging import current_findings
 from audit.store import AuditStore
-from console import queries
-from console.queries import FindingsQuery, findings_page
-from console.readmodel import ReadModel
+from console.readmodel import queries
+from console.readmodel.model import ReadModel
+from console.readmodel.queries import FindingsQuery, findings_page
 from tests.console_store import (
     DAY,
     FORMULA_PLAYER,

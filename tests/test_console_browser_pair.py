@@ -17,8 +17,8 @@ import pytest
 
 from audit.store import AuditStore
 from audit.store.signing import SIGNING_KEY_ENV, generate_keypair, load_public_key
-from console.accounts import add_user
 from console.app import create_app
+from console.auth.accounts import add_user
 from tests.browser_harness import (
     PASSWORD,
     TIMEOUT_MS,

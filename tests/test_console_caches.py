@@ -26,13 +26,13 @@ from audit.show.common import UnitKey, scanned_unit_ids
 from audit.store import AuditStore
 from audit.store.merkle import inclusion_proof, inclusion_ranges, leaf_hash, tree_root
 from audit.store.subjects import subject_uuid
-from console import queries
-from console.chainrows import rows_of
-from console.evidence import KINDS
-from console.pagereads import PageReads
-from console.proofs import prove
-from console.readmodel import ReadModel
-from console.treecache import Tree, TreeCache
+from console.evidence.bundle import KINDS
+from console.evidence.chainrows import rows_of
+from console.evidence.proofs import prove
+from console.evidence.treecache import Tree, TreeCache
+from console.readmodel import queries
+from console.readmodel.model import ReadModel
+from console.readmodel.pagereads import PageReads
 from pipelines.night_units import COLLUSION_STATE, LEDGER, QUALITY, iter_days_units, unit
 from pipelines.report import DETECTORS, load_day
 from tests.console_store import (

@@ -17,8 +17,8 @@ import pytest
 from audit.evidence import verify_bundle
 from audit.store import AuditStore
 from audit.store.signing import SIGNING_KEY_ENV, generate_keypair, load_public_key
-from console.accounts import add_user
 from console.app import create_app
+from console.auth.accounts import add_user
 from pipelines.night_units import unit
 from replayer.findings import Finding, FindingKind
 from tests.console_store import FAST_HASHER, PASSWORD, VERIFIER, TestClient, sign_in

@@ -20,7 +20,7 @@ from fastapi.routing import APIRoute
 
 from audit.store import AuditStore
 from cli.main import main
-from console.accounts import add_user, disable_user
+from console.auth.accounts import add_user, disable_user
 from tests.console_store import (
     DAY,
     FAST_HASHER,
@@ -493,7 +493,7 @@ def test_user_commands(console_store: ConsoleStore, tmp_path: Path, capsys: Any)
     assert "investigator" in listed and "disabled" in listed
     store = AuditStore(url)
     try:
-        from console.chainrows import rows_between
+        from console.evidence.chainrows import rows_between
 
         states = b"".join(
             r.state for r in rows_between(store, 0, store.recorder.max_notification_id())

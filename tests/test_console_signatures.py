@@ -11,7 +11,7 @@ import pytest
 
 from audit.store import AuditStore
 from audit.store.signing import SIGNING_KEY_ENV
-from console.trail import record_view
+from console.auth.trail import record_view
 from tests.console_store import HOSTILE_HAND, ConsoleStore, console_store, make_client
 
 __all__ = ["console_store", "make_client"]  # fixtures used here

@@ -1,4 +1,4 @@
-"""Evidence bundles (``console.evidence`` makes them, ``audit.evidence`` checks them with
+"""Evidence bundles (``console.evidence.bundle`` makes them, ``audit.evidence`` checks them with
 no store): a bundle proves its events are in the store's history up to a signed
 checkpoint (Merkle inclusion, or the hash chain where the events and the checkpoint's
 head are on one chain shard) and that its verdict is what the replayer gives for them;
@@ -21,7 +21,7 @@ from audit.evidence import verify_bundle
 from audit.store import AuditStore
 from audit.store.signing import generate_keypair, load_public_key
 from cli.main import main
-from console.readmodel import ReadModel
+from console.readmodel.model import ReadModel
 from tests.console_store import (
     HOSTILE_TABLE,
     ConsoleStore,
@@ -262,8 +262,8 @@ def one_chain(store_url: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -
 def test_a_hash_chain_bundle_on_one_chain_proves_and_resists_change(one_chain: Any) -> None:
     from datetime import UTC, datetime
 
-    from console.evidence import build_bundle
-    from console.treecache import TreeCache
+    from console.evidence.bundle import build_bundle
+    from console.evidence.treecache import TreeCache
 
     store, model, key = one_chain
     with model.reading() as db:

@@ -14,7 +14,7 @@ from urllib.parse import quote
 
 from audit.store import AuditStore
 from cli.main import main
-from console.readmodel import ReadModel
+from console.readmodel.model import ReadModel
 from tests.console_store import DAY, INCIDENT, ConsoleStore, console_store, make_client
 
 __all__ = ["console_store", "make_client"]  # fixtures used here

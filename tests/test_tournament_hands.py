@@ -357,8 +357,8 @@ def test_show_links_a_tournament_hand_and_its_stored_tournament(tmp_path: Path) 
 
 def test_the_console_links_a_tournament_hand_and_its_tournament(tmp_path: Path) -> None:
     from audit.store import AuditStore
-    from console.readmodel import ReadModel
-    from console.subject_links import subject_links
+    from console.readmodel.model import ReadModel
+    from console.routes.subject_links import subject_links
     from tests.test_tournament_cancellation import Tournament
 
     store = AuditStore(f"sqlite:///{tmp_path / 't.db'}")

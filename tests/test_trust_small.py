@@ -24,7 +24,7 @@ from audit.evidence import verify_bundle
 from audit.store.signing import load_public_key
 from audit.wording import csv_safe, show_command
 from cli.main import main
-from console.render import record_json
+from console.routes.render import record_json
 from tests.console_store import ConsoleStore, console_store, make_client
 from tests.test_evidence_bundle import _bundle, _subjects
 from tests.test_store import hand

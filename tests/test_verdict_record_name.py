@@ -43,10 +43,10 @@ from audit.store import (
 )
 from audit.store.signing import SIGNING_KEY_ENV, generate_keypair, load_public_key
 from cli.main import main
-from console import queries
-from console.evidence import build_bundle
-from console.readmodel import ReadModel
-from console.treecache import TreeCache
+from console.evidence.bundle import build_bundle
+from console.evidence.treecache import TreeCache
+from console.readmodel import queries
+from console.readmodel.model import ReadModel
 from pipelines.night_units import LEDGER, iter_days_units, unit
 from tests.test_judging import _raked_hand, _terms
 

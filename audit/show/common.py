@@ -220,7 +220,7 @@ of None stands for every unit of the kind (a nightly detector's units, one per n
 UnitIds = Callable[[Sequence[UnitKey]], list[str]]
 """Ids of the stored adjudication units on any of some keys, in the order stored (oldest
 first): ``scanned_unit_ids`` for the command line, the console's read model's index for
-its pages (``console.queries.unit_ids``)."""
+its pages (``console.readmodel.queries.unit_ids``)."""
 
 
 def scanned_unit_ids(store: StoreReads) -> UnitIds:

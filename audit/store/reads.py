@@ -3,7 +3,7 @@
 ``AuditStore`` has all of it. A reader that stands in for the store for one purpose
 implements only what that purpose reads, and is typed by it: the records an evidence
 bundle holds (``audit.evidence``) are ``RecordReads``; the console's read-once view of a
-request (``console.pagereads.PageReads``) is ``StoreReads``.
+request (``console.readmodel.pagereads.PageReads``) is ``StoreReads``.
 """
 
 from __future__ import annotations

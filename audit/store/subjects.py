@@ -145,7 +145,7 @@ tournament, table, incident or nightly conclusion); stored before as ``HandAdjud
 
 
 class ConsoleUser(Subject):
-    """An inspector console account (``console.accounts``): ``UserAdded`` (name, role,
+    """An inspector console account (``console.auth.accounts``): ``UserAdded`` (name, role,
     argon2 hash: never a password in clear; whether a second admin must approve it),
     ``UserApproved``, ``UserDisabled``."""
 

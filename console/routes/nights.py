@@ -9,10 +9,10 @@ from datetime import date
 from fastapi import APIRouter, HTTPException, Request
 from fastapi.responses import FileResponse, Response
 
-from console import queries
-from console.auth import Reader, runtime
-from console.nights import night, plot_path, plots
-from console.render import views
+from console.auth.access import Reader, runtime
+from console.readmodel import queries
+from console.routes.night_reads import night, plot_path, plots
+from console.routes.render import views
 
 router = APIRouter()
 LISTED = 30

@@ -18,8 +18,8 @@ from datetime import datetime
 from audit.incidents.record import IncidentError, RecordedIncident, load_incident
 from audit.store import AuditStore
 from audit.tournament_hands import hands_of, tournament_of, tournament_stored
-from console import queries
-from console.readmodel import ReadModel
+from console.readmodel import queries
+from console.readmodel.model import ReadModel
 
 
 @dataclass(frozen=True, slots=True)

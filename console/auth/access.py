@@ -17,8 +17,9 @@ from urllib.parse import urlencode
 from fastapi import APIRouter, Depends, Form, HTTPException, Request
 from fastapi.responses import RedirectResponse, Response
 
-from console import queries
-from console.accounts import User, password_matches, permissions_of
+from console.auth.accounts import User, password_matches, permissions_of
+from console.auth.trail import record_session_ended
+from console.readmodel import queries
 from console.runtime import Runtime
 from console.security import (
     ACCOUNT,
@@ -30,7 +31,6 @@ from console.security import (
     minutes,
     same,
 )
-from console.trail import record_session_ended
 
 router = APIRouter()
 
@@ -51,13 +51,13 @@ class Viewer:
     session: Session
     csrf: str
     pending: bool
-    """Awaiting a second admin's approval: reads only (``console.accounts``)."""
+    """Awaiting a second admin's approval: reads only (``console.auth.accounts``)."""
 
     def can(self, permission: str) -> bool:
         return permission in permissions_of(self.role, self.pending)
 
     def account(self) -> User:
-        """The viewer as an account, for the rules of ``console.accounts``."""
+        """The viewer as an account, for the rules of ``console.auth.accounts``."""
         return User(self.name, self.role, "", "", "", needs_approval=self.pending)
 
 
@@ -103,7 +103,7 @@ def require(permission: str) -> Callable[[Request], Viewer]:
 
 
 Reader = Annotated["Viewer", Depends(require("read"))]
-"""A page any signed-in role may see (``console.accounts.READ``)."""
+"""A page any signed-in role may see (``console.auth.accounts.READ``)."""
 Decider = Annotated["Viewer", Depends(require("decide"))]
 """Sign-offs and incident notes: investigators."""
 Manager = Annotated["Viewer", Depends(require("manage"))]

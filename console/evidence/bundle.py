@@ -10,7 +10,7 @@ proof linking them to a signed checkpoint (format and checker: ``audit.evidence`
 * the rulebook and each cited rule's summary (``replayer.rulebooks.citations``);
 * a collusion suspicion (``pair:A|B``), which has no events of its own: the night's
   detector unit holding it and the evidence hands it names (``suspicion_bundle``);
-* a proof (``console.proofs``): Merkle inclusion proofs to the latest signed tree head
+* a proof (``console.evidence.proofs``): Merkle inclusion proofs to the latest signed tree head
   when the store's checkpoints carry tree roots (``audit.store.merkle``), else the hash
   chain from the first proven row to the first signed checkpoint after the last one.
 """
@@ -31,11 +31,11 @@ from audit.judging import DECLARED, OWN_TABLE, gather, opening
 from audit.judging import KIND as ADJUDICATION
 from audit.show import collusion_nights
 from audit.store import AuditStore, ChainRow, subject_uuid
-from console import queries
-from console.chainrows import rows_of
-from console.proofs import event_json, prove
-from console.readmodel import ReadModel
-from console.treecache import TreeCache
+from console.evidence.chainrows import rows_of
+from console.evidence.proofs import event_json, prove
+from console.evidence.treecache import TreeCache
+from console.readmodel import queries
+from console.readmodel.model import ReadModel
 from replayer import REPLAYER_VERSION
 from replayer.rulebooks.citations import summary_line
 
@@ -138,7 +138,8 @@ def build_bundle(
 ) -> dict[str, Any]:
     """The evidence bundle of a stored subject (see the module docstring); ``proof`` is
     ``auto``, ``merkle`` or ``hash-chain``; ``trees`` keeps the Merkle tree between
-    bundles (``console.treecache``). A collusion suspicion's bundle: ``suspicion_bundle``."""
+    bundles (``console.evidence.treecache``). A collusion suspicion's bundle:
+    ``suspicion_bundle``."""
     if subject.startswith(SUSPECTS) and kind in (None, SUSPICION):
         return suspicion_bundle(
             store, model, subject, made_by=made_by, made_at=made_at, trees=trees, proof=proof

@@ -4,7 +4,7 @@ incident's stored events, investigators' notes) and ``POST /incidents/{id}/notes
 
 An investigation is judged as of ``?as_of=`` (ISO 8601), else as of the latest stored
 investigation of the incident, else as of the end of the incident's window, and kept per
-(incident, as of) until the store changes (``console.investigations``).
+(incident, as of) until the store changes (``console.readmodel.investigations``).
 """
 
 from __future__ import annotations
@@ -19,12 +19,12 @@ from fastapi.responses import RedirectResponse, Response
 from audit.incidents.record import KIND, IncidentError, incident_from_events
 from audit.incidents.report import render_text
 from audit.show.common import adjudication_units
-from console import queries
-from console.auth import Decider, Reader, runtime
-from console.investigations import AsOf, default_as_of
-from console.render import record_json, report_lines
+from console.auth.access import Decider, Reader, runtime
+from console.auth.trail import TrailError, record_note, record_view
+from console.readmodel import queries
+from console.readmodel.investigations import AsOf, default_as_of
+from console.routes.render import record_json, report_lines
 from console.runtime import Runtime, incident_url
-from console.trail import TrailError, record_note, record_view
 
 router = APIRouter()
 

@@ -21,11 +21,11 @@ What it keeps:
   night's units are found by (kind, day) (``pipelines.night_units.UnitLookup``);
 * ``findings``: every current finding as the row ``audit.judging.current_findings``
   yields (the finding plus its verdict's context), indexed for filters and keyset
-  pagination (``console.queries``); a new verdict on a subject replaces its rows;
+  pagination (``console.readmodel.queries``); a new verdict on a subject replaces its rows;
 * nights (days with nightly units), incidents, the quarantine count, users, the access
   trail, sign-offs and incident notes;
 * ``ended_sessions`` and ``revocations``: the sessions signed out, and per user the
-  time until which every session was revoked (``console.trail``).
+  time until which every session was revoked (``console.auth.trail``).
 
 Thread-safe: one lock around the connection (FastAPI runs page functions in threads).
 """
@@ -56,7 +56,7 @@ from audit.store import (
     originator_hex,
 )
 from audit.wording import player_named
-from console.signatures import TRAIL_TOPICS
+from console.readmodel.signatures import TRAIL_TOPICS
 from pipelines.night_units import COLLUSION_STATE, INTAKE, LEDGER, QUALITY, verdict_key
 from pipelines.report import DETECTORS
 
@@ -183,8 +183,8 @@ class ReadModel:
         """How many verdict units were projected: changes when findings may have."""
         self.events_generation = 0
         """Changes whenever a refresh finds events other than the console's own access
-        trail (``console.signatures.TRAIL_TOPICS``: looks, sessions), or cannot tell: a
-        key for what is computed from stored events (``console.investigations``), which a
+        trail (``console.readmodel.signatures.TRAIL_TOPICS``: looks, sessions), or cannot tell: a
+        key for what is computed from stored events (``console.readmodel.investigations``), which a
         reader's looks never change."""
         self.quarantined = 0
         self._kept: dict[str, tuple[int, Any]] = {}
@@ -192,7 +192,7 @@ class ReadModel:
 
     @contextmanager
     def reading(self) -> Iterator[sqlite3.Connection]:
-        """The connection, under the lock, for queries (``console.queries``)."""
+        """The connection, under the lock, for queries (``console.readmodel.queries``)."""
         with self.lock:
             yield self.db
 

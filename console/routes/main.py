@@ -11,12 +11,12 @@ from fastapi.responses import Response
 
 from audit.reports import write_findings
 from audit.store import signature_valid
-from console import queries
-from console.auth import Reader, runtime
-from console.evidence import KINDS
-from console.nights import night
-from console.queries import BadQuery, FindingsQuery, findings_page, iter_findings
-from console.render import views
+from console.auth.access import Reader, runtime
+from console.evidence.bundle import KINDS
+from console.readmodel import queries
+from console.readmodel.queries import BadQuery, FindingsQuery, findings_page, iter_findings
+from console.routes.night_reads import night
+from console.routes.render import views
 
 router = APIRouter()
 OVERVIEW_NIGHTS = 5

@@ -2,7 +2,7 @@
 
 A night is what ``pipelines.report.load_day`` reads (its findings with context, the
 data-quality checks of each shard, the subjects judged; its units found by the read
-model's index of unit ids, ``console.queries.unit_ids_with_prefix``, not by a scan of
+model's index of unit ids, ``console.readmodel.queries.unit_ids_with_prefix``, not by a scan of
 the store), summarised (findings by kind, owed totals by currency counted once) and kept
 per day until the read model sees a new verdict unit (``ReadModel.generation``). The
 data-quality results are the stored ``data_quality`` units' ``checks``: one row per
@@ -23,7 +23,7 @@ from pathlib import Path
 from typing import Any
 
 from audit.wording import OwedTotals, owed_totals
-from console.queries import unit_ids_with_prefix
+from console.readmodel.queries import unit_ids_with_prefix
 from console.runtime import Runtime
 from pipelines.report import load_day
 

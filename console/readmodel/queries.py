@@ -1,4 +1,4 @@
-"""Questions the pages ask the read model (``console.readmodel``).
+"""Questions the pages ask the read model (``console.readmodel.model``).
 
 Findings are listed with **keyset pagination**: a page is ``ORDER BY <sort column>, seq``
 after the last row of the previous page (``WHERE (col, seq) > (?, ?)``), never ``OFFSET``;
@@ -21,7 +21,7 @@ from typing import Any
 import orjson
 
 from audit.show.common import UnitKey
-from console.readmodel import ReadModel
+from console.readmodel.model import ReadModel
 from console.security import Session, aware
 
 PAGE = 50
@@ -345,7 +345,7 @@ def user(model: ReadModel, name: str) -> dict[str, Any] | None:
 
 def session_ended(model: ReadModel, session: Session) -> bool:
     """True when the access trail ended ``session``: signed out, or revoked by an admin
-    after it began (``console.trail``)."""
+    after it began (``console.auth.trail``)."""
     with model.reading() as db:
         if db.execute("SELECT 1 FROM ended_sessions WHERE session = ?", (session.ref,)).fetchone():
             return True

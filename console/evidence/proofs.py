@@ -2,7 +2,7 @@
 
 * ``merkle``: the latest signed tree head (a checkpoint with ``tree_root``) covering the
   proven rows; per row its leaf index and RFC 9162 audit path. The tree's levels are
-  kept between downloads (``console.treecache``: built from the leaves once, extended
+  kept between downloads (``console.evidence.treecache``: built from the leaves once, extended
   for later heads), so each path costs O(log n) lookups, not a pass over the leaves.
 * ``hash-chain``: the first checkpoint (signed if any is) at or after the last proven
   row, and every row between the first proven row and it.
@@ -16,8 +16,8 @@ from typing import Any
 
 from audit.evidence_proof import HASH_CHAIN, MERKLE
 from audit.store import AuditStore, ChainRow, Checkpoint, heads_list
-from console.chainrows import rows_between
-from console.treecache import TreeCache
+from console.evidence.chainrows import rows_between
+from console.evidence.treecache import TreeCache
 
 
 class NoProof(LookupError):

@@ -2,8 +2,8 @@
 and sign-offs of findings (``POST /findings/{finding_id}/sign-off``).
 
 Both the page and the bundle show the subject's stored events, so each appends a
-``SubjectViewed`` event (``console.trail``) before it is served. The page's reads of the
-store that ``audit.show.explanation`` also makes are made once (``console.pagereads``);
+``SubjectViewed`` event (``console.auth.trail``) before it is served. The page's reads of the
+store that ``audit.show.explanation`` also makes are made once (``console.readmodel.pagereads``);
 the explanation is data, rendered by ``templates/explanation.html``.
 """
 
@@ -22,15 +22,15 @@ from fastapi.responses import RedirectResponse, Response
 from audit.evidence import SUSPECTS
 from audit.show import UnitKey, adjudication_units, collusion_nights, explanation
 from audit.show.model import Explanation
-from console import queries
-from console.auth import Decider, Reader, runtime
-from console.evidence import KINDS, NoEvidence, build_bundle
-from console.pagereads import PageReads
-from console.proofs import NoProof
-from console.render import record_json, views
+from console.auth.access import Decider, Reader, runtime
+from console.auth.trail import DECISIONS, TrailError, record_sign_off, record_view
+from console.evidence.bundle import KINDS, NoEvidence, build_bundle
+from console.evidence.proofs import NoProof
+from console.readmodel import queries
+from console.readmodel.pagereads import PageReads
+from console.routes.render import record_json, views
+from console.routes.subject_links import subject_links
 from console.runtime import subject_url
-from console.subject_links import subject_links
-from console.trail import DECISIONS, TrailError, record_sign_off, record_view
 
 router = APIRouter()
 _FILE_NAME = re.compile(r"[^A-Za-z0-9._-]+")

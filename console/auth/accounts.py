@@ -40,7 +40,7 @@ from argon2 import PasswordHasher
 from argon2.exceptions import InvalidHashError, VerificationError
 
 from audit.store import AuditStore, SubjectRecords
-from console.trail import record_sessions_revoked, seal
+from console.auth.trail import record_sessions_revoked, seal
 
 KIND = "console_user"
 ROLES = ("inspector", "investigator", "admin")

@@ -12,7 +12,7 @@ and only the cases that point to tampering are alarms:
   signed one: signatures stripped or checkpoints replaced;
 * **signature does not verify** (alarm): the history up to it was rewritten, or forged;
 * **covered** (ok): every event is covered by a signed checkpoint, or the only events
-  after the last one are the console's own access trail (``console.trail``: looks,
+  after the last one are the console's own access trail (``console.auth.trail``: looks,
   sign-offs, notes), which the next signed checkpoint covers. An inspector's clicks
   never raise an alarm;
 * **not covered** (alarm): other events after the last signed checkpoint: appended
@@ -46,7 +46,7 @@ TRAIL_TOPICS = tuple(
         *(get_topic(cls.event_class(name)) for name in INTERNAL_RECORD_TYPES[cls]),
     )
 )
-"""The topics of the console's access-trail facts (``console.trail``)."""
+"""The topics of the console's access-trail facts (``console.auth.trail``)."""
 
 
 @dataclass(frozen=True, slots=True)

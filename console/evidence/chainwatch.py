@@ -29,7 +29,12 @@ from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PublicKey
 from cryptography.hazmat.primitives.serialization import Encoding, PublicFormat
 
 from audit.store import AuditStore, ChainReport, Checkpoint, require_signed
-from console.signatures import AfterSigned, SignatureStatus, events_after, signature_status
+from console.readmodel.signatures import (
+    AfterSigned,
+    SignatureStatus,
+    events_after,
+    signature_status,
+)
 
 Verified = tuple[ChainReport, int, ChainReport | None, SignatureStatus | None, int]
 """What a verification gives: (the chain's report, the head it started at, the signatures'
@@ -48,7 +53,7 @@ class ChainStatus:
     checked_at: datetime
     signed: ChainReport | None
     signatures: SignatureStatus | None = None
-    """``signed`` in plain words (``console.signatures``), None without a public key."""
+    """``signed`` in plain words (``console.readmodel.signatures``), None without a public key."""
     checkpoints: int = 0
     """How many checkpoints the verification saw: a newer one makes this result stale."""
 

@@ -45,7 +45,7 @@ def seal(store: AuditStore) -> None:
     unsigned checkpoint after signed ones reads as stripped signatures; the console's
     events are covered by the next signed checkpoint (ingest, replay, nightly or
     ``casino-audit checkpoint``), and until then the overview counts them as its own
-    trail, never as an alarm (``console.signatures``)."""
+    trail, never as an alarm (``console.readmodel.signatures``)."""
     if store.signing_key is not None:
         store.checkpoint()
 

@@ -9,8 +9,8 @@ from typing import Annotated
 from fastapi import APIRouter, Form, HTTPException, Request
 from fastapi.responses import RedirectResponse, Response
 
-from console import queries
-from console.accounts import (
+from console.auth.access import Manager, runtime
+from console.auth.accounts import (
     ROLES,
     AccountError,
     add_user,
@@ -18,7 +18,7 @@ from console.accounts import (
     disable_user,
     revoke_sessions,
 )
-from console.auth import Manager, runtime
+from console.readmodel import queries
 
 router = APIRouter()
 
@@ -72,7 +72,7 @@ def disable(request: Request, viewer: Manager, name: str) -> Response:
 
 @router.post("/admin/users/{name}/approve")
 def approve(request: Request, viewer: Manager, name: str) -> Response:
-    """A second admin approves an account added in the console (``console.accounts``)."""
+    """A second admin approves an account added in the console (``console.auth.accounts``)."""
     rt = runtime(request)
     try:
         approve_user(rt.store, name, by=viewer.account(), now=rt.now())

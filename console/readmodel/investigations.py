@@ -23,7 +23,7 @@ from datetime import datetime
 from audit.incidents.investigation import Investigation, investigate
 from audit.incidents.record import RecordedIncident
 from audit.store import AuditStore
-from console.readmodel import ReadModel
+from console.readmodel.model import ReadModel
 
 KEEP = 64
 
