@@ -225,7 +225,7 @@ def _print_users(users: Sequence[User]) -> None:
 def cmd_verify_evidence(args: argparse.Namespace) -> int:
     """``casino-audit verify-evidence FILE --public-key KEY``: 0 proven, 1 not, 2 unusable."""
     from audit.bounded import UnusableInput, json_bounded, read_bounded
-    from audit.evidence import verify_bundle
+    from audit.evidence.check import verify_bundle
     from audit.store import KeyError_, load_public_key
     from audit.wording import terminal_safe
 

@@ -99,7 +99,7 @@ def create_app(
 
     @asynccontextmanager
     async def lifespan(_: FastAPI) -> AsyncIterator[None]:
-        runtime.chain.start()  # verifies in the background (console.evidence.chainwatch)
+        runtime.chain.start()  # verifies in the background (console.readmodel.chainwatch)
         yield
         runtime.chain.stop()
         store.close()

@@ -1,5 +1,5 @@
 """What every page needs: the store, the read model, the background chain verification
-(``console.evidence.chainwatch``), the kept Merkle tree (``console.evidence.treecache``), sessions,
+(``console.readmodel.chainwatch``), the kept Merkle tree (``audit.evidence.treecache``), sessions,
 templates, settings.
 
 One ``Runtime`` per app (``request.app.state.runtime``). Templates are Jinja2 with
@@ -31,11 +31,11 @@ from fastapi.responses import HTMLResponse
 from fastapi.templating import Jinja2Templates
 from markupsafe import Markup, escape
 
+from audit.evidence.treecache import TreeCache
 from audit.money import format_money
 from audit.store import AuditStore
 from audit.wording import kind_label, subject_count, terminal_safe
-from console.evidence.chainwatch import ChainWatch
-from console.evidence.treecache import TreeCache
+from console.readmodel.chainwatch import ChainWatch
 from console.readmodel.investigations import Investigations
 from console.readmodel.model import ReadModel
 from console.security import LoginLimiter, Sessions
@@ -55,7 +55,7 @@ class Settings:
     cookie_secure: bool = False
     verify_every: timedelta = timedelta(seconds=60)
     chain_executor: Executor | None = None
-    """Where chain verifications run (``console.evidence.chainwatch``; tests): a worker process."""
+    """Where chain verifications run (``console.readmodel.chainwatch``; tests): a worker process."""
     clock: Callable[[], datetime] = field(default=lambda: datetime.now(UTC))
     hasher: PasswordHasher = field(default_factory=PasswordHasher)
 

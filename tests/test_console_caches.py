@@ -19,6 +19,10 @@ from typing import Any
 
 import pytest
 
+from audit.evidence.bundle import KINDS
+from audit.evidence.chainrows import rows_of
+from audit.evidence.proofs import prove
+from audit.evidence.treecache import Tree, TreeCache
 from audit.judging import KIND as ADJUDICATION
 from audit.judging import verdict_record
 from audit.show import show_lines
@@ -26,10 +30,6 @@ from audit.show.common import UnitKey, scanned_unit_ids
 from audit.store import AuditStore
 from audit.store.merkle import inclusion_proof, inclusion_ranges, leaf_hash, tree_root
 from audit.store.subjects import subject_uuid
-from console.evidence.bundle import KINDS
-from console.evidence.chainrows import rows_of
-from console.evidence.proofs import prove
-from console.evidence.treecache import Tree, TreeCache
 from console.readmodel import queries
 from console.readmodel.model import ReadModel
 from console.readmodel.pagereads import PageReads

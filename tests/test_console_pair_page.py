@@ -14,7 +14,7 @@ from urllib.parse import quote
 
 import pytest
 
-from audit.evidence import verify_bundle
+from audit.evidence.check import verify_bundle
 from audit.store import AuditStore
 from audit.store.signing import SIGNING_KEY_ENV, generate_keypair, load_public_key
 from console.app import create_app

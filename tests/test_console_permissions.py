@@ -493,7 +493,7 @@ def test_user_commands(console_store: ConsoleStore, tmp_path: Path, capsys: Any)
     assert "investigator" in listed and "disabled" in listed
     store = AuditStore(url)
     try:
-        from console.evidence.chainrows import rows_between
+        from audit.evidence.chainrows import rows_between
 
         states = b"".join(
             r.state for r in rows_between(store, 0, store.recorder.max_notification_id())

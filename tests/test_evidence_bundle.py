@@ -1,4 +1,4 @@
-"""Evidence bundles (``console.evidence.bundle`` makes them, ``audit.evidence`` checks them with
+"""Evidence bundles (``audit.evidence.bundle`` makes them, ``audit.evidence.check`` checks them with
 no store): a bundle proves its events are in the store's history up to a signed
 checkpoint (Merkle inclusion, or the hash chain where the events and the checkpoint's
 head are on one chain shard) and that its verdict is what the replayer gives for them;
@@ -17,11 +17,12 @@ from urllib.parse import quote
 
 import pytest
 
-from audit.evidence import verify_bundle
+from audit.evidence.check import verify_bundle
 from audit.store import AuditStore
 from audit.store.signing import generate_keypair, load_public_key
 from cli.main import main
 from console.readmodel.model import ReadModel
+from console.readmodel.queries import ModelVerdicts
 from tests.console_store import (
     HOSTILE_TABLE,
     ConsoleStore,
@@ -262,8 +263,8 @@ def one_chain(store_url: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -
 def test_a_hash_chain_bundle_on_one_chain_proves_and_resists_change(one_chain: Any) -> None:
     from datetime import UTC, datetime
 
-    from console.evidence.bundle import build_bundle
-    from console.evidence.treecache import TreeCache
+    from audit.evidence.bundle import build_bundle
+    from audit.evidence.treecache import TreeCache
 
     store, model, key = one_chain
     with model.reading() as db:
@@ -273,7 +274,7 @@ def test_a_hash_chain_bundle_on_one_chain_proves_and_resists_change(one_chain: A
         ).fetchone()
     bundle = build_bundle(
         store,
-        model,
+        ModelVerdicts(model),
         hand,
         made_by="tests",
         made_at=datetime(2025, 3, 3, tzinfo=UTC),

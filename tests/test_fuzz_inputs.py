@@ -45,7 +45,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from audit.bounded import UnusableInput, json_bounded
-from audit.evidence import FORMAT, FORMAT_VERSION, verify_bundle
+from audit.evidence.check import FORMAT, FORMAT_VERSION, verify_bundle
 from audit.ingest.manifest_check import (
     ManifestCheck,
     ManifestProblem,

@@ -1,7 +1,7 @@
 """The overview's signature status in plain words (``console.readmodel.signatures``), on real
 stores of both backends: an unsigned store is "not signed" (neutral), an inspector's
 clicks never raise an alarm, and only a missing or wrong signature where one should be
-does (the console's verification worker, ``console.evidence.chainwatch.verify_store``)."""
+does (the console's verification worker, ``console.readmodel.chainwatch.verify_store``)."""
 
 from __future__ import annotations
 
@@ -13,7 +13,7 @@ from cryptography.hazmat.primitives.serialization import Encoding, PublicFormat
 from audit.store import AuditStore
 from audit.store.signing import SIGNING_KEY_ENV, generate_keypair, load_public_key
 from console.auth.trail import record_note, record_sign_off, record_view
-from console.evidence.chainwatch import verify_store
+from console.readmodel.chainwatch import verify_store
 from console.readmodel.signatures import ALARM, NEUTRAL, OK, SignatureStatus
 from tests.test_store import hand
 

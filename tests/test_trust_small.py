@@ -20,7 +20,7 @@ from typing import Any
 import pytest
 
 from audit.config import scrub
-from audit.evidence import verify_bundle
+from audit.evidence.check import verify_bundle
 from audit.store.signing import load_public_key
 from audit.wording import csv_safe, show_command
 from cli.main import main

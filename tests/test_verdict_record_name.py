@@ -20,7 +20,9 @@ import pytest
 from eventsourcing.persistence import StoredEvent
 from eventsourcing.utils import get_topic, resolve_topic
 
-from audit.evidence import verify_bundle
+from audit.evidence.bundle import build_bundle
+from audit.evidence.check import verify_bundle
+from audit.evidence.treecache import TreeCache
 from audit.judging import (
     KIND,
     adjudication_record,
@@ -43,10 +45,9 @@ from audit.store import (
 )
 from audit.store.signing import SIGNING_KEY_ENV, generate_keypair, load_public_key
 from cli.main import main
-from console.evidence.bundle import build_bundle
-from console.evidence.treecache import TreeCache
 from console.readmodel import queries
 from console.readmodel.model import ReadModel
+from console.readmodel.queries import ModelVerdicts
 from pipelines.night_units import LEDGER, iter_days_units, unit
 from tests.test_judging import _raked_hand, _terms
 
@@ -187,7 +188,7 @@ def test_the_console_and_evidence_bundles_read_the_old_verdict(old_store: OldSto
     assert NIGHT.isoformat() in [n for (n,) in _nights(model)]
     bundle = build_bundle(
         store,
-        model,
+        ModelVerdicts(model),
         HAND,
         made_by="tests",
         made_at=datetime(2023, 3, 2, tzinfo=UTC),

@@ -390,3 +390,18 @@ def notes(model: ReadModel, incident_id: str) -> list[dict[str, Any]]:
             "SELECT * FROM notes WHERE incident = ? ORDER BY seq DESC", (incident_id,)
         )
         return [dict(r) for r in found]
+
+
+@dataclass(frozen=True)
+class ModelVerdicts:
+    """The read model as the evidence bundle's index of verdict units
+    (``audit.evidence.bundle.VerdictIndex``)."""
+
+    model: ReadModel
+
+    def unit_ids(self, keys: Sequence[UnitKey]) -> list[str]:
+        return unit_ids(self.model, keys)
+
+    def current_unit(self, kind: str, subject: str) -> str | None:
+        unit = next((u for u in units_of(self.model, subject) if u["kind"] == kind), None)
+        return str(unit["originator"]) if unit else None

@@ -9,10 +9,10 @@ from datetime import date
 from fastapi import APIRouter, HTTPException, Request
 from fastapi.responses import Response
 
+from audit.evidence.bundle import KINDS
 from audit.reports import write_findings
 from audit.store import signature_valid
 from console.auth.access import Reader, runtime
-from console.evidence.bundle import KINDS
 from console.readmodel import queries
 from console.readmodel.queries import BadQuery, FindingsQuery, findings_page, iter_findings
 from console.routes.night_reads import night

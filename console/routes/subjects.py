@@ -19,15 +19,16 @@ from urllib.parse import quote
 from fastapi import APIRouter, Form, HTTPException, Request
 from fastapi.responses import RedirectResponse, Response
 
-from audit.evidence import SUSPECTS
+from audit.evidence.bundle import KINDS, NoEvidence, build_bundle
+from audit.evidence.check import SUSPECTS
+from audit.evidence.proofs import NoProof
 from audit.show import UnitKey, adjudication_units, collusion_nights, explanation
 from audit.show.model import Explanation
 from console.auth.access import Decider, Reader, runtime
 from console.auth.trail import DECISIONS, TrailError, record_sign_off, record_view
-from console.evidence.bundle import KINDS, NoEvidence, build_bundle
-from console.evidence.proofs import NoProof
 from console.readmodel import queries
 from console.readmodel.pagereads import PageReads
+from console.readmodel.queries import ModelVerdicts
 from console.routes.render import record_json, views
 from console.routes.subject_links import subject_links
 from console.runtime import subject_url
@@ -50,7 +51,7 @@ def evidence(
     try:
         bundle = build_bundle(
             rt.store,
-            rt.model,
+            ModelVerdicts(rt.model),
             subject_id,
             kind=kind or None,
             made_by=viewer.name,

@@ -1,5 +1,5 @@
 """Evidence bundles: one JSON file with a subject's stored events, its verdict and the
-proof linking them to a signed checkpoint (format and checker: ``audit.evidence``).
+proof linking them to a signed checkpoint (format and checker: ``audit.evidence.check``).
 
 ``build_bundle`` gathers, from the store itself (never the read model's copies):
 
@@ -10,7 +10,7 @@ proof linking them to a signed checkpoint (format and checker: ``audit.evidence`
 * the rulebook and each cited rule's summary (``replayer.rulebooks.citations``);
 * a collusion suspicion (``pair:A|B``), which has no events of its own: the night's
   detector unit holding it and the evidence hands it names (``suspicion_bundle``);
-* a proof (``console.evidence.proofs``): Merkle inclusion proofs to the latest signed tree head
+* a proof (``audit.evidence.proofs``): Merkle inclusion proofs to the latest signed tree head
   when the store's checkpoints carry tree roots (``audit.store.merkle``), else the hash
   chain from the first proven row to the first signed checkpoint after the last one.
 """
@@ -19,25 +19,38 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 from datetime import datetime
-from functools import partial
-from typing import Any
+from typing import Any, Protocol
 
 import orjson
 
-from audit.evidence import FORMAT, FORMAT_VERSION, SUSPECTS, SUSPICION
+from audit.evidence.chainrows import rows_of
+from audit.evidence.check import FORMAT, FORMAT_VERSION, SUSPECTS, SUSPICION
+from audit.evidence.proofs import event_json, prove
+from audit.evidence.treecache import TreeCache
 from audit.ingest.conflicts import KIND as CONFLICTS
 from audit.ingest.conflicts import conflict_key
 from audit.judging import DECLARED, OWN_TABLE, gather, opening
 from audit.judging import KIND as ADJUDICATION
-from audit.show import collusion_nights
+from audit.show import UnitKey, collusion_nights
 from audit.store import AuditStore, ChainRow, subject_uuid
-from console.evidence.chainrows import rows_of
-from console.evidence.proofs import event_json, prove
-from console.evidence.treecache import TreeCache
-from console.readmodel import queries
-from console.readmodel.model import ReadModel
 from replayer import REPLAYER_VERSION
 from replayer.rulebooks.citations import summary_line
+
+
+class VerdictIndex(Protocol):
+    """Which stored verdict units exist and which is current: what a bundle asks of an
+    index of the store's units (the console's read model, ``console.readmodel.queries``)
+    rather than scanning every unit id."""
+
+    def unit_ids(self, keys: Sequence[UnitKey]) -> list[str]:
+        """The ids of the stored units on any of ``keys``, in the order stored."""
+        ...
+
+    def current_unit(self, kind: str, subject: str) -> str | None:
+        """The aggregate id (hex) of the current verdict unit of ``kind`` on
+        ``subject``; None when it has none."""
+        ...
+
 
 KINDS = ("poker", "banked", "slots", "tournament", "table", "incident")
 """Kinds of stored subjects a bundle can hold (detector subjects have no events)."""
@@ -87,7 +100,7 @@ def _citations(record: Mapping[str, Any]) -> list[dict[str, str]]:
 
 def suspicion_bundle(
     store: AuditStore,
-    model: ReadModel,
+    index: VerdictIndex,
     subject: str,
     *,
     made_by: str,
@@ -98,8 +111,8 @@ def suspicion_bundle(
     """The evidence bundle of a collusion suspicion (``pair:A|B`` or ``ring:…``), which has
     no events of its own: the night's detector unit that holds the latest suspicion (its
     ``verdict``), each evidence hand it names with its stored events (its ``inputs``),
-    the cited rule and the proof of them all (``audit.evidence`` checks it)."""
-    nights = collusion_nights(store, subject, partial(queries.unit_ids, model))
+    the cited rule and the proof of them all (``audit.evidence.check`` checks it)."""
+    nights = collusion_nights(store, subject, index.unit_ids)
     if not nights:
         raise NoEvidence(f"no stored suspicion on {subject!r}")
     finding, (unit_id, record) = nights[max(nights)]
@@ -127,7 +140,7 @@ def suspicion_bundle(
 
 def build_bundle(
     store: AuditStore,
-    model: ReadModel,
+    index: VerdictIndex,
     subject: str,
     *,
     kind: str | None = None,
@@ -138,18 +151,18 @@ def build_bundle(
 ) -> dict[str, Any]:
     """The evidence bundle of a stored subject (see the module docstring); ``proof`` is
     ``auto``, ``merkle`` or ``hash-chain``; ``trees`` keeps the Merkle tree between
-    bundles (``console.evidence.treecache``). A collusion suspicion's bundle:
+    bundles (``audit.evidence.treecache``). A collusion suspicion's bundle:
     ``suspicion_bundle``."""
     if subject.startswith(SUSPECTS) and kind in (None, SUSPICION):
         return suspicion_bundle(
-            store, model, subject, made_by=made_by, made_at=made_at, trees=trees, proof=proof
+            store, index, subject, made_by=made_by, made_at=made_at, trees=trees, proof=proof
         )
     kind = stored_kind(store, subject, kind)
     records = store.records_of(kind, subject)
     events = _rows(store, kind, subject)
     inputs = [(k, s, _rows(store, k, s)) for k, s in _input_groups(store, kind, subject, records)]
-    unit = next((u for u in queries.units_of(model, subject) if u["kind"] == kind), None)
-    verdict_rows = rows_of(store, unit["originator"]) if unit else []
+    current = index.current_unit(kind, subject)
+    verdict_rows = rows_of(store, current) if current else []
     record: dict[str, Any] = {}
     unit_id = ""
     if len(verdict_rows) == 2:

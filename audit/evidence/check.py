@@ -1,6 +1,6 @@
 """Evidence bundles, checked without any store (``casino-audit verify-evidence``).
 
-A bundle (``console.evidence.bundle.build_bundle`` makes them; one JSON file) holds
+A bundle (``audit.evidence.bundle.build_bundle`` makes them; one JSON file) holds
 
 * ``subject``: kind and id;
 * ``events``: the subject's stored events exactly as stored (each: notification id,
@@ -11,7 +11,7 @@ A bundle (``console.evidence.bundle.build_bundle`` makes them; one JSON file) ho
 * ``verdict``: the subject's current verdict unit, its stored events in the same form;
 * ``rulebook``: the rulebook judged under and each cited rule with its summary;
 * ``proof``: a signed checkpoint and the proof that every event above is in the store's
-  history up to it (``audit.evidence_proof``: Merkle inclusion or hash chain).
+  history up to it (``audit.evidence.proof_check``: Merkle inclusion or hash chain).
 
 A collusion suspicion (subject kind ``collusion``, ``pair:A|B``) has no events of its own:
 its ``verdict`` is the night's detector unit holding it, its ``inputs`` the evidence
@@ -43,7 +43,7 @@ from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PublicKey
 from eventsourcing.persistence import DatetimeAsISO, DecimalAsStr, UUIDAsHex
 from eventsourcing.utils import get_topic
 
-from audit.evidence_proof import ProofError, ProofResult, check_proof, row_state
+from audit.evidence.proof_check import ProofError, ProofResult, check_proof, row_state
 from audit.judging import ADJUDICATORS, findings_json, gather, judge
 from audit.store import FIRST_RECORD_VERSION, SUBJECT_CLASSES, OrjsonTranscoder, subject_uuid
 from audit.wording import show_command

@@ -1,8 +1,8 @@
-"""Making the proof part of an evidence bundle (checked by ``audit.evidence_proof``).
+"""Making the proof part of an evidence bundle (checked by ``audit.evidence.proof_check``).
 
 * ``merkle``: the latest signed tree head (a checkpoint with ``tree_root``) covering the
   proven rows; per row its leaf index and RFC 9162 audit path. The tree's levels are
-  kept between downloads (``console.evidence.treecache``: built from the leaves once, extended
+  kept between downloads (``audit.evidence.treecache``: built from the leaves once, extended
   for later heads), so each path costs O(log n) lookups, not a pass over the leaves.
 * ``hash-chain``: the first checkpoint (signed if any is) at or after the last proven
   row, and every row between the first proven row and it.
@@ -14,10 +14,10 @@ import base64
 from collections.abc import Sequence
 from typing import Any
 
-from audit.evidence_proof import HASH_CHAIN, MERKLE
+from audit.evidence.chainrows import rows_between
+from audit.evidence.proof_check import HASH_CHAIN, MERKLE
+from audit.evidence.treecache import TreeCache
 from audit.store import AuditStore, ChainRow, Checkpoint, heads_list
-from console.evidence.chainrows import rows_between
-from console.evidence.treecache import TreeCache
 
 
 class NoProof(LookupError):

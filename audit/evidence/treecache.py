@@ -8,7 +8,7 @@ on a large store. ``TreeCache`` keeps the tree of the latest head it was asked f
 only its paths, and a later head reads and hashes only the events after the cached ones
 (a perfect subtree's root never changes as leaves are appended). Leaves and hashes are
 RFC 9162's (``audit.store.merkle``); the leaf inputs are the rows' chain hashes
-(``console.evidence.chainrows.leaves``).
+(``audit.evidence.chainrows.leaves``).
 """
 
 from __future__ import annotations
@@ -19,8 +19,8 @@ from bisect import bisect_left
 from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
 
+from audit.evidence.chainrows import leaves
 from audit.store import EMPTY_ROOT, HASH_SIZE, AuditStore, leaf_hash, node_hash
-from console.evidence.chainrows import leaves
 
 
 class Tree:
