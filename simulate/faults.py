@@ -132,9 +132,12 @@ def odd_chip(hand: PlayedHand, rng: random.Random) -> Planted | None:
 
 
 def _rake_change(hand: PlayedHand, delta: int) -> Settlement | None:
-    """Take ``delta`` more rake from pot 0 (less if negative), out of its first award."""
+    """Take ``delta`` more rake from pot 0 (less if negative), out of its award; None
+    when pot 0 is split: its one award paid right for the rake taken is what makes the
+    replayer report the rake alone (the module docstring), and a split pot's shares
+    would have to be split again by the rulebook's rule."""
     main = [(k, a) for k, a in enumerate(hand.settlement.awards) if a[2] == 0]
-    if not main or main[0][1][1] <= delta:
+    if len(main) != 1 or main[0][1][1] <= delta:
         return None
     rake = {i: c for c, i in hand.settlement.rake}
     rake[0] = rake.get(0, 0) + delta
