@@ -105,14 +105,14 @@ def readability(path: Path, shard: ShardEvents) -> QualityResult:
 class Validations:
     """The suites' runs over one part of the night (see the module docstring), as a
     context manager: with a ``docs_site``, the Data Docs of its runs are written there
-    when it closes (replacing an earlier night's), unless it ran none."""
+    when it closes (replacing an earlier night's), unless it ran none; either way the
+    context forgets its results then, so the next part's docs hold only its own."""
 
     def __init__(self, docs_site: Path | None = None) -> None:
         self.docs_site = docs_site
         self.runs = 0
 
     def __enter__(self) -> Validations:
-        _forget_results(_session().context)  # nothing of another part in this one's docs
         return self
 
     def __exit__(
@@ -121,9 +121,11 @@ class Validations:
         error: BaseException | None,
         trace: TracebackType | None,
     ) -> None:
+        if not self.runs:  # nothing validated: no GX context to make or to clear
+            return
         session = _session()
         try:
-            if kind is None and self.docs_site is not None and self.runs:
+            if kind is None and self.docs_site is not None:
                 _build_docs(session, self.docs_site)
         finally:
             _forget_results(session.context)

@@ -12,9 +12,8 @@ from collections.abc import Callable, Iterable, Iterator, Sequence
 from typing import Any
 
 from audit.judging.path import Inputs, TermsBook, gather, judge
-from audit.store import AuditStore, RecordReads, SubjectRecords
+from audit.store import AuditStore, RecordReads, Records, SubjectRecords
 
-Records = list[dict[str, Any]]
 Judged = tuple[Inputs, Any]
 """A subject's inputs and its verdict."""
 

@@ -157,8 +157,7 @@ def rows(findings: Iterable[Mapping[str, Any]], about: Mapping[str, Any]) -> lis
     """Finding rows as ``audit.judging.current_findings`` makes them: the finding's
     record plus who and what it is about (``audit.judging.finding_about``; ``about``
     holds ``subject_kind``, ``rulebook`` and the context)."""
-    context = {k: v for k, v in about.items() if k not in ("subject_kind", "rulebook")}
-    whole = finding_about(about.get("subject_kind"), about.get("rulebook"), context)
+    whole = finding_about(about.get("subject_kind"), about.get("rulebook"), about)
     return [{**f, **whole} for f in findings]
 
 

@@ -6,8 +6,8 @@ contract in ``pyproject.toml`` says so and ``lint-imports`` checks it). Its publ
 * the application: ``AuditStore``; what goes in and what came of it, ``SubjectRecords``
   and ``AppendResult`` (``STORED``, ``DUPLICATE``, ``CONFLICT`` per unit,
   ``EventConflict`` per event); the reads a stand-in implements, ``RecordReads`` and
-  ``StoreReads``; opening an existing store, ``require_existing``, ``StoreMissing``,
-  ``StoreUnusable``; PostgreSQL's roles, ``init_store`` and ``grant``;
+  ``StoreReads`` (of ``Records``); opening an existing store, ``require_existing``,
+  ``StoreMissing``, ``StoreUnusable``; PostgreSQL's roles, ``init_store`` and ``grant``;
 * the subjects' record classes (``Adjudication``, ``Incident``, ``IncidentNote``,
   ``ConsoleUser``, ``AccessTrail``, ``SignOff``, ``QuarantinedRecord``,
   ``SUBJECT_CLASSES``, ``INTERNAL_RECORD_TYPES``, ``VERDICT_RECORD``,
@@ -59,7 +59,7 @@ from audit.store.merkle import (
     node_hash,
     verify_inclusion,
 )
-from audit.store.reads import RecordReads, StoreReads
+from audit.store.reads import RecordReads, Records, StoreReads
 from audit.store.roles import grant, init_store
 from audit.store.shards import (
     MAIN_SHARD,
@@ -126,6 +126,7 @@ __all__ = [
     "OrjsonTranscoder",
     "QuarantinedRecord",
     "RecordReads",
+    "Records",
     "ShardNameError",
     "SignOff",
     "StoreMissing",
