@@ -42,7 +42,7 @@ def add_parsers(sub: Subcommands) -> None:
     p.add_argument(
         "--workers",
         type=int,
-        help="processes validating, ingesting and replaying shards (default: one per CPU)",
+        help="processes validating, ingesting and replaying input files (default: one per CPU)",
     )
     p.set_defaults(run=cmd_nightly)
     p = sub.add_parser("demo", help="a synthetic day with planted faults, end to end")
@@ -78,14 +78,14 @@ def _run(
 
 def _print_summary(summary: NightlySummary) -> None:
     print(f"day:                   {summary.day}")
-    print(f"shards:                {summary.shards}")
+    print(f"input files:           {summary.input_files}")
     print(f"events checked:        {summary.events}")
     for kind, count in summary.judged.items():
         print(f"{kind + ' judged:':<23}{count}")
     for ingested in summary.ingested:
         if ingested.skipped:
-            shard, why = terminal_safe(ingested.shard), terminal_safe(ingested.skipped)
-            print(f"  not judged: {shard}: {why}")
+            name, why = terminal_safe(ingested.input_file), terminal_safe(ingested.skipped)
+            print(f"  not judged: {name}: {why}")
     print(f"records quarantined:   {summary.quarantined}")
     print(f"new facts stored:      {summary.units_stored} finding unit(s)")
     print("findings by kind:")

@@ -4,9 +4,10 @@ Everything the job concludes is an ``adjudication`` subject holding one
 ``VerdictRecorded`` record (the store's only adjudication record type), so
 ``casino-audit findings`` lists detector and data-quality findings with the replayer's:
 
-- ``data_quality`` over ``<day>/<shard>``: the shard's failed expectations as findings,
+- ``data_quality`` over ``<day>/<family>/<partition>`` (or, for an input file that
+  cannot be read in full, ``<day>/<input file>``): the failed expectations as findings,
   its check outcomes and the report's figures (``profile``);
-- ``intake`` over ``<day>/<partition>/<family>/<shard>``: the subjects an input shard
+- ``intake`` over ``<day>/<partition>/<family>/<input file>``: the subjects an input file
   names that fall in a partition (``pipelines.nightly.intake``), what the night judges;
 - ``nightly`` over ``<day>/<family>/<partition>``: which verdicts the night's judging of
   a partition relied on (no findings of its own);

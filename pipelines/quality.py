@@ -36,8 +36,13 @@ import pandas as pd
 
 from pipelines.expectations.frames import FRAME_BUILDERS
 from pipelines.expectations.suites import CITATION_PREFIX, SUITES, Check
+from pipelines.input_files import (
+    InputFileEvents,
+    input_file_name,
+    subject_ids,
+    written_before_rename,
+)
 from pipelines.night_units import finding_of
-from pipelines.shards import ShardEvents, shard_name, subject_ids
 from replayer.findings import Finding, FindingKind
 
 MAX_VALUES_PER_FINDING = 10
@@ -59,8 +64,9 @@ class QualityResult:
     """The data-quality verdict on a file or a part of the night: checks run and
     findings."""
 
-    shard: str
-    """The file (``poker/0001.avro``) or part of the night (``poker/p03``) judged."""
+    part: str
+    """The input file (``poker/0001.avro``) or part of the night (``poker/p03``) judged
+    (``shard`` in a result written before issue #25: ``from_json`` reads both)."""
     family: str | None
     events: int
     subjects: int
@@ -79,24 +85,30 @@ class QualityResult:
 
     @classmethod
     def from_json(cls, data: dict[str, Any]) -> QualityResult:
+        data = written_before_rename(data, {"shard": "part"})
         findings = [finding_of(f) for f in data["findings"]]
         checks = [CheckOutcome(**c) for c in data["checks"]]
         return cls(**{**data, "findings": findings, "checks": checks})
 
 
-def readability(path: Path, shard: ShardEvents) -> QualityResult:
-    """A file's own data quality, before anything of it is stored: a finding about the
-    file when it cannot be read in full (what could not be read is quarantined)."""
-    name = shard_name(path)
-    result = QualityResult(name, shard.family, len(shard.events), len(subject_ids(shard)))
-    if shard.error:
+def readability(path: Path, read: InputFileEvents) -> QualityResult:
+    """An input file's own data quality, before anything of it is stored: a finding about
+    the file when it cannot be read in full (what could not be read is quarantined).
+
+    The finding keeps the words it had before issue #25 renamed the input sense of
+    "shard" to "input file" (check ``shard.readable``, reason "shard cannot be read in
+    full", detail key ``shard``): its id is a hash of that content, which stored units,
+    sign-offs and reruns rely on, so renaming them would make every such finding anew."""
+    name = input_file_name(path)
+    result = QualityResult(name, read.family, len(read.events), len(subject_ids(read)))
+    if read.error:
         result.findings.append(
             Finding(
                 FindingKind.DATA_QUALITY,
                 name,
                 f"{CITATION_PREFIX}: shard.readable",
-                f"shard cannot be read in full: {shard.error}",
-                detail={"shard": name, "events_read": len(shard.events)},
+                f"shard cannot be read in full: {read.error}",
+                detail={"shard": name, "events_read": len(read.events)},
             )
         )
     return result
@@ -306,8 +318,10 @@ def _plain(value: Any) -> Any:
     return value
 
 
-def _findings(shard: str, frame: str, check: Check, outcome: dict[str, Any]) -> list[Finding]:
-    """One finding per subject with failing rows; one about the shard when no row is named."""
+def _findings(part: str, frame: str, check: Check, outcome: dict[str, Any]) -> list[Finding]:
+    """One finding per subject with failing rows; one about the part of the night when no
+    row is named. The detail names the part under the key ``shard``, as before issue #25
+    (a finding's id is a hash of its content: see ``readability``)."""
     rows = outcome.get("unexpected_index_list") or []
     by_subject: dict[str, list[Any]] = defaultdict(list)
     for row in rows:
@@ -319,12 +333,12 @@ def _findings(shard: str, frame: str, check: Check, outcome: dict[str, Any]) -> 
         return [
             Finding(
                 FindingKind.DATA_QUALITY,
-                shard,
+                part,
                 check.citation,
                 check.reason,
                 expected=expected,
                 recorded=json.loads(json.dumps(outcome.get("observed_value"), default=str)),
-                detail={"shard": shard, "frame": frame},
+                detail={"shard": part, "frame": frame},
             )
         ]
     return [
@@ -336,7 +350,7 @@ def _findings(shard: str, frame: str, check: Check, outcome: dict[str, Any]) -> 
             expected=expected,
             recorded=values[:MAX_VALUES_PER_FINDING],
             difference=len(values),
-            detail={"shard": shard, "frame": frame},
+            detail={"shard": part, "frame": frame},
         )
         for subject, values in sorted(by_subject.items())
     ]

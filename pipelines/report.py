@@ -15,7 +15,7 @@ ledgers -> verdicts, data-quality units, detector units) and writes, under
     findings.jsonl       every finding with its context, table, family, source, day and
                          what it says is owed (integer minor units)
     plots/*.png          rake against cap per table, collusion chip flows, meter variance
-    data-docs/<shard>/   Great Expectations Data Docs (written by the validation step)
+    data-docs/<partition>/  Great Expectations Data Docs (written by the judging step)
 
 Files are rewritten whole and depend only on the store's content: rerunning gives the
 same bytes. A finding row carries its verdict's context (``currency``, ``players``,
@@ -93,11 +93,11 @@ def load_day(store: AuditStore, day: date, unit_ids: UnitLookup | None = None) -
     for (kind, scope), record in iter_days_units(store, [day], (QUALITY, *DETECTORS), unit_ids):
         if kind == QUALITY:
             data.events += record.get("events_judged", 0)
-            shard = scope.partition("/")[2]
-            data.checks.extend({"shard": shard, **c} for c in record.get("checks", []))
+            part = scope.partition("/")[2]  # <family>/<partition>, or an input file's name
+            data.checks.extend({"part": part, **c} for c in record.get("checks", []))
             profile = record.get("profile", {})
             rake.merge(profile.get("rake", {}))
-            # nights judged before rake profiles were mergeable stored figures per shard
+            # nights judged before rake profiles were mergeable stored figures per input file
             data.rake_by_table |= profile.get("rake_by_table", {})
         else:
             data.detector_figures[kind] = record.get("figures", {})
@@ -307,10 +307,11 @@ def _quality(data: DayData, failed: list[dict[str, Any]], docs: list[Path], base
     lines.append(f"<p>{len(data.checks)} checks run, {len(failed)} failed.</p>")
     if failed:
         lines.append(
-            "<table><tr><th>shard</th><th>check</th><th>expectation</th><th>rows</th></tr>"
+            "<table><tr><th>input file or partition</th><th>check</th><th>expectation</th>"
+            "<th>rows</th></tr>"
         )
         lines.extend(
-            f"<tr><td>{_e(c['shard'])}</td><td>{_e(c['name'])}</td>"
+            f"<tr><td>{_e(c['part'])}</td><td>{_e(c['name'])}</td>"
             f"<td>{_e(c['expectation'])}</td><td class='n'>{c['unexpected']}</td></tr>"
             for c in failed
         )

@@ -1,6 +1,6 @@
 """The nightly reconciliation over a small hand-made day (pipelines.nightly).
 
-Two poker shards of a day: clean hands, a mispaid pot, a hand that never ends, a hand
+Two poker input files of a day: clean hands, a mispaid pot, a hand that never ends, a hand
 whose chips do not add up, a duplicated event id and an invalid card; the nightly must
 find each, store the findings, write the report, and store nothing new when rerun.
 """
@@ -82,7 +82,7 @@ def poker_hand(
 
 
 def write_day(root: Path, day: date = DAY) -> Path:
-    """Two shards under ``root/<day>/poker/``; returns ``root``."""
+    """Two input files under ``root/<day>/poker/``; returns ``root``."""
     folder = root / day.isoformat() / "poker"
     folder.mkdir(parents=True, exist_ok=True)
     poker = family_named("poker")
@@ -186,12 +186,12 @@ def test_the_rerun_rewrites_the_same_report(night: dict[str, Any]) -> None:
     assert night["first"].report.jsonl.read_bytes() == night["second"].report.jsonl.read_bytes()
 
 
-def test_a_day_without_a_folder_has_no_shards(tmp_path: Path) -> None:
-    from pipelines.nightly import discover_shards
+def test_a_day_without_a_folder_has_no_input_files(tmp_path: Path) -> None:
+    from pipelines.nightly import discover_input_files
 
     write_day(tmp_path)
-    assert discover_shards(tmp_path, date(2025, 3, 2)) == []
-    assert [p.name for p in discover_shards(tmp_path, DAY)] == ["0001.avro", "0002.avro"]
+    assert discover_input_files(tmp_path, date(2025, 3, 2)) == []
+    assert [p.name for p in discover_input_files(tmp_path, DAY)] == ["0001.avro", "0002.avro"]
 
 
 def test_the_command_exits_1_on_data_problems_and_2_when_it_cannot_run(
@@ -210,7 +210,7 @@ def test_the_command_exits_1_on_data_problems_and_2_when_it_cannot_run(
     assert "mispaid_pot" in printed
     assert str(out / DAY.isoformat() / "report.html") in printed
     assert nightly(day="2025-03-02") == 2
-    assert "no Avro shards for 2025-03-02" in capsys.readouterr().err
+    assert "no Avro input files for 2025-03-02" in capsys.readouterr().err
     assert nightly(day="yesterday") == 2
     assert nightly(store="mysql://x") == 2
 

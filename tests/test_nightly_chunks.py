@@ -1,5 +1,5 @@
 """The nightly DAG's chunks (``pipelines.nightly.chunks``, ``pipelines.nightly.chunk_steps``): any
-day size maps under Airflow's cap, and a mapped task killed mid-shard then retried
+day size maps under Airflow's cap, and a mapped task killed mid-file then retried
 stores nothing twice, in either phase (ingest, then judge).
 
 The retry is tested without a scheduler, as a worker runs it: the chunk's plain function
@@ -19,7 +19,7 @@ import pytest
 
 from pipelines.nightly import prepare_night
 from pipelines.nightly.chunk_steps import ingest_chunk, judge_chunk
-from pipelines.nightly.chunks import MAX_MAP_LENGTH, chunk_shards
+from pipelines.nightly.chunks import MAX_MAP_LENGTH, chunked
 from pipelines.nightly.partitions import PARTITIONS
 from simulate.day import generate_day
 from tests.fault_harness import (
@@ -40,20 +40,20 @@ ingest_chunk(sys.argv[1], date.fromisoformat(sys.argv[2]), sys.argv[3:])
 ALL_PARTITIONS = list(range(PARTITIONS))
 
 
-@pytest.mark.parametrize("shards", [0, 1, 7, 1_024, 1_025, 5_000])
-def test_chunks_cover_every_shard_in_order_under_the_cap(shards: int) -> None:
-    names = [f"poker/{k:05}.avro" for k in range(shards)]
-    chunks = chunk_shards(names)
-    assert len(chunks) == min(shards, MAX_MAP_LENGTH)
+@pytest.mark.parametrize("input_files", [0, 1, 7, 1_024, 1_025, 5_000])
+def test_chunks_cover_every_input_file_in_order_under_the_cap(input_files: int) -> None:
+    names = [f"poker/{k:05}.avro" for k in range(input_files)]
+    chunks = chunked(names)
+    assert len(chunks) == min(input_files, MAX_MAP_LENGTH)
     assert [name for chunk in chunks for name in chunk] == names
     sizes = {len(chunk) for chunk in chunks}
-    assert sizes <= {shards // MAX_MAP_LENGTH, shards // MAX_MAP_LENGTH + 1} - {0}
+    assert sizes <= {input_files // MAX_MAP_LENGTH, input_files // MAX_MAP_LENGTH + 1} - {0}
 
 
 def test_a_small_cap_gives_fewer_larger_chunks() -> None:
-    assert chunk_shards(list(range(7)), max_tasks=3) == [[0, 1], [2, 3], [4, 5, 6]]
+    assert chunked(list(range(7)), max_tasks=3) == [[0, 1], [2, 3], [4, 5, 6]]
     with pytest.raises(ValueError, match="at least 1"):
-        chunk_shards([1], max_tasks=0)
+        chunked([1], max_tasks=0)
 
 
 @pytest.fixture(scope="module")
@@ -65,7 +65,7 @@ def day_input(tmp_path_factory: pytest.TempPathFactory) -> Path:
 
 
 def _prepared_chunk(store_url: str, input_dir: Path, day: date) -> list[str]:
-    """``discover``'s work for a store: the day prepared, all its shards as one chunk."""
+    """``discover``'s work for a store: the day prepared, all its input files as one chunk."""
     return [str(p) for p in prepare_night(store_url, input_dir, day)]
 
 
@@ -88,7 +88,7 @@ def _kill_midway(store_url: str, chunk: list[str], events: int) -> None:
     assert not ended, f"the chunk ended before it was killed (exit {process.returncode})"
 
 
-def test_a_chunk_killed_mid_shard_then_retried_stores_nothing_twice(
+def test_a_chunk_killed_mid_file_then_retried_stores_nothing_twice(
     store_url: str, tmp_path: Path, day_input: Path
 ) -> None:
     reference_url = f"sqlite:///{tmp_path / 'reference.db'}"
@@ -105,7 +105,7 @@ def test_a_chunk_killed_mid_shard_then_retried_stores_nothing_twice(
     judge_chunk(store_url, DAY, ALL_PARTITIONS)
     assert holdings(store_url) == reference
     again = ingest_chunk(store_url, DAY, chunk)  # a retry after success
-    assert sum(shard["ingested"]["events_stored"] for shard in again) == 0
+    assert sum(done["ingested"]["events_stored"] for done in again) == 0
     judged_again = judge_chunk(store_url, DAY, ALL_PARTITIONS)
     assert sum(part["verdicts_stored"] for part in judged_again) == 0
     assert holdings(store_url) == reference

@@ -22,8 +22,8 @@ from audit.ingest.avro_files import read_events, write_events
 from audit.ingest.pipeline import ingest
 from audit.judging import current_findings, replay
 from audit.store import AuditStore
+from pipelines.input_files import read_input_file
 from pipelines.nightly import NightlySummary, run_nightly
-from pipelines.shards import read_shard
 from simulate.day import generate_day
 from simulate.fleet import machine_day, slot_fleet
 from simulate.floor import banked_rounds
@@ -45,7 +45,7 @@ def split_day(whole: Path, split: Path) -> dict[str, dict[str, set[str]]]:
     subject -> the files that hold its events."""
     where: dict[str, dict[str, set[str]]] = defaultdict(lambda: defaultdict(set))
     for path in sorted((whole / DAY.isoformat()).rglob("*.avro")):
-        family = read_shard(path).family
+        family = read_input_file(path).family
         assert family is not None, path
         key = _subject_key(family)
         events = read_events(path)

@@ -1,13 +1,14 @@
 """Nightly runs as the console shows them: the report's own data, from the store.
 
 A night is what ``pipelines.report.load_day`` reads (its findings with context, the
-data-quality checks of each shard, the subjects judged; its units found by the read
+data-quality checks of each part of the night, the subjects judged; its units found by the read
 model's index of unit ids, ``console.readmodel.queries.unit_ids_with_prefix``, not by a scan of
 the store), summarised (findings by kind, owed totals by currency counted once) and kept
 per day until the read model sees a new verdict unit (``ReadModel.generation``). The
 data-quality results are the stored ``data_quality`` units' ``checks``: one row per
-expectation per frame per shard, with its outcome and failing row count (the GX Data
-Docs need a CDN, so they are not shown).
+expectation per frame per part of the night (a family's partition, ``poker/p03``; in a
+night judged before partitions, an input file), with its outcome and failing row count
+(the GX Data Docs need a CDN, so they are not shown).
 Plots are the PNG files of the report folder (``--reports DIR``:
 ``DIR/<day>/plots/*.png``), served from this site.
 """
@@ -41,7 +42,8 @@ class Night:
     checks: list[dict[str, Any]]
     subjects: Counter[str]
     events: int
-    shards: dict[str, list[dict[str, Any]]] = field(default_factory=dict)
+    parts: dict[str, list[dict[str, Any]]] = field(default_factory=dict)
+    """part of the night -> its checks."""
 
     @property
     def failed(self) -> list[dict[str, Any]]:
@@ -56,9 +58,9 @@ def night(rt: Runtime, day: date) -> Night:
         return cached[1]
     data = load_day(rt.store, day, partial(unit_ids_with_prefix, rt.model))
     rows = list(data.rows)
-    shards: dict[str, list[dict[str, Any]]] = {}
+    parts: dict[str, list[dict[str, Any]]] = {}
     for check in data.checks:
-        shards.setdefault(str(check.get("shard")), []).append(check)
+        parts.setdefault(str(check.get("part")), []).append(check)
     summary = Night(
         key,
         rows,
@@ -67,7 +69,7 @@ def night(rt: Runtime, day: date) -> Night:
         data.checks,
         data.subjects,
         data.events,
-        shards,
+        parts,
     )
     rt.night_cache[key] = (rt.model.generation, summary)
     return summary

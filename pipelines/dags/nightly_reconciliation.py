@@ -6,17 +6,18 @@ be retried or rerun for a date without duplicating anything.
 
     discover ─▶ ingest[chunk] ─▶ judge[partitions] ─▶ detectors ─▶ append ─▶ report
                   plan_judging ─┘
-                (dynamic task mapping: one task instance per chunk of shards, then one per
-                 chunk of the partitions of the night's subjects once every shard is in;
+                (dynamic task mapping: one task instance per chunk of input files, then one
+                 per chunk of the partitions of the night's subjects once every input
+                 file is in;
                  discover stores the day's table declarations first, fails on no input)
 
 Two phases, so a subject whose events are split over several files of the night is
 judged once, whole (``pipelines.nightly.partitions``): every ``judge`` instance waits for every
 ``ingest`` instance.
 
-Chunks (``pipelines.nightly.chunks``): the day's shards (and the ``PARTITIONS`` partitions of
+Chunks (``pipelines.nightly.chunks``): the day's input files (and the ``PARTITIONS`` partitions of
 its subjects) in at most ``max_chunks`` consecutive chunks, never more than Airflow's
-``[core] max_map_length`` (1,024 by default), so any day size maps; one shard per chunk
+``[core] max_map_length`` (1,024 by default), so any day size maps; one input file per chunk
 when the day is small enough.
 
 Params (trigger with ``--conf`` or the UI; empty means the default):
@@ -36,7 +37,7 @@ store runs in the pool ``casino_audit_store`` (create it: ``airflow pools set``)
 slots bound the connections the store takes. ``input_dir`` and ``out_dir`` must be on
 storage every worker sees (a shared volume, or a synced bucket). The store serialises
 appends per subject (the hash chain), and units have content-derived ids, so concurrent
-shards and retries (``RETRIES`` per task; a day without input fails at once) never
+input files and retries (``RETRIES`` per task; a day without input fails at once) never
 duplicate a fact.
 """
 
@@ -47,7 +48,7 @@ from typing import Any
 
 from airflow.sdk import Param, dag, get_current_context, task
 
-from pipelines.nightly.chunks import STORE_POOL, chunk_shards
+from pipelines.nightly.chunks import STORE_POOL, chunked
 from pipelines.nightly.partitions import PARTITIONS
 
 RETRIES = 2
@@ -106,12 +107,12 @@ def nightly_reconciliation() -> None:
 
         settings = _settings()
         try:
-            shards = prepare_night(
+            input_files = prepare_night(
                 settings["store_url"], Path(settings["input_dir"]), settings["day"]
             )
         except NoInput as error:  # a retry would not find more
             raise AirflowFailException(str(error)) from error
-        return chunk_shards([str(p) for p in shards], _max_chunks())
+        return chunked([str(p) for p in input_files], _max_chunks())
 
     @task(pool=STORE_POOL)
     def ingest(chunk: list[str]) -> list[dict[str, Any]]:
@@ -122,7 +123,7 @@ def nightly_reconciliation() -> None:
 
     @task
     def plan_judging() -> list[list[int]]:
-        return chunk_shards(list(range(PARTITIONS)), _max_chunks())
+        return chunked(list(range(PARTITIONS)), _max_chunks())
 
     @task(pool=STORE_POOL)
     def judge(partitions: list[int]) -> list[dict[str, Any]]:

@@ -1,9 +1,9 @@
 """The mapped steps of the nightly, what one task instance of the Airflow DAG runs,
-returning JSON for XCom: the first phase over one chunk of shards, the second over one
+returning JSON for XCom: the first phase over one chunk of input files, the second over one
 chunk of the partitions of the night's subjects (``pipelines.nightly.chunks``,
 ``pipelines.nightly.partitions``).
 
-Retrying a chunk runs every shard of it again, retrying a partition judges it again.
+Retrying a chunk runs every input file of it again, retrying a partition judges it again.
 Each step is idempotent (the store keeps one copy of an event, verdicts, intakes and
 ledgers are units with content-derived ids), so a task killed midway and run again
 stores nothing twice.
@@ -17,15 +17,16 @@ from datetime import date
 from pathlib import Path
 from typing import Any
 
-from pipelines.nightly.steps import judge_partition, take_in_shard
+from pipelines.nightly.steps import judge_partition, take_in_input_file
 
 
 def ingest_chunk(store_url: str, day: date, chunk: Sequence[str]) -> list[dict[str, Any]]:
-    """``take_in_shard`` for each shard of the chunk, in order: what each stored, and the
-    data-quality result of a shard that could not be read in full."""
+    """``take_in_input_file`` for each input file of the chunk, in order: what each
+    stored, and the data-quality result of an input file that could not be read in
+    full."""
     done = []
-    for shard in chunk:
-        intake = take_in_shard(store_url, day, Path(shard))
+    for path in chunk:
+        intake = take_in_input_file(store_url, day, Path(path))
         quality = intake.quality.to_json() if intake.quality.findings else None
         done.append({"ingested": asdict(intake.ingested), "quality": quality})
     return done
@@ -34,6 +35,6 @@ def ingest_chunk(store_url: str, day: date, chunk: Sequence[str]) -> list[dict[s
 def judge_chunk(
     store_url: str, day: date, partitions: Sequence[int], docs_dir: Path | None = None
 ) -> list[dict[str, Any]]:
-    """``judge_partition`` for each partition of the chunk, once every shard of the night
-    is ingested: what each judged."""
+    """``judge_partition`` for each partition of the chunk, once every input file of the
+    night is ingested: what each judged."""
     return [asdict(judge_partition(store_url, day, int(p), docs_dir)) for p in partitions]

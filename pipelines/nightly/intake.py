@@ -1,9 +1,10 @@
-"""A night's intake: which subjects each input shard names, filed by partition.
+"""A night's intake: which subjects each input file names, filed by partition.
 
-Ingesting a shard (``pipelines.nightly.steps.ingest_shard``) stores one ``intake`` unit per
-partition its subjects fall in (``pipelines.nightly.partitions``); judging a partition reads the
-day's intakes of that partition, whatever shards they came from, and judges each subject
-once. A subject named by several shards (its events split over files) is in several
+Ingesting an input file (``pipelines.nightly.steps.ingest_input_file``) stores one
+``intake`` unit per partition its subjects fall in (``pipelines.nightly.partitions``);
+judging a partition reads the day's intakes of that partition, whatever input files they
+came from, and judges each subject once. A subject named by several input files (its
+events split over files) is in several
 intakes and judged once; a rerun stores the same intakes (content-derived unit ids).
 """
 
@@ -18,9 +19,9 @@ from pipelines.nightly.partitions import PARTITIONS, partition_name, partition_o
 
 
 def intake_units(
-    day: date, shard: str, family: str, subjects: Iterable[str]
+    day: date, input_file: str, family: str, subjects: Iterable[str]
 ) -> list[SubjectRecords]:
-    """The intake units of one input shard of ``family``: the subjects it names, sorted,
+    """The intake units of one input file of ``family``: the subjects it names, sorted,
     one unit per partition that holds any."""
     filed: dict[int, list[str]] = {}
     for subject in sorted(set(subjects)):
@@ -28,7 +29,7 @@ def intake_units(
     return [
         unit(
             INTAKE,
-            f"{day.isoformat()}/{partition_name(p)}/{family}/{shard}",
+            f"{day.isoformat()}/{partition_name(p)}/{family}/{input_file}",
             [],
             family=family,
             subjects=names,
@@ -40,7 +41,7 @@ def intake_units(
 def night_subjects(
     store: AuditStore, day: date, partition: int, unit_ids: UnitLookup | None = None
 ) -> dict[str, list[str]]:
-    """family -> the subjects of ``partition`` that the day's shards name, each once,
+    """family -> the subjects of ``partition`` that the day's input files name, each once,
     sorted (families in name order)."""
     if not 0 <= partition < PARTITIONS:
         raise ValueError(f"partition {partition} is not in 0..{PARTITIONS - 1}")

@@ -1,7 +1,7 @@
 """How the night's judging is split: every subject of the day in one of ``PARTITIONS``
 partitions, by a hash of its id, whatever file or files brought its events.
 
-The night runs in two phases. First every input file is ingested (``ingest_shard``),
+The night runs in two phases. First every input file is ingested (``ingest_input_file``),
 each recording its *intake*: the subjects it names, filed by partition. Then each
 partition is judged once (``judge_partition``), over the subjects the day's intakes file
 under it, after every file's events are stored. So a subject whose events are split over

@@ -1,15 +1,15 @@
-"""The nightly reconciliation: a day's shards in, findings in the store, a report out.
+"""The nightly reconciliation: a day's input files in, findings in the store, a report out.
 
 Plain functions, called in order by ``run_nightly`` (one process: the CLI, tests) or
 one task each by the Airflow DAG (``pipelines/dags/nightly_reconciliation.py``):
 
 1. ``prepare_night(store_url, input_dir, day)``: the day's Avro files (layout in
-   ``pipelines.shards``: ``<input_dir>/<YYYY-MM-DD>/**/*.avro``; none is ``NoInput``),
+   ``pipelines.input_files``: ``<input_dir>/<YYYY-MM-DD>/**/*.avro``; none is ``NoInput``),
    the day's table declarations stored first (3a);
-2. ``readability(path, shard)``: whether the shard reads in full (``pipelines.quality``);
-3. ``ingest_shard(store_url, path, day)``: the shard into the store (quarantines bad
+2. ``readability(path, read)``: whether the input file reads in full (``pipelines.quality``);
+3. ``ingest_input_file(store_url, path, day)``: the input file into the store (quarantines bad
    records) and its intake, the subjects it names by partition (``pipelines.nightly.partitions``);
-4. ``judge_partition(store_url, day, partition)``, once every shard is in: the
+4. ``judge_partition(store_url, day, partition)``, once every input file is in: the
    replayer's verdict on every subject of the partition, over all its events whichever
    files brought them, stored as adjudications; the Great Expectations suites over the
    same stored events (data-quality findings, Data Docs); the partition's ledgers of
@@ -43,20 +43,20 @@ from pipelines.detectors import Detection, detect
 from pipelines.detectors.banker_runs import banker_run_units, night_tables
 from pipelines.detectors.collusion import CollusionDetector
 from pipelines.expectations.profile import RakeProfile
+from pipelines.input_files import (
+    InputFileEvents,
+    chain_shard_of,
+    declaration_files,
+    discover_input_files,
+    input_file_name,
+    read_input_file,
+    subject_ids,
+)
 from pipelines.night_units import COLLUSION_STATE, LEDGER, QUALITY, unit
 from pipelines.nightly.intake import intake_units, night_subjects
 from pipelines.nightly.partitions import PARTITIONS, partition_name
 from pipelines.quality import QualityResult, Validations, merged, readability
 from pipelines.report import ReportPaths, write_report
-from pipelines.shards import (
-    ShardEvents,
-    chain_shard_of,
-    declaration_shards,
-    discover_shards,
-    read_shard,
-    shard_name,
-    subject_ids,
-)
 from replayer.findings import tally_kinds
 from replayer.rulebooks.poker import RakeTerms
 from replayer.terms import declared_rake
@@ -65,21 +65,21 @@ BATCH = 2000
 T = TypeVar("T")
 
 __all__ = [
+    "InputFileIngest",
+    "InputFileIntake",
     "NightlySummary",
     "NoInput",
     "PartitionReplay",
-    "ShardIngest",
-    "ShardIntake",
     "append_findings",
     "default_workers",
-    "discover_shards",
-    "ingest_shard",
+    "discover_input_files",
+    "ingest_input_file",
     "judge_partition",
     "prepare_night",
     "prepare_store",
     "run_detectors",
     "run_nightly",
-    "take_in_shard",
+    "take_in_input_file",
     "write_report",
 ]
 
@@ -96,27 +96,27 @@ def open_store(store_url: str, chain_shard: str = MAIN_SHARD) -> Iterator[AuditS
 
 
 class NoInput(Exception):
-    """The day has no shards: nothing to reconcile (the CLI and the DAG both fail)."""
+    """The day has no input files: nothing to reconcile (the CLI and the DAG both fail)."""
 
 
 def prepare_night(store_url: str, input_dir: Path, day: date) -> list[Path]:
-    """Steps 1 and 3a: the day's shards, after the store is set up and the day's table
-    declarations (``TableTermsDeclared`` shards) are stored, so that every hand of the
+    """Steps 1 and 3a: the day's input files, after the store is set up and the day's
+    table declarations (``TableTermsDeclared`` files) are stored, so that every hand of the
     night is judged under the terms in force (ingesting them again later stores nothing).
 
-    Raises ``NoInput`` when the day has no shards.
+    Raises ``NoInput`` when the day has no input files.
     """
-    shards = discover_shards(Path(input_dir), day)
-    if not shards:
-        raise NoInput(f"no Avro shards for {day} under {Path(input_dir) / day.isoformat()}/")
+    input_files = discover_input_files(Path(input_dir), day)
+    if not input_files:
+        raise NoInput(f"no Avro input files for {day} under {Path(input_dir) / day.isoformat()}/")
     prepare_store(store_url)
-    for path in declaration_shards(shards):
-        ingest_shard(store_url, path, day)
-    return shards
+    for path in declaration_files(input_files):
+        ingest_input_file(store_url, path, day)
+    return input_files
 
 
 def prepare_store(store_url: str) -> None:
-    """Create the store's schema and tables once, before shards are processed side by
+    """Create the store's schema and tables once, before input files are processed side by
     side: concurrent ``CREATE ... IF NOT EXISTS`` of the same objects can fail on
     PostgreSQL."""
     with open_store(store_url):
@@ -124,38 +124,38 @@ def prepare_store(store_url: str) -> None:
 
 
 @dataclass
-class ShardIngest:
-    """What ingesting one shard did."""
+class InputFileIngest:
+    """What ingesting one input file did."""
 
-    shard: str
+    input_file: str
     subjects_stored: int
     subjects_already_stored: int
     events_stored: int
     quarantined: int
     skipped: str = ""
-    """Why the shard's subjects are not judged ('' when they are): it could not be read."""
+    """Why the input file's subjects are not judged ('' when they are): it could not be read."""
 
 
-def ingest_shard(
-    store_url: str, path: Path, day: date, shard: ShardEvents | None = None
-) -> ShardIngest:
-    """Step 3: store one shard's valid records, on its own chain shard
-    (``chain_shard_of``), quarantine the others, then store its intake: the subjects it
-    names, filed by partition (``pipelines.nightly.partitions``), which step 4 judges once all
-    the night's shards are in. Idempotent. ``shard``: its events when the caller has
-    read them."""
-    shard = shard if shard is not None else read_shard(Path(path))
+def ingest_input_file(
+    store_url: str, path: Path, day: date, read: InputFileEvents | None = None
+) -> InputFileIngest:
+    """Step 3: store one input file's valid records, on the chain shard of its own
+    (``chain_shard_of``: ``night/<day>/<input file name>``), quarantine the others, then
+    store its intake: the subjects it names, filed by partition
+    (``pipelines.nightly.partitions``), which step 4 judges once all the night's input
+    files are in. Idempotent. ``read``: its events when the caller has read them."""
+    read = read if read is not None else read_input_file(Path(path))
     with open_store(store_url, chain_shard_of(path)) as store:
         summary = ingest(store, [Path(path)])
-        if shard.family is not None:
-            store.append(intake_units(day, shard_name(path), shard.family, subject_ids(shard)))
-    return ShardIngest(
-        shard_name(path),
+        if read.family is not None:
+            store.append(intake_units(day, input_file_name(path), read.family, subject_ids(read)))
+    return InputFileIngest(
+        input_file_name(path),
         summary.subjects_stored,
         summary.subjects_already_stored,
         summary.events_stored,
         summary.quarantined,
-        "" if shard.family is not None else shard.error or "unknown family",
+        "" if read.family is not None else read.error or "unknown family",
     )
 
 
@@ -176,7 +176,7 @@ class PartitionReplay:
 def judge_partition(
     store_url: str, day: date, partition: int, docs_dir: Path | None = None
 ) -> PartitionReplay:
-    """Step 4, after every shard of the night is ingested: judge each subject the day's
+    """Step 4, after every input file of the night is ingested: judge each subject the day's
     intakes file under ``partition``, once, over all its stored events (whichever files
     brought them), and store the verdicts, then per family the partition's data quality
     (the Great Expectations suites over those stored events, ``pipelines.quality``; one
@@ -301,7 +301,7 @@ def append_findings(
     units = [
         unit(
             QUALITY,
-            f"{day.isoformat()}/{q.shard}",
+            f"{day.isoformat()}/{q.part}",
             q.findings,
             checks=[asdict(c) for c in q.checks],
             events_judged=q.events,
@@ -321,9 +321,9 @@ class NightlySummary:
     """What a night's run did, for the command line and the DAG's last task."""
 
     day: date
-    shards: int = 0
+    input_files: int = 0
     events: int = 0
-    ingested: list[ShardIngest] = field(default_factory=list)
+    ingested: list[InputFileIngest] = field(default_factory=list)
     replayed: list[PartitionReplay] = field(default_factory=list)
     quality_findings: int = 0
     detector_findings: dict[str, int] = field(default_factory=dict)
@@ -358,19 +358,19 @@ class NightlySummary:
 
 
 @dataclass
-class ShardIntake:
-    """What one shard's part of the night's first phase did: read, ingested."""
+class InputFileIntake:
+    """What one input file's part of the night's first phase did: read, ingested."""
 
     quality: QualityResult
-    ingested: ShardIngest
+    ingested: InputFileIngest
 
 
-def take_in_shard(store_url: str, day: date, path: Path) -> ShardIntake:
-    """Check that one shard reads in full, then ingest it (steps 2-3), reading its events
+def take_in_input_file(store_url: str, day: date, path: Path) -> InputFileIntake:
+    """Check that one input file reads in full, then ingest it (steps 2-3), reading its events
     once for both and the intake (ingest reads it record by record, keeping what fails
     in quarantine)."""
-    shard = read_shard(Path(path))
-    return ShardIntake(readability(path, shard), ingest_shard(store_url, path, day, shard))
+    read = read_input_file(Path(path))
+    return InputFileIntake(readability(path, read), ingest_input_file(store_url, path, day, read))
 
 
 def default_workers() -> int:
@@ -383,7 +383,7 @@ def run_nightly(
 ) -> NightlySummary:
     """The whole night without a scheduler: every step above, in order.
 
-    Steps 2-3 run per shard, then step 4 per partition, each in ``workers`` processes
+    Steps 2-3 run per input file, then step 4 per partition, each in ``workers`` processes
     (1: in this process), as the DAG's mapped tasks would on several workers; the store
     serialises their writes (SQLite's write lock, PostgreSQL's table lock) and every
     result is content-addressed, so the findings, the report and the summary do not
@@ -391,9 +391,10 @@ def run_nightly(
     """
     summary = NightlySummary(day)
     docs_dir = Path(out_dir) / day.isoformat() / "data-docs"
-    shards = prepare_night(store_url, input_dir, day)
-    summary.shards = len(shards)
-    intakes = _in_processes(take_in_shard, [(store_url, day, path) for path in shards], workers)
+    input_files = prepare_night(store_url, input_dir, day)
+    summary.input_files = len(input_files)
+    calls = [(store_url, day, path) for path in input_files]
+    intakes = _in_processes(take_in_input_file, calls, workers)
     quality = [intake.quality for intake in intakes if intake.quality.findings]
     summary.ingested = [intake.ingested for intake in intakes]
     summary.replayed = _in_processes(
