@@ -6,7 +6,7 @@ false-positive rate over honest pairs, as a function of the hands a pair played 
 
 For each seed: a small population (4 tables, 60 players) with planted groups (pairs and
 rings of three of every method, ``GROUPS``) plays ``--days`` days of ``--hands`` hands
-(``simulate.generate_day``, shards written and read back); the detector
+(``simulate.generate_day``, input files written and read back); the detector
 observes every hand. Each pair is scored once, at the hand where its shared count reaches
 each milestone (``--milestones``), so every score is "after N hands together". At the
 threshold (``--threshold``, default the detector's ``THRESHOLD``):
@@ -64,9 +64,9 @@ def run_seed(
             colluders=GROUPS,
         )
         groups = [(g.method, tuple(sorted(g.players))) for g in manifest.collusion]
-        for shard in manifest.shards:
+        for name in manifest.input_files:
             hands_of: dict[str, list[dict]] = defaultdict(list)
-            for event in read_events(out / shard):
+            for event in read_events(out / name):
                 hands_of[event["hand_id"]].append(event)
             for events in hands_of.values():
                 detector.observe(events)

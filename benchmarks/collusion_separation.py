@@ -45,10 +45,10 @@ POPULATIONS: dict[str, dict[str, Any]] = {
 }
 
 
-def _hands(out: Path, shards: list[str]) -> Iterator[list[dict[str, Any]]]:
-    for shard in shards:
+def _hands(out: Path, input_files: list[str]) -> Iterator[list[dict[str, Any]]]:
+    for name in input_files:
         hands: dict[str, list[dict[str, Any]]] = defaultdict(list)
-        for event in read_events(out / shard):
+        for event in read_events(out / name):
             hands[event["hand_id"]].append(event)
         yield from hands.values()
 
@@ -62,7 +62,7 @@ def run(seed: int, settings: dict[str, Any], folder: Path) -> list[tuple[int, fl
     for k in range(days):
         out = folder / f"{seed}-{k}"
         manifest = generate_day(seed, DEMO_DAY + timedelta(days=k), out=out, **options)
-        for events in _hands(out, manifest.shards):
+        for events in _hands(out, manifest.input_files):
             detector.observe(events)
         for group in manifest.collusion:
             members = sorted(group.players)

@@ -13,7 +13,7 @@
    a child process so its peak RSS (ru_maxrss) is its own; PostgreSQL needs
    ``CASINO_AUDIT_TEST_PG_URL`` (``.ci/with-postgres`` sets it), each run a new schema.
 3. Prints seconds, events/s and peak MiB per backend (the main process's and the largest
-   worker's: ``run_nightly`` spreads shards over ``--workers`` processes, default one
+   worker's: ``run_nightly`` spreads input files over ``--workers`` processes, default one
    per CPU), then the precision and recall of the planted faults against the store's
    findings (``simulate.score``). No assertion: a benchmark.
 """
@@ -38,7 +38,8 @@ if TYPE_CHECKING:
     from simulate.score import Score
 
 DAY = date(2025, 3, 1)
-SHARD = 10_000
+FILE_SIZE = 10_000
+"""Hands (and banked rounds) per input file of the generated day."""
 
 
 def child(url: str, input_dir: str, out_dir: str, workers: int) -> None:
@@ -103,9 +104,9 @@ def main() -> None:
         out=work / "in" / DAY.isoformat(),
         colluders=2,
         fault_rate=0.01,
-        hands_per_shard=SHARD,
+        hands_per_file=FILE_SIZE,
         extra=[
-            banked_rounds(args.rounds, fault_rate=0.01, per_shard=SHARD),
+            banked_rounds(args.rounds, fault_rate=0.01, per_file=FILE_SIZE),
             slot_fleet(args.machines, fault_rate=0.01),
             tournament_day(args.tournaments, fault_rate=0.1),
         ],

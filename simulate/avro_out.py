@@ -1,8 +1,8 @@
-"""Byte-reproducible Avro shards for synthetic days.
+"""Byte-reproducible Avro input files for synthetic days.
 
 ``audit.ingest.avro_files.write_events`` writes the right records, but an Avro container's
 sync marker is random unless given, so two runs differ in 16 bytes per block. Synthetic
-days must be byte-identical for the same seed: ``write_shard`` writes the same records
+days must be byte-identical for the same seed: ``write_input_file`` writes the same records
 with a marker derived from the writer's stream id and the file name. The header carries
 the schema as its file spells it: fastavro's parsed schema orders each field's optional
 properties (doc, default, ...) by iterating a set, which varies with the process's hash
@@ -22,7 +22,7 @@ from audit.families import Family
 from audit.ingest.avro_shape import to_avro
 
 
-def write_shard(
+def write_input_file(
     path: Path, family: Family, events: Iterable[dict[str, Any]], *, stream_id: str
 ) -> None:
     """Write flat events as one deflated Avro container file of ``family``, its sync

@@ -3,21 +3,21 @@
 Everything derives from ``seed`` through named ``random.Random`` streams (tables, each
 player, the colluding groups, each venue's daily seating, each table's play and each
 table's faults); no global random state, no clock. The same seed, day and arguments give
-byte-identical Avro shards and manifest. Changing ``fault_rate`` leaves the tables, the
+byte-identical Avro input files and manifest. Changing ``fault_rate`` leaves the tables, the
 people and the seating unchanged.
 
 Output (``out``): ``tables.avro`` (each table's declared terms, ``tables.terms_declarations``),
-``poker-<table>-<k>.avro`` shards, at most ``hands_per_shard`` hands
-each, and ``manifest.json`` (``manifest.DayManifest``). Shards are the Avro container
+``poker-<table>-<k>.avro`` input files, at most ``hands_per_file`` hands
+each, and ``manifest.json`` (``manifest.DayManifest``). Input files are the Avro container
 files of the ``poker`` family, the same records ``audit.ingest.avro_files.write_events``
-writes, with a derived sync marker (``avro_out.write_shard``); records are shaped by
+writes, with a derived sync marker (``avro_out.write_input_file``); records are shaped by
 ``audit.ingest.avro_shape.to_avro``, which is several times faster than
 ``Family.to_avro`` on a day of 100,000 hands.
 
 Banked rounds and slot machines are not generated here: their round/machine simulators
 live in ``simulate/casino.py`` and ``slots.py``; a day adds them through
 ``extra`` generators (``floor.banked_rounds``, ``fleet.slot_fleet``), each called as
-``extra(seed, day, out)`` and returning the shards it wrote and the faults it planted,
+``extra(seed, day, out)`` and returning the input files it wrote and the faults it planted,
 which join the manifest.
 """
 
@@ -32,7 +32,7 @@ from typing import Any
 from audit.families import family_named
 from replayer.rulebooks.poker import PokerRulebook
 from replayer.rulebooks.registry import get_rulebook
-from simulate.avro_out import write_shard
+from simulate.avro_out import write_input_file
 from simulate.faults import FAULT_FINDINGS, FAULT_KINDS, PLANTERS
 from simulate.manifest import CollusionGroup, DayManifest, PlantedFault
 from simulate.players import VENUES, Player, player_pool
@@ -48,9 +48,9 @@ from simulate.tables import (
 
 ExtraGenerator = Callable[[int, date, Path], tuple[list[str], list[PlantedFault]]]
 MISDEAL_RATE = 0.004
-TERMS_SHARD = "tables.avro"
+TERMS_FILE = "tables.avro"
 """The day's table declarations (``TableTermsDeclared``), ingested before any hand (not
-listed in ``manifest.shards``, which lists the subjects' shards)."""
+listed in ``manifest.input_files``, which lists the subjects' input files)."""
 
 
 def population(
@@ -79,7 +79,7 @@ def generate_day(
     players: int | None = None,
     colluders: int | Sequence[GroupSpec] = 0,
     fault_rate: float = 0.0,
-    hands_per_shard: int = 5_000,
+    hands_per_file: int = 5_000,
     extra: Sequence[ExtraGenerator] = (),
 ) -> DayManifest:
     """Write one day of ``hands`` poker hands to ``out`` and return its manifest.
@@ -106,8 +106,8 @@ def generate_day(
     stats: dict[str, int] = dict.fromkeys(
         ("hands", "misdeals", "showdowns", "side_pots", "split_pots", "all_ins"), 0
     )
-    write_shard(
-        out / TERMS_SHARD,
+    write_input_file(
+        out / TERMS_FILE,
         family_named("table"),
         terms_declarations(specs),
         stream_id=f"{seed}:tables",
@@ -117,7 +117,7 @@ def generate_day(
         assert isinstance(book, PokerRulebook)
         if not book.covers(table.variant, start):
             raise ValueError(f"{table.rulebook} is not in force on {day}")
-        shards = _play_table(
+        files = _play_table(
             seed,
             day,
             start,
@@ -127,7 +127,7 @@ def generate_day(
             candidates[table.table_id],
             groups,
             fault_rate,
-            hands_per_shard,
+            hands_per_file,
             out,
             manifest,
             stats,
@@ -147,12 +147,12 @@ def generate_day(
                 "rate_bps": table.rate_bps,
                 "rake_terms": rake_terms_dict(table.rake_terms),
                 "hands": table_hands,
-                "shards": shards,
+                "input_files": files,
             }
         )
     for generator in extra:
         files, faults = generator(seed, day, out)
-        manifest.shards.extend(files)
+        manifest.input_files.extend(files)
         manifest.faults.extend(faults)
     manifest.hands = stats["hands"]
     manifest.stats = stats
@@ -170,12 +170,12 @@ def _play_table(
     candidates: list[Player],
     groups: list[CollusionGroup],
     fault_rate: float,
-    hands_per_shard: int,
+    hands_per_file: int,
     out: Path,
     manifest: DayManifest,
     stats: dict[str, int],
 ) -> list[str]:
-    """Play ``count`` hands at one table; write its shards; record faults and stats."""
+    """Play ``count`` hands at one table; write its input files; record faults and stats."""
     stream_id = f"{seed}:{day.isoformat()}:{table.table_id}"
     rng = random.Random(stream_id)
     fault_rng = random.Random(f"{stream_id}:faults")
@@ -184,7 +184,7 @@ def _play_table(
     gap = timedelta(microseconds=int(interval * 1e6 / 80))
     offset = rng.uniform(0, interval)
     pending: list[str] = []
-    shards: list[str] = []
+    files: list[str] = []
     buffer: list[dict[str, Any]] = []
     family = family_named("poker")
     present = {pid for p in candidates for pid in [p.player_id]}
@@ -217,13 +217,13 @@ def _play_table(
         buffer.extend(hand.render(settlement))
         session.update(dict(zip(hand.seats, hand.finishing(settlement), strict=True)))
         _count(hand, stats)
-        if (number + 1) % hands_per_shard == 0 or number + 1 == count:
-            name = f"poker-{table.table_id}-{len(shards) + 1:02d}.avro"
-            write_shard(out / name, family, buffer, stream_id=stream_id)
+        if (number + 1) % hands_per_file == 0 or number + 1 == count:
+            name = f"poker-{table.table_id}-{len(files) + 1:02d}.avro"
+            write_input_file(out / name, family, buffer, stream_id=stream_id)
             buffer = []
-            shards.append(name)
-            manifest.shards.append(name)
-    return shards
+            files.append(name)
+            manifest.input_files.append(name)
+    return files
 
 
 def _count(hand: PlayedHand, stats: dict[str, int]) -> None:

@@ -25,7 +25,7 @@ DEMO_ROUNDS, DEMO_MACHINES, DEMO_TOURNAMENTS = 2_000, 20, 6
 
 
 def demo_day(input_dir: Path) -> DayManifest:
-    """Write the demo day's shards under ``input_dir/<day>/`` and return its manifest."""
+    """Write the demo day's input files under ``input_dir/<day>/`` and return its manifest."""
     return generate_day(
         DEMO_SEED,
         DEMO_DAY,

@@ -3,7 +3,7 @@
 Each machine plays one day (``slots.machine_month(days=1, readings_per_day=24)``: its
 meters read every hour) from its own named streams ``"<seed>:<day>:<machine>"`` (play)
 and ``"...:faults"`` (faults); no global random state, no clock; the same seed and day
-give byte-identical shards. Machine ids are the same every day and each day's stream
+give byte-identical input files. Machine ids are the same every day and each day's stream
 opens with its MachineConfigured: one store holds one generated day of a fleet.
 
 Clean edge cases, which must reconcile without a finding: about one machine in eight has
@@ -42,7 +42,7 @@ from pathlib import Path
 from typing import Any
 
 from audit.families import family_named
-from simulate.avro_out import write_shard
+from simulate.avro_out import write_input_file
 from simulate.day import ExtraGenerator
 from simulate.envelope import renumbered
 from simulate.manifest import PlantedFault
@@ -62,8 +62,8 @@ METER_FAULTS: dict[str, tuple[str, ...]] = dict.fromkeys(
 GAMES_PER_DAY = 400
 FLEET_OPERATOR = OPERATORS["pt"]
 """Who runs the slot floor (each machine's declared operator)."""
-TERMS_SHARD = "slots-machines.avro"
-"""The machines' declarations (not listed among the shards of subjects)."""
+TERMS_FILE = "slots-machines.avro"
+"""The machines' declarations (not listed among the input files of subjects)."""
 
 Planted = tuple[list[FlatEvent], dict[str, Any]]
 
@@ -72,11 +72,11 @@ def slot_fleet(
     machines: int,
     *,
     fault_rate: float = 0.0,
-    per_shard: int = 100,
+    per_file: int = 100,
     games_per_day: int = GAMES_PER_DAY,
 ) -> ExtraGenerator:
-    """An ``extra`` generator: ``machines`` slot machines in ``slots-<k>.avro`` shards of
-    at most ``per_shard`` machines, a meter fault in about ``fault_rate`` of them."""
+    """An ``extra`` generator: ``machines`` slot machines in ``slots-<k>.avro`` input files of
+    at most ``per_file`` machines, a meter fault in about ``fault_rate`` of them."""
 
     def extra(seed: int, day: date, out: Path) -> tuple[list[str], list[PlantedFault]]:
         faults: list[PlantedFault] = []
@@ -85,8 +85,8 @@ def slot_fleet(
         family = family_named("slots")
         out.mkdir(parents=True, exist_ok=True)
         ids = [f"slot-{number + 1:04d}" for number in range(machines)]
-        write_shard(
-            out / TERMS_SHARD,
+        write_input_file(
+            out / TERMS_FILE,
             family_named("table"),
             operator_declarations([(m, "slots") for m in ids], FLEET_OPERATOR, CURRENCY),
             stream_id=f"{seed}:slot-machines",
@@ -97,9 +97,9 @@ def slot_fleet(
             )
             buffer += events
             faults += [fault] if fault is not None else []
-            if (number + 1) % per_shard == 0 or number + 1 == machines:
+            if (number + 1) % per_file == 0 or number + 1 == machines:
                 files.append(f"slots-{len(files) + 1:03d}.avro")
-                write_shard(
+                write_input_file(
                     out / files[-1], family, buffer, stream_id=f"{seed}:{day.isoformat()}:slots"
                 )
                 buffer = []

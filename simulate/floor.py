@@ -4,7 +4,7 @@ A floor of punto banco, roulette, blackjack and chemin de fer tables (about 35/3
 of the rounds, at least two tables a game, at most ``ROUNDS_PER_TABLE`` rounds a table),
 each table's rounds spread evenly through the day. Each table plays from its own named
 streams ``"<seed>:<day>:<table>"`` (the rounds) and ``"...:faults"`` (the faults): no
-global random state, no clock; the same seed and day give byte-identical shards.
+global random state, no clock; the same seed and day give byte-identical input files.
 
 Faults (``casino.plant``; the finding kinds come from running the replayer on each):
 
@@ -47,7 +47,7 @@ from datetime import UTC, date, datetime, timedelta
 from pathlib import Path
 
 from audit.families import family_named
-from simulate.avro_out import write_shard
+from simulate.avro_out import write_input_file
 from simulate.casino import (
     BANKED_FAULTS,
     SIMULATORS,
@@ -80,8 +80,8 @@ OFFERED: dict[str, tuple[str, ...]] = {
 MALFUNCTION = "malfunction_not_refunded"
 FLOOR_OPERATOR = OPERATORS["pt"]
 """Who runs the banked floor (its tables' declared operator)."""
-TERMS_SHARD = "banked-tables.avro"
-"""The floor's table declarations (not listed among the shards of subjects)."""
+TERMS_FILE = "banked-tables.avro"
+"""The floor's table declarations (not listed among the input files of subjects)."""
 _BANKS = (10_000, 20_000, 50_000, 100_000)
 _SEATS = 8
 PATRONS = 400
@@ -169,10 +169,10 @@ class _BankerRun:
 
 
 def banked_rounds(
-    rounds: int, *, fault_rate: float = 0.0, per_shard: int = 10_000
+    rounds: int, *, fault_rate: float = 0.0, per_file: int = 10_000
 ) -> ExtraGenerator:
-    """An ``extra`` generator: ``rounds`` banked rounds in ``banked-<k>.avro`` shards of at
-    most ``per_shard`` rounds, with faults planted in about ``fault_rate`` of them."""
+    """An ``extra`` generator: ``rounds`` banked rounds in ``banked-<k>.avro`` input files of at
+    most ``per_file`` rounds, with faults planted in about ``fault_rate`` of them."""
 
     def extra(seed: int, day: date, out: Path) -> tuple[list[str], list[PlantedFault]]:
         faults: list[PlantedFault] = []
@@ -181,8 +181,8 @@ def banked_rounds(
         family = family_named("banked")
         stream_id = f"{seed}:{day.isoformat()}:banked"
         out.mkdir(parents=True, exist_ok=True)
-        write_shard(
-            out / TERMS_SHARD,
+        write_input_file(
+            out / TERMS_FILE,
             family_named("table"),
             operator_declarations(
                 [(t.table_id, t.game) for t in floor_tables(rounds)],
@@ -194,9 +194,9 @@ def banked_rounds(
         )
         for count, events in enumerate(_floor_day(seed, day, rounds, fault_rate, faults), 1):
             buffer += events
-            if count % per_shard == 0 or count == rounds:
+            if count % per_file == 0 or count == rounds:
                 files.append(f"banked-{len(files) + 1:03d}.avro")
-                write_shard(out / files[-1], family, buffer, stream_id=stream_id)
+                write_input_file(out / files[-1], family, buffer, stream_id=stream_id)
                 buffer = []
         return files, faults
 

@@ -1,6 +1,6 @@
 """The ground truth of a synthetic day: ``manifest.json``.
 
-It lists the tables (rulebook, stakes, declared rake terms), the shards written, every
+It lists the tables (rulebook, stakes, declared rake terms), the input files written, every
 planted fault (hand, fault kind, the finding kinds the replayer must raise for that hand,
 and the detail of what was changed) and every colluding group (players, method). Written
 with sorted keys and fixed separators, so the same seed gives byte-identical files.
@@ -13,7 +13,12 @@ from dataclasses import asdict, dataclass, field
 from pathlib import Path
 from typing import Any
 
+from pipelines.input_files import written_before_rename
+
 MANIFEST_NAME = "manifest.json"
+RENAMED_KEYS = {"shards": "input_files"}
+"""A manifest written before issue #25 names its input files (top level and per table)
+``shards``; ``DayManifest.read`` reads both shapes."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -57,7 +62,8 @@ class DayManifest:
     day: str
     hands: int
     tables: list[dict[str, Any]]
-    shards: list[str]
+    input_files: list[str]
+    """The day's input files of subjects (not the declarations ingested first)."""
     faults: list[PlantedFault]
     collusion: list[CollusionGroup]
     stats: dict[str, int] = field(default_factory=dict)
@@ -79,13 +85,13 @@ class DayManifest:
 
     @classmethod
     def read(cls, folder: Path) -> DayManifest:
-        data = json.loads((folder / MANIFEST_NAME).read_text())
+        data = written_before_rename(json.loads((folder / MANIFEST_NAME).read_text()), RENAMED_KEYS)
         return cls(
             seed=data["seed"],
             day=data["day"],
             hands=data["hands"],
-            tables=data["tables"],
-            shards=data["shards"],
+            tables=[written_before_rename(t, RENAMED_KEYS) for t in data["tables"]],
+            input_files=data["input_files"],
             faults=[
                 PlantedFault(f["kind"], f["subject"], tuple(f["findings"]), f["detail"])
                 for f in data["faults"]

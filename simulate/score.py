@@ -5,7 +5,7 @@ are pairs (subject, finding kind), one per kind the replayer must raise for the 
 the findings are the (subject, kind) pairs of the store's current findings. A subject
 raising several findings of one kind counts once. ``collusion_suspected`` and
 ``data_quality`` are left out on both sides: collusion is a statistical detection,
-scored against the manifest's groups, and data-quality findings come from the shards'
+scored against the manifest's groups, and data-quality findings come from the nightly's
 expectations, not from the replayer. A data-quality finding is expected only on a
 subject with a planted fault (a mispaid pot breaks the per-hand chip conservation
 expectation); any other is listed as ``quality_elsewhere``.

@@ -15,8 +15,8 @@ tournament policies (PT-217/2007 II n.º 113-124):
   in the morning: a seat they win is paid as T$ of the target's buy-in + bounty, its
   fee not included (GG-2022 Política de prêmios para vários satélites/assentos); the
   other winners register for the target with their ticket. A satellite is written to
-  the same shard as its target, so the night judges it against the target however its
-  shards are spread over workers.
+  the same input file as its target, so the night judges it against the target however its
+  input files are spread over workers.
 
 Prize pools: the buy-ins collected or the guarantee, whichever is more, paid to about
 15% of the field (at least 3 places) in harmonic shares (1, 1/2, 1/3 ...) of whole
@@ -55,7 +55,7 @@ for it (a same-hand elimination, a split bounty, an extra seat).
 Deterministic: the day's programme from the named stream ``"<seed>:<day>:tournaments"``,
 each tournament from ``"<seed>:<day>:<tournament id>"``, the faults from
 ``"...:tournaments:faults"``; no global random state, no clock. The same seed and day
-give byte-identical shards, and ``fault_rate`` changes no clean tournament.
+give byte-identical input files, and ``fault_rate`` changes no clean tournament.
 """
 
 from __future__ import annotations
@@ -68,7 +68,7 @@ from pathlib import Path
 from typing import Any
 
 from audit.families import family_named
-from simulate.avro_out import write_shard
+from simulate.avro_out import write_input_file
 from simulate.day import ExtraGenerator
 from simulate.envelope import envelope
 from simulate.manifest import PlantedFault
@@ -77,8 +77,8 @@ from simulate.tables import OPERATORS, operator_declarations
 from simulate.tournament_faults import OFFERED, FlatEvent, plant_pending
 
 CURRENCY, VENUE, STARTING_CHIPS = "USD", "gg", 20_000
-TERMS_SHARD = "tournament-terms.avro"
-"""Each tournament's declared operator (the room running it), not listed among the shards
+TERMS_FILE = "tournament-terms.avro"
+"""Each tournament's declared operator (the room running it), not listed among the input files
 of subjects: the tournament is its own table (``audit.judging.OWN_TABLE``)."""
 FIELD, SATELLITE_FIELD, TARGET_FIELD = (12, 200), (12, 60), (60, 200)
 TOURNAMENTS_PER_SATELLITE = 10
@@ -234,9 +234,9 @@ class Played:
         return self.knockouts[-1].at + timedelta(minutes=1)
 
 
-def tournament_day(count: int, *, fault_rate: float = 0.0, per_shard: int = 100) -> ExtraGenerator:
-    """An ``extra`` generator: ``count`` tournaments in ``tournaments-<k>.avro`` shards of
-    at most ``per_shard`` tournaments (a satellite always beside its target), a fault
+def tournament_day(count: int, *, fault_rate: float = 0.0, per_file: int = 100) -> ExtraGenerator:
+    """An ``extra`` generator: ``count`` tournaments in ``tournaments-<k>.avro`` input files of
+    at most ``per_file`` tournaments (a satellite always beside its target), a fault
     planted in about ``fault_rate`` of them."""
 
     def extra(seed: int, day: date, out: Path) -> tuple[list[str], list[PlantedFault]]:
@@ -247,8 +247,8 @@ def tournament_day(count: int, *, fault_rate: float = 0.0, per_shard: int = 100)
         family = family_named("tournament")
         out.mkdir(parents=True, exist_ok=True)
         ids = [spec.tournament_id for unit in _programme(seed, day, count) for spec in unit]
-        write_shard(
-            out / TERMS_SHARD,
+        write_input_file(
+            out / TERMS_FILE,
             family_named("table"),
             operator_declarations([(t, "tournament") for t in ids], OPERATORS[VENUE], CURRENCY),
             stream_id=f"{seed}:{day.isoformat()}:tournament-terms",
@@ -256,13 +256,13 @@ def tournament_day(count: int, *, fault_rate: float = 0.0, per_shard: int = 100)
 
         def flush() -> None:
             files.append(f"tournaments-{len(files) + 1:03d}.avro")
-            write_shard(
+            write_input_file(
                 out / files[-1], family, buffer, stream_id=f"{seed}:{day.isoformat()}:tournaments"
             )
             buffer.clear()
 
         for unit in _units(seed, day, count, fault_rate, faults):
-            if buffer and held + len(unit) > per_shard:
+            if buffer and held + len(unit) > per_file:
                 flush()
                 held = 0
             buffer.extend(event for events in unit for event in events)

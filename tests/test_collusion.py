@@ -41,9 +41,9 @@ KNOWN_MISSES = {(4, "soft_play", 2)}
 
 
 def read_hands(folder: Path, manifest: DayManifest) -> Iterator[list[dict]]:
-    for shard in manifest.shards:
+    for name in manifest.input_files:
         hands: dict[str, list[dict]] = defaultdict(list)
-        for event in read_events(folder / shard):
+        for event in read_events(folder / name):
             hands[event["hand_id"]].append(event)
         yield from hands.values()
 
@@ -197,16 +197,16 @@ def detector_over(hands: list[list[dict]]) -> CollusionDetector:
     return detector
 
 
-def test_merged_shard_states_give_the_single_pass_report(
+def test_merged_partition_states_give_the_single_pass_report(
     population: tuple[list[list[dict]], DayManifest], report: CollusionReport
 ) -> None:
-    """The night stores one state per shard and the window merges them (through JSON, as
+    """The night stores one state per partition and the window merges them (through JSON, as
     the store keeps them): the same pairs, counts, evidence and suspicions as one pass."""
     import orjson
 
     hands, _ = population
     merged = CollusionDetector(as_of=START + timedelta(days=DAYS - 1))
-    for first in range(0, len(hands), 700):  # shards of 700 hands
+    for first in range(0, len(hands), 700):  # parts of 700 hands
         part = detector_over(hands[first : first + 700])
         merged.merge(orjson.loads(orjson.dumps(part.state())))
     single = detector_over(hands)

@@ -1,7 +1,7 @@
 """The nightly DAG on a real distributed Airflow: CeleryExecutor, a Redis broker and two
 Celery workers, the metadata and the store on PostgreSQL (``tests/celery_harness.py``).
 
-A small synthetic day is triggered as one run, its shards mapped in ``MAX_CHUNKS``
+A small synthetic day is triggered as one run, its input files mapped in ``MAX_CHUNKS``
 chunks; the run must succeed with both workers having executed tasks, the tasks that
 open the store must have run in the store pool, and its ``findings.jsonl`` must be
 byte-identical to that of ``casino-audit nightly`` on the same input and a fresh store.
@@ -31,7 +31,7 @@ STORE_TASKS = {"discover", "ingest", "judge", "detectors", "append", "report"}
 
 def small_day(input_dir: Path) -> None:
     """A few hundred hands at eight tables, a few banked rounds and slot machines, with
-    faults: thirteen shards."""
+    faults: thirteen input files."""
     generate_day(
         11,
         DAY,
@@ -39,10 +39,10 @@ def small_day(input_dir: Path) -> None:
         out=input_dir / DAY.isoformat(),
         colluders=1,
         fault_rate=0.03,
-        hands_per_shard=100,
+        hands_per_file=100,
         extra=[
-            banked_rounds(60, fault_rate=0.05, per_shard=30),
-            slot_fleet(4, fault_rate=0.25, per_shard=2),
+            banked_rounds(60, fault_rate=0.05, per_file=30),
+            slot_fleet(4, fault_rate=0.25, per_file=2),
         ],
     )
 

@@ -55,7 +55,7 @@ class Input:
 def day(tmp_path_factory: pytest.TempPathFactory) -> Input:
     root = tmp_path_factory.mktemp("infra-day")
     folder = root / DAY.isoformat()
-    generate_day(9, DAY, hands=600, tables=3, hands_per_shard=100, out=folder)
+    generate_day(9, DAY, hands=600, tables=3, hands_per_file=100, out=folder)
     store_file = root / "reference.db"
     result = run_cli(sqlite_url(store_file), "ingest", str(folder))
     assert result.code == 0, result

@@ -14,7 +14,7 @@ from audit.ingest.errors import RecordRejected
 from replayer.poker.replay import adjudicate_hand
 from replayer.poker.verdict import HandVerdict
 from simulate import DayManifest, generate_day
-from simulate.day import TERMS_SHARD
+from simulate.day import TERMS_FILE
 from simulate.faults import FAULT_KINDS
 from simulate.tables import rake_terms_from
 
@@ -23,8 +23,8 @@ DAY = date(2025, 3, 1)
 
 def hands_of(folder: Path, manifest: DayManifest) -> dict[str, list[dict]]:
     hands: dict[str, list[dict]] = defaultdict(list)
-    for shard in manifest.shards:
-        for event in read_events(folder / shard):
+    for name in manifest.input_files:
+        for event in read_events(folder / name):
             hands[event["hand_id"]].append(event)
     return hands
 
@@ -49,22 +49,22 @@ def test_same_seed_gives_byte_identical_files(tmp_path: Path) -> None:
     generate_day(3, DAY, hands=240, out=tmp_path / "b", fault_rate=0.05, colluders=3)
     names = sorted(p.name for p in (tmp_path / "a").iterdir())
     assert names == sorted(p.name for p in (tmp_path / "b").iterdir())
-    assert "manifest.json" in names and TERMS_SHARD in names
-    assert len(names) == len(first.shards) + 2
+    assert "manifest.json" in names and TERMS_FILE in names
+    assert len(names) == len(first.input_files) + 2
     for name in names:
         assert (tmp_path / "a" / name).read_bytes() == (tmp_path / "b" / name).read_bytes()
     other = generate_day(4, DAY, hands=240, out=tmp_path / "c", fault_rate=0.05, colluders=3)
     assert other.to_json() != first.to_json()
 
 
-def test_shards_pass_ingest_validation(faulty_day: tuple[Path, DayManifest]) -> None:
+def test_input_files_pass_ingest_validation(faulty_day: tuple[Path, DayManifest]) -> None:
     folder, manifest = faulty_day
     venues = set()
     for table in manifest.tables[:3]:  # one table per venue: ingest validation is slow
         venues.add(table["venue"])
         hands = 0
-        for shard in table["shards"]:
-            for unit in iter_avro_units(folder / shard):
+        for name in table["input_files"]:
+            for unit in iter_avro_units(folder / name):
                 assert not isinstance(unit, RecordRejected), unit
                 assert unit.records[0]["type"] == "HandStarted"
                 hands += 1

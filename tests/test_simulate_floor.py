@@ -33,8 +33,8 @@ Day = tuple[Path, list[str], list[PlantedFault]]
 
 def generate(out: Path, seed: int = 12) -> tuple[list[str], list[PlantedFault]]:
     """Seed 12: every fault kind, lawful garages, a clean recorded RAM clear."""
-    banked, banked_faults = banked_rounds(1_000, fault_rate=0.1, per_shard=400)(seed, DAY, out)
-    slots, slot_faults = slot_fleet(30, fault_rate=0.4, per_shard=10)(seed, DAY, out)
+    banked, banked_faults = banked_rounds(1_000, fault_rate=0.1, per_file=400)(seed, DAY, out)
+    slots, slot_faults = slot_fleet(30, fault_rate=0.4, per_file=10)(seed, DAY, out)
     return banked + slots, banked_faults + slot_faults
 
 
@@ -64,12 +64,12 @@ def planted_kinds(faults: list[PlantedFault]) -> dict[str, set[str]]:
     return {fault.subject: set(fault.findings) for fault in faults}
 
 
-def test_same_seed_gives_byte_identical_shards(day: Day, tmp_path: Path) -> None:
+def test_same_seed_gives_byte_identical_input_files(day: Day, tmp_path: Path) -> None:
     folder, files, faults = day
     assert_same_seed_same_bytes(generate, folder, files, faults, tmp_path, seed=13)
 
 
-def test_shard_headers_spell_the_schema_as_its_file(day: Day) -> None:
+def test_input_file_headers_spell_the_schema_as_its_file(day: Day) -> None:
     # fastavro's parsed schema orders field properties by hash seed; the file's order does not.
     folder, files, _ = day
     for name in (files[0], files[-1]):
@@ -150,7 +150,7 @@ def test_hourly_readings_fall_on_the_hour_and_reconcile() -> None:
 def test_generate_day_adds_the_floor_and_the_fleet_to_its_manifest(tmp_path: Path) -> None:
     extra = [banked_rounds(40, fault_rate=0.2), slot_fleet(4, fault_rate=0.5)]
     manifest = generate_day(7, DAY, hands=80, out=tmp_path, fault_rate=0.05, extra=extra)
-    assert {"banked-001.avro", "slots-001.avro"} <= set(manifest.shards)
+    assert {"banked-001.avro", "slots-001.avro"} <= set(manifest.input_files)
     kinds = {fault.kind for fault in DayManifest.read(tmp_path).faults}
     assert kinds & set(BANKED_FAULTS) and kinds & set(METER_FAULTS)
 
@@ -172,11 +172,11 @@ def test_the_score_compares_subject_kind_pairs() -> None:
         ("r1", "mispaid_bet"),
         ("m2", "meter_discrepancy"),
         ("pair:a|b", "collusion_suspected"),  # scored separately, on both sides
-        ("day/shard", "data_quality"),  # no fault planted there: listed
+        ("day/poker/p03", "data_quality"),  # no fault planted there: listed
         ("h1", "data_quality"),  # on a faulty hand (chips not conserved): expected
     ]
     result = score(manifest, found)
-    assert result.quality_elsewhere == frozenset({"day/shard"})
+    assert result.quality_elsewhere == frozenset({"day/poker/p03"})
     assert result.missed == [("h1", "rake_cap_breach"), ("m1", "meter_discrepancy")]
     assert result.unexpected == [("m2", "meter_discrepancy")]
     assert (result.precision, result.recall) == (2 / 3, 2 / 4)

@@ -39,7 +39,7 @@ Day = tuple[Path, list[str], list[PlantedFault]]
 
 
 def generate(out: Path, seed: int = SEED, rate: float = RATE) -> tuple[list[str], list]:
-    return tournament_day(COUNT, fault_rate=rate, per_shard=8)(seed, DAY, out)
+    return tournament_day(COUNT, fault_rate=rate, per_file=8)(seed, DAY, out)
 
 
 @pytest.fixture(scope="module")
@@ -67,7 +67,7 @@ def verdicts(events: Events) -> dict[str, list]:
     return judged
 
 
-def test_same_seed_gives_byte_identical_shards(day: Day, tmp_path: Path) -> None:
+def test_same_seed_gives_byte_identical_input_files(day: Day, tmp_path: Path) -> None:
     folder, files, faults = day
     assert_same_seed_same_bytes(generate, folder, files, faults, tmp_path, seed=SEED + 1)
 

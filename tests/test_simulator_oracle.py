@@ -3,7 +3,7 @@
 ``simulate.poker`` settles each hand with the replayer's own betting machine,
 pots, rake and showdown, so the replayer finding nothing on a clean day cannot catch a
 bug both share (issue 25). Here a seeded day (every rulebook and variant the generator
-deals) is read back from its shards, every hand without a planted fault is exported to
+deals) is read back from its input files, every hand without a planted fault is exported to
 PHH (``audit.phh_export.hand_phh``) and replayed in PokerKit (``tests.pokerkit_oracle``):
 
 * every clean hand PokerKit replays ends at the simulator's finishing stacks (for a raked
@@ -66,11 +66,11 @@ Day = tuple[DayManifest, dict[str, list[Event]]]
 
 def played_day(out: Path, seed: int, hands: int) -> Day:
     """A day of ``hands`` hands at every generated rulebook, about a tenth of them with a
-    planted fault, and its events read back from the shards, by hand."""
+    planted fault, and its events read back from the input files, by hand."""
     manifest = generate_day(seed, DAY, hands=hands, out=out, fault_rate=0.1, colluders=2)
     by_hand: dict[str, list[Event]] = defaultdict(list)
-    for shard in manifest.shards:
-        for event in read_events(out / shard):
+    for name in manifest.input_files:
+        for event in read_events(out / name):
             by_hand[event["hand_id"]].append(event)
     return manifest, by_hand
 

@@ -87,9 +87,9 @@ def floor(tmp_path_factory: pytest.TempPathFactory) -> tuple[DayManifest, dict[s
         5, DAY, hands=10, out=out, extra=[banked_rounds(2_400, fault_rate=0.05)]
     )
     rounds: dict[str, list[Event]] = defaultdict(list)
-    for shard in manifest.shards:
-        if shard.startswith("banked-"):
-            for event in read_events(out / shard):
+    for name in manifest.input_files:
+        if name.startswith("banked-"):
+            for event in read_events(out / name):
                 rounds[event["round_id"]].append(event)
     return manifest, rounds
 
