@@ -48,8 +48,8 @@ def add_parsers(sub: Subcommands) -> None:
     p.add_argument(
         "--chain-shard",
         metavar="NAME",
-        help="append to this shard's hash chain (default: the main chain); ingests of "
-        "different shards run side by side on PostgreSQL",
+        help="append to this chain shard's hash chain (default: the main chain); ingests "
+        "into different chain shards run side by side on PostgreSQL",
     )
     p.add_argument("paths", nargs="+", metavar="PATH")
     p.set_defaults(run=cmd_ingest)

@@ -1,6 +1,6 @@
 """A small store for the console's tests, on SQLite and PostgreSQL, built once per
 session and backend: a synthetic day (poker, banked rounds, slot machines, tournaments)
-plus a shard of hostile names, through the whole nightly with signed checkpoints, an
+plus an input file of hostile names, through the whole nightly with signed checkpoints, an
 incident investigated, and one account per role.
 
 Import the fixtures (``console_store``, ``make_client``) into a test module to use them.

@@ -107,7 +107,7 @@ def test_the_night_judges_each_tables_coups_together(store_url: str) -> None:
     store = AuditStore(store_url)
     try:
         store.append([SubjectRecords("banked", r[0]["round_id"], r) for r in rounds])
-        # as two shards' ledgers list them, out of order: the order judged is time's
+        # as two partitions' ledgers list them, out of order: the order judged is time's
         tables = {"chemmy-1": ["chemmy-1/3", "chemmy-1/2", "c/1"]}
         verdict, ledger = banker_run_units(store, date(2025, 3, 1), tables)
         assert verdict.subject_id.startswith("banker_run:table:chemmy-1|")

@@ -230,7 +230,7 @@ def test_events_no_checkpoint_covers_are_not_proven(
 def test_a_hash_chain_proof_is_refused_across_chain_shards(
     console_store: ConsoleStore, make_client: Any
 ) -> None:
-    """The nightly writes each input shard on its own chain: a hand's table terms and its
+    """The nightly writes each input file on its own chain shard: a hand's table terms and its
     events are on different chains, which only the Merkle tree covers together."""
     hand = _subjects(console_store.url)["poker"]
     client = make_client("inspector")

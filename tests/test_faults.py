@@ -46,7 +46,7 @@ MAX_DELAY = {"ingest": 4.0, "replay": 4.0, "nightly": 25.0}
 
 @dataclass(frozen=True)
 class Day:
-    """The input: ``root/<DAY>/`` holds the day's shards (300 hands at two tables)."""
+    """The input: ``root/<DAY>/`` holds the day's input files (300 hands at two tables)."""
 
     root: Path
 

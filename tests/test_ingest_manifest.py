@@ -27,7 +27,7 @@ from tests.fault_harness import DAY, Result, assert_clean, run_cli, sqlite_url
 
 @pytest.fixture(scope="module")
 def original(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    """A day of 40 hands at two tables: ``tables.avro`` and two poker shards."""
+    """A day of 40 hands at two tables: ``tables.avro`` and two poker input files."""
     folder = tmp_path_factory.mktemp("manifest-day") / DAY.isoformat()
     generate_day(3, DAY, hands=40, tables=2, out=folder)
     (folder / "manifest.json").unlink()  # the simulator's own, not read by ingest

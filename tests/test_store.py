@@ -199,7 +199,7 @@ def _append_many(url: str, writer: int) -> int:
 
 
 def test_concurrent_writers_keep_one_unbroken_chain(store_url: str) -> None:
-    """Two processes appending at once (parallel nightly shards, mapped DAG tasks) queue for
+    """Two processes appending at once (parallel nightly input files, mapped DAG tasks) queue for
     the write lock: every batch is stored and the chain verifies end to end."""
     import multiprocessing
     from concurrent.futures import ProcessPoolExecutor

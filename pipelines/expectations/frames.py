@@ -1,4 +1,5 @@
-"""Pandas frames built from a shard's flat events, shaped for the expectation suites.
+"""Pandas frames built from flat events (stored events of a part of the night), shaped
+for the expectation suites.
 
 Each frame has one row per thing an expectation judges (an event, a hand, a card) and a
 ``subject`` column naming the hand, round or machine, so a failed row becomes a finding

@@ -1235,7 +1235,7 @@ _CASINO_AUDIT: tuple[tuple[str, str, str], ...] = (
         "data quality",
         "Data-quality checks",
         "Each night's records are checked against casino-audit's data expectations; a "
-        "failed check is reported against the record or shard it concerns",
+        "failed check is reported against the record or input file it concerns",
     ),
 )
 
