@@ -26,7 +26,7 @@ from audit.ingest.room_text.building import TRACKER_RAISE
 from audit.ingest.room_text.parser import CANCELLED
 from audit.ingest.room_text.reader import iter_text_units
 from audit.phh_export import hand_phh
-from audit.show.poker import Hand as ShownHand
+from audit.show.poker import HandVoice
 from audit.store import AuditStore, SubjectRecords
 from replayer.findings import FindingKind
 from replayer.poker.replay import adjudicate_hand
@@ -567,7 +567,7 @@ def test_gg_cash_drop_is_house_money_in_the_pot(tmp_path: Path) -> None:
     under_pt = adjudicate_hand(raised, rulebook_override="pt-217-2007-omaha")
     over = [(f.citation, f.reason) for f in under_pt.findings if f.detail.get("sequence") == 7]
     assert over == [("PT-217/2007 n.º 86", "seat 1: raise of 50 above the maximum of 15")]
-    text = ShownHand(records, {}).describe(drop)
+    text = HandVoice(records, {}).describe(drop)
     assert (
         text == "the house adds USD 1.00 of its own money to the pot (Cash Drop; no player's chips)"
     )

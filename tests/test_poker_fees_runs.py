@@ -16,7 +16,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from audit.show.poker import Hand as ShownHand
+from audit.show.poker import HandVoice
 from replayer.poker.fees import Fee, allocate
 from replayer.poker.pots import split, split_pots
 from replayer.poker.replay import adjudicate_hand
@@ -257,7 +257,7 @@ def test_a_cashout_to_a_player_not_all_in_is_bad_data() -> None:
 
 def test_the_new_events_in_words() -> None:
     events = run_twice(all_in(), "Tc 3d", "Ks Kc").events
-    hand = ShownHand(events, {"1": "alice", "2": "bob"})
+    hand = HandVoice(events, {"1": "alice", "2": "bob"})
     words = [
         hand.describe({"type": "FeeTaken", "kind": "jackpot", "amount": 20, "seat": None}),
         hand.describe({"type": "FeeTaken", "kind": "cashout_risk", "amount": 3, "seat": 2}),

@@ -15,7 +15,7 @@ import pytest
 
 from audit.ingest.limits import Limits
 from audit.ingest.room_text.reader import iter_text_units
-from audit.show.poker import Hand, settlement
+from audit.show.poker import HandVoice, settlement
 from audit.show.text import settlement_lines
 from audit.store import SubjectRecords
 from replayer.findings import FindingKind
@@ -331,7 +331,7 @@ def test_show_never_says_overpaid_by_a_pot_it_cannot_judge(tmp_path: Path) -> No
     events = hand(tmp_path, hidden, ("gg-2022-cash-omaha",))
     verdict = adjudicate_hand(events, rake_terms=RakeTerms(min_bps=500, max_bps=500))
     assert not verdict.determined
-    text = "\n".join(settlement_lines(settlement(Hand(events, {}), verdict)))
+    text = "\n".join(settlement_lines(settlement(HandVoice(events, {}), verdict)))
     assert "overpaid" not in text and "cannot be told" in text
 
 

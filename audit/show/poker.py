@@ -36,8 +36,9 @@ from audit.show.model import (
 from replayer.poker.wording import words
 
 
-class Hand:
-    """One hand's people and money, for its lines: the ``Voice`` its events are said in."""
+class HandVoice:
+    """One hand's people and money, for its lines: the ``Voice`` its events are said in
+    (what ``show`` tells of a hand; the hand being replayed is ``replayer.poker.hand.Hand``)."""
 
     def __init__(self, events: Sequence[Mapping[str, Any]], players: Mapping[str, str]):
         self.events = {e.get("sequence"): e for e in events}
@@ -69,7 +70,7 @@ def poker_body(
     inputs: Any, verdict: Any, players: Mapping[str, str], numbers: Mapping[str, int]
 ) -> PokerStory:
     """Seats, the actions street by street with the first divergence marked, settlement."""
-    hand = Hand(inputs.events, players)
+    hand = HandVoice(inputs.events, players)
     marks = Marks(step.sequence for step in verdict.steps if step.findings)
     unreplayed: list[Line] = []
     first = marks.first
@@ -95,7 +96,7 @@ def poker_body(
     )
 
 
-def _seats(hand: Hand) -> tuple[Seat, ...]:
+def _seats(hand: HandVoice) -> tuple[Seat, ...]:
     """The seats at the start of the hand, with the hole cards dealt to each."""
     holes: dict[Any, list[Any]] = {}
     for event in hand.events.values():
@@ -114,12 +115,12 @@ def _seats(hand: Hand) -> tuple[Seat, ...]:
     )
 
 
-def _player(hand: Hand, seat: Any) -> str | None:
+def _player(hand: HandVoice, seat: Any) -> str | None:
     name = hand.players.get(str(seat))
     return safe(name) if name else None
 
 
-def _action(hand: Hand, step: Any, marks: Marks, numbers: Mapping[str, int]) -> Action:
+def _action(hand: HandVoice, step: Any, marks: Marks, numbers: Mapping[str, int]) -> Action:
     """One step of the replay: the event, the state after it, its findings."""
     event = hand.events.get(step.sequence, {})
     ids = [numbers.get(f.finding_id) for f in step.findings]
@@ -184,7 +185,7 @@ def _list(values: Sequence[Any]) -> str:
     return ", ".join(str(v) for v in values if v is not None) or "-"
 
 
-def settlement(hand: Hand, verdict: Any) -> Settlement:
+def settlement(hand: HandVoice, verdict: Any) -> Settlement:
     """Per seat: what he put in, what the rules pay him, what was recorded, what is owed;
     the rake and fees allowed vs taken; money outside the pots; the pots."""
     expected = dict(verdict.expected_payouts)
@@ -207,7 +208,7 @@ def settlement(hand: Hand, verdict: Any) -> Settlement:
 
 
 def _payout(
-    hand: Hand, verdict: Any, seat: Any, due: int, paid: int | None, put: Mapping[Any, int]
+    hand: HandVoice, verdict: Any, seat: Any, due: int, paid: int | None, put: Mapping[Any, int]
 ) -> Payout:
     difference = None
     if paid is not None and paid != due and not verdict.determined:
@@ -228,7 +229,7 @@ def _payout(
     )
 
 
-def _charges(hand: Hand, verdict: Any) -> tuple[Charge, ...]:
+def _charges(hand: HandVoice, verdict: Any) -> tuple[Charge, ...]:
     """The rake, and fees other than rake when there are any, allowed vs recorded."""
     charges = [("rake", verdict.expected_rake, verdict.recorded_rake)]
     if verdict.recorded_fees or verdict.expected_fees:
@@ -244,7 +245,7 @@ def _charges(hand: Hand, verdict: Any) -> tuple[Charge, ...]:
     )
 
 
-def _outside(hand: Hand, verdict: Any) -> tuple[str, ...]:
+def _outside(hand: HandVoice, verdict: Any) -> tuple[str, ...]:
     """Money the house moved outside the pots."""
     said = [
         f"{hand.seat(seat)}: paid a cash-out of {hand.money(chips)} by the house "
@@ -263,7 +264,7 @@ def _outside(hand: Hand, verdict: Any) -> tuple[str, ...]:
     return tuple(said)
 
 
-def _pot(hand: Hand, pot: Any) -> Pot:
+def _pot(hand: HandVoice, pot: Any) -> Pot:
     return Pot(
         name="main pot" if pot.index == 0 else f"side pot {pot.index}",
         amount=hand.money(pot.amount),
@@ -273,11 +274,11 @@ def _pot(hand: Hand, pot: Any) -> Pot:
     )
 
 
-def _balance(hand: Hand, verdict: Any, recorded: Mapping[Any, int]) -> str | None:
+def _balance(hand: HandVoice, verdict: Any, recorded: Mapping[Any, int]) -> str | None:
     if hand.first and not verdict.conserved and recorded:
         taken = "rake and fees" if verdict.recorded_fees else "rake"
         return f"the recorded payouts and {taken} do not add up to the chips put in"
     return None
 
 
-__all__ = ["Hand", "poker_body", "settlement"]
+__all__ = ["HandVoice", "poker_body", "settlement"]

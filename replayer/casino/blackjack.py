@@ -67,8 +67,8 @@ def is_blackjack(cards: list[str], from_split: bool = False) -> bool:
 
 
 @dataclass(slots=True)
-class Hand:
-    """A player hand as it is played."""
+class BlackjackHand:
+    """A player's blackjack hand as it is played: a box's, or one a split made."""
 
     number: int
     cards: list[str] = field(default_factory=list)
@@ -98,7 +98,7 @@ class _Replay:
     rules: BlackjackRules
     bets: list[Bet]
     findings: list[Finding] = field(default_factory=list)
-    hands: dict[int, Hand] = field(default_factory=dict)
+    hands: dict[int, BlackjackHand] = field(default_factory=dict)
     dealer: list[str] = field(default_factory=list)
     dealer_draws: list[tuple[str, int]] = field(default_factory=list)  # (card, sequence)
     splits: dict[int, int] = field(default_factory=dict)  # splits made per original box
@@ -156,7 +156,7 @@ def adjudicate(record: RoundRecord, rules: BlackjackRules, bets: list[Bet]) -> G
             )
         )
         return result
-    replay.hands = {box: Hand(box, box=box) for box in boxes}
+    replay.hands = {box: BlackjackHand(box, box=box) for box in boxes}
     for event in dealt[: len(initial)]:
         if event["to"] == "dealer":
             replay.dealer.append(event["card"])
@@ -280,7 +280,7 @@ def _decide(replay: _Replay, event: FlatEvent) -> None:
         _split(replay, hand, event)
 
 
-def _double(replay: _Replay, hand: Hand, event: FlatEvent) -> None:
+def _double(replay: _Replay, hand: BlackjackHand, event: FlatEvent) -> None:
     rules = replay.rules
     if len(hand.cards) != 2 or (hand.from_split and not rules.double_after_split):
         replay.flag(
@@ -302,7 +302,7 @@ def _double(replay: _Replay, hand: Hand, event: FlatEvent) -> None:
     hand.owed += 1
 
 
-def _split(replay: _Replay, hand: Hand, event: FlatEvent) -> None:
+def _split(replay: _Replay, hand: BlackjackHand, event: FlatEvent) -> None:
     rules = replay.rules
     new = event.get("new_hand")
     first, second = [*hand.cards, "", ""][:2]
@@ -336,7 +336,9 @@ def _split(replay: _Replay, hand: Hand, event: FlatEvent) -> None:
         )
     replay.splits[hand.box] = replay.splits.get(hand.box, 0) + 1
     aces = blackjack_value(first) == 1 and blackjack_value(second) == 1
-    replay.hands[new] = Hand(new, [second], from_split=True, split_aces=aces, box=hand.box, owed=1)
+    replay.hands[new] = BlackjackHand(
+        new, [second], from_split=True, split_aces=aces, box=hand.box, owed=1
+    )
     hand.cards, hand.from_split, hand.split_aces, hand.owed = [first], True, aces, 1
     hand.finished = False
 
@@ -452,7 +454,7 @@ def _insurance(bet: Bet, replay: _Replay, dealer_bj: bool) -> Expected:
 
 
 def _wager(
-    bet: Bet, hand: Hand, dealer: list[str] | None, dealer_bj: bool, rules: BlackjackRules
+    bet: Bet, hand: BlackjackHand, dealer: list[str] | None, dealer_bj: bool, rules: BlackjackRules
 ) -> Expected | None:
     stake = bet.amount
     extra = bet.bet_type == "double"
