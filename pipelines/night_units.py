@@ -9,8 +9,8 @@ Everything the job concludes is an ``adjudication`` subject holding one
   its check outcomes and the report's figures (``profile``);
 - ``intake`` over ``<day>/<partition>/<family>/<input file>``: the subjects an input file
   names that fall in a partition (``pipelines.nightly.intake``), what the night judges;
-- ``nightly`` over ``<day>/<family>/<partition>``: which verdicts the night's judging of
-  a partition relied on (no findings of its own);
+- the *ledger* (kind ``nightly``, ``LEDGER``) over ``<day>/<family>/<partition>``: which
+  verdicts the night's judging of a partition relied on (no findings of its own);
 - ``collusion_state`` over ``<day>/poker/<partition>``: the collusion detector's counts
   and sums over the partition's hands (``CollusionDetector.state``), merged over the
   window by the detector;
@@ -34,8 +34,11 @@ from audit.judging import adjudication_record, adjudication_unit
 from audit.store import AuditStore, SubjectRecords, canonical, first_named, record_digest
 from replayer.findings import Finding, FindingKind
 
-QUALITY, LEDGER, COLLUSION_STATE = "data_quality", "nightly", "collusion_state"
-INTAKE = "intake"
+QUALITY, COLLUSION_STATE, INTAKE = "data_quality", "collusion_state", "intake"
+LEDGER = "nightly"
+"""The kind of a partition's *ledger*, the one name of that unit: its kind keeps the
+name it was first stored under, ``nightly``, since stored unit ids
+(``nightly:<day>/...``) and every lookup by kind use it."""
 
 UnitLookup = Callable[[str], Iterable[str]]
 """prefix -> the ids of the stored adjudication units that start with it (a prefix is
