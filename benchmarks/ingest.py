@@ -101,8 +101,8 @@ def write_input(path: Path, n_events: int, first_hand: int = 0) -> None:
     write_events(path, family_named("poker"), synthetic_events(n_events, first_hand))
 
 
-def child_ingest(url: str, avro: str, shard: str, profile: bool) -> None:
-    """Run in a child process: ingest (into ``shard``'s chain) and report its start and
+def child_ingest(url: str, avro: str, chain_shard: str, profile: bool) -> None:
+    """Run in a child process: ingest (into ``chain_shard``'s chain) and report its start and
     end (epoch seconds), events and peak RSS as JSON; with ``profile``, print the top of
     the cProfile of the ingest first."""
     import cProfile
@@ -111,11 +111,11 @@ def child_ingest(url: str, avro: str, shard: str, profile: bool) -> None:
     from audit.ingest.pipeline import ingest
     from audit.store import AuditStore
 
-    store = AuditStore(url, chain_shard=shard)
+    store = AuditStore(url, chain_shard=chain_shard)
     recorder: Any = store.recorder
     insert, locked = recorder.insert_events, [0.0]
 
-    def timed_insert(*args: Any, **kwargs: Any) -> Any:  # the time under the shard's lock
+    def timed_insert(*args: Any, **kwargs: Any) -> Any:  # the time under the chain shard's lock
         began = time.perf_counter()
         try:
             return insert(*args, **kwargs)
@@ -148,8 +148,8 @@ def child_ingest(url: str, avro: str, shard: str, profile: bool) -> None:
     )
 
 
-def _child_command(url: str, avro: Path, shard: str = "", profile: bool = False) -> list[str]:
-    return [sys.executable, __file__, "--child", url, str(avro), shard, str(int(profile))]
+def _child_command(url: str, avro: Path, chain_shard: str = "", profile: bool = False) -> list[str]:
+    return [sys.executable, __file__, "--child", url, str(avro), chain_shard, str(int(profile))]
 
 
 def run_child(url: str, avro: Path, profile: bool = False) -> dict:
@@ -161,13 +161,13 @@ def run_child(url: str, avro: Path, profile: bool = False) -> dict:
     return json.loads(out.stdout.strip().splitlines()[-1])
 
 
-def run_writers(url: str, avros: list[Path], *, one_shard: bool = False) -> dict:
+def run_writers(url: str, avros: list[Path], *, one_chain_shard: bool = False) -> dict:
     """Ingest each file in its own writer process, all at once, each on its own chain
-    shard (``one_shard``: all on one, whose lock then lets one writer in at a time):
+    shard (``one_chain_shard``: all on one, whose lock then lets one writer in at a time):
     events and the wall time from the first writer's start to the last one's end."""
     children = [
         subprocess.Popen(
-            _child_command(url, avro, "bench/one" if one_shard else f"bench/writer-{i}"),
+            _child_command(url, avro, "bench/one" if one_chain_shard else f"bench/writer-{i}"),
             stdout=subprocess.PIPE,
             text=True,
         )
@@ -226,11 +226,11 @@ def store_size(pg_base: str, schema: str) -> int:
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--events", type=int, default=1_000_000)
-    parser.add_argument("--child", nargs=4, metavar=("URL", "AVRO", "SHARD", "PROFILE"))
+    parser.add_argument("--child", nargs=4, metavar=("URL", "AVRO", "CHAIN_SHARD", "PROFILE"))
     args = parser.parse_args()
     if args.child:
-        url, avro, shard, profile = args.child
-        child_ingest(url, avro, shard, profile == "1")
+        url, avro, chain_shard, profile = args.child
+        child_ingest(url, avro, chain_shard, profile == "1")
         return
     pg_base = os.environ.get("CASINO_AUDIT_TEST_PG_URL")
     if not pg_base:
@@ -253,7 +253,7 @@ def main() -> None:
             write_input(half, args.events // 2, first_hand=i * (hands // 2))
         two = run_writers(f"{pg_base}?schema=bench_{uuid.uuid4().hex[:8]}", halves)
         queued = run_writers(
-            f"{pg_base}?schema=bench_{uuid.uuid4().hex[:8]}", halves, one_shard=True
+            f"{pg_base}?schema=bench_{uuid.uuid4().hex[:8]}", halves, one_chain_shard=True
         )
         size = store_size(pg_base, schema)
         print(f"profile: one ingest of {sizes[0]:,} events into PostgreSQL, by own time")
@@ -296,10 +296,10 @@ def main() -> None:
     )
     print(
         f"  one PostgreSQL writer spends {ours['locked'] / ours['seconds']:.0%} of its time "
-        "inserting (under its shard's lock)"
+        "inserting (under its chain shard's lock)"
     )
     print(f"  ratio PostgreSQL ingest / raw COPY = {ours_rate / copy_rate:.3f}")
-    print(f"  ratio 2 writers on one shard / 1 writer = {queued_rate / ours_rate:.2f}")
+    print(f"  ratio 2 writers on one chain shard / 1 writer = {queued_rate / ours_rate:.2f}")
     print(f"  ratio 2 writers / 1 writer (PostgreSQL) = {two_rate / ours_rate:.2f}")
     print(f"  CPUs this process may use: {len(os.sched_getaffinity(0))}")
 

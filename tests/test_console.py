@@ -313,6 +313,7 @@ def test_the_night_page_shows_checks_and_serves_plots(make_client: Any) -> None:
     page = client.get(f"/nights/{DAY.isoformat()}").text
     assert "Data quality (Great Expectations, before replay)" in page
     assert "ExpectColumnValuesToBeUnique" in page and ">passed<" in page
+    assert re.search(r"<summary>poker/p\d\d: \d+ expectation\(s\), \d+ failed</summary>", page)
     assert "data-docs" not in page
     plots = re.findall(r'<img src="(/nights/[^"]+\.png)"', page)
     assert plots
