@@ -3,13 +3,15 @@
 templates, settings.
 
 One ``Runtime`` per app (``request.app.state.runtime``). Templates are Jinja2 with
-autoescape on for everything; the filters below are the only ways values reach a page:
+autoescape on for everything (``audit.pages.environment``, shared with the nightly
+report, as are its findings parts); the filters are the only ways values reach a page:
 ``t`` (text from the records, control characters and ANSI escapes made visible by
 ``audit.wording.terminal_safe``; autoescape then makes ``<script>`` and quotes inert),
 ``v`` (a form field's value: escaped, control characters as character references, so it
-round-trips), ``money`` (``audit.money.format_money``), ``kind`` (a finding kind in
-plain words with its identifier, ``audit.wording.kind_label``; ``kind_label`` the words
-alone), ``count`` (``331 poker hands``) and ``subject_url`` / ``q`` (URL quoting).
+round-trips), ``money`` (``audit.money.format_money``; ``t`` and ``money`` from
+``audit.pages``), ``kind`` (a finding kind in plain words with its identifier,
+``audit.wording.kind_label``; ``kind_label`` the words alone), ``count`` (``331 poker
+hands``) and ``subject_url`` / ``q`` (URL quoting).
 """
 
 from __future__ import annotations
@@ -31,10 +33,10 @@ from fastapi.responses import HTMLResponse
 from fastapi.templating import Jinja2Templates
 from markupsafe import Markup, escape
 
+from audit import pages
 from audit.evidence.treecache import TreeCache
-from audit.money import format_money
 from audit.store import AuditStore
-from audit.wording import kind_label, subject_count, terminal_safe
+from audit.wording import kind_label, subject_count
 from console.readmodel.chainwatch import ChainWatch
 from console.readmodel.investigations import Investigations
 from console.readmodel.model import ReadModel
@@ -68,16 +70,6 @@ def incident_url(incident: Any, suffix: str = "") -> str:
     return "/incidents/" + quote(str(incident), safe="") + suffix
 
 
-def _money(amount: Any, currency: Any) -> str:
-    if isinstance(amount, int) and not isinstance(amount, bool):
-        return format_money(amount, currency if isinstance(currency, str) else None)
-    return "-" if amount is None else terminal_safe(amount)
-
-
-def _text(value: Any) -> str:
-    return terminal_safe("" if value is None else value)
-
-
 _CONTROL = re.compile(r"[\x00-\x08\x0b\x0c\x0e-\x1f\x7f]")
 
 
@@ -91,28 +83,22 @@ def _value(value: Any) -> Markup:
 def _kind(kind: Any) -> Markup:
     """A finding kind in plain words (``audit.wording.kind_label``), its identifier
     beside it, small (what the filters and the CSV use)."""
-    text = _text(kind)
+    text = pages.text(kind)
     return Markup('<span class="kind-label">{}</span> <code class="kind-id">{}</code>').format(
         kind_label(text), text
     )
 
 
 def _count(kind: Any, count: int) -> str:
-    return subject_count(_text(kind), int(count))
+    return subject_count(pages.text(kind), int(count))
 
 
 def environment() -> jinja2.Environment:
-    env = jinja2.Environment(
-        loader=jinja2.FileSystemLoader(HERE / "templates"),
-        autoescape=True,
-        undefined=jinja2.StrictUndefined,
-        trim_blocks=True,
-        lstrip_blocks=True,
-    )
+    """The console's templates over the shared findings parts (``audit.pages``, whose
+    ``t`` and ``money`` filters the pages use too)."""
+    env = pages.environment(HERE / "templates")
     env.filters.update(
-        t=_text,
         v=_value,
-        money=_money,
         subject_url=subject_url,
         q=quote,
         kind=_kind,

@@ -20,7 +20,7 @@ A unit's id is ``<kind>:<scope>|<replayer version>|<digest of its content>`` (it
 type under its first name, ``HandAdjudicated``: ``audit.store.first_named``): rerunning
 a day with the same input stores nothing new, before or after the rename; a rerun that
 concludes differently is a new, later unit, and the latest unit of a (kind, scope) is
-the current one (as for verdicts, ``audit.judging.current_adjudications``).
+the current one (the one rule for verdicts, ``audit.judging.current``).
 """
 
 from __future__ import annotations
@@ -30,7 +30,7 @@ from datetime import date
 from typing import Any
 
 from audit.judging import KIND as ADJUDICATION
-from audit.judging import adjudication_record, adjudication_unit
+from audit.judging import adjudication_record, adjudication_unit, current_units
 from audit.store import AuditStore, SubjectRecords, canonical, first_named, record_digest
 from replayer.findings import Finding, FindingKind
 
@@ -52,12 +52,6 @@ def unit(kind: str, scope: str, findings: Iterable[Finding], **content: Any) -> 
     identified by the digest of its own content."""
     record = adjudication_record(kind, scope, [f.to_record() for f in findings], **content)
     return adjudication_unit(record, record_digest([canonical(first_named(record))]))
-
-
-def verdict_key(unit_id: str) -> tuple[str, str]:
-    """(kind, scope) of a unit id ``kind:scope|version|digest``."""
-    kind, _, rest = unit_id.partition(":")
-    return kind, rest.rsplit("|", 2)[0]
 
 
 def iter_days_units(
@@ -84,10 +78,7 @@ def iter_days_units(
         )
     else:
         found = (uid for prefix in prefixes for uid in unit_ids(prefix) if uid.startswith(prefix))
-    latest: dict[tuple[str, str], str] = {}
-    for unit_id in found:  # in the order stored: the latest unit of a (kind, scope) wins
-        latest[verdict_key(unit_id)] = unit_id
-    ordered = sorted(latest.items())
+    ordered = sorted(current_units(found).items())  # found in the order stored
     units = store.iter_records(ADJUDICATION, [uid for _, uid in ordered], batch=1)
     for (key, _), (_, records) in zip(ordered, units, strict=True):
         yield key, records[0]

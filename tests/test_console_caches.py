@@ -24,9 +24,8 @@ from audit.evidence.chainrows import rows_of
 from audit.evidence.proofs import prove
 from audit.evidence.treecache import Tree, TreeCache
 from audit.judging import KIND as ADJUDICATION
-from audit.judging import verdict_record
+from audit.judging import StoreVerdicts, UnitKey, verdict_record
 from audit.show import show_lines
-from audit.show.common import UnitKey, scanned_unit_ids
 from audit.store import AuditStore
 from audit.store.merkle import inclusion_proof, inclusion_ranges, leaf_hash, tree_root
 from audit.store.subjects import subject_uuid
@@ -62,7 +61,7 @@ def test_the_read_models_unit_ids_are_the_scanned_ones(console_store: ConsoleSto
     store = AuditStore(console_store.url)
     try:
         model = ReadModel(store)
-        scan = scanned_unit_ids(store)
+        scan = StoreVerdicts(store).unit_ids
         every = list(store.iter_subject_ids(ADJUDICATION))
         kinds = sorted({unit_id.partition(":")[0] for unit_id in every})
         assert {"poker", "banked", "incident", "nightly"} <= set(kinds)
@@ -91,7 +90,7 @@ def test_a_subject_explained_through_the_index_reads_the_same(
     store = AuditStore(console_store.url)
     try:
         model = ReadModel(store)
-        indexed = partial(queries.unit_ids, model)
+        indexed = queries.ModelVerdicts(model)
         subjects = {HOSTILE_HAND, INCIDENT, f"table:{HOSTILE_TABLE}"}
         subjects |= {s for k, s in _sample_keys(model) if k in ("poker", "banked", "slots")}
         with model.reading() as db:

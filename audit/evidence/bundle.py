@@ -6,7 +6,8 @@ proof linking them to a signed checkpoint (format and checker: ``audit.evidence.
 * the subject's aggregate rows, exactly as stored (state text, chain link, notification
   id), and those of the inputs its verdict depends on (``audit.judging.gather``: a poker
   table's declarations, a satellite's target tournament);
-* its current verdict unit's rows (the read model only says which unit is current);
+* its current verdict unit's rows (``audit.judging.Verdicts`` says which unit is
+  current: the read model's index in the console, a scan of the store otherwise);
 * the rulebook and each cited rule's summary (``replayer.rulebooks.citations``);
 * a collusion suspicion (``pair:A|B``), which has no events of its own: the night's
   detector unit holding it and the evidence hands it names (``suspicion_bundle``);
@@ -19,7 +20,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 from datetime import datetime
-from typing import Any, Protocol
+from typing import Any
 
 import orjson
 
@@ -29,28 +30,12 @@ from audit.evidence.proofs import event_json, prove
 from audit.evidence.treecache import TreeCache
 from audit.ingest.conflicts import KIND as CONFLICTS
 from audit.ingest.conflicts import conflict_key
-from audit.judging import DECLARED, OWN_TABLE, gather, opening
+from audit.judging import DECLARED, OWN_TABLE, Verdicts, gather, opening
 from audit.judging import KIND as ADJUDICATION
-from audit.show import UnitKey, collusion_nights
+from audit.show import collusion_nights
 from audit.store import AuditStore, ChainRow, subject_uuid
 from replayer import REPLAYER_VERSION
 from replayer.rulebooks.citations import summary_line
-
-
-class VerdictIndex(Protocol):
-    """Which stored verdict units exist and which is current: what a bundle asks of an
-    index of the store's units (the console's read model, ``console.readmodel.queries``)
-    rather than scanning every unit id."""
-
-    def unit_ids(self, keys: Sequence[UnitKey]) -> list[str]:
-        """The ids of the stored units on any of ``keys``, in the order stored."""
-        ...
-
-    def current_unit(self, kind: str, subject: str) -> str | None:
-        """The aggregate id (hex) of the current verdict unit of ``kind`` on
-        ``subject``; None when it has none."""
-        ...
-
 
 KINDS = ("poker", "banked", "slots", "tournament", "table", "incident")
 """Kinds of stored subjects a bundle can hold (detector subjects have no events)."""
@@ -100,7 +85,7 @@ def _citations(record: Mapping[str, Any]) -> list[dict[str, str]]:
 
 def suspicion_bundle(
     store: AuditStore,
-    index: VerdictIndex,
+    verdicts: Verdicts,
     subject: str,
     *,
     made_by: str,
@@ -112,7 +97,7 @@ def suspicion_bundle(
     no events of its own: the night's detector unit that holds the latest suspicion (its
     ``verdict``), each evidence hand it names with its stored events (its ``inputs``),
     the cited rule and the proof of them all (``audit.evidence.check`` checks it)."""
-    nights = collusion_nights(store, subject, index.unit_ids)
+    nights = collusion_nights(store, subject, verdicts)
     if not nights:
         raise NoEvidence(f"no stored suspicion on {subject!r}")
     finding, (unit_id, record) = nights[max(nights)]
@@ -140,7 +125,7 @@ def suspicion_bundle(
 
 def build_bundle(
     store: AuditStore,
-    index: VerdictIndex,
+    verdicts: Verdicts,
     subject: str,
     *,
     kind: str | None = None,
@@ -155,14 +140,14 @@ def build_bundle(
     ``suspicion_bundle``."""
     if subject.startswith(SUSPECTS) and kind in (None, SUSPICION):
         return suspicion_bundle(
-            store, index, subject, made_by=made_by, made_at=made_at, trees=trees, proof=proof
+            store, verdicts, subject, made_by=made_by, made_at=made_at, trees=trees, proof=proof
         )
     kind = stored_kind(store, subject, kind)
     records = store.records_of(kind, subject)
     events = _rows(store, kind, subject)
     inputs = [(k, s, _rows(store, k, s)) for k, s in _input_groups(store, kind, subject, records)]
-    current = index.current_unit(kind, subject)
-    verdict_rows = rows_of(store, current) if current else []
+    current = verdicts.current_unit(kind, subject)
+    verdict_rows = rows_of(store, subject_uuid(ADJUDICATION, current).hex) if current else []
     record: dict[str, Any] = {}
     unit_id = ""
     if len(verdict_rows) == 2:

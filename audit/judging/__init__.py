@@ -4,9 +4,12 @@
   start, a satellite's stored target: ``gather``), its verdict (``judge``), the stored
   verdict unit (``verdict_unit``) and ``judge_stored``, which ``show`` and the console
   use; every verdict the project stores comes through it;
-* ``replay``: every stored subject through that path (``replay``), and the current
-  verdict of each subject, its latest stored unit (``current_adjudications``,
-  ``current_findings``, and ``finding_about``, who and what a finding row is about);
+* ``replay``: every stored subject through that path (``replay``);
+* ``current``: the one rule of which stored verdict of a subject is current (the latest
+  stored: ``supersedes``), the one interface to it (``Verdicts``, by a scan of the store:
+  ``StoreVerdicts``; the console's read model is the other), every current verdict and
+  finding (``current_adjudications``, ``current_findings``, and ``finding_about``, who
+  and what a finding row is about);
 * ``batches``: the batched loop ``replay`` and the nightly share (``judged_batches``,
   ``VerdictWriter``);
 * ``banker_runs``: chemin de fer banker runs, judged across a table's coups.
@@ -14,6 +17,20 @@
 
 from audit.judging.banker_runs import BANKER_RUN, is_coup, judge_banker_run
 from audit.judging.batches import VerdictWriter, judged_batches
+from audit.judging.current import (
+    StoreVerdicts,
+    UnitKey,
+    Verdicts,
+    current_adjudications,
+    current_findings,
+    current_of,
+    current_records,
+    current_units,
+    finding_about,
+    latest,
+    supersedes,
+    unit_subject,
+)
 from audit.judging.path import (
     ADJUDICATORS,
     DECLARED,
@@ -35,13 +52,7 @@ from audit.judging.path import (
     verdict_record,
     verdict_unit,
 )
-from audit.judging.replay import (
-    ReplaySummary,
-    current_adjudications,
-    current_findings,
-    finding_about,
-    replay,
-)
+from audit.judging.replay import ReplaySummary, replay
 
 __all__ = [
     "ADJUDICATORS",
@@ -52,13 +63,19 @@ __all__ = [
     "REPLAY_KINDS",
     "Inputs",
     "ReplaySummary",
+    "StoreVerdicts",
     "TermsBook",
+    "UnitKey",
     "VerdictWriter",
+    "Verdicts",
     "adjudication_record",
     "adjudication_unit",
     "context",
     "current_adjudications",
     "current_findings",
+    "current_of",
+    "current_records",
+    "current_units",
     "finding_about",
     "findings_json",
     "gather",
@@ -67,10 +84,13 @@ __all__ = [
     "judge_banker_run",
     "judge_stored",
     "judged_batches",
+    "latest",
     "opening",
     "replay",
     "started_at",
     "started_on",
+    "supersedes",
+    "unit_subject",
     "verdict_record",
     "verdict_unit",
 ]

@@ -17,7 +17,7 @@ by the rules, until they arrive; the next replay then judges it whole.
 The verdict unit's id covers every input (``inputs_digest``: events, terms, related
 events, the rulebook judged under and the replayer version), so a changed input is a new,
 later verdict and never a silently kept old one. The current verdict of a subject is its
-latest unit (``audit.judging.current_adjudications``).
+latest stored unit (``audit.judging.current``).
 """
 
 from __future__ import annotations

@@ -4,12 +4,12 @@ A verdict is stored as an ``Adjudication`` unit whose id names the subject, the
 replayer version and a digest of every input judged (``audit.judging``), so replaying
 unchanged input twice stores nothing new (idempotent), and a re-judgement after new
 events, new terms or a new replayer version is a new, later fact: nothing is
-overwritten. The current findings of a subject are those of its latest adjudication.
+overwritten. Which verdict of a subject is current: ``audit.judging.current``.
 """
 
 from __future__ import annotations
 
-from collections.abc import Iterator, Mapping, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from datetime import date
 from functools import partial
@@ -18,7 +18,6 @@ from typing import Any
 from audit.judging.banker_runs import is_coup, judge_banker_run
 from audit.judging.batches import VerdictWriter, judged_batches
 from audit.judging.path import (
-    KIND,
     REPLAY_KINDS,
     Inputs,
     TermsBook,
@@ -89,47 +88,3 @@ def _started_within(
     if since and (day is None or day < since):
         return False
     return not (until and (day is None or day > until))
-
-
-def current_adjudications(store: AuditStore) -> Iterator[dict[str, Any]]:
-    """The latest adjudication record of every judged subject, in first-judged order."""
-    latest: dict[tuple[str, str], dict[str, Any]] = {}
-    for _, records in store.iter_subjects(KIND):
-        record = records[0]
-        latest[record["kind"], record["subject"]] = record
-    yield from latest.values()
-
-
-def finding_about(
-    kind: str | None, rulebook: Any, context: Mapping[str, Any] | None
-) -> dict[str, Any]:
-    """Who and what a verdict's findings are about, as every finding row carries it (the
-    report, ``findings``, ``show`` and the console): ``subject_kind``, ``rulebook`` and
-    the verdict's context (``currency``, ``table``, ``players``, ``operator``,
-    ``started_at``; see ``audit.judging.context``), each None (``players`` empty) when
-    the verdict does not say; a ``players`` that is not a mapping counts as empty."""
-    about: dict[str, Any] = {
-        "subject_kind": kind,
-        "rulebook": rulebook,
-        "currency": None,
-        "table": None,
-        "players": {},
-        "operator": None,
-        "started_at": None,
-        **(context or {}),
-    }
-    if not isinstance(about["players"], Mapping):
-        about["players"] = {}
-    return about
-
-
-def current_findings(store: AuditStore, kind: str | None = None) -> Iterator[dict[str, Any]]:
-    """Every current finding, optionally of one finding kind, as a row: the finding's
-    stored record plus who and what it is about (``finding_about``)."""
-    for adjudication in current_adjudications(store):
-        about = finding_about(
-            adjudication["kind"], adjudication.get("rulebook"), adjudication.get("context")
-        )
-        for finding in adjudication["findings"]:
-            if kind is None or finding["kind"] == kind:
-                yield {**finding, **about}

@@ -8,12 +8,12 @@ through ``wording.terminal_safe``: names are hostile input.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable, Mapping, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from datetime import UTC, datetime
 from typing import Any
 
 from audit.judging import KIND as ADJUDICATION
-from audit.judging import finding_about
+from audit.judging import StoreVerdicts, UnitKey, Verdicts, current_of, finding_about, latest
 from audit.money import format_money
 from audit.show.model import Card, Field, Line, Role
 from audit.store import StoreReads
@@ -213,52 +213,33 @@ def rulebook_hint(row: Mapping[str, Any], variant: str | None, at: datetime | No
     return [f"rulebooks for {safe(variant)}, none in force at its start: {listed}"]
 
 
-UnitKey = tuple[str, str | None]
-"""(kind, subject) of verdict units (unit ids ``kind:subject|version|digest``); a subject
-of None stands for every unit of the kind (a nightly detector's units, one per night)."""
-UnitIds = Callable[[Sequence[UnitKey]], list[str]]
-"""Ids of the stored adjudication units on any of some keys, in the order stored (oldest
-first): ``scanned_unit_ids`` for the command line, the console's read model's index for
-its pages (``console.readmodel.queries.unit_ids``)."""
-
-
-def scanned_unit_ids(store: StoreReads) -> UnitIds:
-    """The lookup that scans every stored adjudication unit id (O(store) per call)."""
-
-    def lookup(keys: Sequence[UnitKey]) -> list[str]:
-        wanted = tuple(
-            f"{kind}:" if subject is None else f"{kind}:{subject}|" for kind, subject in keys
-        )
-        if not wanted:
-            return []
-        return [uid for uid in store.iter_subject_ids(ADJUDICATION) if uid.startswith(wanted)]
-
-    return lookup
-
-
 def adjudication_units(
-    store: StoreReads, keys: Sequence[UnitKey], unit_ids: UnitIds | None = None
+    store: StoreReads, keys: Sequence[UnitKey], verdicts: Verdicts | None = None
 ) -> list[tuple[str, dict[str, Any]]]:
     """(unit id, record) of every stored adjudication unit on one of ``keys``, in the order
-    stored (oldest first); ``unit_ids`` finds their ids (by default a scan of the store)."""
-    ids = (unit_ids or scanned_unit_ids(store))(keys)
+    stored (oldest first); ``verdicts`` finds their ids (``audit.judging.Verdicts``; by
+    default a scan of the store)."""
+    ids = (verdicts or StoreVerdicts(store)).unit_ids(keys)
     return [(uid, records[0]) for uid, records in store.iter_records(ADJUDICATION, ids) if records]
 
 
 def history_section(
     units: Sequence[tuple[str, Mapping[str, Any]]], *, judged_digest: str | None = None
 ) -> list[Line]:
-    """Every stored verdict on the subject, newest first, the current one marked; and
-    whether the judgement shown above is the one stored last."""
+    """Every stored verdict on the subject (``units`` in the order stored), newest first,
+    the current one marked (``audit.judging.latest``); and whether the judgement shown
+    above is the current one."""
     lines = [heading(f"VERDICT HISTORY: {len(units)} stored verdict(s), newest first")]
     if not units:
         lines.append(note(f"{INDENT}none stored yet (run casino-audit replay)"))
-    for index, (_, record) in enumerate(reversed(units)):
+    current_id = latest([unit_id for unit_id, _ in units])
+    current_record = current_of(units)
+    for unit_id, record in reversed(units):
         digest = str(record.get("input_digest") or "-")
         count = len(record.get("findings") or ())
         extra = f", as of {safe(record['as_of'])}" if record.get("as_of") else ""
         scope = f" over {safe(record.get('subject'))}" if record.get("kind") == "collusion" else ""
-        current = "  (current)" if index == 0 else ""
+        current = "  (current)" if unit_id == current_id else ""
         lines.append(
             row(
                 f"{INDENT}replayer {safe(record.get('replayer_version'))}{scope}, inputs "
@@ -266,11 +247,10 @@ def history_section(
             )
         )
     if judged_digest is not None:
-        latest = units[-1][1] if units else None
         if (
-            latest is not None
-            and latest.get("input_digest") == judged_digest
-            and latest.get("replayer_version") == REPLAYER_VERSION
+            current_record is not None
+            and current_record.get("input_digest") == judged_digest
+            and current_record.get("replayer_version") == REPLAYER_VERSION
         ):
             lines.append(note(f"{INDENT}the judgement above is the current stored verdict"))
         else:

@@ -30,7 +30,9 @@ from typing import Any
 
 from audit.judging import (
     Inputs,
+    Verdicts,
     context,
+    current_of,
     findings_json,
     judge_stored,
     opening,
@@ -39,7 +41,6 @@ from audit.judging import (
 from audit.show.banked import banker_run_body, coups_at, round_body
 from audit.show.banked_events import GAMES
 from audit.show.common import (
-    UnitIds,
     adjudication_units,
     clock,
     fields,
@@ -77,20 +78,20 @@ BODIES = {
 
 
 def show_lines(
-    store: StoreReads, subject_id: str, unit_ids: UnitIds | None = None
+    store: StoreReads, subject_id: str, verdicts: Verdicts | None = None
 ) -> list[str] | None:
     """The lines explaining ``subject_id`` (``explanation`` as text); None when no such
     subject is stored."""
-    explained = explanation(store, subject_id, unit_ids)
+    explained = explanation(store, subject_id, verdicts)
     return None if explained is None else explanation_lines(explained)
 
 
 def explanation(
-    store: StoreReads, subject_id: str, unit_ids: UnitIds | None = None
+    store: StoreReads, subject_id: str, verdicts: Verdicts | None = None
 ) -> Explanation | None:
     """``subject_id`` explained, one part per family it is stored under; None when no
-    such subject is stored. ``unit_ids`` finds the ids of its verdict units
-    (``audit.show.common.UnitIds``; by default a scan of every stored unit id)."""
+    such subject is stored. ``verdicts`` finds its verdict units
+    (``audit.judging.Verdicts``; by default a scan of every stored unit id)."""
     parts: list[Part | Unjudged] = []
     for kind in JUDGED:
         try:
@@ -99,21 +100,21 @@ def explanation(
             parts.append(Unjudged(f"{TITLES[kind]} {safe(subject_id)}", safe(error)))
             continue
         if judged is not None:
-            parts.append(_judged(store, kind, subject_id, *judged, unit_ids))
+            parts.append(_judged(store, kind, subject_id, *judged, verdicts))
     events = store.records_of(INCIDENT, subject_id)
     if events:
-        parts.append(_incident(store, subject_id, events, unit_ids))
+        parts.append(_incident(store, subject_id, events, verdicts))
     if not parts and subject_id.startswith(("pair:", "ring:")):
-        parts += [part for part in [_collusion(store, subject_id, unit_ids)] if part]
+        parts += [part for part in [_collusion(store, subject_id, verdicts)] if part]
     if not parts and subject_id.startswith("table:"):
-        parts += [part for part in [_banker_runs(store, subject_id, unit_ids)] if part]
+        parts += [part for part in [_banker_runs(store, subject_id, verdicts)] if part]
     if not parts:
         return None
     return Explanation(safe(subject_id), tuple(parts))
 
 
 def _judged(
-    store: StoreReads, kind: str, subject: str, inputs: Any, verdict: Any, unit_ids: UnitIds | None
+    store: StoreReads, kind: str, subject: str, inputs: Any, verdict: Any, verdicts: Verdicts | None
 ) -> Part:
     about = {"subject_kind": kind, "rulebook": verdict.rulebook_id, **context(inputs)}
     first = opening(kind, inputs.events) or {}
@@ -155,7 +156,7 @@ def _judged(
         if kind == "poker"
         else tuple(BODIES[kind](verdict, inputs.events, numbers))
     )
-    units = adjudication_units(store, [(kind, subject)], unit_ids)
+    units = adjudication_units(store, [(kind, subject)], verdicts)
     return Part(
         f"{TITLES[kind]} {safe(subject)}",
         header,
@@ -195,14 +196,14 @@ def _incident(
     store: StoreReads,
     subject: str,
     events: Sequence[Mapping[str, Any]],
-    unit_ids: UnitIds | None,
+    verdicts: Verdicts | None,
 ) -> Part:
     ordered = sorted(events, key=lambda e: e.get("sequence", 0))
     state: dict[str, Any] = {}
     for event in ordered:
         state.update({k: v for k, v in event.items() if v not in (None, [], "")})
-    units = adjudication_units(store, [(INCIDENT, subject)], unit_ids)
-    unit = units[-1][1] if units else None
+    units = adjudication_units(store, [(INCIDENT, subject)], verdicts)
+    unit = current_of(units)
     findings = list(unit.get("findings") or ()) if unit else []
     tables = ", ".join(safe(t) for t in state.get("tables") or ()) or None
     about = {
@@ -251,13 +252,13 @@ Flagged = tuple[Mapping[str, Any], tuple[str, Mapping[str, Any]]]
 
 
 def collusion_nights(
-    store: StoreReads, subject: str, unit_ids: UnitIds | None
+    store: StoreReads, subject: str, verdicts: Verdicts | None
 ) -> dict[str, Flagged]:
     """Night -> the nightly detector's latest suspicion on a pair (or ring) that night,
     in the order the units were stored: the pair's verdict history, as ``show`` and the
     console list it."""
     by_night: dict[str, Flagged] = {}
-    for unit_id, record in adjudication_units(store, [("collusion", None)], unit_ids):
+    for unit_id, record in adjudication_units(store, [("collusion", None)], verdicts):
         for finding in record.get("findings") or ():
             if finding.get("subject") == subject:
                 by_night.pop(str(record.get("subject")), None)  # keep the stored order
@@ -265,9 +266,9 @@ def collusion_nights(
     return by_night
 
 
-def _collusion(store: StoreReads, subject: str, unit_ids: UnitIds | None) -> Part | None:
+def _collusion(store: StoreReads, subject: str, verdicts: Verdicts | None) -> Part | None:
     """The latest stored suspicion on a pair (or ring), from the nightly detector's units."""
-    by_night = collusion_nights(store, subject, unit_ids)
+    by_night = collusion_nights(store, subject, verdicts)
     if not by_night:
         return None
     nights = sorted(by_night.items(), reverse=True)
@@ -299,14 +300,15 @@ def _collusion(store: StoreReads, subject: str, unit_ids: UnitIds | None) -> Par
     )
 
 
-def _banker_runs(store: StoreReads, subject: str, unit_ids: UnitIds | None) -> Part | None:
+def _banker_runs(store: StoreReads, subject: str, verdicts: Verdicts | None) -> Part | None:
     """Chemin de fer banker runs at a table: the replay's verdict, the night's detector."""
     table_id = subject.removeprefix("table:")
-    units = adjudication_units(store, [("banker_run", subject), ("banker_runs", None)], unit_ids)
+    units = adjudication_units(store, [("banker_run", subject), ("banker_runs", None)], verdicts)
     own = [(uid, r) for uid, r in units if r.get("kind") == "banker_run"]
+    current = current_of(own)
     findings: dict[str, Mapping[str, Any]] = {}
-    if own:
-        findings.update({str(f.get("finding_id")): f for f in own[-1][1].get("findings") or ()})
+    if current:
+        findings.update({str(f.get("finding_id")): f for f in current.get("findings") or ()})
     nightly: dict[str, Mapping[str, Any]] = {}
     for _, record in units:
         if record.get("kind") == "banker_runs":
@@ -322,7 +324,7 @@ def _banker_runs(store: StoreReads, subject: str, unit_ids: UnitIds | None) -> P
     numbers = numbered(found)
     first = coups[0][1][0] if coups else {}
     declared = _latest_declaration(store.records_of("table", table_id))
-    rulebook = own[-1][1].get("rulebook") if own else first.get("rulebook")
+    rulebook = current.get("rulebook") if current else first.get("rulebook")
     about: dict[str, Any] = {
         "subject_kind": "banker_run",
         "rulebook": rulebook,

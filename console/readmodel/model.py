@@ -12,12 +12,13 @@ store itself.
 
 What it keeps:
 
-* ``units``: the current (latest) verdict of every (kind, subject), as
-  ``audit.judging.current_adjudications`` defines it (the latest stored unit wins), with
-  its context (table, operator, currency, players, start) and the store id of the unit;
+* ``units``: the current verdict of every (kind, subject), by the one rule
+  (``audit.judging.supersedes``: the unit stored last wins, applied to each verdict as
+  it is projected, in notification order), with its context (table, operator,
+  currency, players, start) and the store id of the unit;
 * ``unit_ids``: the id of every stored verdict unit, by (kind, subject) in the order
   stored (from each unit's ``Opened`` event), so a subject page finds its verdict history
-  in O(subject), not by scanning every unit id (``audit.show.common.UnitIds``), and a
+  in O(subject), not by scanning every unit id (``audit.judging.Verdicts``), and a
   night's units are found by (kind, day) (``pipelines.night_units.UnitLookup``);
 * ``findings``: every current finding as the row ``audit.judging.current_findings``
   yields (the finding plus its verdict's context), indexed for filters and keyset
@@ -42,7 +43,7 @@ from typing import Any, TypeVar
 import orjson
 from eventsourcing.utils import get_topic
 
-from audit.judging import finding_about
+from audit.judging import finding_about, supersedes, unit_subject
 from audit.store import (
     VERDICT_RECORD,
     AccessTrail,
@@ -57,7 +58,7 @@ from audit.store import (
 )
 from audit.wording import player_named
 from console.readmodel.signatures import TRAIL_TOPICS
-from pipelines.night_units import COLLUSION_STATE, INTAKE, LEDGER, QUALITY, verdict_key
+from pipelines.night_units import COLLUSION_STATE, INTAKE, LEDGER, QUALITY
 from pipelines.report import DETECTORS
 
 BATCH = 2000
@@ -241,7 +242,7 @@ class ReadModel:
             unit_id = str(state["subject_id"])
             self.db.execute(
                 "INSERT INTO unit_ids VALUES (?, ?, ?, ?)",
-                (notification.id, *verdict_key(unit_id), unit_id),
+                (notification.id, *unit_subject(unit_id), unit_id),
             )
         elif topic in T_VERDICTS:
             self._verdict(state["record"], notification)
@@ -266,6 +267,9 @@ class ReadModel:
         if kind in BOOKKEEPING and not record.get("findings"):
             return
         key = unit_key(kind, subject)
+        held = self.db.execute("SELECT notification FROM units WHERE key = ?", (key,)).fetchone()
+        if not supersedes(notification.id, held[0] if held else None):
+            return
         self.db.execute(
             "DELETE FROM finding_players WHERE seq IN (SELECT seq FROM findings WHERE key = ?)",
             (key,),

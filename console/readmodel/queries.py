@@ -20,7 +20,7 @@ from typing import Any
 
 import orjson
 
-from audit.show.common import UnitKey
+from audit.judging import UnitKey, latest
 from console.readmodel.model import ReadModel
 from console.security import Session, aware
 
@@ -213,7 +213,7 @@ def players_of(model: ReadModel, subject: str) -> list[str]:
 
 def unit_ids(model: ReadModel, keys: Sequence[UnitKey]) -> list[str]:
     """The ids of the stored verdict units on any of ``keys`` (a subject of None: every
-    unit of the kind), in the order stored: ``audit.show.common.UnitIds`` from the index."""
+    unit of the kind), in the order stored, from the index (``ModelVerdicts``)."""
     if not keys:
         return []
     where = " OR ".join("kind = ?" if s is None else "(kind = ? AND subject = ?)" for _, s in keys)
@@ -394,8 +394,9 @@ def notes(model: ReadModel, incident_id: str) -> list[dict[str, Any]]:
 
 @dataclass(frozen=True)
 class ModelVerdicts:
-    """The read model as the evidence bundle's index of verdict units
-    (``audit.evidence.bundle.VerdictIndex``)."""
+    """The read model's index as ``audit.judging.Verdicts`` (for ``show``'s explanations,
+    subject and incident pages and evidence bundles): the current unit by the one rule
+    (``audit.judging.latest``) over the subject's unit ids from the index."""
 
     model: ReadModel
 
@@ -403,5 +404,4 @@ class ModelVerdicts:
         return unit_ids(self.model, keys)
 
     def current_unit(self, kind: str, subject: str) -> str | None:
-        unit = next((u for u in units_of(self.model, subject) if u["kind"] == kind), None)
-        return str(unit["originator"]) if unit else None
+        return latest(self.unit_ids([(kind, subject)]))

@@ -10,7 +10,6 @@ investigation of the incident, else as of the end of the incident's window, and 
 from __future__ import annotations
 
 from datetime import UTC, datetime
-from functools import partial
 from typing import Annotated, Any
 
 from fastapi import APIRouter, Form, HTTPException, Request
@@ -18,11 +17,13 @@ from fastapi.responses import RedirectResponse, Response
 
 from audit.incidents.record import KIND, IncidentError, incident_from_events
 from audit.incidents.report import render_text
+from audit.judging import current_of
 from audit.show.common import adjudication_units
 from console.auth.access import Decider, Reader, runtime
 from console.auth.trail import TrailError, record_note, record_view
 from console.readmodel import queries
 from console.readmodel.investigations import AsOf, default_as_of
+from console.readmodel.queries import ModelVerdicts
 from console.routes.render import record_json, report_lines
 from console.runtime import Runtime, incident_url
 
@@ -36,8 +37,9 @@ def _as_of(rt: Runtime, incident_id: str, events: list[dict[str, Any]], text: st
         except ValueError:
             raise HTTPException(400, "as_of is an ISO 8601 time") from None
         return AsOf(moment.replace(tzinfo=UTC) if moment.tzinfo is None else moment, "as asked")
-    units = adjudication_units(rt.store, [(KIND, incident_id)], partial(queries.unit_ids, rt.model))
-    stored = units[-1][1].get("as_of") if units else None
+    units = adjudication_units(rt.store, [(KIND, incident_id)], ModelVerdicts(rt.model))
+    current = current_of(units)
+    stored = current.get("as_of") if current else None
     try:
         return default_as_of(incident_from_events(events), str(stored) if stored else None)
     except IncidentError as error:

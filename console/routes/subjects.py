@@ -12,7 +12,6 @@ from __future__ import annotations
 import json
 import re
 from collections.abc import Mapping, Sequence
-from functools import partial
 from typing import Annotated, Any
 from urllib.parse import quote
 
@@ -22,7 +21,8 @@ from fastapi.responses import RedirectResponse, Response
 from audit.evidence.bundle import KINDS, NoEvidence, build_bundle
 from audit.evidence.check import SUSPECTS
 from audit.evidence.proofs import NoProof
-from audit.show import UnitKey, adjudication_units, collusion_nights, explanation
+from audit.judging import UnitKey, latest
+from audit.show import adjudication_units, collusion_nights, explanation
 from audit.show.model import Explanation
 from console.auth.access import Decider, Reader, runtime
 from console.auth.trail import DECISIONS, TrailError, record_sign_off, record_view
@@ -75,12 +75,12 @@ def evidence(
 @router.get("/subjects/{subject_id:path}")
 def subject_page(request: Request, viewer: Reader, subject_id: str) -> Response:
     rt = runtime(request)
-    unit_ids = partial(queries.unit_ids, rt.model)
+    verdicts = ModelVerdicts(rt.model)
     reads = PageReads(rt.store, subject_id, KINDS)  # what show and the page share
     explained: Explanation | None = None
     unexplained = None
     try:
-        explained = explanation(reads, subject_id, unit_ids)
+        explained = explanation(reads, subject_id, verdicts)
     except Exception as error:  # a record show cannot read: still show its events
         unexplained = f"cannot be explained step by step: {error!r}"[:300]
     stored = {kind: reads.records_of(kind, subject_id) for kind in KINDS}
@@ -92,10 +92,10 @@ def subject_page(request: Request, viewer: Reader, subject_id: str) -> Response:
     keys: list[UnitKey] = [(kind, subject_id) for kind in stored]
     if subject_id.startswith("table:"):
         keys.append(("banker_run", subject_id))
-    units: Sequence[tuple[str, Mapping[str, Any]]] = adjudication_units(reads, keys, unit_ids)
+    units: Sequence[tuple[str, Mapping[str, Any]]] = adjudication_units(reads, keys, verdicts)
     suspicion = subject_id.startswith(SUSPECTS)
     if suspicion:  # the detector's units, as show lists them
-        units = [unit for _, unit in collusion_nights(reads, subject_id, unit_ids).values()]
+        units = [unit for _, unit in collusion_nights(reads, subject_id, verdicts).values()]
     history = list(reversed(units))
     found = views(rows)
     return rt.render(
@@ -109,6 +109,7 @@ def subject_page(request: Request, viewer: Reader, subject_id: str) -> Response:
         decisions=DECISIONS,
         stored={kind: [record_json(r) for r in records] for kind, records in stored.items()},
         history=history,
+        current=latest([unit_id for unit_id, _ in units]),
         links=subject_links(rt.model, rt.store, subject_id),
         suspicion=suspicion and bool(history),
     )
