@@ -16,6 +16,7 @@ from audit.judging import (
     replay,
     supersedes,
 )
+from audit.show import collusion_nights, show_lines
 from audit.store import AuditStore, SubjectRecords, subject_uuid
 from console.readmodel.model import ReadModel
 from console.readmodel.queries import ModelVerdicts, unit_ids
@@ -90,6 +91,13 @@ def test_the_scan_and_the_read_model_agree_on_the_current_verdict(store: Any) ->
     assert rerun != night
     assert unit_ids(model, [("collusion", None)]) == [night, rerun]
     assert [f["subject"] for f in current_findings(store, "collusion_suspected")] == ["pair:c|d"]
+    # the pair the rerun no longer flags holds no suspicion that night, for show and
+    # evidence alike; the pair it flags holds the rerun's
+    assert collusion_nights(store, "pair:a|b", None) == {}
+    assert show_lines(store, "pair:a|b") is None
+    assert show_lines(store, "pair:c|d") is not None
+    flagged = collusion_nights(store, "pair:c|d", ModelVerdicts(model))
+    assert list(flagged) == ["2025-03-01"] and flagged["2025-03-01"][1][0] == rerun
 
 
 def test_the_later_stored_unit_supersedes() -> None:

@@ -254,15 +254,17 @@ Flagged = tuple[Mapping[str, Any], tuple[str, Mapping[str, Any]]]
 def collusion_nights(
     store: StoreReads, subject: str, verdicts: Verdicts | None
 ) -> dict[str, Flagged]:
-    """Night -> the nightly detector's latest suspicion on a pair (or ring) that night,
-    in the order the units were stored: the pair's verdict history, as ``show`` and the
-    console list it."""
+    """Night -> the nightly detector's suspicion on a pair (or ring) that night, in the
+    order the units were stored: the pair's verdict history, as ``show`` and the console
+    list it. A night's current unit is the one stored last (``audit.judging.current``):
+    when a rerun of a night no longer flags the pair, that night holds no suspicion."""
     by_night: dict[str, Flagged] = {}
     for unit_id, record in adjudication_units(store, [("collusion", None)], verdicts):
+        night = str(record.get("subject"))
+        by_night.pop(night, None)  # a later unit of the night supersedes; keep stored order
         for finding in record.get("findings") or ():
             if finding.get("subject") == subject:
-                by_night.pop(str(record.get("subject")), None)  # keep the stored order
-                by_night[str(record.get("subject"))] = (finding, (unit_id, record))
+                by_night[night] = (finding, (unit_id, record))
     return by_night
 
 
