@@ -35,7 +35,7 @@ import json
 from collections.abc import Mapping
 from dataclasses import dataclass
 from datetime import UTC, datetime, timedelta
-from functools import cache
+from functools import cache, lru_cache
 from pathlib import Path
 from typing import Any
 
@@ -72,6 +72,8 @@ class StorageSchema:
     """Record type -> its body fields, in schema order."""
     later_optional: frozenset[str]
     """Body fields a later version added: a record stores them only when set."""
+    namespace_length: int
+    """The length of ``<namespace>.`` before a decoded record type's name."""
 
 
 def storage_schema(raw: Mapping[str, Any]) -> dict[str, Any]:
@@ -112,6 +114,7 @@ def _build(family: Family, raw: Mapping[str, Any]) -> StorageSchema:
         later_optional=frozenset(
             f["name"] for record in body for f in record["fields"] if "added_in" in f
         ),
+        namespace_length=len(schema["namespace"]) + 1,
     )
 
 
@@ -149,7 +152,9 @@ def _micros(moment: datetime) -> int:
     return (delta.days * 86_400 + delta.seconds) * 1_000_000 + delta.microseconds
 
 
+@lru_cache(maxsize=64)
 def _from_micros(micros: int) -> datetime:
+    """The time of microseconds since the epoch (a batch's events share theirs)."""
     return _EPOCH + timedelta(microseconds=micros)
 
 
@@ -208,6 +213,18 @@ def is_compact(state: bytes) -> bool:
 def decode(state: bytes) -> tuple[datetime, dict[str, Any]]:
     """(recording time, record) of a compact state; ``CompactStateError`` naming why when
     the bytes are not one (unknown writer schema, truncated or malformed)."""
+    schema, datum = _datum(state)
+    return _from_micros(datum["recorded_at"]), _flat(schema, datum)
+
+
+def decode_record(state: bytes) -> dict[str, Any]:
+    """The record of a compact state alone (what bulk reads need), as ``decode``."""
+    schema, datum = _datum(state)
+    return _flat(schema, datum)
+
+
+def _datum(state: bytes) -> tuple[StorageSchema, dict[str, Any]]:
+    """The storage schema a compact state names and the datum it holds under it."""
     key = bytes(state[2 : 2 + FINGERPRINT_SIZE])
     schema = registry().get(key)
     if not is_compact(state) or schema is None:
@@ -218,7 +235,7 @@ def decode(state: bytes) -> tuple[datetime, dict[str, Any]]:
     source.seek(2 + FINGERPRINT_SIZE)
     try:
         datum = fastavro.schemaless_reader(source, schema.parsed, None, return_record_name=True)
-        if source.read(1):
+        if source.tell() != len(state):
             raise ValueError("bytes after the record")
     except (ValueError, TypeError, EOFError, IndexError, KeyError, UnicodeDecodeError) as error:
         raise CompactStateError(
@@ -226,22 +243,23 @@ def decode(state: bytes) -> tuple[datetime, dict[str, Any]]:
             f"does not decode: {error}"
         ) from None
     assert isinstance(datum, dict)
-    return _from_micros(datum["recorded_at"]), _flat(schema, datum)
+    return schema, datum
 
 
 def _flat(schema: StorageSchema, datum: dict[str, Any]) -> dict[str, Any]:
     """The stored record of a decoded storage datum, as ingest made it."""
-    subject_key = schema.envelope[1]
-    record: dict[str, Any] = {}
-    for name in schema.envelope:
-        record[name] = datum[name]
+    record = {name: datum[name] for name in schema.envelope}
     if record["event_id"] is None:
-        record["event_id"] = f"{datum[subject_key]}#{datum['sequence']}"
+        record["event_id"] = f"{datum[schema.envelope[1]]}#{datum['sequence']}"
     type_name, body = datum["body"]
-    record["type"] = type_name.rpartition(".")[2]
-    for name, value in body.items():
-        if value is not None or name not in schema.later_optional:
-            record[name] = value
+    record["type"] = type_name[schema.namespace_length :]
+    optional = schema.later_optional
+    if optional:
+        for name, value in body.items():
+            if value is not None or name not in optional:
+                record[name] = value
+    else:
+        record.update(body)
     if datum["source"] is not None:
         record["source"] = datum["source"]
     return record

@@ -88,7 +88,7 @@ class OrjsonTranscoder(JSONTranscoder):
         walking every value of the state as ``decode`` must.
         """
         if compact.is_compact(data):
-            return compact.decode(data)[1]
+            return compact.decode_record(data)
         record: dict[str, Any] = orjson.loads(data)["record"]
         for key, value in record.items():
             if type(value) is dict:
