@@ -17,10 +17,11 @@ version found there and the current one. Building storage schemas from family sc
 is itself part of the format (``FORMAT_NAME`` names its version): changing how it is
 done means a new name, and keeping this one for the rows already stored.
 
-A record is stored compactly only when decoding the bytes gives back the very record
-(every key in the same order, each value of the same type and equal, each time at the
-same UTC offset): anything else (a field the schema lacks, a time in another zone, a
-test's partial record) is stored as JSON, the format every row had before. Rows start
+A record is stored compactly only when decoding the bytes gives back what its JSON row
+would (the same JSON: every key in the same order, each value of the same JSON type and
+equal, each time at the same UTC offset): anything else (a field the schema lacks, a
+time in another zone, a test's partial record) is stored as JSON, the format every row
+had before. Rows start
 with ``{`` in JSON and with 0xC3 in this form, so a reader tells them apart by their
 first byte and a store holding both reads either (``audit.store.transcoder``). The hash
 chain covers the state as stored (``audit.store.chain``), the writer schema's
@@ -40,6 +41,7 @@ from pathlib import Path
 from typing import Any
 
 import fastavro
+import orjson
 from fastavro.schema import fingerprint, to_parsing_canonical_form
 from fastavro.types import Schema
 
@@ -200,7 +202,7 @@ def encode_under(
         decoded = decode(state)
     except CompactStateError:
         return None
-    if decoded[0] != recorded_at or not identical(decoded[1], record):
+    if decoded[0] != recorded_at or not reads_back_as(decoded[1], record):
         return None
     return state
 
@@ -265,15 +267,11 @@ def _flat(schema: StorageSchema, datum: dict[str, Any]) -> dict[str, Any]:
     return record
 
 
-def identical(a: Any, b: Any) -> bool:
-    """``a`` and ``b`` are the same value as a reader sees it: equal, of the same types,
-    dictionaries with their keys in the same order, times at the same UTC offset."""
-    if type(a) is not type(b):
+def reads_back_as(decoded: Mapping[str, Any], record: Mapping[str, Any]) -> bool:
+    """Whether ``decoded`` is what reading ``record`` from a JSON row gives: the same
+    JSON, so the same keys in the same order, the same values of the same JSON types
+    (``3`` is not ``3.0``, ``true`` is not ``1``), every time at the same UTC offset."""
+    try:
+        return orjson.dumps(decoded) == orjson.dumps(record)
+    except TypeError:  # a value JSON has no native form for: left to the transcoder's JSON
         return False
-    if type(a) is dict:
-        return list(a) == list(b) and all(identical(a[key], b[key]) for key in a)
-    if type(a) is list:
-        return len(a) == len(b) and all(map(identical, a, b))
-    if type(a) is datetime:
-        return bool(a == b and a.utcoffset() == b.utcoffset())
-    return bool(a == b)
