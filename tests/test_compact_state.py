@@ -303,3 +303,15 @@ def test_an_evidence_bundle_proves_compact_rows_and_refuses_one_changed(
     target["state_b64"] = base64.b64encode(bytes(raw)).decode()
     report = verify_bundle(changed, mixed.public_key)
     assert not report.ok and report.problems
+
+
+def test_a_hash_chain_proof_names_the_time_a_compact_head_row_was_stored() -> None:
+    from audit.evidence.proof_check import _stored_at
+
+    codec = transcoder()
+    for state in (
+        codec.encode_recorded("poker", RECORDED, action()),
+        codec.encode({"timestamp": RECORDED, "record": action()}),
+    ):
+        assert _stored_at(state) == "2026-12-04T21:00:01.234567+00:00"
+    assert _stored_at(compact.MAGIC + bytes(12)) == "an unknown time"
