@@ -16,7 +16,10 @@ temporary folder. One process, one core. Prints hands/s for:
   replay of PHH, with its showdown and chip pushing), parsed beforehand like ours;
 
 and the ratios of replay from each store to replay in memory, and of our in-memory
-replay to PokerKit's, all from the same run. No assertion: a benchmark.
+replay to PokerKit's, all from the same run; and what each store holds on disk, tables
+and indexes included, per hand and per event, after the ingest (the hands' events alone)
+and after the replay (with the verdicts), beside the bytes of the events' states alone.
+No assertion: a benchmark.
 """
 
 from __future__ import annotations
@@ -25,17 +28,22 @@ import cProfile
 import gc
 import os
 import pstats
+import sqlite3
 import sys
 import tarfile
 import tempfile
 import time
 import uuid
+from contextlib import closing
+from dataclasses import dataclass
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
+import psycopg
 from pokerkit import HandHistory
 
+from audit.config import parse_store_url
 from audit.ingest.phh import hand_events, iter_phh_records
 from audit.ingest.pipeline import ingest
 from audit.judging import replay
@@ -51,12 +59,56 @@ def rate(count: int, seconds: float) -> str:
     return f"{count:>6,} hands in {seconds:7.2f} s = {count / seconds:>9,.0f} hands/s"
 
 
-def store_run(url: str, folder: Path, profile: bool) -> tuple[int, float, int, float]:
-    """(hands ingested, seconds, hands replayed, seconds) into the store at ``url``."""
+@dataclass(frozen=True)
+class Size:
+    """What a store holds: its bytes on disk (tables and indexes), its events, and the
+    bytes of those events' states alone."""
+
+    disk: int
+    events: int
+    states: int
+
+    def line(self, hands: int) -> str:
+        return (
+            f"{self.disk / hands:>8,.0f} B/hand {self.disk / self.events:>6,.0f} B/event "
+            f"({self.events / hands:.1f} events/hand; states alone "
+            f"{self.states / self.events:,.0f} B/event; {self.disk / 2**20:,.1f} MiB)"
+        )
+
+
+def stored_size(url: str) -> Size:
+    """The size of the store at ``url``: SQLite, the database file's pages in use;
+    PostgreSQL, every table of its schema with its indexes and TOAST
+    (``pg_total_relation_size``)."""
+    where = parse_store_url(url)
+    count = "SELECT count(*), sum(length(state)) FROM {table}"
+    if where.kind == "sqlite":
+        with closing(sqlite3.connect(where.sqlite_path)) as conn:
+            pages = conn.execute("PRAGMA page_count").fetchone()[0]
+            free = conn.execute("PRAGMA freelist_count").fetchone()[0]
+            disk = (pages - free) * conn.execute("PRAGMA page_size").fetchone()[0]
+            events, states = conn.execute(count.format(table="stored_events")).fetchone()
+        return Size(disk, events, states)
+    with psycopg.connect(url.split("?")[0], autocommit=True) as conn:
+        row = conn.execute(
+            "SELECT sum(pg_total_relation_size(c.oid)) FROM pg_class c JOIN pg_namespace n "
+            "ON n.oid = c.relnamespace WHERE n.nspname = %s AND c.relkind = 'r'",
+            (where.schema,),
+        ).fetchone()
+        assert row is not None
+        counted = conn.execute(count.format(table=f"{where.schema}.casinoaudit_events")).fetchone()
+        assert counted is not None
+    return Size(int(row[0]), int(counted[0]), int(counted[1]))
+
+
+def store_run(url: str, folder: Path, profile: bool) -> tuple[int, float, int, float, Size, Size]:
+    """(hands ingested, seconds, hands replayed, seconds, size after the ingest, size
+    after the replay) into the store at ``url``."""
     store = AuditStore(url)
     began = time.perf_counter()
     summary = ingest(store, [folder], rulebooks=[RULEBOOK])
     ingest_s = time.perf_counter() - began
+    ingested = stored_size(url)
     profiler = cProfile.Profile() if profile else None
     began = time.perf_counter()
     if profiler is not None:
@@ -65,11 +117,13 @@ def store_run(url: str, folder: Path, profile: bool) -> tuple[int, float, int, f
     if profiler is not None:
         profiler.disable()
     replay_s = time.perf_counter() - began
+    replayed_size = stored_size(url)
     store.close()
     if profiler is not None:
         print(f"profile: replay from {url.split(':', 1)[0]}, by own time")
         pstats.Stats(profiler, stream=sys.stdout).sort_stats("tottime").print_stats(15)
-    return summary.subjects_stored, ingest_s, replayed.subjects["poker"], replay_s
+    hands, judged = summary.subjects_stored, replayed.subjects["poker"]
+    return hands, ingest_s, judged, replay_s, ingested, replayed_size
 
 
 def main(folder: Path, work: Path, profile: bool) -> None:
@@ -105,9 +159,9 @@ def main(folder: Path, work: Path, profile: bool) -> None:
     pokerkit_s = time.perf_counter() - began
 
     print(f"Pluribus hands: {len(files):,} files")
-    for name, (ingested, ingest_s, _, _) in runs.items():
+    for name, (ingested, ingest_s, *_) in runs.items():
         print(f"  ingest into {name:<14}{rate(ingested, ingest_s)}")
-    for name, (_, _, replayed, replay_s) in runs.items():
+    for name, (_, _, replayed, replay_s, *_) in runs.items():
         print(f"  replay from {name:<14}{rate(replayed, replay_s)}")
     print(
         f"  replay in memory          {rate(len(hands), memory_s)}  ({with_findings} with findings)"
@@ -115,9 +169,12 @@ def main(folder: Path, work: Path, profile: bool) -> None:
     print(f"  PokerKit replay           {rate(len(files), pokerkit_s)}  (parsed beforehand)")
     print(f"  PokerKit parse + replay   {rate(len(files), parse_s + pokerkit_s)}")
     memory_rate = len(hands) / memory_s
-    for name, (_, _, replayed, replay_s) in runs.items():
+    for name, (_, _, replayed, replay_s, *_) in runs.items():
         print(f"  replay from {name} / in memory = {replayed / replay_s / memory_rate:.2f}")
     print(f"  in-memory replay / PokerKit replay = {pokerkit_s / memory_s:.1f}x")
+    for name, (ingested, _, _, _, events_only, with_verdicts) in runs.items():
+        print(f"  {name} size, events:        {events_only.line(ingested)}")
+        print(f"  {name} size, with verdicts: {with_verdicts.line(ingested)}")
 
 
 if __name__ == "__main__":

@@ -31,7 +31,10 @@ from audit.store import (
     LEGACY_FORM,
     SHARD_FORM,
     Checkpoint,
+    CompactStateError,
+    decode_compact_state,
     heads_from_list,
+    is_compact_state,
     key_id,
     legacy_link_hash,
     link_hash,
@@ -191,6 +194,11 @@ def _hash_chain(
 def _stored_at(state: bytes) -> str:
     import orjson
 
+    if is_compact_state(state):
+        try:
+            return decode_compact_state(state)[0].isoformat()
+        except CompactStateError:
+            return "an unknown time"
     try:
         stamp = orjson.loads(state).get("timestamp")
     except (orjson.JSONDecodeError, AttributeError):

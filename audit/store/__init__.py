@@ -12,7 +12,8 @@ contract in ``pyproject.toml`` says so and ``lint-imports`` checks it). Its publ
   ``ConsoleUser``, ``AccessTrail``, ``SignOff``, ``QuarantinedRecord``,
   ``SUBJECT_CLASSES``, ``INTERNAL_RECORD_TYPES``, ``VERDICT_RECORD``,
   ``FIRST_RECORD_VERSION``, ``subject_uuid``) and their stored form
-  (``OrjsonTranscoder``);
+  (``OrjsonTranscoder``; a family record's compact state, ``is_compact_state``,
+  ``decode_compact_state``, ``CompactStateError``);
 * an event's identity: ``canonical`` and ``record_digest`` (byte-stable JSON,
   deterministic ids), ``first_named`` (a renamed record type under its first name),
   ``event_digest`` and ``sequence_conflict``;
@@ -49,6 +50,9 @@ from audit.store.chain import (
     link_hash,
     originator_hex,
 )
+from audit.store.compact import CompactStateError
+from audit.store.compact import decode as decode_compact_state
+from audit.store.compact import is_compact as is_compact_state
 from audit.store.existing import StoreMissing, StoreUnusable, require_existing
 from audit.store.heads import require_signed
 from audit.store.merkle import (
@@ -118,6 +122,7 @@ __all__ = [
     "ChainReport",
     "ChainRow",
     "Checkpoint",
+    "CompactStateError",
     "ConsoleUser",
     "EventConflict",
     "Incident",
@@ -136,6 +141,7 @@ __all__ = [
     "WitnessError",
     "canonical",
     "chain_row",
+    "decode_compact_state",
     "describe_head",
     "event_digest",
     "first_named",
@@ -145,6 +151,7 @@ __all__ = [
     "heads_list",
     "inclusion_ranges",
     "init_store",
+    "is_compact_state",
     "key_id",
     "leaf_hash",
     "legacy_link_hash",

@@ -312,15 +312,15 @@ class AuditStore(Application[UUID]):
         record: dict[str, Any],
         now: datetime,
     ) -> StoredEvent:
-        """The stored form of ``cls.<record type>(timestamp=now, record=record)``: the bytes
-        eventsourcing's mapper writes for that domain event (its state is the event's
-        fields but the originator's, in field order), without building the event first,
-        which ingest would otherwise do for every record."""
+        """The stored form of ``cls.<record type>(timestamp=now, record=record)``: the
+        state the transcoder reads back as that domain event's (compact for a family
+        record, ``audit.store.compact``; else the JSON eventsourcing's mapper writes),
+        without building the event first, which ingest would otherwise do per record."""
         return StoredEvent(
             originator_id=aggregate_id,
             originator_version=version,
             topic=get_topic(cls.event_class(record["type"])),
-            state=self.transcoder.encode({"timestamp": now, "record": record}),
+            state=self.transcoder.encode_recorded(cls.KIND, now, record),
         )
 
     def _opened(
