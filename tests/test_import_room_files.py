@@ -204,3 +204,21 @@ def test_a_gg_first_flop_bet_on_is_the_board_both_runs_share(tmp_path: Path) -> 
     assert fees == {"RakeTaken": 24, "FeeTaken": 5}
     assert "the board every run shares" in hand.records[0]["source"]
     assert hand.records[-1]["finishing_stacks"] == [773, 398, 0]
+
+
+def test_a_hostile_file_name_is_printed_escaped(tmp_path: Path) -> None:
+    folder = tmp_path / "in"
+    folder.mkdir()
+    name = "\x1b[31mred\n\u202efdp\u200b.txt"
+    (folder / name).write_text(CASH.replace("[Kh 7c 2s]", "[Kh 7c 2s 2s]", 1))
+    store = AuditStore("sqlite:///" + str(tmp_path / "h.db"))
+    summary = ingest(store, [folder], header_zone="UTC")
+    [rejected] = summary.rejected
+    assert str(rejected.source) == str(folder / name)  # kept as it is, printed escaped
+    printed = str(rejected)
+    assert "\\e[31mred\\n\\u202efdp\\u200b.txt, hand 240000000001 at line 1" in printed
+    assert not any(c in printed for c in "\x1b\n\u202e\u200b")
+    from audit.ingest.quarantine import entries
+
+    [entry] = list(entries(store))
+    assert entry.line().startswith("in/\\e[31mred\\n\\u202efdp\\u200b.txt, hand 240000000001")
