@@ -64,7 +64,7 @@ def test_a_folder_file_whose_hands_follow_a_note_is_read_not_skipped(tmp_path: P
     folder = tmp_path / "export"
     folder.mkdir()
     (folder / "session.txt").write_text("Exported by a tracker, 2 tables\n\n" + CASH)
-    (folder / "notes.txt").write_text("bankroll: fine\nnext session friday\n")  # no hand
+    (folder / "notes.txt").write_text("bankroll: fine\nPokerStars Hand #1 went badly\n")
     store = AuditStore("sqlite:///" + str(tmp_path / "a.db"))
     summary = ingest(store, [folder], header_zone="UTC")
     assert summary.files == 1  # the notes are skipped, the export is read
