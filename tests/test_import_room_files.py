@@ -7,11 +7,13 @@ Nothing is skipped silently: every hand header read is stored or quarantined by 
 
 from __future__ import annotations
 
+import os
 from pathlib import Path
 
 from audit.ingest.errors import RecordRejected
 from audit.ingest.limits import Limits
 from audit.ingest.pipeline import ingest
+from audit.ingest.quarantine import entries
 from audit.ingest.room_text.reader import iter_text_units
 from audit.store import AuditStore, SubjectRecords
 from tests.test_import_real_forms import CASH
@@ -218,7 +220,16 @@ def test_a_hostile_file_name_is_printed_escaped(tmp_path: Path) -> None:
     printed = str(rejected)
     assert "\\e[31mred\\n\\u202efdp\\u200b.txt, hand 240000000001 at line 1" in printed
     assert not any(c in printed for c in "\x1b\n\u202e\u200b")
-    from audit.ingest.quarantine import entries
-
     [entry] = list(entries(store))
     assert entry.line().startswith("in/\\e[31mred\\n\\u202efdp\\u200b.txt, hand 240000000001")
+
+
+def test_a_folder_with_a_loop_a_fifo_and_a_link_is_read_once(tmp_path: Path) -> None:
+    folder = tmp_path / "in"
+    folder.mkdir()
+    (folder / "hands.txt").write_text(CASH)
+    (folder / "loop").symlink_to(".")  # in/loop/loop/... for ever if followed
+    os.mkfifo(folder / "pipe.txt")  # opening it would wait for a writer for ever
+    store = AuditStore("sqlite:///" + str(tmp_path / "l.db"))
+    summary = ingest(store, [folder], header_zone="UTC")
+    assert (summary.files, summary.subjects_stored, summary.quarantined) == (1, 1, 0)
