@@ -9,6 +9,10 @@ import unicodedata
 from typing import Any
 
 _BIDI = frozenset("\u061c\u200e\u200f\u202a\u202b\u202c\u202d\u202e\u2066\u2067\u2068\u2069")
+#: Characters that take no room at all: ``olga\u200b_p`` would print as ``olga_p``, a
+#: name that is not hers (zero-width space, non-joiner, joiner, word joiner, invisible
+#: operators, the Mongolian vowel separator and the zero-width no-break space).
+ZERO_WIDTH = frozenset("\u180e\u200b\u200c\u200d\u2060\u2061\u2062\u2063\u2064\ufeff")
 _NAMED = {"\n": "\\n", "\r": "\\r", "\t": "\\t", "\x1b": "\\e"}
 
 
@@ -22,10 +26,10 @@ def _escaped(char: str) -> str:
 def terminal_safe(text: Any) -> str:
     """``text`` safe to print on a terminal, on one line: control characters (ANSI
     escape sequences start with ESC, so they are disarmed), newlines, line and paragraph
-    separators and bidirectional overrides are written as visible escapes (``\\e``,
-    ``\\n``, ``\\x07``, ``\\u202e``)."""
+    separators, bidirectional overrides and zero-width characters are written as
+    visible escapes (``\\e``, ``\\n``, ``\\x07``, ``\\u202e``, ``\\u200b``)."""
     shown = "" if text is None else str(text)
-    if shown.isprintable():  # no Cc, Zl, Zp nor Cf (every bidirectional control is Cf)
+    if shown.isprintable():  # no Cc, Zl, Zp nor Cf (bidirectional, zero-width: all Cf)
         return shown
     return "".join(_escaped(c) if _unsafe(c) else c for c in shown)
 
@@ -35,7 +39,7 @@ _PLAIN_NUMBER = re.compile(r"-?\d+(\.\d+)?")
 
 
 def _unsafe(char: str) -> bool:
-    return char in _BIDI or unicodedata.category(char) in ("Cc", "Zl", "Zp")
+    return char in _BIDI or char in ZERO_WIDTH or unicodedata.category(char) in ("Cc", "Zl", "Zp")
 
 
 def multiline_safe(text: Any) -> str:
@@ -49,8 +53,9 @@ def csv_safe(cell: Any) -> str:
     ``+``, ``-``, ``@``, tab, CR or LF (or their full-width forms, or any of these after
     leading spaces) gets a leading ``'``; a plain negative number (``-35``, ``-0.35``)
     stays a number. None is the empty cell. Control characters other than tab, CR and LF
-    (ESC, BEL…) and bidirectional overrides are written as visible escapes, as on the
-    terminal, so a cell cannot reorder or hide what a viewer of the file reads."""
+    (ESC, BEL…), bidirectional overrides and zero-width characters are written as visible
+    escapes, as on the terminal, so a cell cannot reorder or hide what a viewer of the
+    file reads."""
     if cell is None:
         return ""
     text = "".join(_escaped(c) if c not in "\t\r\n" and _unsafe(c) else c for c in str(cell))

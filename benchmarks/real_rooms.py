@@ -114,6 +114,9 @@ def main() -> None:
     parser.add_argument("folder", type=Path)
     parser.add_argument("--rulebook", action="append", default=[])
     parser.add_argument("--examples", type=int, default=0, help="rejections to print")
+    parser.add_argument(
+        "--finding-examples", type=int, default=0, help="findings of each kind to print"
+    )
     parser.add_argument("--any-date", action="store_true", help="lift the named books' period")
     parser.add_argument(
         "--header-zone", help="zone of headers that give none (GGPoker); none: quarantined"
@@ -143,11 +146,15 @@ def main() -> None:
             examples.append(entry)
         replay(store)
         findings: dict[str, Counter[str]] = {}
+        shown: list[dict[str, object]] = []
         for row in current_findings(store):
             if row.get("subject_kind") != "poker":
                 continue
             room = str(row.get("subject", "")).split("/", 1)[0]
-            findings.setdefault(room, Counter())[str(row.get("kind"))] += 1
+            kind = str(row.get("kind"))
+            findings.setdefault(room, Counter())[kind] += 1
+            if findings[room][kind] <= args.finding_examples:
+                shown.append(row)
         pokerkit = pokerkit_counts(store) if args.pokerkit else {}
     print(f"files: {summary.files}, units read: {summary.units_read}")
     for room in sorted(set(counts) | set(stored) | set(quarantined)):
@@ -165,6 +172,8 @@ def main() -> None:
         print(f"  {game}: " + ", ".join(f"{n:,} {what}" for what, n in outcomes.most_common()))
     for entry in examples[: args.examples]:
         print("\n", entry.line()[:400], "\n", entry.raw[:200])
+    for row in shown:
+        print("\n", row.get("kind"), row.get("subject"), str(row.get("summary", row))[:600])
 
 
 if __name__ == "__main__":

@@ -48,6 +48,25 @@ def assert_clean(code: int, err: str, *fragments: str) -> None:
 # -- SQLite: what the store path points at ----------------------------------------------
 
 
+@pytest.mark.parametrize("name", ["hands.txt", "hands.phh", "day.avro"])
+def test_a_fifo_named_as_ingest_input_is_quarantined_without_hanging(
+    tmp_path: Path, name: str
+) -> None:
+    fifo = tmp_path / name
+    os.mkfifo(fifo)
+    store = f"sqlite:///{tmp_path / 's.db'}"
+    done = subprocess.run(  # in a child: opening the FIFO would block for ever
+        [sys.executable, "-m", "cli", "--store", store, "ingest", str(fifo)],
+        capture_output=True,
+        text=True,
+        timeout=120,
+        check=False,
+    )
+    assert done.returncode == 1 and "Traceback" not in done.stderr, done.stderr
+    assert f"{name}, file, field (file): not a regular file (a FIFO" in done.stdout
+    assert "records quarantined:   1" in done.stdout
+
+
 @pytest.mark.parametrize("command", READS + WRITES + [["ingest", "."]])
 def test_a_corrupt_sqlite_file_is_refused(tmp_path: Path, command: list[str]) -> None:
     path = tmp_path / "store.db"

@@ -534,14 +534,17 @@ def test_terminal_output_escapes_a_hostile_player_name() -> None:
 
 def test_terminal_safe_text_is_left_whole_only_when_nothing_needs_escaping() -> None:
     """Printable text is returned as is (the fast path): every character the escape
-    writes out (control, line and paragraph separators, bidirectional) is unprintable."""
+    writes out (control, line and paragraph separators, bidirectional, zero-width) is
+    unprintable."""
     bidi = "\u061c\u200e\u200f\u202a\u202b\u202c\u202d\u202e\u2066\u2067\u2068\u2069"
+    zero_width = "\u180e\u200b\u200c\u200d\u2060\u2061\u2062\u2063\u2064\ufeff"
     for code in range(sys.maxunicode + 1):
         char = chr(code)
-        needs = char in bidi or unicodedata.category(char) in ("Cc", "Zl", "Zp")
+        needs = char in bidi + zero_width or unicodedata.category(char) in ("Cc", "Zl", "Zp")
         assert (terminal_safe(char) != char) == needs, hex(code)
     assert terminal_safe("A♠ 10♥ gg-p0123 €5,00") == "A♠ 10♥ gg-p0123 €5,00"
     assert terminal_safe("ok\u2028\u00adx") == "ok\\u2028\u00adx"
+    assert terminal_safe("olga\u200b_p") == "olga\\u200b_p"  # not shown as olga_p
 
 
 def test_rows_without_context_still_work() -> None:

@@ -10,6 +10,8 @@ from __future__ import annotations
 
 from pathlib import Path
 
+from audit.escape import terminal_safe
+
 #: Longest field name or reason kept: a reason quoting a hostile value stays readable.
 MAX_REASON_CHARS = 2000
 
@@ -59,4 +61,6 @@ class RecordRejected(Exception):
         return RecordRejected(self.source, self.position, self.field, self.reason, "")
 
     def __str__(self) -> str:
-        return f"{self.source}, {self.position}, field {self.field}: {self.reason}"
+        """One line safe to print: a file name is the sender's choice, and may hold ANSI
+        escapes, newlines or bidirectional overrides (``audit.escape.terminal_safe``)."""
+        return terminal_safe(f"{self.source}, {self.position}, field {self.field}: {self.reason}")

@@ -45,8 +45,10 @@ more quarantine record).
 
 from __future__ import annotations
 
+import os
 import pickle
 import sqlite3
+import stat
 import tempfile
 from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, field
@@ -162,9 +164,19 @@ def units_of(
     limits: Limits | None = None,
     header_zone: str | None = None,
 ) -> Iterator[SubjectRecords | RecordRejected]:
-    """Every unit or rejection one file yields (``header_zone``: ``ingest``'s)."""
+    """Every unit or rejection one file yields (``header_zone``: ``ingest``'s). A path
+    that is not a regular file (a FIFO, a socket, a device: opening a FIFO would wait for
+    a writer for ever) is one rejection, never opened."""
     limits = limits or Limits.from_env()
-    if path.suffix in PHH_SUFFIXES:
+    if _not_regular(path):
+        yield RecordRejected(
+            path,
+            "file",
+            "(file)",
+            "not a regular file (a FIFO, socket or device): not read",
+            "",
+        )
+    elif path.suffix in PHH_SUFFIXES:
         yield from _phh_units(path, rulebooks, limits)
     elif path.suffix in AVRO_SUFFIXES:
         yield from iter_avro_units(path, rulebooks=rulebooks, limits=limits)
@@ -178,6 +190,14 @@ def units_of(
             f"unsupported file type {path.suffix or '(none)'}: expected .avro/.phh/.phhs/.txt",
             "",
         )
+
+
+def _not_regular(path: Path) -> bool:
+    """Whether ``path`` (its symlink followed) exists and is no regular file."""
+    try:
+        return not stat.S_ISREG(os.stat(path).st_mode)
+    except OSError:
+        return False  # missing or unreadable: the reader says which
 
 
 def _safe_units(

@@ -12,6 +12,7 @@ from __future__ import annotations
 from collections.abc import Iterator
 from dataclasses import dataclass
 
+from audit.escape import terminal_safe
 from audit.ingest.errors import RecordRejected
 from audit.ingest.file_names import file_identity
 from audit.store import AuditStore, SubjectRecords, record_digest
@@ -39,7 +40,8 @@ class QuarantineEntry:
     raw: str
 
     def line(self) -> str:
-        return f"{self.source}, {self.position}, field {self.field}: {self.reason}"
+        """The entry on one line safe to print (``RecordRejected.__str__``)."""
+        return terminal_safe(f"{self.source}, {self.position}, field {self.field}: {self.reason}")
 
 
 def as_subject(rejection: RecordRejected) -> SubjectRecords:

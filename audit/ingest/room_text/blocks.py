@@ -4,7 +4,9 @@ Bytes: each line is read as UTF-8, else as cp1252 (PokerStars' older clients wri
 as the byte 0x80; the hand's source says so); a line that is neither is kept with its
 bad bytes replaced and marked, and the block holding it is rejected naming the line and
 byte. A byte-order mark is dropped wherever it is: at the start of the file, or between
-hands where files were joined with ``cat``.
+hands where files were joined with ``cat``. A file that opens with a UTF-16 byte-order
+mark (saved as "Unicode" by a Windows editor) is read as UTF-16 whole (``from_utf16``;
+the hand's source says so); one that does not decode so is rejected naming the byte.
 
 Lines: no-break spaces are spaces; leading and trailing blanks are dropped (archive
 exports indent every line;
@@ -35,7 +37,15 @@ OTHER_ROOMS: tuple[tuple[re.Pattern[str], str], ...] = (
     (re.compile(r"Hand #\d+ - [^:]+ - "), "Ignition / Bovada"),
     (re.compile(r"\*\*\*\*\* Hand History [Ff]or Game"), "PartyPoker"),
     (re.compile(r"PKR - "), "PKR"),
+    # PokerStars' clients write their hand histories in the player's language
+    # (``Mão PokerStars #137737997245: Torneio #…``); only the English text is read.
+    (
+        re.compile(r"[^\W\d_]+ PokerStars (?:#|n°|Nr\.? ?#?)\d+"),
+        "PokerStars in a language other than English",
+    ),
 )
+#: UTF-16 byte-order marks (little- and big-endian).
+UTF16_BOMS = (b"\xff\xfe", b"\xfe\xff")
 SEPARATOR = re.compile(r"\*{3,} # \d+ \*{3,}")
 _SUMMARY_LINE = re.compile(
     r"Seat \d+: .+|Total pot .+|(?:(?:FIRST|SECOND|THIRD) )?Board \[.*\]|Hand was run .+"
@@ -58,6 +68,16 @@ class Block:
     other: str | None = None
     bad_bytes: dict[int, str] = field(default_factory=dict)
     cp1252: bool = False
+    utf16: bool = False
+
+
+def from_utf16(data: bytes) -> bytes:
+    """A file that opens with a UTF-16 byte-order mark, as UTF-8 bytes (the same lines);
+    UnicodeDecodeError when it is not UTF-16 throughout. Other files are returned as
+    they are."""
+    if not data.startswith(UTF16_BOMS):
+        return data
+    return data.decode("utf-16").encode("utf-8")
 
 
 def decode(data: bytes) -> Iterator[tuple[int, str, str | None, bool]]:

@@ -285,8 +285,22 @@ class HandBuilder:
                     f"raises {shown(by, money)} to {shown(to, money)}: the street's bet "
                     f"was {shown(highest, money)}, so the raise is {shown(to - highest, money)}"
                 )
+        self._shared_first_street()
         self._put(seat, chips)
         self.play.append(("ActionTaken", {"seat": seat, "action": action, "amount": chips}))
+
+    def _shared_first_street(self) -> None:
+        """GGPoker heads a street ``*** FIRST FLOP ***`` when the hand is run twice from
+        a later street, although that flop is dealt once and bet on: a bet after the first
+        run's streets, before any second run, makes those cards the board every run
+        shares (run 0, no ``BoardRun``), noted in the hand's source."""
+        if self.run != 1 or 2 in self.boards:
+            return
+        start = max(i for i, (name, body) in enumerate(self.play) if name == "BoardRun")
+        del self.play[start]
+        self.boards.setdefault(0, []).extend(self.boards.pop(1, []))
+        self.run = 0
+        self.note("a FIRST street bet on: its cards are the board every run shares")
 
     def unwritten_return(self, excess: int) -> bool:
         """Whether the summary's total is short by exactly the uncalled part of the last

@@ -99,6 +99,10 @@ _TOTAL = re.compile(r"Total pot (?P<total>\S+)(?P<pots>(?: (?:Main|Side) pot(?:-
 _POT = re.compile(r" (?P<kind>Main|Side) pot(?:-(?P<n>\d+))? (?P<amount>\S+?)\.(?= |$)")
 
 
+#: A tournament's summary (``PokerStars Tournament #3200000004, No Limit Hold'em``, then
+#: its buy-in, players and places): the tournament's results, which a hands folder may hold.
+_TOURNAMENT_SUMMARY = re.compile(r"PokerStars Tournament #\d+, ")
+
 #: PokerStars' split games (``Split Hold'em No Limit``): two boards bet on from the
 #: flop, each board half the pot: a game of their own, not the one their name ends with.
 _SPLIT = re.compile(r"(?:^|\s)Split $")
@@ -242,6 +246,10 @@ def header_line(line: Line, pattern: re.Pattern[str], room: str, label: str) -> 
     (``id``) and the rest of the line (``rest``); TextError naming the room's ``label``
     when the line is not one."""
     match = pattern.fullmatch(line.text.strip())
+    if match is None and _TOURNAMENT_SUMMARY.match(line.text.strip()):
+        raise line.error(
+            f"a {label} tournament summary (its results), not a hand: nothing to judge"
+        )
     if match is None:
         raise line.error(f"not a {label} hand header")
     return header_rest(room, match.group("id"), match.group("rest"))

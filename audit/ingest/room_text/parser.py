@@ -17,7 +17,9 @@ boards and one ``Seat N: …`` line per seat (read for cards mucked and shown on
 
 PokerStars' ``Hand cancelled`` rejects the hand (``CANCELLED``). Table chatter
 (``NAME: sits out``, ``NAME is disconnected``, ``NAME said, "…"``) changes nothing and
-is skipped; any other line is a ``TextError``, which rejects the hand.
+is skipped, also between the table line and the seats (a rebuy tournament's
+``NAME re-buys and receives 3000 chips for $10.00``, already in the seat's stack); any
+other line is a ``TextError``, which rejects the hand.
 """
 
 from __future__ import annotations
@@ -129,6 +131,8 @@ class _Reader:
             if match and _seat_rest(match):
                 self._seat(match, line)
                 return
+            if not self.builder.seats and TABLE_TALK.fullmatch(text):
+                return  # PokerStars' re-buys before the seats: their chips are in the stacks
             self._end_seating(line)
         if text == "*** HOLE CARDS ***":
             self.dealing = True

@@ -26,7 +26,7 @@ from audit.ingest.invariants import check_widths
 from audit.ingest.limits import Limits
 from audit.ingest.phh import poker_event
 from audit.ingest.room_text import ggpoker, pokerstars
-from audit.ingest.room_text.blocks import Block, split
+from audit.ingest.room_text.blocks import UTF16_BOMS, Block, from_utf16, split
 from audit.ingest.room_text.building import Header
 from audit.ingest.room_text.common import Line, TextError
 from audit.ingest.room_text.headers import in_declared_zone
@@ -60,8 +60,22 @@ def iter_text_units(
     if isinstance(text, RecordRejected):
         yield text
         return
+    data = text.encode("latin-1")
+    was_utf16 = data.startswith(UTF16_BOMS)
+    try:
+        utf8 = from_utf16(data)
+    except UnicodeDecodeError as error:
+        yield RecordRejected(
+            path,
+            "file",
+            TEXT,
+            f"opens with a UTF-16 byte-order mark but is not UTF-16 text at byte {error.start}",
+            cap(data.decode("utf-8", errors="replace"), 2000),
+        )
+        return
     count = 0
-    for block in split(text.encode("latin-1"), room_of):
+    for block in split(utf8, room_of):
+        block.utf16 = was_utf16
         lines = block.lines
         span = f"lines {lines[0].number}-{lines[-1].number}"
         if block.room is None:
@@ -108,6 +122,8 @@ def _unit(
         in_declared_zone(header, header_zone, lines[0].number)
         if block.cp1252:
             builder.note("text read as cp1252")
+        if block.utf16:
+            builder.note("text read as UTF-16")
         rulebook = _rulebook(room.name, header, rulebooks)
         source = f"{file_identity(path)}, {position}"
         bodies = builder.bodies(rulebook, source)
