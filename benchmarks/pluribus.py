@@ -1,6 +1,6 @@
 """The 10,000 Pluribus hands: ingest and replay speed beside PokerKit on the same files.
 
-    .ci/with-postgres .venv/bin/python benchmarks/pluribus.py [--profile] [PHH_FOLDER]
+    .ci/with-postgres .venv/bin/python benchmarks/pluribus.py [--profile] [--in-memory] [PHH_FOLDER]
 
 PHH_FOLDER defaults to the Pluribus archive of ../shared/data/phh, unpacked to a
 temporary folder. One process, one core. Prints hands/s for:
@@ -16,7 +16,10 @@ temporary folder. One process, one core. Prints hands/s for:
   replay of PHH, with its showdown and chip pushing), parsed beforehand like ours;
 
 and the ratios of replay from each store to replay in memory, and of our in-memory
-replay to PokerKit's, all from the same run. No assertion: a benchmark.
+replay to PokerKit's, all from the same run. ``--in-memory`` skips the stores (the last
+three figures only); with ``--profile`` it prints the in-memory replay's cProfile instead.
+The replayer's modules loaded (compiled by mypyc, or pure Python) are printed first.
+No assertion: a benchmark.
 """
 
 from __future__ import annotations
@@ -40,6 +43,7 @@ from audit.ingest.phh import hand_events, iter_phh_records
 from audit.ingest.pipeline import ingest
 from audit.judging import replay
 from audit.store import AuditStore
+from replayer.compiled import build_description
 from replayer.poker import adjudicate_hand
 from replayer.poker.evaluator import rank_five
 
@@ -72,11 +76,11 @@ def store_run(url: str, folder: Path, profile: bool) -> tuple[int, float, int, f
     return summary.subjects_stored, ingest_s, replayed.subjects["poker"], replay_s
 
 
-def main(folder: Path, work: Path, profile: bool) -> None:
+def main(folder: Path, work: Path, profile: bool, in_memory: bool) -> None:
     files = sorted(folder.rglob("*.phh"))
-    stores = {"SQLite": f"sqlite:///{work / 'pluribus.db'}"}
+    stores = {} if in_memory else {"SQLite": f"sqlite:///{work / 'pluribus.db'}"}
     pg_base = os.environ.get("CASINO_AUDIT_TEST_PG_URL")
-    if pg_base:
+    if pg_base and not in_memory:
         stores["PostgreSQL"] = f"{pg_base}?schema=pluribus_{uuid.uuid4().hex[:8]}"
     hands = [
         hand_events(record, default_rulebook=RULEBOOK)
@@ -88,8 +92,15 @@ def main(folder: Path, work: Path, profile: bool) -> None:
 
     gc.collect()
     gc.freeze()
+    profiler = cProfile.Profile() if profile and in_memory else None
     began = time.perf_counter()
+    if profiler is not None:
+        profiler.enable()
     with_findings = sum(bool(adjudicate_hand(h, with_steps=False).findings) for h in hands)
+    if profiler is not None:
+        profiler.disable()
+        print("profile: replay in memory, by own time")
+        pstats.Stats(profiler, stream=sys.stdout).sort_stats("tottime").print_stats(25)
     memory_s = time.perf_counter() - began
 
     began = time.perf_counter()
@@ -104,7 +115,7 @@ def main(folder: Path, work: Path, profile: bool) -> None:
             pass
     pokerkit_s = time.perf_counter() - began
 
-    print(f"Pluribus hands: {len(files):,} files")
+    print(f"Pluribus hands: {len(files):,} files; replayer {build_description()}")
     for name, (ingested, ingest_s, _, _) in runs.items():
         print(f"  ingest into {name:<14}{rate(ingested, ingest_s)}")
     for name, (_, _, replayed, replay_s) in runs.items():
@@ -121,7 +132,7 @@ def main(folder: Path, work: Path, profile: bool) -> None:
 
 
 if __name__ == "__main__":
-    arguments = [a for a in sys.argv[1:] if a != "--profile"]
+    arguments = [a for a in sys.argv[1:] if a not in ("--profile", "--in-memory")]
     with tempfile.TemporaryDirectory() as tmp_name:
         tmp = Path(tmp_name)
         if arguments:
@@ -130,4 +141,4 @@ if __name__ == "__main__":
             with tarfile.open(ARCHIVE) as tar:
                 tar.extractall(tmp, filter="data")
             source = tmp / "pluribus"
-        main(source, tmp, "--profile" in sys.argv[1:])
+        main(source, tmp, "--profile" in sys.argv[1:], "--in-memory" in sys.argv[1:])

@@ -65,9 +65,9 @@ class Issue(NamedTuple):
     kind: FindingKind
     citation: str
     reason: str
-    expected: object = None
-    recorded: object = None
-    difference: object = None
+    expected: Any = None
+    recorded: Any = None
+    difference: Any = None
     detail: dict[str, Any] | None = None
 
 
