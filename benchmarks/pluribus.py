@@ -1,6 +1,6 @@
 """The 10,000 Pluribus hands: ingest and replay speed beside PokerKit on the same files.
 
-    .ci/with-postgres .venv/bin/python benchmarks/pluribus.py [--profile] [PHH_FOLDER]
+    .ci/with-postgres .venv/bin/python benchmarks/pluribus.py [--profile] [--in-memory] [PHH_FOLDER]
 
 PHH_FOLDER defaults to the Pluribus archive of ../shared/data/phh, unpacked to a
 temporary folder. One process, one core. Prints hands/s for:
@@ -16,9 +16,13 @@ temporary folder. One process, one core. Prints hands/s for:
   replay of PHH, with its showdown and chip pushing), parsed beforehand like ours;
 
 and the ratios of replay from each store to replay in memory, and of our in-memory
-replay to PokerKit's, all from the same run; and what each store holds on disk, tables
-and indexes included, per hand and per event, after the ingest (the hands' events alone)
-and after the replay (with the verdicts), beside the bytes of the events' states alone.
+replay to PokerKit's, all from the same run, by the clock and by CPU time; and what
+each store holds on disk, tables and indexes included, per hand and per event, after
+the ingest (the hands' events alone) and after the replay (with the verdicts), beside
+the bytes of the events' states alone. ``--in-memory`` skips the stores (the
+in-memory and PokerKit figures only); with ``--profile`` it prints the in-memory
+replay's cProfile instead. The replayer's modules loaded (compiled by mypyc, or pure
+Python) are printed first.
 No assertion: a benchmark.
 """
 
@@ -48,6 +52,7 @@ from audit.ingest.phh import hand_events, iter_phh_records
 from audit.ingest.pipeline import ingest
 from audit.judging import replay
 from audit.store import AuditStore
+from replayer.compiled import build_description
 from replayer.poker import adjudicate_hand
 from replayer.poker.evaluator import rank_five
 
@@ -126,11 +131,11 @@ def store_run(url: str, folder: Path, profile: bool) -> tuple[int, float, int, f
     return hands, ingest_s, judged, replay_s, ingested, replayed_size
 
 
-def main(folder: Path, work: Path, profile: bool) -> None:
+def main(folder: Path, work: Path, profile: bool, in_memory: bool) -> None:
     files = sorted(folder.rglob("*.phh"))
-    stores = {"SQLite": f"sqlite:///{work / 'pluribus.db'}"}
+    stores = {} if in_memory else {"SQLite": f"sqlite:///{work / 'pluribus.db'}"}
     pg_base = os.environ.get("CASINO_AUDIT_TEST_PG_URL")
-    if pg_base:
+    if pg_base and not in_memory:
         stores["PostgreSQL"] = f"{pg_base}?schema=pluribus_{uuid.uuid4().hex[:8]}"
     hands = [
         hand_events(record, default_rulebook=RULEBOOK)
@@ -142,9 +147,16 @@ def main(folder: Path, work: Path, profile: bool) -> None:
 
     gc.collect()
     gc.freeze()
-    began = time.perf_counter()
+    profiler = cProfile.Profile() if profile and in_memory else None
+    began, began_cpu = time.perf_counter(), time.process_time()
+    if profiler is not None:
+        profiler.enable()
     with_findings = sum(bool(adjudicate_hand(h, with_steps=False).findings) for h in hands)
-    memory_s = time.perf_counter() - began
+    if profiler is not None:
+        profiler.disable()
+        print("profile: replay in memory, by own time")
+        pstats.Stats(profiler, stream=sys.stdout).sort_stats("tottime").print_stats(25)
+    memory_s, memory_cpu = time.perf_counter() - began, time.process_time() - began_cpu
 
     began = time.perf_counter()
     histories = []
@@ -152,13 +164,13 @@ def main(folder: Path, work: Path, profile: bool) -> None:
         with path.open("rb") as stream:
             histories.append(HandHistory.load(stream))
     parse_s = time.perf_counter() - began
-    began = time.perf_counter()
+    began, began_cpu = time.perf_counter(), time.process_time()
     for history in histories:
         for _ in history:
             pass
-    pokerkit_s = time.perf_counter() - began
+    pokerkit_s, pokerkit_cpu = time.perf_counter() - began, time.process_time() - began_cpu
 
-    print(f"Pluribus hands: {len(files):,} files")
+    print(f"Pluribus hands: {len(files):,} files; replayer {build_description()}")
     for name, (ingested, ingest_s, *_) in runs.items():
         print(f"  ingest into {name:<14}{rate(ingested, ingest_s)}")
     for name, (_, _, replayed, replay_s, *_) in runs.items():
@@ -175,10 +187,15 @@ def main(folder: Path, work: Path, profile: bool) -> None:
     for name, (ingested, _, _, _, events_only, with_verdicts) in runs.items():
         print(f"  {name} size, events:        {events_only.line(ingested)}")
         print(f"  {name} size, with verdicts: {with_verdicts.line(ingested)}")
+    print(
+        f"  CPU time (steadier on a shared machine): in memory "
+        f"{memory_cpu / len(hands) * 1e6:.0f} µs/hand, PokerKit "
+        f"{pokerkit_cpu / len(files) * 1e6:.0f} µs/hand = {pokerkit_cpu / memory_cpu:.1f}x"
+    )
 
 
 if __name__ == "__main__":
-    arguments = [a for a in sys.argv[1:] if a != "--profile"]
+    arguments = [a for a in sys.argv[1:] if a not in ("--profile", "--in-memory")]
     with tempfile.TemporaryDirectory() as tmp_name:
         tmp = Path(tmp_name)
         if arguments:
@@ -187,4 +204,4 @@ if __name__ == "__main__":
             with tarfile.open(ARCHIVE) as tar:
                 tar.extractall(tmp, filter="data")
             source = tmp / "pluribus"
-        main(source, tmp, "--profile" in sys.argv[1:])
+        main(source, tmp, "--profile" in sys.argv[1:], "--in-memory" in sys.argv[1:])

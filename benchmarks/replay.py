@@ -23,6 +23,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from pokerkit import Automation, NoLimitTexasHoldem, PotLimitOmahaHoldem
 
+from replayer.compiled import build_description
 from replayer.poker import adjudicate_hand
 from tests.poker_sim import simulate
 
@@ -80,6 +81,7 @@ def pokerkit_replay(game, events) -> list[int]:
 
 
 def main(count: int = 2000, seed: int = 1) -> None:
+    print(f"replayer {build_description()}")
     for variant, book, game in CASES:
         rng = random.Random(seed)
         hands = [simulate(rng, variant, rulebook=book, hand_number=i).events for i in range(count)]

@@ -12,6 +12,13 @@ whose source names ``none`` never judged by the period choice. Version 5 goes on
 real rooms' files (issue 21: how the rooms share a split pot and the rake over pots and
 runs, tournament hands under tournament rules; poker v5's HouseMoneyAdded in the pot)
 and reports a slot machine's bad meter readings one finding each (issue 23).
+
+Importing the package checks that no compiled module (``replayer.compiled``) is older than
+its source.
 """
 
+from replayer.compiled import check_sources
+
 REPLAYER_VERSION = "5"
+
+check_sources()

@@ -13,7 +13,7 @@ from audit.families import family_named
 from audit.phh_export import WRITERS, NotWritten
 from audit.show.banked_events import DESCRIBERS as BANKED_WORDS
 from replayer.casino.record import READERS
-from replayer.poker.dispatch import HANDLERS
+from replayer.poker.dispatch import HANDLERS, SEATED_HANDLERS
 from replayer.poker.wording import DESCRIBERS as POKER_WORDS
 from replayer.slots.meters import CONTRIBUTIONS
 from replayer.slots.reconcile import APPLY
@@ -22,7 +22,7 @@ from replayer.tournaments.state import TALLY
 TABLES: dict[str, tuple[str, Mapping[str, object]]] = {
     "poker describe (replayer.poker.wording)": ("poker", POKER_WORDS),
     "poker PHH export (audit.phh_export)": ("poker", WRITERS),
-    "poker replay (replayer.poker.dispatch)": ("poker", HANDLERS),
+    "poker replay (replayer.poker.dispatch)": ("poker", {**SEATED_HANDLERS, **HANDLERS}),
     "banked describe (audit.show.banked_events)": ("banked", BANKED_WORDS),
     "banked replay (replayer.casino.record)": ("banked", READERS),
     "slots replay (replayer.slots.reconcile)": ("slots", APPLY),
@@ -48,3 +48,9 @@ def test_a_type_phh_cannot_express_says_why() -> None:
     assert sorted(unwritten) == ["DeckRevealed", "HandStarted", "PotAwarded"]
     assert all(value.why for value in unwritten.values())
     assert all(callable(value) for kind, value in WRITERS.items() if kind not in unwritten)
+
+
+def test_a_poker_event_has_one_handler() -> None:
+    """An event naming a seat is handled given its position, any other as it is: never
+    both (``replayer.poker.dispatch.apply`` would take the first)."""
+    assert set(SEATED_HANDLERS).isdisjoint(HANDLERS)

@@ -65,9 +65,9 @@ class Issue(NamedTuple):
     kind: FindingKind
     citation: str
     reason: str
-    expected: object = None
-    recorded: object = None
-    difference: object = None
+    expected: Any = None
+    recorded: Any = None
+    difference: Any = None
     detail: dict[str, Any] | None = None
 
 
@@ -327,19 +327,28 @@ class Betting:
         folded = self.folded
         stack = self.stack
         n = self.n
-        if n - sum(folded) < 2:
-            return []
+        in_hand = 0
         able = 0
         for p in range(n):
-            if stack[p] and not folded[p]:
-                able += 1
+            if not folded[p]:
+                in_hand += 1
+                if stack[p]:
+                    able += 1
+        if in_hand < 2:
+            return []
         bet = self.bet
         acted = self.acted
-        owing = []
-        for p in (*range(start, n), *range(start)):
+        current = self.current
+        best, best_at, second = self._reaches()
+        owing: list[int] = []
+        for step in range(n):
+            p = start + step
+            if p >= n:
+                p -= n
             if folded[p] or not stack[p]:
                 continue
-            if bet[p] < self._due(p) or (not acted[p] and able > 1):
+            due = min(current, second if p == best_at else best)
+            if bet[p] < due or (not acted[p] and able > 1):
                 owing.append(p)
                 if first_only:
                     break
@@ -348,11 +357,31 @@ class Betting:
     def _due(self, pos: int) -> int:
         """The bet ``pos`` must match: the bet to match, but never more than another
         player still in the hand has put in or can still put in this round."""
-        reach = max(
-            (self.bet[q] + self.stack[q] for q in range(self.n) if q != pos and not self.folded[q]),
-            default=0,
-        )
-        return min(self.current, reach)
+        best, best_at, second = self._reaches()
+        return min(self.current, second if pos == best_at else best)
+
+    def _reaches(self) -> tuple[int, int, int]:
+        """(best, best_at, second): the most a player still in the hand has put in or can
+        still put in this round, that player's position, and the most of the others. So
+        what the players other than ``pos`` can reach is ``best``, or ``second`` when
+        ``pos`` is ``best_at`` (a tie makes both equal); 0 and -1 when nobody is in."""
+        bet = self.bet
+        stack = self.stack
+        folded = self.folded
+        best = 0
+        best_at = -1
+        second = 0
+        for q in range(self.n):
+            if folded[q]:
+                continue
+            reach = bet[q] + stack[q]
+            if reach > best:
+                second = best
+                best = reach
+                best_at = q
+            elif reach > second:
+                second = reach
+        return best, best_at, second
 
     def in_hand(self) -> int:
         """Players who have not folded."""

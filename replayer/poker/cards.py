@@ -28,22 +28,23 @@ _CARD_TEXTS: tuple[str, ...] = tuple(rank + suit for rank in RANKS for suit in S
 _CARD_INTS: dict[str, int] = {text: index for index, text in enumerate(_CARD_TEXTS)}
 
 
-def parse_card(text: str) -> int:
+def parse_card(text: object) -> int:
     """Return the int of a two-character card such as ``"As"``.
 
-    Raises ``ValueError`` naming the bad text for anything else.
+    Raises ``ValueError`` naming the bad text for anything else (typed ``object``: the
+    compiled build would raise ``TypeError`` at the call for a value that is not text).
     """
-    try:
-        return _CARD_INTS[text]
-    except (KeyError, TypeError):
+    card = _CARD_INTS.get(text) if isinstance(text, str) else None
+    if card is None:
         raise ValueError(
             f"bad card {text!r}: expected rank in {RANKS!r} then suit in {SUITS!r}, e.g. 'As'"
-        ) from None
+        )
+    return card
 
 
-def card_text(card: int) -> str:
+def card_text(card: object) -> str:
     """Return the two-character text of a card int (inverse of ``parse_card``)."""
-    if type(card) is not int or not 0 <= card < 52:
+    if type(card) is not int or not isinstance(card, int) or not 0 <= card < 52:
         raise ValueError(f"bad card int {card!r}: expected 0..51")
     return _CARD_TEXTS[card]
 

@@ -1,10 +1,12 @@
 """What each event kind of ``schemas/poker_hand.avsc`` does to a hand: ``HANDLERS``.
 
-A handler applies one event to the ``Hand`` and returns the seat the event concerns
-(None: no seat). Betting events go through the betting state machine (``betting``),
-board cards through the board schedule (``board``); cards, awards, rake and the outcome
-are recorded for the settlement. An event naming a seat not dealt in, a second
-HandStarted or an unknown event type is a data-quality issue and changes nothing.
+A handler applies one event to the ``Hand``; one of an event naming a seat
+(``SEATED_HANDLERS``) is given the seat's position, the others (``HANDLERS``) return the
+seat the event concerns (None: no seat). Betting events go through the betting state
+machine (``betting``), board cards through the board schedule (``board``); cards,
+awards, rake and the outcome are recorded for the settlement. An event naming a seat not
+dealt in, a second HandStarted or an unknown event type is a data-quality issue and
+changes nothing.
 
 Poker v3 events: ``FeeTaken`` from the pot is judged at the settlement (``fees``); one a
 player pays outside the pot, and ``CashoutPaid`` (the house pays a player outside the
@@ -18,7 +20,6 @@ after it, it labels the awards that follow and changes nothing.
 from __future__ import annotations
 
 from collections.abc import Callable
-from functools import wraps
 
 from replayer.events import FlatEvent
 from replayer.poker.betting import QUALITY, Issue
@@ -27,38 +28,31 @@ from replayer.poker.hand import SCHEMA, Hand
 from replayer.rulebooks.poker import PLAYER_PAID_FEE_KINDS
 
 Handler = Callable[[Hand, FlatEvent], int | None]
-
-
-def apply(hand: Hand, event: FlatEvent) -> int | None:
-    """Apply one event to the hand; the seat it concerns, or None."""
-    kind = event.get("type")
-    handler = HANDLERS.get(kind) if isinstance(kind, str) else None
-    if handler is None:
-        hand.issues.append(Issue(QUALITY, SCHEMA, f"unknown event type {kind!r}", None, kind))
-        return None
-    return handler(hand, event)
-
-
 SeatedHandler = Callable[[Hand, FlatEvent, int], None]
 
 
-def _seated(handler: SeatedHandler) -> Handler:
-    """The handler of an event that names a seat, given the seat's position; skipped when
-    the seat was not dealt in (``Hand.position_of`` records that issue). The seat is
-    returned either way."""
+def apply(hand: Hand, event: FlatEvent) -> int | None:
+    """Apply one event to the hand; the seat it concerns, or None.
 
-    @wraps(handler)
-    def on_seat(hand: Hand, event: FlatEvent) -> int | None:
-        seat: int = event["seat"]
-        pos = hand.position_of(seat)
-        if pos is not None:
-            handler(hand, event, pos)
-        return seat
+    An event that names a seat (``SEATED_HANDLERS``) is applied given the seat's
+    position, and skipped when the seat was not dealt in (``Hand.position_of`` records
+    that issue); its seat is returned either way."""
+    kind = event.get("type")
+    if isinstance(kind, str):
+        seated = SEATED_HANDLERS.get(kind)
+        if seated is not None:
+            seat: int = event["seat"]
+            pos = hand.position_of(seat)
+            if pos is not None:
+                seated(hand, event, pos)
+            return seat
+        handler = HANDLERS.get(kind)
+        if handler is not None:
+            return handler(hand, event)
+    hand.issues.append(Issue(QUALITY, SCHEMA, f"unknown event type {kind!r}", None, kind))
+    return None
 
-    return on_seat
 
-
-@_seated
 def _action_taken(hand: Hand, event: FlatEvent, pos: int) -> None:
     """A voluntary action, judged by the betting state machine (``Betting.act``)."""
     hand.board.before_action(hand.betting, hand.issues)
@@ -67,7 +61,6 @@ def _action_taken(hand: Hand, event: FlatEvent, pos: int) -> None:
     hand.betting.act(pos, action, amount, hand.issues)
 
 
-@_seated
 def _blind_posted(hand: Hand, event: FlatEvent, pos: int) -> None:
     """A forced bet (``Betting.post``)."""
     amount = int(event["amount"])
@@ -97,7 +90,6 @@ def _cards_dealt(hand: Hand, event: FlatEvent) -> int | None:
     return None
 
 
-@_seated
 def _cards_shown(hand: Hand, event: FlatEvent, pos: int) -> None:
     """Cards shown at the showdown; no cards, or ``mucked``, is a muck.
 
@@ -119,7 +111,6 @@ def _cards_shown(hand: Hand, event: FlatEvent, pos: int) -> None:
         hand.mucked[pos] = False
 
 
-@_seated
 def _pot_awarded(hand: Hand, event: FlatEvent, pos: int) -> None:
     """Chips the operator paid a seat, per pot when the event names it."""
     amount = int(event["amount"])
@@ -179,7 +170,6 @@ def _fee_taken(hand: Hand, event: FlatEvent) -> int | None:
     return seat
 
 
-@_seated
 def _cashout_paid(hand: Hand, event: FlatEvent, pos: int) -> None:
     """The house paid a player outside the pot (EV cash-out, insurance): not a payout."""
     amount = _positive_amount(hand, event, "CashoutPaid.amount", "a cash-out of no money")
@@ -291,12 +281,17 @@ def _hand_started(hand: Hand, event: FlatEvent) -> int | None:
     return None
 
 
-HANDLERS: dict[str, Handler] = {
+SEATED_HANDLERS: dict[str, SeatedHandler] = {
     "ActionTaken": _action_taken,
     "BlindPosted": _blind_posted,
-    "CardsDealt": _cards_dealt,
     "CardsShown": _cards_shown,
     "PotAwarded": _pot_awarded,
+    "CashoutPaid": _cashout_paid,
+}
+"""Handlers of the events that name a seat, given its position (see ``apply``)."""
+
+HANDLERS: dict[str, Handler] = {
+    "CardsDealt": _cards_dealt,
     "RakeTaken": _rake_taken,
     "HandEnded": _hand_ended,
     "HandVoided": _hand_void,
@@ -305,6 +300,6 @@ HANDLERS: dict[str, Handler] = {
     "HandStarted": _hand_started,
     "FeeTaken": _fee_taken,
     "BoardRun": _board_run,
-    "CashoutPaid": _cashout_paid,
     "HouseMoneyAdded": _house_money_added,
 }
+"""Handlers of the other events: the seat the event concerns, or None."""

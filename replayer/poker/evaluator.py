@@ -454,18 +454,22 @@ def best_two_plus_three(
 # ---------------------------------------------------------------------- description
 
 
-def _check(rank: int) -> int:
-    if type(rank) is not int or rank < 0 or rank >> _POSITION_SHIFT > 8:
+def _checked(rank: object) -> tuple[int, int]:
+    """(rank, its category code) for a hand value; ``ValueError`` naming anything else.
+
+    Typed ``object`` (and narrowed twice: ``type`` refuses a bool, ``isinstance`` tells
+    the type checker) so that the compiled build raises the same ``ValueError``."""
+    if type(rank) is not int or not isinstance(rank, int) or rank < 0:
         raise ValueError(f"not a hand value: {rank!r}")
     code = (rank >> _CODE_SHIFT) & 0xF
-    if code > 8:
+    if rank >> _POSITION_SHIFT > 8 or code > 8:
         raise ValueError(f"not a hand value: {rank!r}")
-    return code
+    return rank, code
 
 
-def category(rank: int) -> str:
+def category(rank: object) -> str:
     """Category name of a hand value: "high_card" ... "straight_flush" (MO-97/2010 art.15)."""
-    return CATEGORIES[_check(rank)]
+    return CATEGORIES[_checked(rank)[1]]
 
 
 _NAMES = ("two", "three", "four", "five", "six", "seven", "eight", "nine", "ten",
@@ -478,10 +482,10 @@ def _nibbles(rank: int, count: int) -> list[int]:
     return [(rank >> (16 - 4 * i)) & 0xF for i in range(count)]
 
 
-def describe(rank: int) -> str:
+def describe(rank: object) -> str:
     """Plain-English hand, for inspectors: e.g. "full house, kings full of sevens"."""
     try:
-        return _describe(rank, _check(rank))
+        return _describe(*_checked(rank))
     except IndexError:
         raise ValueError(f"not a hand value: {rank!r}") from None
 

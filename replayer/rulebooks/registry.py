@@ -117,7 +117,6 @@ def choose_rulebook(
     to choose by, so it is a ``no_rulebook`` finding. ``tournament``: the hand is a
     tournament's (candidates and hints are the rulebooks judging its play).
     """
-    books = {key: book for key, book in _load().items() if _judges(book, tournament)}
     when = started_at.isoformat() if time_known else UNKNOWN_TIME
     if not time_known:
         book = _load().get(rulebook_id) if rulebook_id is not None else None
@@ -128,10 +127,10 @@ def choose_rulebook(
             if rulebook_id is None
             else f"rulebook {rulebook_id!r} is unknown or does not cover variant {variant!r}"
         )
-        return _none(subject, reason, variant, None, rulebook_id, books)
+        return _none(subject, reason, variant, None, rulebook_id, _judging(tournament))
     if started_at.tzinfo is None:
         reason = f"start time {when} has no time zone"
-        return _none(subject, reason, variant, started_at, rulebook_id, books)
+        return _none(subject, reason, variant, started_at, rulebook_id, _judging(tournament))
     if rulebook_id is not None:
         book = _load().get(rulebook_id)
         if rulebook_id == NONE_APPLIES:
@@ -144,7 +143,8 @@ def choose_rulebook(
             reason = f"rulebook {rulebook_id!r} is not in force at {when}"
         else:
             return book  # of either play: the replayer names a play it does not judge
-        return _none(subject, reason, variant, started_at, rulebook_id, books)
+        return _none(subject, reason, variant, started_at, rulebook_id, _judging(tournament))
+    books = _judging(tournament)
     candidates = [key for key in sorted(books) if books[key].covers(variant, started_at)]
     if len(candidates) == 1:
         return books[candidates[0]]
@@ -153,6 +153,12 @@ def choose_rulebook(
     else:
         reason = f"no rulebook covers variant {variant!r} at {when}"
     return _none(subject, reason, variant, started_at, None, books, candidates)
+
+
+def _judging(tournament: bool) -> dict[str, Rulebook]:
+    """The registered rulebooks that judge a hand of this play, by id (made only when a
+    choice or a finding needs them: a hand naming its rulebook is judged without)."""
+    return {key: book for key, book in _load().items() if _judges(book, tournament)}
 
 
 def _judges(book: Rulebook, tournament: bool) -> bool:

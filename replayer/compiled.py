@@ -1,0 +1,129 @@
+"""The replayer's compiled hot path: which modules mypyc compiles, and the guard against a
+stale build.
+
+``setup.py`` compiles ``COMPILED_MODULES`` with mypyc at install (``pip install .``,
+``pip install -e .``, ``make install``) unless ``CASINO_AUDIT_PURE_BUILD=1`` (then the
+package stays pure Python). The ``.py`` files stay beside their extension modules: they are
+the fallback and the reference (``tests/test_compiled_build.py`` proves both give
+byte-identical verdicts and findings).
+
+A compiled build records the SHA-256 of every compiled module's source in ``MANIFEST``
+(``replayer/compiled-sources.json``). ``check_sources`` (run when ``replayer`` is imported)
+refuses to go on when a compiled module's ``.py`` has changed since it was compiled: the
+old machine code would silently stand in for the edited source. Rebuild (``make install``)
+or delete the extension modules (``make clean``) to go on.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import importlib
+import json
+from pathlib import Path
+
+PURE_BUILD_VARIABLE = "CASINO_AUDIT_PURE_BUILD"
+"""Set to ``1`` at install to build the package without compiling anything."""
+
+MANIFEST = Path(__file__).with_name("compiled-sources.json")
+"""Module -> SHA-256 of the source it was compiled from; written by ``setup.py``."""
+
+COMPILED_MODULES = (
+    "replayer.events",
+    "replayer.findings",
+    "replayer.poker.betting",
+    "replayer.poker.board",
+    "replayer.poker.cards",
+    "replayer.poker.deal",
+    "replayer.poker.dispatch",
+    "replayer.poker.evaluator",
+    "replayer.poker.fees",
+    "replayer.poker.hand",
+    "replayer.poker.pots",
+    "replayer.poker.rake",
+    "replayer.poker.replay",
+    "replayer.poker.runs",
+    "replayer.poker.settlement",
+    "replayer.poker.showdown",
+    "replayer.poker.steps",
+    "replayer.poker.table",
+    "replayer.poker.tournament_chips",
+    "replayer.poker.verdict",
+    "replayer.poker.wording",
+)
+"""The per-event work of a poker hand's replay: events, findings, betting, settlement."""
+
+ROOT = Path(__file__).resolve().parents[1]
+"""The folder holding the ``replayer`` package."""
+
+
+class StaleBuildError(ImportError):
+    """A compiled module's source changed after it was compiled."""
+
+
+def source_path(module: str) -> Path:
+    """The ``.py`` file of ``module`` (a name in ``COMPILED_MODULES``) under ``ROOT``."""
+    return ROOT.joinpath(*module.split(".")).with_suffix(".py")
+
+
+def source_digest(module: str) -> str:
+    """SHA-256 (hex) of ``module``'s source file."""
+    return hashlib.sha256(source_path(module).read_bytes()).hexdigest()
+
+
+def recorded_digests() -> dict[str, str]:
+    """The manifest of the compiled build; empty for a pure build."""
+    if not MANIFEST.is_file():
+        return {}
+    recorded: dict[str, str] = json.loads(MANIFEST.read_text(encoding="utf-8"))
+    return recorded
+
+
+def has_extension(module: str) -> bool:
+    """Whether an extension module (``.so``/``.pyd``) of ``module`` sits beside its source."""
+    path = source_path(module)
+    return any(path.parent.glob(f"{path.stem}.*.so")) or any(path.parent.glob(f"{path.stem}.*.pyd"))
+
+
+def stale_modules() -> list[str]:
+    """Compiled modules (an extension module beside the source) whose source is not the one
+    the manifest records: changed since it was compiled, or never recorded."""
+    recorded = recorded_digests()
+    return [
+        module
+        for module in COMPILED_MODULES
+        if recorded.get(module) != source_digest(module) and has_extension(module)
+    ]
+
+
+def check_sources() -> None:
+    """Raise ``StaleBuildError`` naming every compiled module whose source changed since it
+    was compiled. Without a manifest (a pure build, which removes the extension modules)
+    this is one ``stat``; with one, a hash of each compiled module's source."""
+    if not MANIFEST.is_file():
+        return
+    stale = stale_modules()
+    if stale:
+        raise StaleBuildError(
+            "compiled replayer modules older than their source (the machine code would "
+            f"stand in for the edited .py): {', '.join(stale)}. Rebuild with `make install` "
+            f"(or `pip install -e .`), or build pure with {PURE_BUILD_VARIABLE}=1"
+        )
+
+
+def loaded_compiled() -> dict[str, bool]:
+    """Module -> whether the module imported is the compiled one (its file an extension)."""
+    return {
+        module: not str(importlib.import_module(module).__file__).endswith(".py")
+        for module in COMPILED_MODULES
+    }
+
+
+def build_description() -> str:
+    """One line for benchmark outputs: how many of the compiled modules are loaded compiled."""
+    loaded = loaded_compiled()
+    compiled = sum(loaded.values())
+    if compiled == len(loaded):
+        return f"compiled (mypyc, {compiled} modules)"
+    if not compiled:
+        return "pure Python"
+    return f"partly compiled ({compiled} of {len(loaded)} modules)"
