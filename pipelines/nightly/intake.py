@@ -5,13 +5,20 @@ partition its subjects fall in (``pipelines.nightly.partitions``); judging a par
 day's intakes of that partition, whatever shards they came from, and judges each subject
 once. A subject named by several shards (its events split over files) is in several
 intakes and judged once; a rerun stores the same intakes (content-derived unit ids).
+
+Finding a day's intakes means scanning the ids of every stored unit, verdicts included
+(``pipelines.night_units.iter_days_units``). Judging stores no intake, so the ids found
+once every shard is in (``day_intakes``) are those each partition would find: the
+night scans once and hands them to every partition (``intake_lookup``), instead of 16
+scans of a store that fills with the night's verdicts as they run.
 """
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Iterable, Sequence
 from datetime import date
 
+from audit.judging import KIND as ADJUDICATION
 from audit.store import AuditStore, SubjectRecords
 from pipelines.night_units import INTAKE, UnitLookup, iter_days_units, unit
 from pipelines.nightly.partitions import PARTITIONS, partition_name, partition_of
@@ -49,3 +56,15 @@ def night_subjects(
     for _, record in iter_days_units(store, [day], [INTAKE], unit_ids, within):
         named.setdefault(record["family"], set()).update(record["subjects"])
     return {family: sorted(named[family]) for family in sorted(named)}
+
+
+def day_intakes(store: AuditStore, day: date) -> list[str]:
+    """The ids of the day's stored intake units, in the order stored (one scan of the
+    stored units' ids)."""
+    prefix = f"{INTAKE}:{day.isoformat()}/"
+    return [uid for uid in store.iter_subject_ids(ADJUDICATION) if uid.startswith(prefix)]
+
+
+def intake_lookup(intakes: Sequence[str]) -> UnitLookup:
+    """``night_subjects``' ``unit_ids`` over the ids ``day_intakes`` found."""
+    return lambda prefix: [uid for uid in intakes if uid.startswith(prefix)]

@@ -43,8 +43,8 @@ from pipelines.detectors import Detection, detect
 from pipelines.detectors.banker_runs import banker_run_units, night_tables
 from pipelines.detectors.collusion import CollusionDetector
 from pipelines.expectations.profile import RakeProfile
-from pipelines.night_units import COLLUSION_STATE, LEDGER, QUALITY, unit
-from pipelines.nightly.intake import intake_units, night_subjects
+from pipelines.night_units import COLLUSION_STATE, LEDGER, QUALITY, scanned_units, unit
+from pipelines.nightly.intake import day_intakes, intake_lookup, intake_units, night_subjects
 from pipelines.nightly.partitions import PARTITIONS, partition_name
 from pipelines.quality import QualityResult, Validations, merged, readability
 from pipelines.report import ReportPaths, write_report
@@ -174,7 +174,11 @@ class PartitionReplay:
 
 
 def judge_partition(
-    store_url: str, day: date, partition: int, docs_dir: Path | None = None
+    store_url: str,
+    day: date,
+    partition: int,
+    docs_dir: Path | None = None,
+    intakes: Sequence[str] | None = None,
 ) -> PartitionReplay:
     """Step 4, after every shard of the night is ingested: judge each subject the day's
     intakes file under ``partition``, once, over all its stored events (whichever files
@@ -187,6 +191,8 @@ def judge_partition(
     events, the table terms in force at its start, a satellite's stored target), so the
     night's verdict is the one ``replay`` and ``show`` give. Subjects are judged in id
     order, so nothing here depends on the files' order or on how they split a subject.
+    ``intakes``: the day's intake unit ids (``pipelines.nightly.intake.day_intakes``) when
+    the caller found them once for every partition; None: found here.
     """
     name = partition_name(partition)
     result = PartitionReplay(name)
@@ -196,7 +202,8 @@ def judge_partition(
         Validations(docs_site) as validations,
     ):
         terms_book = TermsBook(store)
-        for family, subjects in night_subjects(store, day, partition).items():
+        lookup = None if intakes is None else intake_lookup(intakes)
+        for family, subjects in night_subjects(store, day, partition, lookup).items():
             units = _judge_family(store, terms_book, validations, result, day, family, subjects)
             store.append(units)
         store.checkpoint()
@@ -288,7 +295,7 @@ def run_detectors(store_url: str, day: date) -> list[Detection]:
         if runs:
             store.append(runs)
             store.checkpoint()
-        return detect(store, day)
+        return detect(store, day, scanned_units(store, (LEDGER, COLLUSION_STATE)))
 
 
 def append_findings(
@@ -393,12 +400,15 @@ def run_nightly(
     docs_dir = Path(out_dir) / day.isoformat() / "data-docs"
     shards = prepare_night(store_url, input_dir, day)
     summary.shards = len(shards)
-    intakes = _in_processes(take_in_shard, [(store_url, day, path) for path in shards], workers)
+    with _Workers(workers) as pool:  # one set of processes for both phases
+        intakes = pool.run(take_in_shard, [(store_url, day, path) for path in shards])
+        with open_store(store_url) as store:
+            found = day_intakes(store, day)  # once for every partition
+        summary.replayed = pool.run(
+            judge_partition, [(store_url, day, p, docs_dir, found) for p in range(PARTITIONS)]
+        )
     quality = [intake.quality for intake in intakes if intake.quality.findings]
     summary.ingested = [intake.ingested for intake in intakes]
-    summary.replayed = _in_processes(
-        judge_partition, [(store_url, day, p, docs_dir) for p in range(PARTITIONS)], workers
-    )
     summary.events = sum(r.events_checked for r in summary.replayed)
     summary.quality_findings = sum(len(q.findings) for q in quality) + sum(
         r.quality_findings for r in summary.replayed
@@ -411,15 +421,31 @@ def run_nightly(
     return summary
 
 
-def _in_processes(
-    step: Callable[..., T], calls: Sequence[tuple[Any, ...]], workers: int
-) -> list[T]:
-    """``step(*args)`` for each of ``calls``, results in call order, in ``workers``
-    processes (1 or a single call: in this process)."""
-    if min(workers, len(calls)) <= 1:
-        return [step(*args) for args in calls]
-    # spawn: a clean interpreter per worker, no inherited store connections or locks.
-    context = multiprocessing.get_context("spawn")
-    with ProcessPoolExecutor(min(workers, len(calls)), mp_context=context) as pool:
-        jobs = [pool.submit(step, *args) for args in calls]
+class _Workers:
+    """``workers`` processes shared by the night's two phases, started when a phase first
+    has more than one call (so the second phase does not start them again), as a context
+    manager: once it closes without error the workers are left to exit while the night's
+    serial steps go on (every result is in by then)."""
+
+    def __init__(self, workers: int) -> None:
+        self.workers = workers
+        self.pool: ProcessPoolExecutor | None = None
+
+    def __enter__(self) -> _Workers:
+        return self
+
+    def __exit__(self, kind: type[BaseException] | None, *_: object) -> None:
+        if self.pool is not None:
+            self.pool.shutdown(wait=kind is not None, cancel_futures=True)
+
+    def run(self, step: Callable[..., T], calls: Sequence[tuple[Any, ...]]) -> list[T]:
+        """``step(*args)`` for each of ``calls``, results in call order, in the worker
+        processes (1 worker or a single call: in this process)."""
+        if min(self.workers, len(calls)) <= 1:
+            return [step(*args) for args in calls]
+        if self.pool is None:
+            # spawn: a clean interpreter per worker, no inherited store connections or locks.
+            context = multiprocessing.get_context("spawn")
+            self.pool = ProcessPoolExecutor(self.workers, mp_context=context)
+        jobs = [self.pool.submit(step, *args) for args in calls]
         return [job.result() for job in jobs]
