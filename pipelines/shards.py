@@ -25,6 +25,7 @@ from typing import Any
 import fastavro
 
 from audit.families import family_named, family_of_schema
+from audit.ingest.avro_shape import from_avro
 from audit.store import MAX_SHARD_NAME
 
 
@@ -91,10 +92,7 @@ def declaration_shards(shards: list[Path]) -> list[Path]:
 
 @dataclass
 class ShardEvents:
-    """A shard's records as read, its family, and why reading stopped early if it did.
-    The records keep their Avro shape (envelope and ``body``: ``avro_shape``): what is
-    read here is how many there are and the subject ids in their envelopes, so they are
-    not flattened (ingest reads the file again, record by record, into flat events)."""
+    """A shard's flat events as read, its family, and why reading stopped early if it did."""
 
     path: Path
     family: str | None
@@ -103,7 +101,7 @@ class ShardEvents:
 
 
 def read_shard(path: Path) -> ShardEvents:
-    """Every record of a shard, without validation; damage is reported, not raised."""
+    """Every flat event of a shard, without validation; damage is reported, not raised."""
     path = Path(path)
     shard = ShardEvents(path, None)
     with path.open("rb") as stream:
@@ -127,7 +125,7 @@ def read_shard(path: Path) -> ShardEvents:
             except Exception as error:  # truncated block, bad sync marker, bad codec data
                 shard.error = f"corrupt or truncated after {len(shard.events)} records: {error}"
                 break
-            shard.events.append(raw)
+            shard.events.append(from_avro(raw))
     return shard
 
 

@@ -17,11 +17,40 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
 from datetime import date
+from pathlib import Path
 
+from audit.ingest.errors import RecordRejected
 from audit.judging import KIND as ADJUDICATION
 from audit.store import AuditStore, SubjectRecords
 from pipelines.night_units import INTAKE, UnitLookup, iter_days_units, unit
 from pipelines.nightly.partitions import PARTITIONS, partition_name, partition_of
+from pipelines.shards import ShardEvents
+
+
+class ReadByIngest:
+    """What ingest read of one input file, unit by unit (``ingest(on_unit=add)``), so the
+    night need not read the file a second time for its intake and readability. A file
+    ingest read whole with no rejection (every block decoded under the family's schema,
+    every record valid) reads whole as a plain container too, with the same events and
+    subjects: ``shard`` is then what ``pipelines.shards.read_shard`` gives;
+    after any rejection, or when nothing was read, it is None and the caller reads the
+    file as it stands (``read_shard`` stops at the first damage)."""
+
+    def __init__(self) -> None:
+        self.units: list[SubjectRecords] = []
+        self.rejected = False
+
+    def add(self, item: SubjectRecords | RecordRejected) -> None:
+        if isinstance(item, RecordRejected):
+            self.rejected = True
+        else:
+            self.units.append(item)
+
+    def shard(self, path: Path) -> ShardEvents | None:
+        if self.rejected or not self.units:
+            return None
+        events = [record for read in self.units for record in read.records]
+        return ShardEvents(Path(path), self.units[0].kind, events)
 
 
 def intake_units(

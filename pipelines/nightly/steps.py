@@ -44,7 +44,13 @@ from pipelines.detectors.banker_runs import banker_run_units, night_tables
 from pipelines.detectors.collusion import CollusionDetector
 from pipelines.expectations.profile import RakeProfile
 from pipelines.night_units import COLLUSION_STATE, LEDGER, QUALITY, scanned_units, unit
-from pipelines.nightly.intake import day_intakes, intake_lookup, intake_units, night_subjects
+from pipelines.nightly.intake import (
+    ReadByIngest,
+    day_intakes,
+    intake_lookup,
+    intake_units,
+    night_subjects,
+)
 from pipelines.nightly.partitions import PARTITIONS, partition_name
 from pipelines.quality import QualityResult, Validations, merged, readability
 from pipelines.report import ReportPaths, write_report
@@ -136,20 +142,24 @@ class ShardIngest:
     """Why the shard's subjects are not judged ('' when they are): it could not be read."""
 
 
-def ingest_shard(
-    store_url: str, path: Path, day: date, shard: ShardEvents | None = None
-) -> ShardIngest:
+def ingest_shard(store_url: str, path: Path, day: date) -> ShardIngest:
     """Step 3: store one shard's valid records, on its own chain shard
     (``chain_shard_of``), quarantine the others, then store its intake: the subjects it
     names, filed by partition (``pipelines.nightly.partitions``), which step 4 judges once all
-    the night's shards are in. Idempotent. ``shard``: its events when the caller has
-    read them."""
-    shard = shard if shard is not None else read_shard(Path(path))
+    the night's shards are in. Idempotent."""
+    return _ingest_shard(store_url, path, day)[0]
+
+
+def _ingest_shard(store_url: str, path: Path, day: date) -> tuple[ShardIngest, ShardEvents]:
+    """``ingest_shard``, and the shard's events as read: from what ingest read when it
+    read the file whole (``ReadByIngest``), else read again (``read_shard``)."""
+    seen = ReadByIngest()
     with open_store(store_url, chain_shard_of(path)) as store:
-        summary = ingest(store, [Path(path)])
+        summary = ingest(store, [Path(path)], on_unit=seen.add)
+        shard = seen.shard(path) or read_shard(Path(path))
         if shard.family is not None:
             store.append(intake_units(day, shard_name(path), shard.family, subject_ids(shard)))
-    return ShardIngest(
+    ingested = ShardIngest(
         shard_name(path),
         summary.subjects_stored,
         summary.subjects_already_stored,
@@ -157,6 +167,7 @@ def ingest_shard(
         summary.quarantined,
         "" if shard.family is not None else shard.error or "unknown family",
     )
+    return ingested, shard
 
 
 @dataclass
@@ -373,11 +384,12 @@ class ShardIntake:
 
 
 def take_in_shard(store_url: str, day: date, path: Path) -> ShardIntake:
-    """Check that one shard reads in full, then ingest it (steps 2-3), reading its events
-    once for both and the intake (ingest reads it record by record, keeping what fails
-    in quarantine)."""
-    shard = read_shard(Path(path))
-    return ShardIntake(readability(path, shard), ingest_shard(store_url, path, day, shard))
+    """Ingest one shard and check that it reads in full (steps 2-3): ingest reads it
+    record by record, keeping what fails in quarantine; when it read every record, its
+    units give the intake and the readability, else the file is read again as it stands
+    (``_ingest_shard``)."""
+    ingested, shard = _ingest_shard(store_url, path, day)
+    return ShardIntake(readability(path, shard), ingested)
 
 
 def default_workers() -> int:
