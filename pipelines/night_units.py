@@ -84,6 +84,16 @@ def iter_days_units(
         yield key, records[0]
 
 
+def scanned_units(store: AuditStore, kinds: Iterable[str]) -> UnitLookup:
+    """A ``UnitLookup`` over one scan of the stored units' ids, keeping those of
+    ``kinds``: for a step that reads units of several kinds or days, which
+    ``iter_days_units`` without an index would find by one scan each. It answers for the
+    store as scanned: a step stores nothing it then looks up."""
+    wanted = tuple(f"{kind}:" for kind in kinds)
+    ids = [uid for uid in store.iter_subject_ids(ADJUDICATION) if uid.startswith(wanted)]
+    return lambda prefix: [uid for uid in ids if uid.startswith(prefix)]
+
+
 def finding_of(record: dict[str, Any]) -> Finding:
     """A Finding back from its exported record (``Finding.to_record``)."""
     return Finding(

@@ -54,7 +54,7 @@ from audit.wording import Sums, owed_totals, sentence, show_command, terminal_sa
 from pipelines import report_counts as agg
 from pipelines import report_plots
 from pipelines.expectations.profile import RakeProfile
-from pipelines.night_units import LEDGER, QUALITY, UnitLookup, iter_days_units
+from pipelines.night_units import LEDGER, QUALITY, UnitLookup, iter_days_units, scanned_units
 
 DETECTORS = ("collusion", "meters")
 MAX_LISTED = 1000
@@ -153,7 +153,7 @@ def write_report(store_url: str, day: date, out_dir: Path) -> ReportPaths:
     """Write the day's report and exports (see the module docstring); their paths."""
     store = AuditStore(store_url)
     try:
-        data = load_day(store, day)
+        data = load_day(store, day, scanned_units(store, (QUALITY, *DETECTORS, LEDGER)))
     finally:
         store.close()
     folder = Path(out_dir) / day.isoformat()

@@ -548,6 +548,7 @@ def ingest(
     rulebooks: Sequence[str] = (),
     batch_events: int = DEFAULT_BATCH_EVENTS,
     on_file: Callable[[Path], None] | None = None,
+    on_unit: Callable[[SubjectRecords | RecordRejected], None] | None = None,
     limits: Limits | None = None,
     spill_dir: str | Path | None = None,
     rake_schedule: RakeSchedule | None = None,
@@ -564,6 +565,8 @@ def ingest(
     none (GGPoker's): without it such a hand is quarantined, never read as UTC by guess.
     A file covered by a ``SHA256SUMS`` manifest is read only when its digest matches
     (``audit.ingest.manifest_check``; ``manifest_key`` asks for signed manifests).
+    ``on_unit`` is called with each unit and each rejection as read, in input order,
+    before anything is stored (the nightly learns a file's subjects from it).
     Raises audit.ingest.sources.MissingInput, UnknownRulebook,
     audit.ingest.limits.BadLimit or manifest_check.UnusableManifest before reading
     anything; never raises for the content of the input.
@@ -581,11 +584,21 @@ def ingest(
                 rejected = manifests.rejection(path)
                 if rejected is None:
                     _read(
-                        path, number, rulebooks, limits, spill, summary, rake_schedule, header_zone
+                        path,
+                        number,
+                        rulebooks,
+                        limits,
+                        spill,
+                        summary,
+                        rake_schedule,
+                        header_zone,
+                        on_unit,
                     )
                 else:  # the whole file, unread
                     summary.units_read += 1
                     spill.add_rejection(number, rejected)
+                    if on_unit:
+                        on_unit(rejected)
                 if on_file:
                     on_file(path)
             spill.finish()
@@ -605,11 +618,14 @@ def _read(
     summary: IngestSummary,
     schedule: RakeSchedule | None,
     header_zone: str | None,
+    on_unit: Callable[[SubjectRecords | RecordRejected], None] | None,
 ) -> None:
     """Pass one for a file: validate, digest and spill its units."""
     items = _safe_units(path, rulebooks, limits, header_zone)
     for item in schedule.with_terms(items) if schedule else items:
         summary.units_read += 1
+        if on_unit:
+            on_unit(item)
         if isinstance(item, RecordRejected):
             spill.add_rejection(number, item)
             continue

@@ -48,18 +48,22 @@ def poker_frames(events: Sequence[dict[str, Any]]) -> Frames:
     starts = {e["hand_id"]: e for e in events if e.get("type") == "HandStarted"}
     rows = _event_rows(events, "hand_id")
     hands: dict[str, dict[str, Any]] = {}
+    dealt_in = {hand: [s["seat"] for s in start["seats"]] for hand, start in starts.items()}
     cards: list[dict[str, str]] = []
     for row, event in zip(rows, events, strict=True):
-        start = starts.get(row["subject"])
-        seats = [s["seat"] for s in start["seats"]] if start else []
+        subject = row["subject"]
+        start = starts.get(subject)
         seat = _int_or_none(event.get("seat"))
         row["seat"] = seat
         row["start_known"] = start is not None
-        row["seat_known"] = seat is None or seat in seats
+        row["seat_known"] = seat is None or seat in dealt_in.get(subject, ())
         if event.get("type") == "CardsDealt":
-            cards.extend({"subject": row["subject"], "card": str(c)} for c in event["cards"])
+            cards.extend({"subject": subject, "card": str(c)} for c in event["cards"])
         if start is not None:
-            _tally(hands.setdefault(row["subject"], _new_hand(start)), event)
+            hand = hands.get(subject)
+            if hand is None:  # a hand's totals start at its first event
+                hand = hands[subject] = _new_hand(start)
+            _tally(hand, event)
     return {
         "events": pd.DataFrame(rows, columns=[*EVENT_COLUMNS, *_POKER_EVENT_COLUMNS]),
         "hands": pd.DataFrame(

@@ -17,7 +17,8 @@ from datetime import date
 from pathlib import Path
 from typing import Any
 
-from pipelines.nightly.steps import judge_partition, take_in_input_file
+from pipelines.nightly.intake import day_intakes
+from pipelines.nightly.steps import judge_partition, open_store, take_in_input_file
 
 
 def ingest_chunk(store_url: str, day: date, chunk: Sequence[str]) -> list[dict[str, Any]]:
@@ -36,5 +37,7 @@ def judge_chunk(
     store_url: str, day: date, partitions: Sequence[int], docs_dir: Path | None = None
 ) -> list[dict[str, Any]]:
     """``judge_partition`` for each partition of the chunk, once every input file of the
-    night is ingested: what each judged."""
-    return [asdict(judge_partition(store_url, day, int(p), docs_dir)) for p in partitions]
+    night is ingested: what each judged (the day's intakes found once for the chunk)."""
+    with open_store(store_url) as store:
+        found = day_intakes(store, day)
+    return [asdict(judge_partition(store_url, day, int(p), docs_dir, found)) for p in partitions]

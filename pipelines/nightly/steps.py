@@ -52,8 +52,14 @@ from pipelines.input_files import (
     read_input_file,
     subject_ids,
 )
-from pipelines.night_units import COLLUSION_STATE, LEDGER, QUALITY, unit
-from pipelines.nightly.intake import intake_units, night_subjects
+from pipelines.night_units import COLLUSION_STATE, LEDGER, QUALITY, scanned_units, unit
+from pipelines.nightly.intake import (
+    ReadByIngest,
+    day_intakes,
+    intake_lookup,
+    intake_units,
+    night_subjects,
+)
 from pipelines.nightly.partitions import PARTITIONS, partition_name
 from pipelines.quality import QualityResult, Validations, merged, readability
 from pipelines.report import ReportPaths, write_report
@@ -136,20 +142,27 @@ class InputFileIngest:
     """Why the input file's subjects are not judged ('' when they are): it could not be read."""
 
 
-def ingest_input_file(
-    store_url: str, path: Path, day: date, read: InputFileEvents | None = None
-) -> InputFileIngest:
+def ingest_input_file(store_url: str, path: Path, day: date) -> InputFileIngest:
     """Step 3: store one input file's valid records, on the chain shard of its own
     (``chain_shard_of``: ``night/<day>/<input file name>``), quarantine the others, then
     store its intake: the subjects it names, filed by partition
     (``pipelines.nightly.partitions``), which step 4 judges once all the night's input
-    files are in. Idempotent. ``read``: its events when the caller has read them."""
-    read = read if read is not None else read_input_file(Path(path))
+    files are in. Idempotent."""
+    return _ingest_input_file(store_url, path, day)[0]
+
+
+def _ingest_input_file(
+    store_url: str, path: Path, day: date
+) -> tuple[InputFileIngest, InputFileEvents]:
+    """``ingest_input_file``, and the input file's events as read: from what ingest read
+    when it read the file whole (``ReadByIngest``), else read again (``read_input_file``)."""
+    seen = ReadByIngest()
     with open_store(store_url, chain_shard_of(path)) as store:
-        summary = ingest(store, [Path(path)])
+        summary = ingest(store, [Path(path)], on_unit=seen.add)
+        read = seen.input_file(path) or read_input_file(Path(path))
         if read.family is not None:
             store.append(intake_units(day, input_file_name(path), read.family, subject_ids(read)))
-    return InputFileIngest(
+    ingested = InputFileIngest(
         input_file_name(path),
         summary.subjects_stored,
         summary.subjects_already_stored,
@@ -157,6 +170,7 @@ def ingest_input_file(
         summary.quarantined,
         "" if read.family is not None else read.error or "unknown family",
     )
+    return ingested, read
 
 
 @dataclass
@@ -174,7 +188,11 @@ class PartitionReplay:
 
 
 def judge_partition(
-    store_url: str, day: date, partition: int, docs_dir: Path | None = None
+    store_url: str,
+    day: date,
+    partition: int,
+    docs_dir: Path | None = None,
+    intakes: Sequence[str] | None = None,
 ) -> PartitionReplay:
     """Step 4, after every input file of the night is ingested: judge each subject the day's
     intakes file under ``partition``, once, over all its stored events (whichever files
@@ -187,6 +205,8 @@ def judge_partition(
     events, the table terms in force at its start, a satellite's stored target), so the
     night's verdict is the one ``replay`` and ``show`` give. Subjects are judged in id
     order, so nothing here depends on the files' order or on how they split a subject.
+    ``intakes``: the day's intake unit ids (``pipelines.nightly.intake.day_intakes``) when
+    the caller found them once for every partition; None: found here.
     """
     name = partition_name(partition)
     result = PartitionReplay(name)
@@ -196,7 +216,8 @@ def judge_partition(
         Validations(docs_site) as validations,
     ):
         terms_book = TermsBook(store)
-        for family, subjects in night_subjects(store, day, partition).items():
+        lookup = None if intakes is None else intake_lookup(intakes)
+        for family, subjects in night_subjects(store, day, partition, lookup).items():
             units = _judge_family(store, terms_book, validations, result, day, family, subjects)
             store.append(units)
         store.checkpoint()
@@ -288,7 +309,7 @@ def run_detectors(store_url: str, day: date) -> list[Detection]:
         if runs:
             store.append(runs)
             store.checkpoint()
-        return detect(store, day)
+        return detect(store, day, scanned_units(store, (LEDGER, COLLUSION_STATE)))
 
 
 def append_findings(
@@ -366,11 +387,12 @@ class InputFileIntake:
 
 
 def take_in_input_file(store_url: str, day: date, path: Path) -> InputFileIntake:
-    """Check that one input file reads in full, then ingest it (steps 2-3), reading its events
-    once for both and the intake (ingest reads it record by record, keeping what fails
-    in quarantine)."""
-    read = read_input_file(Path(path))
-    return InputFileIntake(readability(path, read), ingest_input_file(store_url, path, day, read))
+    """Ingest one input file and check that it reads in full (steps 2-3): ingest reads it
+    record by record, keeping what fails in quarantine; when it read every record, its
+    units give the intake and the readability, else the file is read again as it stands
+    (``_ingest_input_file``)."""
+    ingested, read = _ingest_input_file(store_url, path, day)
+    return InputFileIntake(readability(path, read), ingested)
 
 
 def default_workers() -> int:
@@ -393,13 +415,15 @@ def run_nightly(
     docs_dir = Path(out_dir) / day.isoformat() / "data-docs"
     input_files = prepare_night(store_url, input_dir, day)
     summary.input_files = len(input_files)
-    calls = [(store_url, day, path) for path in input_files]
-    intakes = _in_processes(take_in_input_file, calls, workers)
+    with _Workers(workers) as pool:  # one set of processes for both phases
+        intakes = pool.run(take_in_input_file, [(store_url, day, path) for path in input_files])
+        with open_store(store_url) as store:
+            found = day_intakes(store, day)  # once for every partition
+        summary.replayed = pool.run(
+            judge_partition, [(store_url, day, p, docs_dir, found) for p in range(PARTITIONS)]
+        )
     quality = [intake.quality for intake in intakes if intake.quality.findings]
     summary.ingested = [intake.ingested for intake in intakes]
-    summary.replayed = _in_processes(
-        judge_partition, [(store_url, day, p, docs_dir) for p in range(PARTITIONS)], workers
-    )
     summary.events = sum(r.events_checked for r in summary.replayed)
     summary.quality_findings = sum(len(q.findings) for q in quality) + sum(
         r.quality_findings for r in summary.replayed
@@ -412,15 +436,31 @@ def run_nightly(
     return summary
 
 
-def _in_processes(
-    step: Callable[..., T], calls: Sequence[tuple[Any, ...]], workers: int
-) -> list[T]:
-    """``step(*args)`` for each of ``calls``, results in call order, in ``workers``
-    processes (1 or a single call: in this process)."""
-    if min(workers, len(calls)) <= 1:
-        return [step(*args) for args in calls]
-    # spawn: a clean interpreter per worker, no inherited store connections or locks.
-    context = multiprocessing.get_context("spawn")
-    with ProcessPoolExecutor(min(workers, len(calls)), mp_context=context) as pool:
-        jobs = [pool.submit(step, *args) for args in calls]
+class _Workers:
+    """``workers`` processes shared by the night's two phases, started when a phase first
+    has more than one call (so the second phase does not start them again), as a context
+    manager: once it closes without error the workers are left to exit while the night's
+    serial steps go on (every result is in by then)."""
+
+    def __init__(self, workers: int) -> None:
+        self.workers = workers
+        self.pool: ProcessPoolExecutor | None = None
+
+    def __enter__(self) -> _Workers:
+        return self
+
+    def __exit__(self, kind: type[BaseException] | None, *_: object) -> None:
+        if self.pool is not None:
+            self.pool.shutdown(wait=kind is not None, cancel_futures=True)
+
+    def run(self, step: Callable[..., T], calls: Sequence[tuple[Any, ...]]) -> list[T]:
+        """``step(*args)`` for each of ``calls``, results in call order, in the worker
+        processes (1 worker or a single call: in this process)."""
+        if min(self.workers, len(calls)) <= 1:
+            return [step(*args) for args in calls]
+        if self.pool is None:
+            # spawn: a clean interpreter per worker, no inherited store connections or locks.
+            context = multiprocessing.get_context("spawn")
+            self.pool = ProcessPoolExecutor(self.workers, mp_context=context)
+        jobs = [self.pool.submit(step, *args) for args in calls]
         return [job.result() for job in jobs]
