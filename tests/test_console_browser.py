@@ -14,6 +14,7 @@ Skipped, with the reason, when ``/usr/bin/chromium`` is missing outside CI; in C
 
 from __future__ import annotations
 
+import base64
 import json
 import os
 import re
@@ -23,6 +24,7 @@ from pathlib import Path
 from typing import Any
 from urllib.parse import parse_qs, urlsplit
 
+from audit.store import compact
 from tests.browser_harness import (
     SCREENSHOT,
     SCREENSHOT_ENV,
@@ -99,11 +101,29 @@ def _download_and_verify(page: Any, store: BrowserStore, folder: Path, kind: str
     return saved
 
 
+def _amount_raised(event: dict[str, Any], kind: str) -> bool:
+    """Raise the first amount of a bundled event's state by one minor unit, whichever form
+    it is stored in (JSON text, or a compact Avro state re-encoded under its schema, so
+    that it still decodes); False when the event holds no amount."""
+    if AMOUNT.search(event.get("state", "")):
+        event["state"] = AMOUNT.sub(lambda m: f'"amount":{int(m.group(1)) + 1}', event["state"], 1)
+        return True
+    if "state_b64" not in event:
+        return False
+    recorded_at, record = compact.decode(base64.b64decode(event["state_b64"]))
+    if not isinstance(record.get("amount"), int):
+        return False
+    forged = compact.encode(kind, recorded_at, {**record, "amount": record["amount"] + 1})
+    assert forged is not None
+    event["state_b64"] = base64.b64encode(forged).decode()
+    return True
+
+
 def _tampered_is_refused(saved: Path, store: BrowserStore, folder: Path) -> None:
     """One amount changed in the downloaded bundle: ``verify-evidence`` exits 1."""
     bundle = json.loads(saved.read_text(encoding="utf-8"))
-    event = next(e for e in bundle["events"] if AMOUNT.search(e.get("state", "")))
-    event["state"] = AMOUNT.sub(lambda m: f'"amount":{int(m.group(1)) + 1}', event["state"], 1)
+    kind = bundle["subject"]["kind"]
+    assert any(_amount_raised(event, kind) for event in bundle["events"])
     forged = folder / f"forged-{saved.name}"
     forged.write_text(json.dumps(bundle), encoding="utf-8")
     result = _verify_evidence(forged, store.public_key, folder)
