@@ -9,9 +9,10 @@
    peak memory grows with input size.
 3. Dumps the rows the store wrote on PostgreSQL and COPYs the same rows with raw psycopg
    into a plain table (no keys, no indexes) on the same server, in the same run.
-4. Ingests the same number of events as two files, by two writer processes at once,
-   each on its own chain shard, into a fresh PostgreSQL schema: the throughput of two
-   writers beside one (wall time from the first start to the last end).
+4. Ingests the same number of events split into N files, by N writer processes at once
+   (``--writers``, default 1,2,4), each on its own chain shard, into a fresh PostgreSQL
+   schema, and two writers on one chain shard: the throughput of N writers beside one
+   (wall time from the first start to the last end).
 5. Profiles one ingest into PostgreSQL (cProfile, the top functions by own time).
 6. Prints events/s, the ratios and peak memory. No assertion: a benchmark.
 """
@@ -226,6 +227,9 @@ def store_size(pg_base: str, schema: str) -> int:
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--events", type=int, default=1_000_000)
+    parser.add_argument(
+        "--writers", default="1,2,4", help="writer process counts to measure, e.g. 1,2,4"
+    )
     parser.add_argument("--child", nargs=4, metavar=("URL", "AVRO", "CHAIN_SHARD", "PROFILE"))
     args = parser.parse_args()
     if args.child:
@@ -248,10 +252,13 @@ def main() -> None:
             if n == args.events:
                 copy_seconds, copy_rows = copy_baseline(pg_base, schema)
         hands = args.events // EVENTS_PER_HAND
-        halves = [tmp / "half-0.avro", tmp / "half-1.avro"]
-        for i, half in enumerate(halves):
-            write_input(half, args.events // 2, first_hand=i * (hands // 2))
-        two = run_writers(f"{pg_base}?schema=bench_{uuid.uuid4().hex[:8]}", halves)
+        writers: dict[int, dict] = {}
+        for count in sorted({int(n) for n in args.writers.split(",")} | {2}):
+            parts = [tmp / f"writers-{count}-{i}.avro" for i in range(count)]
+            for i, part in enumerate(parts):
+                write_input(part, args.events // count, first_hand=i * (hands // count))
+            writers[count] = run_writers(f"{pg_base}?schema=bench_{uuid.uuid4().hex[:8]}", parts)
+        halves = [tmp / "writers-2-0.avro", tmp / "writers-2-1.avro"]
         queued = run_writers(
             f"{pg_base}?schema=bench_{uuid.uuid4().hex[:8]}", halves, one_chain_shard=True
         )
@@ -276,15 +283,18 @@ def main() -> None:
     copy_rate = copy_rows / copy_seconds
     ours = results["postgresql", args.events]
     ours_rate = ours["events"] / ours["seconds"]
-    two_rate = two["events"] / two["seconds"]
     print(
         f"  raw COPY   {copy_rows:>10,} rows    {copy_rate:>9,.0f} rows/s   (plain table, "
         "same rows, same server)"
     )
-    print(
-        f"  2 writers  {two['events']:>10,} events  {two_rate:>9,.0f} events/s  (PostgreSQL, "
-        "two processes, two chain shards, at once)"
-    )
+    one_writer = writers[1]["events"] / writers[1]["seconds"] if 1 in writers else ours_rate
+    for count, run in sorted(writers.items()):
+        rate = run["events"] / run["seconds"]
+        print(
+            f"  {count} writer{'s' if count > 1 else ' '} {run['events']:>10,} events  "
+            f"{rate:>9,.0f} events/s  (PostgreSQL, {count} process(es) at once, one chain "
+            f"shard each; {rate / one_writer:.2f}x one writer)"
+        )
     queued_rate = queued["events"] / queued["seconds"]
     print(
         f"  2 writers  {queued['events']:>10,} events  {queued_rate:>9,.0f} events/s  (the same, "
@@ -299,8 +309,7 @@ def main() -> None:
         "inserting (under its chain shard's lock)"
     )
     print(f"  ratio PostgreSQL ingest / raw COPY = {ours_rate / copy_rate:.3f}")
-    print(f"  ratio 2 writers on one chain shard / 1 writer = {queued_rate / ours_rate:.2f}")
-    print(f"  ratio 2 writers / 1 writer (PostgreSQL) = {two_rate / ours_rate:.2f}")
+    print(f"  ratio 2 writers on one chain shard / 1 writer = {queued_rate / one_writer:.2f}")
     print(f"  CPUs this process may use: {len(os.sched_getaffinity(0))}")
 
 
