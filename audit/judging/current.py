@@ -30,6 +30,7 @@ from typing import Any, Protocol, TypeVar
 from audit.judging.path import KIND
 from audit.store import StoreReads
 
+K = TypeVar("K")
 R = TypeVar("R")
 
 UnitKey = tuple[str, str | None]
@@ -50,26 +51,28 @@ def unit_subject(unit_id: str) -> tuple[str, str]:
     return kind, rest.rsplit("|", 2)[0]
 
 
+def _current_by(units: Iterable[tuple[K, R]]) -> dict[K, R]:
+    """Subject key -> what its current unit holds, among ``units`` ((key, value) pairs
+    given in the order stored): the rule, ``supersedes``, applied to each subject's units;
+    keys in the order first stored."""
+    held: dict[K, tuple[int, R]] = {}
+    for stored_at, (key, value) in enumerate(units):
+        current = held.get(key)
+        if supersedes(stored_at, current[0] if current else None):
+            held[key] = (stored_at, value)
+    return {key: value for key, (_, value) in held.items()}
+
+
 def current_units(unit_ids: Iterable[str]) -> dict[tuple[str, str], str]:
     """(kind, subject) -> the id of its current unit, among ``unit_ids`` given in the
     order stored (the rule, ``supersedes``), keys in the order first stored."""
-    current: dict[tuple[str, str], tuple[int, str]] = {}
-    for stored_at, unit_id in enumerate(unit_ids):
-        key = unit_subject(unit_id)
-        held = current.get(key)
-        if supersedes(stored_at, held[0] if held else None):
-            current[key] = (stored_at, unit_id)
-    return {key: unit_id for key, (_, unit_id) in current.items()}
+    return _current_by((unit_subject(unit_id), unit_id) for unit_id in unit_ids)
 
 
 def latest(unit_ids: Sequence[str]) -> str | None:
     """The current unit among one subject's unit ids given in the order stored (the
     rule, ``supersedes``); None when there are none."""
-    current: tuple[int, str] | None = None
-    for stored_at, unit_id in enumerate(unit_ids):
-        if supersedes(stored_at, current[0] if current else None):
-            current = (stored_at, unit_id)
-    return current[1] if current else None
+    return _current_by((None, unit_id) for unit_id in unit_ids).get(None)
 
 
 def current_of(units: Sequence[tuple[str, R]]) -> R | None:
@@ -114,15 +117,10 @@ class StoreVerdicts:
 def current_records(store: StoreReads) -> Iterator[tuple[str, dict[str, Any]]]:
     """(unit id, record) of the current verdict of every judged subject, in first-judged
     order: the rule (``supersedes``) over every stored unit, read once."""
-    current: dict[tuple[str, str], tuple[int, str, dict[str, Any]]] = {}
-    for stored_at, (unit_id, records) in enumerate(store.iter_subjects(KIND)):
-        record = records[0]
-        key = (record["kind"], record["subject"])
-        held = current.get(key)
-        if supersedes(stored_at, held[0] if held else None):
-            current[key] = (stored_at, unit_id, record)
-    for _, unit_id, record in current.values():
-        yield unit_id, record
+    yield from _current_by(
+        ((records[0]["kind"], records[0]["subject"]), (unit_id, records[0]))
+        for unit_id, records in store.iter_subjects(KIND)
+    ).values()
 
 
 def current_adjudications(store: StoreReads) -> Iterator[dict[str, Any]]:

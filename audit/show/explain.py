@@ -33,6 +33,7 @@ from audit.judging import (
     Verdicts,
     context,
     current_of,
+    current_units,
     findings_json,
     judge_stored,
     opening,
@@ -256,15 +257,17 @@ def collusion_nights(
 ) -> dict[str, Flagged]:
     """Night -> the nightly detector's suspicion on a pair (or ring) that night, in the
     order the units were stored: the pair's verdict history, as ``show`` and the console
-    list it. A night's current unit is the one stored last (``audit.judging.current``):
-    when a rerun of a night no longer flags the pair, that night holds no suspicion."""
+    list it. Only each night's current unit counts (``audit.judging.current_units``): when
+    a rerun of a night no longer flags the pair, that night holds no suspicion."""
+    units = adjudication_units(store, [("collusion", None)], verdicts)
+    current = set(current_units(unit_id for unit_id, _ in units).values())
     by_night: dict[str, Flagged] = {}
-    for unit_id, record in adjudication_units(store, [("collusion", None)], verdicts):
-        night = str(record.get("subject"))
-        by_night.pop(night, None)  # a later unit of the night supersedes; keep stored order
+    for unit_id, record in units:
+        if unit_id not in current:
+            continue
         for finding in record.get("findings") or ():
             if finding.get("subject") == subject:
-                by_night[night] = (finding, (unit_id, record))
+                by_night[str(record.get("subject"))] = (finding, (unit_id, record))
     return by_night
 
 

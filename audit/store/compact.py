@@ -105,12 +105,12 @@ def storage_schema(raw: Mapping[str, Any]) -> dict[str, Any]:
 
 def _build(family: Family, raw: Mapping[str, Any]) -> StorageSchema:
     schema = storage_schema(raw)
-    canonical = to_parsing_canonical_form(fastavro.parse_schema(schema))
+    parsed = fastavro.parse_schema(schema)
     body = schema["fields"][-1]["type"]
     return StorageSchema(
         family=family,
-        fingerprint=bytes.fromhex(fingerprint(canonical, "CRC-64-AVRO")),
-        parsed=fastavro.parse_schema(schema),
+        fingerprint=bytes.fromhex(fingerprint(to_parsing_canonical_form(parsed), "CRC-64-AVRO")),
+        parsed=parsed,
         envelope=tuple(f["name"] for f in raw["fields"] if f["name"] != "body"),
         bodies={record["name"]: tuple(f["name"] for f in record["fields"]) for record in body},
         later_optional=frozenset(
