@@ -327,21 +327,31 @@ class Zstd:
         lib.ZSTD_createCCtx.restype = ctypes.c_void_p
         lib.ZSTD_compressCCtx.restype = size
         lib.ZSTD_compressCCtx.argtypes = [ctypes.c_void_p, data, size, data, size, ctypes.c_int]
-        lib.ZSTD_compress_usingDict.restype = size
-        lib.ZSTD_compress_usingDict.argtypes = [
-            ctypes.c_void_p, data, size, data, size, data, size, ctypes.c_int,
+        lib.ZSTD_createCDict.restype = ctypes.c_void_p
+        lib.ZSTD_createCDict.argtypes = [data, size, ctypes.c_int]
+        lib.ZSTD_compress_usingCDict.restype = size
+        lib.ZSTD_compress_usingCDict.argtypes = [
+            ctypes.c_void_p, data, size, data, size, ctypes.c_void_p,
         ]  # fmt: skip
         lib.ZSTD_versionString.restype = ctypes.c_char_p
         self.lib = lib
         self.context = lib.ZSTD_createCCtx()
         self.version = lib.ZSTD_versionString().decode()
+        self.dictionaries: dict[tuple[bytes, int], int] = {}
 
     def compress(self, data: bytes, level: int, dictionary: bytes = b"") -> bytes:
+        """``data`` compressed at ``level``, with ``dictionary`` as a raw content
+        dictionary when given (prepared once per dictionary and level)."""
         bound = self.lib.ZSTD_compressBound(len(data))
         out = ctypes.create_string_buffer(bound)
         if dictionary:
-            n = self.lib.ZSTD_compress_usingDict(
-                self.context, out, bound, data, len(data), dictionary, len(dictionary), level
+            key = (dictionary, level)
+            if key not in self.dictionaries:
+                self.dictionaries[key] = self.lib.ZSTD_createCDict(
+                    dictionary, len(dictionary), level
+                )
+            n = self.lib.ZSTD_compress_usingCDict(
+                self.context, out, bound, data, len(data), self.dictionaries[key]
             )
         else:
             n = self.lib.ZSTD_compressCCtx(self.context, out, bound, data, len(data), level)
@@ -518,14 +528,20 @@ def build(
     return measure(conn, schema, name, label), copied
 
 
-def synthetic(events: Sequence[Event]) -> Iterator[list[Event]]:
-    """The real subjects' events over and over, each time under a fresh random uuid."""
+def synthetic(events: Sequence[Event], ordered: bool) -> Iterator[list[Event]]:
+    """The real subjects' events over and over, each time under a fresh uuid: random
+    (uuid4, as the product's uuid5 subject ids fall in the key's order), or ``ordered``:
+    each greater than the last (a counter, then random bits, as a time-ordered uuid7)."""
     groups: dict[uuid.UUID, list[Event]] = {}
     for event in events:
         groups.setdefault(event.originator, []).append(event)
+    count = 0
     while True:
         for group in groups.values():
-            fresh = uuid.uuid4()
+            count += 1
+            fresh = (
+                uuid.UUID(int=(count << 64) | uuid.uuid4().int >> 64) if ordered else uuid.uuid4()
+            )
             yield [Event(fresh, e.version, e.topic, e.state, e.chain_hash, e.batch) for e in group]
 
 
@@ -547,15 +563,16 @@ class Step:
 
 def grow(
     conn: psycopg.Connection[Any], meter: WalMeter, schema: str, events: Sequence[Event],
-    targets: Sequence[int], probe: int, per_hand: bool,
+    targets: Sequence[int], probe: int, per_hand: bool, ordered: bool = False,
 ) -> list[Step]:  # fmt: skip
     """Grow a lean (or per-hand) table to each target number of events; per step the
-    COPY's cost, the heap's and primary key's bytes, then a probe after a CHECKPOINT."""
-    name = "grow_hand" if per_hand else "grow_lean"
+    COPY's cost, the heap's and primary key's bytes, then a probe after a CHECKPOINT.
+    Subject ids are random, or ``ordered`` (see ``synthetic``)."""
+    name = ("grow_hand" if per_hand else "grow_lean") + ("_ordered" if ordered else "")
     table = sql.Identifier(schema, name)
     conn.execute(sql.SQL(HAND_TABLE if per_hand else LEAN_TABLE).format(t=table))
     columns = HAND_COLUMNS if per_hand else LEAN_COLUMNS
-    source = synthetic(events)
+    source = synthetic(events, ordered)
     stored = 0
 
     def batch(until: int) -> Iterator[Row]:
@@ -736,6 +753,9 @@ def main(
         if targets:
             results.growth += grow(conn, meter, schema, events, targets, probe, per_hand=False)
             results.growth += grow(conn, meter, schema, events, targets, probe, per_hand=True)
+            results.growth += grow(
+                conn, meter, schema, events, targets, probe, per_hand=True, ordered=True
+            )
         conn.execute(sql.SQL("DROP SCHEMA {} CASCADE").format(sql.Identifier(schema)))
     report(results, settings)
     print(f"load average after: {' '.join(f'{x:.2f}' for x in os.getloadavg())}")
@@ -749,6 +769,9 @@ def _arguments(argv: Sequence[str]) -> argparse.Namespace:
         "--grow", default="10000,100000,1000000", help="event counts to grow to ('' for none)"
     )
     parser.add_argument("--probe", type=int, default=10_000, help="rows after each CHECKPOINT")
+    parser.add_argument(
+        "--wal-compression", default=None, help="the session's wal_compression (pglz, lz4, zstd)"
+    )
     return parser.parse_args(argv)
 
 
@@ -756,6 +779,8 @@ if __name__ == "__main__":
     args = _arguments(sys.argv[1:])
     url = os.environ.get("CASINO_AUDIT_TEST_PG_URL")
     steps = [int(n) for n in args.grow.split(",") if n.strip()]
+    if args.wal_compression:  # every connection of this process, the product's included
+        os.environ["PGOPTIONS"] = f"-c wal_compression={args.wal_compression}"
     if not url:
         print("store_layouts: no CASINO_AUDIT_TEST_PG_URL (run under .ci/with-postgres): skipped")
     elif args.folder is not None:
