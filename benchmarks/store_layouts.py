@@ -78,6 +78,7 @@ import ctypes
 import ctypes.util
 import hashlib
 import os
+import random
 import re
 import shutil
 import subprocess
@@ -529,15 +530,18 @@ def build(
 
 
 def synthetic(events: Sequence[Event], ordered: bool) -> Iterator[list[Event]]:
-    """The real subjects' events over and over, each time under a fresh uuid: random
+    """The real subjects' events (in a fixed shuffled order, so that any stretch holds
+    hands and verdict units alike) over and over, each time under a fresh uuid: random
     (uuid4, as the product's uuid5 subject ids fall in the key's order), or ``ordered``:
     each greater than the last (a counter, then random bits, as a time-ordered uuid7)."""
     groups: dict[uuid.UUID, list[Event]] = {}
     for event in events:
         groups.setdefault(event.originator, []).append(event)
+    mixed = list(groups.values())
+    random.Random(24).shuffle(mixed)  # hands and verdict units mixed, as in a day's flow
     count = 0
     while True:
-        for group in groups.values():
+        for group in mixed:
             count += 1
             fresh = (
                 uuid.UUID(int=(count << 64) | uuid.uuid4().int >> 64) if ordered else uuid.uuid4()
