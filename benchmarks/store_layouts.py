@@ -1,7 +1,8 @@
 """Stored bytes per Pluribus hand on PostgreSQL for three layouts, and PostgreSQL's limits.
 
     .ci/with-postgres .venv/bin/python benchmarks/store_layouts.py \\
-        [--hands N] [--grow 10000,100000,1000000] [--probe 10000] [PHH_FOLDER]
+        [--hands N] [--grow 10000,100000,1000000] [--probe 10000] \\
+        [--wal-compression off|pglz|lz4|zstd] [PHH_FOLDER]
 
 PHH_FOLDER defaults to the Pluribus archive of ../shared/data/phh, unpacked to a
 temporary folder; a folder or archive that is absent, or no server in
@@ -56,14 +57,17 @@ takes, after ``VACUUM ANALYZE``, with ``pg_total_relation_size`` (per table),
    itself is stored once, not per row). PostgreSQL compresses a value itself (pglz)
    only when its row passes about 2 KB, so most rows stay as written; the report gives
    the mean ``octet_length`` beside ``pg_column_size``.
-4. **growth**: the lean per-event table (and the uncompressed per-hand table, with the
-   same number of events) grown by ``COPY`` to each size of ``--grow`` (events), from
-   the real rows under fresh random uuids (the product's subject uuids are uuid5, as
-   random in the key's order); per step its rows/s by the clock, the client's and the
-   server backend's CPU seconds, the heap's and the primary key's bytes, WAL bytes per
-   row; then, after a ``CHECKPOINT``, ``--probe`` rows more: WAL per row when each
-   insert may be the first change of its index page since the checkpoint, which
-   PostgreSQL logs as a full 8 KiB page image (``full_page_writes``).
+4. **growth**: the lean per-event table, the uncompressed per-hand table under random
+   subject ids and the same under time-ordered ones (``synthetic``), each grown by
+   ``COPY`` to each size of ``--grow`` (events) from the real rows under fresh uuids
+   (the product's subject uuids are uuid5, as random in the key's order); per step its
+   events/s by the clock, the client's and the server backend's CPU per event, the
+   heap's and the primary key's bytes, WAL bytes per event; then, after a
+   ``CHECKPOINT``, ``--probe`` events more: WAL per event when each insert may be the
+   first change of its index page since the checkpoint, which PostgreSQL logs as a
+   full page image (``full_page_writes``). ``--wal-compression`` sets
+   ``wal_compression`` for every connection of the run (``PGOPTIONS``), the product's
+   included.
 
 ``fsync=off`` (``.ci/with-postgres``) changes no WAL volume: WAL is written the same,
 only not flushed; ``wal_level``, ``full_page_writes`` and ``wal_compression`` are
