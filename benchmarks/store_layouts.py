@@ -1,7 +1,7 @@
 """Stored bytes per Pluribus hand on PostgreSQL for three layouts, and PostgreSQL's limits.
 
     .ci/with-postgres .venv/bin/python benchmarks/store_layouts.py \\
-        [--hands N] [--grow 10000,100000,1000000] [--probe 10000] \\
+        [--hands N] [--grow 10000,100000,1000000] [--probe 10000] [--probe-hands 200] \\
         [--wal-compression off|pglz|lz4|zstd] [PHH_FOLDER]
 
 PHH_FOLDER defaults to the Pluribus archive of ../shared/data/phh, unpacked to a
@@ -16,7 +16,9 @@ takes, after ``VACUUM ANALYZE``, with ``pg_total_relation_size`` (per table),
    and replay (``audit.judging.replay``), the events alone and with the verdicts; the
    WAL both wrote (``pg_current_wal_lsn`` before and after; ``pg_waldump --stats``
    splits it into records and full-page images when the server's ``pg_waldump`` can
-   read its ``pg_wal``).
+   read its ``pg_wal``). The last ``--probe-hands`` hands (default 200) are ingested
+   apart, after a ``CHECKPOINT``: the store's WAL per hand when its first change to
+   each page since the checkpoint logs the whole page.
 2. **lean per event**: the same events' compact states, read from the product's store,
    in the leanest table a chained one-row-per-event design could have::
 
@@ -185,6 +187,11 @@ class Wal:
     bytes: int
     records: int | None = None
     fpi: int | None = None
+
+    @property
+    def without_images(self) -> int:
+        """The bytes less the full-page images (all of them when unknown)."""
+        return self.bytes - (self.fpi or 0)
 
 
 class WalMeter:
@@ -462,45 +469,76 @@ def copy_rows(
 # --- runs ----------------------------------------------------------------------------
 
 
+@dataclass(frozen=True)
+class Span:
+    """WAL written by one part of the product's run, and the hands and events it wrote."""
+
+    wal: Wal
+    hands: int
+    events: int
+
+
 @dataclass
 class Results:
     hands: int
     product_events: Layout | None = None
     product: Layout | None = None
-    ingest_wal: Wal | None = None
-    replay_wal: Wal | None = None
+    ingest: Span | None = None
+    probe: Span | None = None
+    replay: Span | None = None
     events: int = 0
     ingest_events: int = 0
     layouts: list[tuple[Layout, Copied]] = field(default_factory=list)
     growth: list[Step] = field(default_factory=list)
 
 
-def product_run(base_url: str, folder: Path, meter: WalMeter, schema: str) -> tuple[Results, int]:
-    """Ingest and replay into a fresh schema of the product's store; returns the results
-    so far and the last notification id of the ingest."""
+def _count(conn: psycopg.Connection[Any], schema: str) -> tuple[int, int]:
+    """(the last notification id, the number of events) of the product's store."""
+    table = sql.Identifier(schema, EVENTS_TABLE)
+    last = conn.execute(sql.SQL("SELECT max(notification_id), count(*) FROM {}").format(table))
+    got = last.fetchone()
+    assert got is not None
+    return int(got[0] or 0), int(got[1])
+
+
+def product_run(
+    base_url: str, folder: Path, probe_folder: Path | None, meter: WalMeter, schema: str
+) -> tuple[Results, int]:
+    """Ingest ``folder`` into a fresh schema of the product's store; then, after a
+    ``CHECKPOINT``, ``probe_folder`` (its WAL measured apart: with the full-page images
+    of a store's first writes after a checkpoint); then replay every hand (the
+    verdicts). Returns the results so far and the last notification id of the ingest."""
     store = AuditStore(f"{base_url}?schema={schema}")
     conn = meter.conn
     start = meter.lsn()
     summary = ingest(store, [folder], rulebooks=[RULEBOOK])
     ingest_wal = meter.span(start)
-    table = sql.Identifier(schema, EVENTS_TABLE)
-    last = conn.execute(sql.SQL("SELECT max(notification_id), count(*) FROM {}").format(table))
-    got = last.fetchone()
-    assert got is not None
-    ingest_last, ingest_events = int(got[0]), int(got[1])
+    _, main_events = _count(conn, schema)
+    ingested = Span(ingest_wal, summary.subjects_stored, main_events)
+    hands, probe = summary.subjects_stored, None
+    if probe_folder is not None:
+        conn.execute("CHECKPOINT")
+        start = meter.lsn()
+        probed = ingest(store, [probe_folder], rulebooks=[RULEBOOK])
+        probe_wal = meter.span(start)
+        probe = Span(probe_wal, probed.subjects_stored, _count(conn, schema)[1] - main_events)
+        hands += probed.subjects_stored
+    ingest_last, ingest_events = _count(conn, schema)
     events_only = measure(conn, schema, EVENTS_TABLE, "product, events only")
     events_only = _whole_schema(conn, schema, events_only)
     start = meter.lsn()
-    replay(store, kinds=["poker"])
+    judged = replay(store, kinds=["poker"])
     replay_wal = meter.span(start)
     store.close()
     with_verdicts = _whole_schema(conn, schema, measure(conn, schema, EVENTS_TABLE, "product"))
+    replayed = Span(replay_wal, judged.subjects["poker"], with_verdicts.rows - ingest_events)
     results = Results(
-        summary.subjects_stored,
+        hands,
         events_only,
         with_verdicts,
-        ingest_wal,
-        replay_wal,
+        ingested,
+        probe,
+        replayed,
         with_verdicts.rows,
         ingest_events,
     )
@@ -643,25 +681,28 @@ def report(results: Results, settings: dict[str, str]) -> None:
     )
     print()
     print(
-        "| layout | rows | B/hand | B/event | heap | TOAST | indexes | WAL written, B/hand | "
-        "48M hands/day: per day | 10 years |"
+        "| layout | rows | B/hand | B/event | heap | TOAST | indexes "
+        "| WAL less page images, B/hand | 48M hands/day: per day | 10 years |"
     )
     print("|---|---|---|---|---|---|---|---|---|---|")
     measured: list[tuple[Layout, Wal | None]] = []
     if results.product_events is not None and results.product is not None:
-        both = None
-        if results.ingest_wal is not None and results.replay_wal is not None:
-            both = Wal(results.ingest_wal.bytes + results.replay_wal.bytes)
-        measured += [(results.product_events, results.ingest_wal), (results.product, both)]
+        ingested, replayed = results.ingest, results.replay
+        only = both = None
+        if ingested is not None and replayed is not None:  # per hand of the whole run
+            only = Wal(round(ingested.wal.without_images / ingested.hands * hands))
+            both = Wal(only.bytes + round(replayed.wal.without_images / replayed.hands * hands))
+        measured += [(results.product_events, only), (results.product, both)]
     measured += [(layout, copied.wal) for layout, copied in results.layouts]
     for layout, wal in measured:
         per_hand = layout.total / hands
         indexes = sum(v for k, v in layout.parts.items() if k.startswith("index"))
         events = results.ingest_events if layout is results.product_events else results.events
+        logged = "" if wal is None else f"{wal.without_images / hands:,.0f}"
         print(
             f"| {layout.name} | {layout.rows:,} | {per_hand:,.0f} | {layout.total / events:,.0f} "
             f"| {layout.parts['heap'] / hands:,.0f} | {layout.parts['toast'] / hands:,.0f} "
-            f"| {indexes / hands:,.0f} | {'' if wal is None else f'{wal.bytes / hands:,.0f}'} "
+            f"| {indexes / hands:,.0f} | {logged} "
             f"| {_gb(per_hand * HANDS_PER_DAY)} "
             f"| {_gb(per_hand * HANDS_PER_DAY * DAYS_10_YEARS)} |"
         )
@@ -672,16 +713,13 @@ def report(results: Results, settings: dict[str, str]) -> None:
         octets = ", ".join(f"{k} {v:,.1f}" for k, v in layout.octets.items())
         print(f"  {layout.name}: B/hand by part: {parts}")
         print(f"    mean pg_column_size per row: {columns}; mean octet_length: {octets}")
-    if results.ingest_wal is not None and results.replay_wal is not None:
-        print(_wal_line("product ingest", results.ingest_wal, hands, results.ingest_events))
-        print(
-            _wal_line(
-                "product replay (verdicts)",
-                results.replay_wal,
-                hands,
-                results.events - results.ingest_events,
-            )
-        )
+    for label, span in (
+        ("product ingest", results.ingest),
+        ("product ingest right after a CHECKPOINT", results.probe),
+        ("product replay (verdicts)", results.replay),
+    ):
+        if span is not None:
+            print(_wal_line(f"{label}, {span.hands:,} hands", span.wal, span.hands, span.events))
     for layout, copied in results.layouts:
         print(
             _wal_line(f"COPY into {layout.name}", copied.wal, hands, results.events)
@@ -715,8 +753,9 @@ def _setting(conn: psycopg.Connection[Any], name: str) -> str:
 
 
 def main(
-    folder: Path, base_url: str, hands: int | None, targets: Sequence[int], probe: int
-) -> None:
+    folder: Path, base_url: str, hands: int | None, targets: Sequence[int], probe: int,
+    probe_hands: int,
+) -> None:  # fmt: skip
     print(f"command: {' '.join(sys.argv)}")
     print(
         f"date: {datetime.now(UTC):%Y-%m-%d %H:%M} UTC; load average before: "
@@ -728,9 +767,10 @@ def main(
         psycopg.connect(base_url, autocommit=True) as conn,
     ):
         files = sorted(folder.rglob("*.phh"))[:hands]
-        subset = Path(tmp_name) / "hands"
-        for path in files:
-            link = subset / path.relative_to(folder)
+        cut = len(files) - probe_hands if 0 < probe_hands < len(files) else len(files)
+        subset, probe_set = Path(tmp_name) / "hands", Path(tmp_name) / "probe"
+        for at, path in enumerate(files):
+            link = (subset if at < cut else probe_set) / path.relative_to(folder)
             link.parent.mkdir(parents=True, exist_ok=True)
             link.symlink_to(path.resolve())
         settings = {
@@ -741,7 +781,8 @@ def main(
             )
         }  # fmt: skip
         meter = WalMeter(conn)
-        results, ingest_last = product_run(base_url, subset, meter, schema)
+        probed = probe_set if cut < len(files) else None
+        results, ingest_last = product_run(base_url, subset, probed, meter, schema)
         events, _topics = product_events(conn, schema, ingest_last)
         results.layouts.append(
             build(
@@ -778,6 +819,12 @@ def _arguments(argv: Sequence[str]) -> argparse.Namespace:
     )
     parser.add_argument("--probe", type=int, default=10_000, help="rows after each CHECKPOINT")
     parser.add_argument(
+        "--probe-hands",
+        type=int,
+        default=200,
+        help="the last N hands ingested after a CHECKPOINT, their WAL apart (0: none)",
+    )
+    parser.add_argument(
         "--wal-compression", default=None, help="the session's wal_compression (pglz, lz4, zstd)"
     )
     return parser.parse_args(argv)
@@ -793,7 +840,7 @@ if __name__ == "__main__":
         print("store_layouts: no CASINO_AUDIT_TEST_PG_URL (run under .ci/with-postgres): skipped")
     elif args.folder is not None:
         if args.folder.is_dir():
-            main(args.folder, url, args.hands, steps, args.probe)
+            main(args.folder, url, args.hands, steps, args.probe, args.probe_hands)
         else:
             print(f"store_layouts: {args.folder} is not a folder: skipped")
     elif not ARCHIVE.is_file():
@@ -801,4 +848,4 @@ if __name__ == "__main__":
     else:
         with tempfile.TemporaryDirectory() as unpacked, tarfile.open(ARCHIVE) as tar:
             tar.extractall(unpacked, filter="data")
-            main(Path(unpacked) / "pluribus", url, args.hands, steps, args.probe)
+            main(Path(unpacked) / "pluribus", url, args.hands, steps, args.probe, args.probe_hands)
