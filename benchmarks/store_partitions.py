@@ -367,6 +367,7 @@ class Retired:
     detach_seconds: float = 0.0
     rows: int = 0
     dump_bytes: int = 0
+    dump_seconds: float = 0.0
     copy_bytes: int = 0
     partition_bytes: int = 0
     restore_seconds: float = 0.0
@@ -424,6 +425,7 @@ def retire(
     )
     retired.detach_seconds = time.perf_counter() - began
     dump = folder / f"{part}.dump"
+    began = time.perf_counter()
     subprocess.run(
         [
             _pg_tool("pg_dump"),
@@ -434,6 +436,7 @@ def retire(
         ],
         check=True,
     )
+    retired.dump_seconds = time.perf_counter() - began
     retired.dump_bytes = dump.stat().st_size
     copied = folder / f"{part}.copy"
     with conn.cursor() as cur, copied.open("wb") as out:
@@ -503,15 +506,16 @@ def report_indexes(sizes: dict[str, list[IndexSize]]) -> None:
 
 def report_retired(retired: Sequence[Retired]) -> None:
     print(
-        "\n| day | how | detach s | rows | partition B | pg_dump B | binary COPY B | restore s "
+        "\n| day | how | detach s | rows | partition B | pg_dump B | pg_dump s | binary COPY B "
+        "| restore s "
         "| checkpoints inside | verified alone | one state byte changed |"
     )
-    print("|---|---|---|---|---|---|---|---|---|---|---|")
+    print("|---|---|---|---|---|---|---|---|---|---|---|---|")
     for r in retired:
         print(
             f"| {r.day} | {r.how} | {r.detach_seconds:.3f} | {r.rows:,} | {r.partition_bytes:,} "
-            f"| {r.dump_bytes:,} | {r.copy_bytes:,} | {r.restore_seconds:.2f} "
-            f"| {r.checkpoints_inside} | {r.verified} | {r.tamper} |"
+            f"| {r.dump_bytes:,} | {r.dump_seconds:.2f} | {r.copy_bytes:,} "
+            f"| {r.restore_seconds:.2f} | {r.checkpoints_inside} | {r.verified} | {r.tamper} |"
         )
 
 
