@@ -260,23 +260,39 @@ def index_sizes(conn: psycopg.Connection[Any], schema: str) -> list[IndexSize]:
     return [IndexSize(str(t), str(i), int(b), int(r)) for t, i, b, r in rows]
 
 
-def duplicate_accepted(conn: psycopg.Connection[Any], schema: str) -> str:
-    """Insert a stored event again under a new notification id (as a writer racing
-    another with the same batch would) and roll back: what the table said."""
-    table = sql.Identifier(schema, EVENTS_TABLE)
+def attempt(conn: psycopg.Connection[Any], statement: sql.Composed) -> str:
+    """Run a statement in a transaction rolled back whatever happens: what the database
+    said."""
     try:
         with conn.transaction(force_rollback=True):
-            conn.execute(
-                sql.SQL(
-                    "INSERT INTO {t} (originator_id, originator_version, topic, state, "
-                    "chain_prev, chain_hash, chain_shard, chain_form) SELECT originator_id, "
-                    "originator_version, topic, state, chain_prev, chain_hash, chain_shard, "
-                    "chain_form FROM {t} ORDER BY notification_id DESC LIMIT 1"
-                ).format(t=table)
-            )
-    except psycopg.errors.UniqueViolation:
-        return "refused (unique violation)"
-    return "accepted (a second row of the same event)"
+            conn.execute(statement)
+    except psycopg.Error as error:
+        return f"refused ({str(error).splitlines()[0]})"
+    return "went through (rolled back)"
+
+
+def duplicate_insert(schema: str) -> sql.Composed:
+    """Insert the last stored event again under a new notification id (as a writer
+    racing another with the same batch would)."""
+    return sql.SQL(
+        "INSERT INTO {t} (originator_id, originator_version, topic, state, "
+        "chain_prev, chain_hash, chain_shard, chain_form) SELECT originator_id, "
+        "originator_version, topic, state, chain_prev, chain_hash, chain_shard, "
+        "chain_form FROM {t} ORDER BY notification_id DESC LIMIT 1"
+    ).format(t=sql.Identifier(schema, EVENTS_TABLE))
+
+
+def append_only(schema: str, day: int) -> dict[str, sql.Composed]:
+    """What the append-only triggers must refuse, on the partitioned table and on one of
+    its partitions directly."""
+    parent, part = sql.Identifier(schema, EVENTS_TABLE), sql.Identifier(schema, partition_name(day))
+    delete = "DELETE FROM {} WHERE notification_id = (SELECT max(notification_id) FROM {})"
+    return {
+        "TRUNCATE of the partitioned table": sql.SQL("TRUNCATE {}").format(parent),
+        f"TRUNCATE of partition day{day}": sql.SQL("TRUNCATE {}").format(part),
+        "DELETE through the partitioned table": sql.SQL(delete).format(parent, parent),
+        f"DELETE from partition day{day}": sql.SQL(delete).format(part, part),
+    }
 
 
 def lookup_seconds(
@@ -373,6 +389,7 @@ class Retired:
     restore_seconds: float = 0.0
     verified: str = ""
     tamper: str = ""
+    delete_detached: str = ""
     checkpoints_inside: int = 0
 
 
@@ -424,6 +441,10 @@ def retire(
         )
     )
     retired.detach_seconds = time.perf_counter() - began
+    delete = sql.SQL(
+        "DELETE FROM {t} WHERE notification_id = (SELECT max(notification_id) FROM {t})"
+    )
+    retired.delete_detached = attempt(conn, delete.format(t=qualified))
     dump = folder / f"{part}.dump"
     began = time.perf_counter()
     subprocess.run(
@@ -576,7 +597,10 @@ def main(folder: Path, base_url: str, days: int, per_day: int, batches: int, idl
         report_days(runs)
         print("\nOne stored event inserted again under a new notification id:")
         for name, schema in stores.items():
-            print(f"* {name}: {duplicate_accepted(conn, schema)}")
+            print(f"* {name}: {attempt(conn, duplicate_insert(schema))}")
+        print("\nAppend-only, by day:")
+        for what, statement in append_only(parted, days - 1).items():
+            print(f"* {what}: {attempt(conn, statement)}")
         report_indexes({name: index_sizes(conn, schema) for name, schema in stores.items()})
         last_day = conn.execute(
             sql.SQL(
@@ -615,6 +639,8 @@ def main(folder: Path, base_url: str, days: int, per_day: int, batches: int, idl
             for day in range(min(2, days - 1))
         ]
         report_retired(retired)
+        for r in retired:
+            print(f"* DELETE from day{r.day} once detached: {r.delete_detached}")
         print(f"\nThe store left behind ({days - len(retired)} day(s) attached):")
         print(f"* AuditStore.verify (from genesis): {_report_line(store.verify(public_key))}")
         start = frontier_of(max(c.notification_id for c in checkpoints
