@@ -30,7 +30,9 @@ retention (a day detached and archived with its checkpoint still verifies)". The
    partitioned table, so the primary key is ``(originator_id, originator_version,
    notification_id)``: the run inserts the same event a second time, under a new
    notification id, into each store (then rolls back): the single table refuses it,
-   the partitioned one takes it.
+   the partitioned one takes it. Likewise the append-only triggers: ``TRUNCATE`` and
+   ``DELETE`` through the partitioned table and on a partition directly, and ``DELETE``
+   on a day once detached (each in a transaction rolled back).
 4. **Cost.** Per day and store: the ingest's client CPU (``time.process_time``), the
    cluster's CPU (every server process of the throwaway cluster, from ``/proc``), WAL
    (``pg_current_wal_insert_lsn``; ``pg_waldump --stats`` splits out full-page
