@@ -810,6 +810,27 @@ def main(
     print(f"load average after: {' '.join(f'{x:.2f}' for x in os.getloadavg())}")
 
 
+def on_pluribus(
+    name: str, folder: Path | None, url: str | None, run: Callable[[Path, str], None]
+) -> None:
+    """``run(folder, url)`` on ``folder``, or on the Pluribus archive unpacked to a
+    temporary folder when it is None; why not (and nothing else) when there is no server
+    in ``url``, no such folder or no archive."""
+    if not url:
+        print(f"{name}: no CASINO_AUDIT_TEST_PG_URL (run under .ci/with-postgres): skipped")
+    elif folder is not None:
+        if folder.is_dir():
+            run(folder, url)
+        else:
+            print(f"{name}: {folder} is not a folder: skipped")
+    elif not ARCHIVE.is_file():
+        print(f"{name}: {ARCHIVE} is absent: skipped")
+    else:
+        with tempfile.TemporaryDirectory() as unpacked, tarfile.open(ARCHIVE) as tar:
+            tar.extractall(unpacked, filter="data")
+            run(Path(unpacked) / "pluribus", url)
+
+
 def _arguments(argv: Sequence[str]) -> argparse.Namespace:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0] if __doc__ else None)
     parser.add_argument("folder", nargs="?", type=Path, help="a folder of PHH files")
@@ -836,16 +857,11 @@ if __name__ == "__main__":
     steps = [int(n) for n in args.grow.split(",") if n.strip()]
     if args.wal_compression:  # every connection of this process, the product's included
         os.environ["PGOPTIONS"] = f"-c wal_compression={args.wal_compression}"
-    if not url:
-        print("store_layouts: no CASINO_AUDIT_TEST_PG_URL (run under .ci/with-postgres): skipped")
-    elif args.folder is not None:
-        if args.folder.is_dir():
-            main(args.folder, url, args.hands, steps, args.probe, args.probe_hands)
-        else:
-            print(f"store_layouts: {args.folder} is not a folder: skipped")
-    elif not ARCHIVE.is_file():
-        print(f"store_layouts: {ARCHIVE} is absent: skipped")
-    else:
-        with tempfile.TemporaryDirectory() as unpacked, tarfile.open(ARCHIVE) as tar:
-            tar.extractall(unpacked, filter="data")
-            main(Path(unpacked) / "pluribus", url, args.hands, steps, args.probe, args.probe_hands)
+    on_pluribus(
+        "store_layouts",
+        args.folder,
+        url,
+        lambda folder, base_url: main(
+            folder, base_url, args.hands, steps, args.probe, args.probe_hands
+        ),
+    )

@@ -64,7 +64,6 @@ import argparse
 import os
 import subprocess
 import sys
-import tarfile
 import tempfile
 import time
 import uuid
@@ -95,9 +94,8 @@ from audit.store import (
 from audit.store import chain as product_chain
 from audit.store.merkle import TreeBuilder
 from audit.store.signing import signature_valid
-from benchmarks.store_layouts import EVENTS_TABLE, RULEBOOK, Wal, WalMeter
+from benchmarks.store_layouts import EVENTS_TABLE, RULEBOOK, Wal, WalMeter, on_pluribus
 
-ARCHIVE = Path(__file__).resolve().parents[2] / "shared" / "data" / "phh" / "pluribus-2019.tar.gz"
 STRIDE = 10**12
 """Notification ids per day partition: day d holds [d·STRIDE + 1, (d+1)·STRIDE + 1)."""
 
@@ -681,18 +679,9 @@ if __name__ == "__main__":
     args = _arguments(sys.argv[1:])
     url = os.environ.get("CASINO_AUDIT_TEST_PG_URL")
     settings = (args.days, args.hands_per_day, args.batches, args.idle_partitions)
-    if not url:
-        print(
-            "store_partitions: no CASINO_AUDIT_TEST_PG_URL (run under .ci/with-postgres): skipped"
-        )
-    elif args.folder is not None:
-        if args.folder.is_dir():
-            main(args.folder, url, *settings)
-        else:
-            print(f"store_partitions: {args.folder} is not a folder: skipped")
-    elif not ARCHIVE.is_file():
-        print(f"store_partitions: {ARCHIVE} is absent: skipped")
-    else:
-        with tempfile.TemporaryDirectory() as unpacked, tarfile.open(ARCHIVE) as tar:
-            tar.extractall(unpacked, filter="data")
-            main(Path(unpacked) / "pluribus", url, *settings)
+    on_pluribus(
+        "store_partitions",
+        args.folder,
+        url,
+        lambda folder, base_url: main(folder, base_url, *settings),
+    )
