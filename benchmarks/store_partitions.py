@@ -52,7 +52,10 @@ retention (a day detached and archived with its checkpoint still verifies)". The
    of one archived state changed must fail it. Then the store left behind: the
    product's ``AuditStore.verify`` (which starts at genesis), and the same seeded
    verification from the last detached day's last checkpoint, with every checkpoint's
-   signature (``require_signed``).
+   signature (``require_signed``). Last, the oldest day's last batch is ingested again,
+   on its own chain shard, into the store left behind: how many hands are stored anew,
+   and whether the seeded verification still holds (the shard's events all left with
+   the partition).
 
 Rates are one run on a shared machine: the load average is printed before and after.
 No assertion: a benchmark.
