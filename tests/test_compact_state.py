@@ -170,11 +170,11 @@ def writing_json_as_before(monkeypatch: pytest.MonkeyPatch) -> None:
     ``{"timestamp": recorded at, "record": record}``."""
 
     def as_before(
-        self: OrjsonTranscoder, kind: str, recorded_at: datetime, record: dict[str, Any]
-    ) -> bytes:
-        return self.encode({"timestamp": recorded_at, "record": record})
+        self: OrjsonTranscoder, kind: str, recorded_at: datetime, records: list[dict[str, Any]]
+    ) -> list[bytes]:
+        return [self.encode({"timestamp": recorded_at, "record": record}) for record in records]
 
-    monkeypatch.setattr(OrjsonTranscoder, "encode_recorded", as_before)
+    monkeypatch.setattr(OrjsonTranscoder, "encode_recorded_many", as_before)
 
 
 @dataclass
