@@ -53,6 +53,8 @@ FINGERPRINT_SIZE = 8
 FORMAT_NAME = "StoredState1"
 """The storage schema's record name: the version of how storage schemas are derived."""
 HISTORY_DIR = SCHEMA_DIR / "history"
+READ_BACK_BATCH = 1024
+"""States whose read-back is one decode: what an ingest batch holds decoded at once."""
 _EPOCH = datetime(1970, 1, 1, tzinfo=UTC)
 _NULLABLE_STRING = ["null", "string"]
 
@@ -191,9 +193,19 @@ def encode_all_under(
     schema: StorageSchema, recorded_at: datetime, records: Sequence[Mapping[str, Any]]
 ) -> list[bytes | None]:
     """``encode_under`` of each of ``records``: a state is kept only when decoding it gives
-    back ``recorded_at`` and its record unchanged (``reads_back_as``)."""
+    back ``recorded_at`` and its record unchanged (``reads_back_as``), checked
+    ``READ_BACK_BATCH`` records at a time."""
     if recorded_at.utcoffset() != timedelta(0):
         return [None] * len(records)
+    states: list[bytes | None] = []
+    for start in range(0, len(records), READ_BACK_BATCH):
+        states += _checked(schema, recorded_at, records[start : start + READ_BACK_BATCH])
+    return states
+
+
+def _checked(
+    schema: StorageSchema, recorded_at: datetime, records: Sequence[Mapping[str, Any]]
+) -> list[bytes | None]:
     written = [_written(schema, recorded_at, record) for record in records]
     decoded = iter(_read_back([state for state in written if state is not None]))
     states: list[bytes | None] = []
