@@ -18,7 +18,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from replayer.compiled import MANIFEST_NAME, build_description, check_sources
+from replayer.compiled import MANIFEST_NAME, check_sources
 
 MANIFEST = Path(__file__).with_name(MANIFEST_NAME)
 """Module -> SHA-256 of the source it was compiled from; written by ``setup.py``."""
@@ -39,8 +39,3 @@ COMPILED_MODULES = (
 def check_ingest_sources() -> None:
     """``replayer.compiled.check_sources`` for these modules (``StaleBuildError``)."""
     check_sources(COMPILED_MODULES, MANIFEST)
-
-
-def ingest_build() -> str:
-    """One line for benchmark outputs: how many of these modules are loaded compiled."""
-    return build_description(COMPILED_MODULES)
