@@ -7,16 +7,18 @@ PYTHON ?= python3
 VENV   ?= .venv
 PY     := $(VENV)/bin/python
 STAMP  := $(VENV)/.installed
-# The sources mypyc compiles at install (replayer/compiled.py lists them; setup.py builds
-# them): an edit to one rebuilds, so a stale extension module never shadows its .py.
+# The sources mypyc compiles at install (replayer/compiled.py and audit/compiled.py list
+# them; setup.py builds them): an edit to one rebuilds, so a stale extension module never
+# shadows its .py.
+COMPILED_LISTS := replayer/compiled.py audit/compiled.py
 COMPILED_SOURCES := $(patsubst %,%.py,$(subst .,/,$(shell \
-  sed -n 's/^    "\(replayer\.[a-z_.]*\)",$$/\1/p' replayer/compiled.py)))
+  sed -n 's/^    "\(\(replayer\|audit\)\.[a-z_.]*\)",$$/\1/p' $(COMPILED_LISTS))))
 CHROMIUM := /usr/bin/chromium
 REDIS    := /usr/bin/redis-server
 
 .PHONY: install chromium redis demo test lint long bench clean
 
-$(STAMP): pyproject.toml constraints.txt setup.py replayer/compiled.py $(COMPILED_SOURCES)
+$(STAMP): pyproject.toml constraints.txt setup.py $(COMPILED_LISTS) $(COMPILED_SOURCES)
 	$(PYTHON) -m venv $(VENV)
 	$(PY) -m pip install --quiet --upgrade "pip>=24"
 	$(PY) -m pip install --quiet -c constraints.txt -e ".[test,celery]"
@@ -63,5 +65,5 @@ bench: $(STAMP)
 
 clean:
 	rm -rf $(VENV) casino-audit.db .pytest_cache .ruff_cache build .mypyc_cache \
-	  replayer/compiled-sources.json
+	  replayer/compiled-sources.json audit/compiled-sources.json
 	find . -name '*.so' -not -path './.venv/*' -delete

@@ -1,14 +1,19 @@
 """The replayer's compiled hot path: which modules mypyc compiles, and the guard against a
-stale build.
+stale build (for every package that compiles modules).
 
-``setup.py`` compiles ``COMPILED_MODULES`` with mypyc at install (``pip install .``,
+Each package that compiles modules lists them in its own ``<package>/compiled.py`` as a
+literal ``COMPILED_MODULES`` tuple (``setup.py`` reads the literal without importing the
+package; the ``Makefile`` reads the same lines): here the replayer's, in
+``audit/compiled.py`` the ingest path's (``replayer`` never imports ``audit``).
+``setup.py`` compiles every listed module with mypyc at install (``pip install .``,
 ``pip install -e .``, ``make install``) unless ``CASINO_AUDIT_PURE_BUILD=1`` (then the
 package stays pure Python). The ``.py`` files stay beside their extension modules: they are
 the fallback and the reference (``tests/test_compiled_build.py`` proves both give
 byte-identical verdicts and findings).
 
-A compiled build records the SHA-256 of every compiled module's source in ``MANIFEST``
-(``replayer/compiled-sources.json``). ``check_sources`` (run when ``replayer`` is imported)
+A compiled build records the SHA-256 of every compiled module's source in its package's
+manifest (``replayer/compiled-sources.json``, ``audit/compiled-sources.json``).
+``check_sources`` (run when the package is imported, with the package's list and manifest)
 refuses to go on when a compiled module's ``.py`` has changed since it was compiled: the
 old machine code would silently stand in for the edited source. Rebuild (``make install``)
 or delete the extension modules (``make clean``) to go on.
@@ -24,7 +29,9 @@ from pathlib import Path
 PURE_BUILD_VARIABLE = "CASINO_AUDIT_PURE_BUILD"
 """Set to ``1`` at install to build the package without compiling anything."""
 
-MANIFEST = Path(__file__).with_name("compiled-sources.json")
+MANIFEST_NAME = "compiled-sources.json"
+"""A package's manifest, beside its ``compiled.py``."""
+MANIFEST = Path(__file__).with_name(MANIFEST_NAME)
 """Module -> SHA-256 of the source it was compiled from; written by ``setup.py``."""
 
 COMPILED_MODULES = (
@@ -53,7 +60,7 @@ COMPILED_MODULES = (
 """The per-event work of a poker hand's replay: events, findings, betting, settlement."""
 
 ROOT = Path(__file__).resolve().parents[1]
-"""The folder holding the ``replayer`` package."""
+"""The folder holding the project's packages (``replayer``, ``audit``)."""
 
 
 class StaleBuildError(ImportError):
@@ -61,7 +68,7 @@ class StaleBuildError(ImportError):
 
 
 def source_path(module: str) -> Path:
-    """The ``.py`` file of ``module`` (a name in ``COMPILED_MODULES``) under ``ROOT``."""
+    """The ``.py`` file of ``module`` (a compiled module of any package) under ``ROOT``."""
     return ROOT.joinpath(*module.split(".")).with_suffix(".py")
 
 
@@ -70,11 +77,13 @@ def source_digest(module: str) -> str:
     return hashlib.sha256(source_path(module).read_bytes()).hexdigest()
 
 
-def recorded_digests() -> dict[str, str]:
-    """The manifest of the compiled build; empty for a pure build."""
-    if not MANIFEST.is_file():
+def recorded_digests(manifest: Path | None = None) -> dict[str, str]:
+    """The manifest of the compiled build (the replayer's unless ``manifest``); empty for a
+    pure build."""
+    path = MANIFEST if manifest is None else manifest
+    if not path.is_file():
         return {}
-    recorded: dict[str, str] = json.loads(MANIFEST.read_text(encoding="utf-8"))
+    recorded: dict[str, str] = json.loads(path.read_text(encoding="utf-8"))
     return recorded
 
 
@@ -84,43 +93,49 @@ def has_extension(module: str) -> bool:
     return any(path.parent.glob(f"{path.stem}.*.so")) or any(path.parent.glob(f"{path.stem}.*.pyd"))
 
 
-def stale_modules() -> list[str]:
+def stale_modules(
+    modules: tuple[str, ...] = COMPILED_MODULES, manifest: Path | None = None
+) -> list[str]:
     """Compiled modules (an extension module beside the source) whose source is not the one
-    the manifest records: changed since it was compiled, or never recorded."""
-    recorded = recorded_digests()
+    the manifest records: changed since it was compiled, or never recorded. The replayer's
+    unless ``modules`` and their ``manifest`` are given (another package's)."""
+    recorded = recorded_digests(manifest)
     return [
         module
-        for module in COMPILED_MODULES
+        for module in modules
         if recorded.get(module) != source_digest(module) and has_extension(module)
     ]
 
 
-def check_sources() -> None:
+def check_sources(
+    modules: tuple[str, ...] = COMPILED_MODULES, manifest: Path | None = None
+) -> None:
     """Raise ``StaleBuildError`` naming every compiled module whose source changed since it
-    was compiled. Without a manifest (a pure build, which removes the extension modules)
-    this is one ``stat``; with one, a hash of each compiled module's source."""
-    if not MANIFEST.is_file():
+    was compiled (the replayer's, or ``modules`` under ``manifest``). Without a manifest (a
+    pure build, which removes the extension modules) this is one ``stat``; with one, a hash
+    of each compiled module's source."""
+    if not (MANIFEST if manifest is None else manifest).is_file():
         return
-    stale = stale_modules()
+    stale = stale_modules(modules, manifest)
     if stale:
         raise StaleBuildError(
-            "compiled replayer modules older than their source (the machine code would "
+            "compiled modules older than their source (the machine code would "
             f"stand in for the edited .py): {', '.join(stale)}. Rebuild with `make install` "
             f"(or `pip install -e .`), or build pure with {PURE_BUILD_VARIABLE}=1"
         )
 
 
-def loaded_compiled() -> dict[str, bool]:
+def loaded_compiled(modules: tuple[str, ...] = COMPILED_MODULES) -> dict[str, bool]:
     """Module -> whether the module imported is the compiled one (its file an extension)."""
     return {
         module: not str(importlib.import_module(module).__file__).endswith(".py")
-        for module in COMPILED_MODULES
+        for module in modules
     }
 
 
-def build_description() -> str:
+def build_description(modules: tuple[str, ...] = COMPILED_MODULES) -> str:
     """One line for benchmark outputs: how many of the compiled modules are loaded compiled."""
-    loaded = loaded_compiled()
+    loaded = loaded_compiled(modules)
     compiled = sum(loaded.values())
     if compiled == len(loaded):
         return f"compiled (mypyc, {compiled} modules)"

@@ -1,23 +1,35 @@
-"""Verdicts of the replayer, printed for ``tests/test_compiled_build.py`` to compare the
-compiled build with the pure-Python one (``replayer.compiled``).
+"""Verdicts of the replayer and the rows of an ingest, printed for
+``tests/test_compiled_build.py`` to compare the compiled build with the pure-Python one
+(``replayer.compiled``, ``audit.compiled``).
 
     python -m tests.compiled_parity
 
-prints one JSON object: which of the compiled modules this process loaded compiled, and
-the full ``repr`` of every verdict (steps included) of the vendored PHH sample
+prints one JSON object: which of the compiled modules this process loaded compiled, the
+full ``repr`` of every verdict (steps included) of the vendored PHH sample
 (``tests/data/phh``, Pluribus, WSOP and historical hands) and of the seeded PokerKit
-differential sample of ``tests/test_poker_replay.py`` (its CI seeds, fewer hands).
+differential sample of ``tests/test_poker_replay.py`` (its CI seeds, fewer hands), and
+every stored row of a seeded poker file ingested at a fixed time (state bytes, chain
+links) with the checkpoint's chain head and Merkle root.
 """
 
 from __future__ import annotations
 
 import json
 import random
+import shutil
+from datetime import UTC, datetime
 from pathlib import Path
+from typing import Any
 
+import audit.store.application
+from audit.compiled import COMPILED_MODULES as INGEST_MODULES
+from audit.families import family_named
+from audit.ingest.avro_files import write_events
 from audit.ingest.errors import RecordRejected
 from audit.ingest.phh import PhhRecord, hand_events, iter_phh_records
-from replayer.compiled import loaded_compiled
+from audit.ingest.pipeline import ingest
+from audit.store import AuditStore
+from replayer.compiled import COMPILED_MODULES, loaded_compiled
 from replayer.poker import adjudicate_hand
 from replayer.rulebooks.poker import RakeTerms
 from tests.poker_sim import simulate
@@ -26,6 +38,10 @@ from tests.test_poker_replay import CASES, _without_rake
 PHH_SAMPLE = Path(__file__).resolve().parent / "data" / "phh"
 DIFFERENTIAL_HANDS = 100
 """Hands per case of the differential sample (the CI tier replays 300)."""
+INGESTED_HANDS = 120
+"""Hands of the seeded file the ingest sample stores."""
+INGESTED_AT = datetime(2025, 3, 2, 4, 5, 6, 789_012, tzinfo=UTC)
+"""The recording time of the ingest sample (a stored state holds it)."""
 
 
 def phh_verdicts() -> list[str]:
@@ -74,13 +90,74 @@ def _simulated(
     return [repr(adjudicate_hand(hand.events, rake_terms=terms)) for hand in hands]
 
 
+class _IngestClock(datetime):
+    """``datetime`` whose ``now`` is ``INGESTED_AT``: the store's recording time, fixed."""
+
+    @classmethod
+    def now(cls, tz: Any = None) -> Any:
+        return INGESTED_AT
+
+
+def ingested_rows() -> dict[str, Any]:
+    """A seeded poker file (``tests.poker_sim`` hands, one event made negative and one
+    card dealt twice for the invariants to reject) ingested from ``ingest-sample/`` in
+    the working folder into a fresh SQLite store there at ``INGESTED_AT``: every row
+    (identity, topic, state, chain links, hex), the ingest's counts, and the checkpoint's
+    chain head, event count and Merkle root."""
+    rng = random.Random(24)
+    events = [
+        event
+        for number in range(INGESTED_HANDS)
+        for event in simulate(rng, "NT", rulebook="gg-2022-cash-holdem", hand_number=number).events
+    ]
+    amounts = [event for event in events if isinstance(event.get("amount"), int)]
+    amounts[7]["amount"] = -5
+    dealt = [event for event in events if event["type"] == "CardsDealt"]
+    dealt[3]["cards"] = [dealt[2]["cards"][0], *dealt[3]["cards"][1:]]
+    audit.store.application.datetime = _IngestClock  # type: ignore[misc]
+    folder = Path.cwd() / "ingest-sample"  # the path is in the quarantine's records
+    shutil.rmtree(folder, ignore_errors=True)
+    folder.mkdir()
+    path = folder / "hands.avro"
+    write_events(path, family_named("poker"), events)
+    store = AuditStore(f"sqlite:///{folder / 'store.db'}")
+    try:
+        summary = ingest(store, [path])
+        checkpoint = store.checkpoint()
+        rows = [
+            [
+                row.notification_id,
+                row.originator_id,
+                row.originator_version,
+                row.topic,
+                row.state.hex(),
+                row.chain_prev.hex(),
+                row.chain_hash.hex(),
+                row.shard,
+                row.form,
+            ]
+            for row in store.recorder.iter_chain_rows()
+        ]
+    finally:
+        store.close()
+        shutil.rmtree(folder)
+    assert checkpoint is not None
+    return {
+        "rows": rows,
+        "stored": summary.events_stored,
+        "quarantined": summary.quarantined,
+        "head": [checkpoint.chain_hash.hex(), checkpoint.event_count, checkpoint.tree_root.hex()],
+    }
+
+
 def main() -> None:
     print(
         json.dumps(
             {
-                "compiled": loaded_compiled(),
+                "compiled": loaded_compiled(COMPILED_MODULES + INGEST_MODULES),
                 "phh": phh_verdicts(),
                 "differential": differential_verdicts(),
+                "ingest": ingested_rows(),
             }
         )
     )

@@ -127,6 +127,53 @@ def test_what_would_not_come_back_identical_is_stored_as_json(record: dict[str, 
     assert identical(codec.decode_record(state), record)
 
 
+MIXED_BATCH = [
+    action(sequence=3),
+    action(sequence=4, note="not in the schema"),
+    action(sequence=5, amount=22500.0),
+    action(sequence=6, seat=True),
+    action(hand="t/2", sequence=3, event_id="operator-7f3a"),
+    {"type": "NoSuchRecord", "hand_id": "t/1", "sequence": 0},
+    action(sequence=7, occurred_at=T0.astimezone(timezone(timedelta(hours=1)))),
+    action(sequence=8),
+]
+"""Records that are stored compactly and records that are not, interleaved."""
+
+
+@pytest.mark.parametrize("copies", [1, compact.READ_BACK_BATCH // len(MIXED_BATCH) + 2])
+def test_a_batch_is_encoded_as_its_records_one_by_one(copies: int) -> None:
+    """An ingest batch's states (their read-back one decode per ``READ_BACK_BATCH``, a
+    batch longer than that read back in parts) are the states each record gets alone,
+    compact or JSON (None)."""
+    alone = [compact.encode("poker", RECORDED, record) for record in MIXED_BATCH]
+    assert [state is not None for state in alone] == [
+        True, False, False, False, True, False, False, True
+    ]  # fmt: skip
+    batch = MIXED_BATCH * copies
+    assert compact.encode_many("poker", RECORDED, batch) == alone * copies
+    codec = transcoder()
+    many = codec.encode_recorded_many("poker", RECORDED, batch)
+    assert many == [codec.encode_recorded("poker", RECORDED, r) for r in MIXED_BATCH] * copies
+
+
+def test_states_that_do_not_read_together_are_read_back_one_by_one() -> None:
+    """A state that does not decode (cut short) among good ones: the batch is read back
+    state by state, the bad one alone failing; a state of another writer schema too."""
+    good = [compact.encode("poker", RECORDED, action(sequence=n)) for n in (3, 4)]
+    assert good[0] is not None and good[1] is not None
+    together = compact._read_back(good)
+    assert [
+        back is not None and identical(back[1], action(sequence=n))
+        for back, n in zip(together, (3, 4), strict=True)
+    ] == [True, True]
+    cut = good[0][:-1]
+    backs = compact._read_back([good[0], cut, good[1]])
+    assert backs[1] is None
+    assert backs[0] == together[0] and backs[2] == together[1]
+    foreign = good[0][:2] + bytes(8) + good[0][10:]  # an unknown fingerprint
+    assert compact._read_back([foreign, good[1]]) == [None, together[1]]
+
+
 def test_records_of_other_subjects_stay_json() -> None:
     record = {"type": "UserAdded", "sequence": 0, "user": "ana"}
     assert transcoder().encode_recorded("console_user", RECORDED, record).startswith(b"{")
@@ -170,11 +217,11 @@ def writing_json_as_before(monkeypatch: pytest.MonkeyPatch) -> None:
     ``{"timestamp": recorded at, "record": record}``."""
 
     def as_before(
-        self: OrjsonTranscoder, kind: str, recorded_at: datetime, record: dict[str, Any]
-    ) -> bytes:
-        return self.encode({"timestamp": recorded_at, "record": record})
+        self: OrjsonTranscoder, kind: str, recorded_at: datetime, records: list[dict[str, Any]]
+    ) -> list[bytes]:
+        return [self.encode({"timestamp": recorded_at, "record": record}) for record in records]
 
-    monkeypatch.setattr(OrjsonTranscoder, "encode_recorded", as_before)
+    monkeypatch.setattr(OrjsonTranscoder, "encode_recorded_many", as_before)
 
 
 @dataclass

@@ -1,7 +1,8 @@
-"""The compiled hot path (``replayer.compiled``, built by ``setup.py`` with mypyc) is the
-one a normal install loads, is never older than its source, and judges exactly as the
-pure-Python modules do: byte-identical verdicts on the PHH sample and the PokerKit
-differential sample, and byte-identical findings of the demo day."""
+"""The compiled hot paths (``replayer.compiled``, ``audit.compiled``, built by ``setup.py``
+with mypyc) are the ones a normal install loads, are never older than their source, and
+work exactly as the pure-Python modules do: byte-identical verdicts on the PHH sample and
+the PokerKit differential sample, byte-identical stored rows, chain hashes and Merkle root
+of an ingest, and byte-identical findings of the demo day."""
 
 from __future__ import annotations
 
@@ -14,6 +15,7 @@ from typing import Any
 
 import pytest
 
+from audit import compiled as ingest_compiled
 from replayer import compiled
 from replayer.compiled import (
     COMPILED_MODULES,
@@ -23,7 +25,14 @@ from replayer.compiled import (
     loaded_compiled,
     stale_modules,
 )
-from tests.compiled_parity import DIFFERENTIAL_HANDS
+from tests.compiled_parity import DIFFERENTIAL_HANDS, INGESTED_HANDS
+
+PACKAGES = {
+    "replayer": (COMPILED_MODULES, compiled.MANIFEST),
+    "audit": (ingest_compiled.COMPILED_MODULES, ingest_compiled.MANIFEST),
+}
+"""Package -> the modules it compiles and its manifest."""
+ALL_COMPILED = COMPILED_MODULES + ingest_compiled.COMPILED_MODULES
 
 ROOT = Path(__file__).resolve().parents[1]
 PURE_ONLY = Path(__file__).resolve().parent / "pure_python"
@@ -50,39 +59,54 @@ def _run(arguments: list[str], pure: bool, cwd: Path) -> subprocess.CompletedPro
 
 @pytest.mark.skipif(PURE_BUILD, reason=f"{PURE_BUILD_VARIABLE}=1: the install built pure Python")
 def test_the_compiled_modules_are_the_ones_loaded() -> None:
-    loaded = loaded_compiled()
+    loaded = loaded_compiled(ALL_COMPILED)
     pure = [module for module, is_compiled in loaded.items() if not is_compiled]
     assert not pure, (
         f"loaded from .py, not compiled: {pure}; build with `make install` "
         f"(or set {PURE_BUILD_VARIABLE}=1 for a pure build)"
     )
-    assert set(loaded) == set(COMPILED_MODULES)
+    assert set(loaded) == set(ALL_COMPILED)
 
 
-def test_no_compiled_module_is_older_than_its_source() -> None:
-    assert stale_modules() == []
+@pytest.mark.parametrize("package", sorted(PACKAGES))
+def test_no_compiled_module_is_older_than_its_source(package: str) -> None:
+    assert stale_modules(*PACKAGES[package]) == []
 
 
-def test_an_edited_source_stops_the_import(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+def test_each_package_lists_its_own_modules() -> None:
+    """``replayer`` never names ``audit`` (layers); no module is compiled twice."""
+    for package, (modules, manifest) in PACKAGES.items():
+        assert all(module.startswith(f"{package}.") for module in modules), package
+        assert manifest.parent == ROOT / package
+    assert len(set(ALL_COMPILED)) == len(ALL_COMPILED)
+
+
+@pytest.mark.parametrize(
+    ("package", "edited"),
+    [("replayer", "replayer.poker.betting"), ("audit", "audit.store.compact")],
+)
+def test_an_edited_source_stops_the_import(
+    package: str, edited: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
     """The guard compares each source with the digest recorded at build: an extension
     module beside a source that changed since is refused, naming the module."""
-    poker = tmp_path / "replayer" / "poker"
-    poker.mkdir(parents=True)
-    for module in COMPILED_MODULES:
+    modules = PACKAGES[package][0]
+    for module in modules:
         path = tmp_path.joinpath(*module.split(".")).with_suffix(".py")
+        path.parent.mkdir(parents=True, exist_ok=True)
         path.write_text(f'"""{module}"""\n')
-    (poker / "betting.cpython-311-x86_64-linux-gnu.so").write_bytes(b"")
-    manifest = tmp_path / "compiled-sources.json"
+    source = tmp_path.joinpath(*edited.split(".")).with_suffix(".py")
+    source.with_suffix(".cpython-311-x86_64-linux-gnu.so").write_bytes(b"")
+    manifest = tmp_path / package / "compiled-sources.json"
     monkeypatch.setattr(compiled, "ROOT", tmp_path)
-    monkeypatch.setattr(compiled, "MANIFEST", manifest)
-    manifest.write_text(json.dumps({m: compiled.source_digest(m) for m in COMPILED_MODULES}))
-    check_sources()  # as built: nothing to say
-    (poker / "betting.py").write_text('"""replayer.poker.betting, edited"""\n')
-    with pytest.raises(StaleBuildError, match=r"replayer\.poker\.betting\b"):
-        check_sources()
-    assert stale_modules() == ["replayer.poker.betting"]
+    manifest.write_text(json.dumps({m: compiled.source_digest(m) for m in modules}))
+    check_sources(modules, manifest)  # as built: nothing to say
+    source.write_text(f'"""{edited}, edited"""\n')
+    with pytest.raises(StaleBuildError, match=edited.replace(".", r"\.") + r"\b"):
+        check_sources(modules, manifest)
+    assert stale_modules(modules, manifest) == [edited]
     manifest.unlink()  # a pure build: no manifest, no extension modules kept
-    check_sources()
+    check_sources(modules, manifest)
 
 
 def _parity(pure: bool, tmp_path: Path) -> dict[str, Any]:
@@ -104,6 +128,21 @@ def test_pure_and_compiled_verdicts_are_identical(tmp_path: Path) -> None:
     assert len(built["differential"]) == 4 * DIFFERENTIAL_HANDS
     for sample in ("phh", "differential"):
         assert built[sample] == pure[sample], sample
+
+
+def test_pure_and_compiled_ingests_store_the_same_bytes(tmp_path: Path) -> None:
+    """The seeded poker file ingested by each build at the same recording time: every
+    row's state bytes and chain links, the quarantined records, and the checkpoint's chain
+    head and Merkle root are identical."""
+    built = _parity(pure=False, tmp_path=tmp_path)["ingest"]
+    pure = _parity(pure=True, tmp_path=tmp_path)["ingest"]
+    assert built["stored"] > 20 * INGESTED_HANDS
+    assert built["quarantined"] == 2  # the negative amount and the card dealt twice
+    assert any(row[4].startswith("c301") for row in built["rows"])  # compact states
+    assert built["head"][1] == len(built["rows"])
+    assert built["rows"] == pure["rows"]
+    assert built["head"] == pure["head"]
+    assert built["stored"] == pure["stored"]
 
 
 def _demo_findings(pure: bool, folder: Path) -> tuple[bytes, bytes]:

@@ -58,6 +58,7 @@ from typing import Any
 from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PublicKey
 
 from audit.ingest.avro_files import iter_avro_units
+from audit.ingest.collection import fewer_collections
 from audit.ingest.conflicts import ConflictLog
 from audit.ingest.errors import FieldError, RecordRejected, cap
 from audit.ingest.file_names import file_identity
@@ -577,7 +578,10 @@ def ingest(
     summary = IngestSummary(files=len(files))
     manifests = ManifestCheck(paths, files, manifest_key)
     files += manifests.missing  # listed in a manifest but not there: quarantined below
-    with tempfile.TemporaryDirectory(prefix="casino-audit-ingest-", dir=spill_dir) as folder:
+    with (
+        tempfile.TemporaryDirectory(prefix="casino-audit-ingest-", dir=spill_dir) as folder,
+        fewer_collections(),
+    ):
         spill = _Spill(folder)
         try:
             for number, path in enumerate(files):

@@ -33,7 +33,7 @@ from __future__ import annotations
 import copy
 import io
 import json
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from datetime import UTC, datetime, timedelta
 from functools import cache, lru_cache
@@ -53,6 +53,8 @@ FINGERPRINT_SIZE = 8
 FORMAT_NAME = "StoredState1"
 """The storage schema's record name: the version of how storage schemas are derived."""
 HISTORY_DIR = SCHEMA_DIR / "history"
+READ_BACK_BATCH = 1024
+"""States whose read-back is one decode: what an ingest batch holds decoded at once."""
 _EPOCH = datetime(1970, 1, 1, tzinfo=UTC)
 _NULLABLE_STRING = ["null", "string"]
 
@@ -165,16 +167,60 @@ def encode(kind: str, recorded_at: datetime, record: Mapping[str, Any]) -> bytes
     under its family's current schema, or None when it cannot be stored compactly without
     changing it (not a family record, not of its schema, or not given back identical:
     then it is stored as JSON)."""
+    return encode_many(kind, recorded_at, [record])[0]
+
+
+def encode_many(
+    kind: str, recorded_at: datetime, records: Sequence[Mapping[str, Any]]
+) -> list[bytes | None]:
+    """``encode`` of each of ``records`` (an ingest batch's records of one kind, recorded
+    at one time): the same states, their read-back checks made by one decode of them all
+    (``_read_back``)."""
     schema = writer_schema(kind)
-    return None if schema is None else encode_under(schema, recorded_at, record)
+    if schema is None:
+        return [None] * len(records)
+    return encode_all_under(schema, recorded_at, records)
 
 
 def encode_under(
     schema: StorageSchema, recorded_at: datetime, record: Mapping[str, Any]
 ) -> bytes | None:
     """``encode`` under a given storage schema (None: not identical once decoded)."""
+    return encode_all_under(schema, recorded_at, [record])[0]
+
+
+def encode_all_under(
+    schema: StorageSchema, recorded_at: datetime, records: Sequence[Mapping[str, Any]]
+) -> list[bytes | None]:
+    """``encode_under`` of each of ``records``: a state is kept only when decoding it gives
+    back ``recorded_at`` and its record unchanged (``reads_back_as``), checked
+    ``READ_BACK_BATCH`` records at a time."""
     if recorded_at.utcoffset() != timedelta(0):
-        return None
+        return [None] * len(records)
+    states: list[bytes | None] = []
+    for start in range(0, len(records), READ_BACK_BATCH):
+        states += _checked(schema, recorded_at, records[start : start + READ_BACK_BATCH])
+    return states
+
+
+def _checked(
+    schema: StorageSchema, recorded_at: datetime, records: Sequence[Mapping[str, Any]]
+) -> list[bytes | None]:
+    written = [_written(schema, recorded_at, record) for record in records]
+    decoded = iter(_read_back([state for state in written if state is not None]))
+    states: list[bytes | None] = []
+    for record, state in zip(records, written, strict=True):
+        back = None if state is None else next(decoded)
+        kept = back is not None and back[0] == recorded_at and reads_back_as(back[1], record)
+        states.append(state if kept else None)
+    return states
+
+
+def _written(
+    schema: StorageSchema, recorded_at: datetime, record: Mapping[str, Any]
+) -> bytes | None:
+    """The bytes of ``record`` under ``schema`` before the read-back check; None when the
+    record is of no type of the schema or its values do not fit it."""
     fields = schema.bodies.get(str(record.get("type")))
     if fields is None:
         return None
@@ -197,14 +243,58 @@ def encode_under(
         fastavro.schemaless_writer(out, schema.parsed, datum)
     except (ValueError, TypeError, AttributeError, KeyError, OverflowError):
         return None
-    state = out.getvalue()
+    return out.getvalue()
+
+
+def _read_back(states: Sequence[bytes]) -> list[tuple[datetime, dict[str, Any]] | None]:
+    """``decode`` of each state (None where it raises ``CompactStateError``): in one read
+    of them all when they share one writer schema and read together as an Avro array of
+    their datums (an Avro encoding is self-delimiting: the array's items are the datums
+    each state holds alone), else one by one."""
+    together = _read_together(states)
+    return together if together is not None else [_decoded(state) for state in states]
+
+
+def _decoded(state: bytes) -> tuple[datetime, dict[str, Any]] | None:
     try:
-        decoded = decode(state)
+        return decode(state)
     except CompactStateError:
         return None
-    if decoded[0] != recorded_at or not reads_back_as(decoded[1], record):
+
+
+def _read_together(states: Sequence[bytes]) -> list[tuple[datetime, dict[str, Any]] | None] | None:
+    """The states decoded as one Avro array, or None when they cannot be (then one by one
+    tells which do not decode)."""
+    if not states:
+        return []
+    key = bytes(states[0][2 : 2 + FINGERPRINT_SIZE])
+    schema = registry().get(key)
+    header = MAGIC + key
+    if schema is None or any(state[: len(header)] != header for state in states):
         return None
-    return state
+    count = len(states) << 1  # the array's item count, a zig-zag varint
+    blob = bytearray()
+    while count > 0x7F:
+        blob.append(count & 0x7F | 0x80)
+        count >>= 7
+    blob.append(count)
+    for state in states:
+        blob += state[len(header) :]
+    blob.append(0)  # the end of the array
+    source = io.BytesIO(blob)
+    try:
+        data = fastavro.schemaless_reader(source, _array_of(key), None, return_record_name=True)
+    except Exception:  # any failure: decoded one by one, which names it or raises
+        return None
+    if source.tell() != len(blob) or not isinstance(data, list) or len(data) != len(states):
+        return None
+    return [(_from_micros(datum["recorded_at"]), _flat(schema, datum)) for datum in data]
+
+
+@cache
+def _array_of(key: bytes) -> Schema:
+    """An Avro array of the storage schema with fingerprint ``key``, parsed."""
+    return fastavro.parse_schema({"type": "array", "items": registry()[key].parsed})
 
 
 def is_compact(state: bytes) -> bool:
