@@ -81,10 +81,7 @@ def adjudicate_hand(
             fee_terms = declared_fees(table_terms)
         except ValueError:
             fee_terms = None
-    try:
-        ordered = sorted(events, key=_BY_SEQUENCE)
-    except (KeyError, TypeError):
-        ordered = sorted(events, key=_sequence)
+    ordered = _in_sequence(events)
     hand_id = str(ordered[0].get("hand_id", "")) if ordered else ""
     start = next((e for e in ordered if e.get("type") == "HandStarted"), None)
     if start is None:
@@ -180,6 +177,26 @@ def _with_chips(verdict: HandVerdict, start: FlatEvent, ordered: list[FlatEvent]
         return verdict
     findings = tuple(sorted((*verdict.findings, finding), key=_finding_order))
     return replace(verdict, findings=findings)
+
+
+def _in_sequence(events: Sequence[FlatEvent]) -> list[FlatEvent]:
+    """The events in sequence order: a stable sort, and by ``_sequence`` when a sequence
+    is missing or not comparable. Events already in order (as a store reads them back)
+    are only checked: the same adjacent comparisons the sort makes of an ordered run (a
+list of them is returned itself, not copied: nothing changes it)."""
+    listed = events if type(events) is list else list(events)
+    if len(listed) < 2:
+        return listed
+    try:
+        previous = listed[0]["sequence"]
+        for i in range(1, len(listed)):
+            sequence = listed[i]["sequence"]
+            if sequence < previous:
+                return sorted(listed, key=_BY_SEQUENCE)
+            previous = sequence
+    except (KeyError, TypeError):
+        return sorted(listed, key=_sequence)
+    return listed
 
 
 def _sequence(event: FlatEvent) -> int:

@@ -248,17 +248,8 @@ def _award(
         fees = allocate(hand.fees, allowed, nets, hand.issues)
         nets = [net - fee for net, fee in zip(nets, fees, strict=True)]
     boards = hand.board.run_boards()
-
-    def share(nets: list[int]) -> tuple[list[list[int] | None], list[tuple[dict[int, int], int]]]:
-        if boards:
-            return _run_shares(hand, pots, nets, live, cards, contested, boards, unit)
-        won_by = [winners(eligible, live, values) if eligible else None for _, eligible in pots]
-        return won_by, split_pots(
-            list(zip(nets, won_by, strict=True)), unit, book.odd_chip, seat_of
-        )
-
     values = hand_values(book, hand.game, contested, cards, board) if len(contested) > 1 else {}
-    won_by, settled = share(nets)
+    won_by, settled = _share(hand, pots, nets, live, cards, contested, boards, unit, values)
     rake_explains: list[list[int]] = []
     if rake_judged:
         # One fault, one finding: the rake finding says what the rake should have been;
@@ -281,7 +272,10 @@ def _award(
         if amounts and 0 <= rake[0] + excess <= amounts[0]:
             shared.append([rake[0] + excess, *rake[1:]])
         for per_pot in shared:
-            _, at_taken = share([a - t - f for a, t, f in zip(amounts, per_pot, fees, strict=True)])
+            nets_at_taken = [a - t - f for a, t, f in zip(amounts, per_pot, fees, strict=True)]
+            _, at_taken = _share(
+                hand, pots, nets_at_taken, live, cards, contested, boards, unit, values
+            )
             explained = list(returned)
             for shares, _ in at_taken:
                 for p, chips in shares.items():
@@ -308,16 +302,39 @@ def _award(
         retained_total += retained
         results.append(
             PotResult(
-                index=index,
-                amount=amount,
-                eligible=tuple(sorted(seat_of[p] for p in eligible)),
-                winners=None if won is None else tuple(sorted(seat_of[p] for p in won)),
-                rake=rake[index],
-                shares=tuple(sorted((seat_of[p], chips) for p, chips in shares.items())),
-                retained=retained,
+                index,
+                amount,
+                tuple(sorted([seat_of[p] for p in eligible])),
+                None if won is None else tuple(sorted([seat_of[p] for p in won])),
+                rake[index],
+                tuple(sorted([(seat_of[p], chips) for p, chips in shares.items()])),
+                retained,
             )
         )
     return expected, determined, retained_total, sum(rake), sum(fees), rake_explains
+
+
+def _share(
+    hand: Hand,
+    pots: list[tuple[int, tuple[int, ...]]],
+    nets: list[int],
+    live: list[bool],
+    cards: list[list[str]],
+    contested: list[int],
+    boards: list[list[str]],
+    unit: int,
+    values: dict[int, int],
+) -> tuple[list[list[int] | None], list[tuple[dict[int, int], int]]]:
+    """(winners or None, (shares, chips retained)) of each pot, ``nets`` being what each
+    pot holds after rake and fees: by each run's board when the board was run more than
+    once (``_run_shares``), else by ``values`` (``showdown.hand_values``)."""
+    if boards:
+        return _run_shares(hand, pots, nets, live, cards, contested, boards, unit)
+    won_by = [winners(eligible, live, values) if eligible else None for _, eligible in pots]
+    settled = split_pots(
+        list(zip(nets, won_by, strict=True)), unit, hand.book.odd_chip, hand.table.seat_of
+    )
+    return won_by, settled
 
 
 def _paid_by_pot(hand: Hand, count: int) -> list[int | None]:

@@ -85,7 +85,7 @@ def seat_table(start: FlatEvent) -> Table:
     >>> table.seat_of, table.starting  # seat 6 is left of the button, the button acts last
     ((6, 1, 3), (600, 100, 300))
     """
-    listed = [(int(s["seat"]), str(s["player_id"]), int(s["stack"])) for s in start["seats"]]
+    listed = [(_whole(s["seat"]), str(s["player_id"]), _whole(s["stack"])) for s in start["seats"]]
     button = start.get("button")
     by_seat = sorted(listed)
     if button is not None:
@@ -93,24 +93,34 @@ def seat_table(start: FlatEvent) -> Table:
         by_seat = after + [entry for entry in by_seat if entry[0] <= button]
     else:
         by_seat = listed
-    seat_of = tuple(seat for seat, _, _ in by_seat)
+    seats: list[int] = []
+    starting: list[int] = []
+    position: dict[int, int] = {}
+    for seat, _, stack in by_seat:
+        position[seat] = len(seats)
+        seats.append(seat)
+        starting.append(stack)
+    seat_of = tuple(seats)
     in_seat_order = tuple(sorted(range(len(seat_of)), key=seat_of.__getitem__))
-    chip = max(1, int(start["smallest_chip"]))
-    big_blind = int(start["big_blind"])
-    min_bet = int(start["min_bet"])
     return Table(
-        listed=tuple(seat for seat, _, _ in listed),
-        seat_of=seat_of,
-        position={seat: pos for pos, seat in enumerate(seat_of)},
-        by_seat=in_seat_order,
-        seats_sorted=tuple(seat_of[p] for p in in_seat_order),
-        starting=tuple(stack for _, _, stack in by_seat),
-        chip=chip,
-        big_blind=big_blind,
-        min_bet=min_bet,
-        small_blind=int(start["small_blind"]),
-        ante=int(start.get("ante") or 0),
+        tuple([seat for seat, _, _ in listed]),
+        seat_of,
+        position,
+        in_seat_order,
+        tuple([seat_of[p] for p in in_seat_order]),
+        tuple(starting),
+        max(1, _whole(start["smallest_chip"])),
+        _whole(start["big_blind"]),
+        _whole(start["min_bet"]),
+        _whole(start["small_blind"]),
+        _whole(start.get("ante") or 0),
     )
+
+
+def _whole(value: Any) -> int:
+    """``int(value)``, without the call when ``value`` is an ``int`` already (a ``bool``
+    is converted)."""
+    return value if type(value) is int else int(value)
 
 
 def seating_issues(book: PokerRulebook, table: Table) -> list[Issue]:
