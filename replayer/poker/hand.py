@@ -12,7 +12,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
-from replayer.events import FlatEvent
+from replayer.events import HeldEvent
 from replayer.poker.betting import QUALITY, Betting, Issue
 from replayer.poker.board import Board
 from replayer.poker.fees import Fee
@@ -37,7 +37,7 @@ class Hand:
     table: Table
     betting: Betting
     board: Board
-    opening: FlatEvent
+    opening: HeldEvent
     """The hand's first event in sequence order."""
     commitment: Any
     """HandStarted.shuffle_commitment (None: no commitment)."""
@@ -75,7 +75,7 @@ class Hand:
         table: Table,
         betting: Betting,
         board: Board,
-        opening: FlatEvent,
+        opening: HeldEvent,
         commitment: Any,
         holes: list[list[str]],
         mucked: list[bool],
@@ -128,8 +128,8 @@ class Hand:
 
 def open_hand(
     book: PokerRulebook,
-    start: FlatEvent,
-    opening: FlatEvent,
+    start: HeldEvent,
+    opening: HeldEvent,
     hand_id: str,
     rake_terms: RakeTerms | None,
     fee_terms: FeeTerms | None = None,

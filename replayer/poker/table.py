@@ -12,7 +12,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
-from replayer.events import FlatEvent
+from replayer.events import HeldEvent
 from replayer.poker.betting import Issue
 from replayer.poker.deal import INVALID
 from replayer.rulebooks.poker import PokerRulebook
@@ -76,7 +76,7 @@ class Table:
         return value
 
 
-def seat_table(start: FlatEvent) -> Table:
+def seat_table(start: HeldEvent) -> Table:
     """The table of a HandStarted event; raises KeyError/TypeError/ValueError if unreadable.
 
     >>> start = {"seats": [{"seat": s, "player_id": f"p{s}", "stack": 100 * s} for s in (1, 3, 6)],
