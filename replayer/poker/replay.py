@@ -183,7 +183,7 @@ def _in_sequence(events: Sequence[FlatEvent]) -> list[HeldEvent]:
     """The events in sequence order: a stable sort, and by ``_sequence`` when a sequence
     is missing or not comparable. Events already in order (as a store reads them back)
     are only checked: the same adjacent comparisons the sort makes of an ordered run. An
-event that is a mapping but not a ``dict`` is copied into one (``HeldEvent``)."""
+    event that is a mapping but not a ``dict`` is copied into one (``HeldEvent``)."""
     listed = [event if isinstance(event, dict) else dict(event) for event in events]
     if len(listed) < 2:
         return listed

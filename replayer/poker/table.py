@@ -85,23 +85,27 @@ def seat_table(start: HeldEvent) -> Table:
     >>> table.seat_of, table.starting  # seat 6 is left of the button, the button acts last
     ((6, 1, 3), (600, 100, 300))
     """
+    # Seats and stacks stay the objects read (``_whole``), not unboxed and boxed again.
     listed = [(_whole(s["seat"]), str(s["player_id"]), _whole(s["stack"])) for s in start["seats"]]
     button = start.get("button")
-    by_seat = sorted(listed)
     if button is not None:
+        by_seat = sorted(listed)
         after = [entry for entry in by_seat if entry[0] > button]
         by_seat = after + [entry for entry in by_seat if entry[0] <= button]
+        # Seats right of the button come first in seat order: positions len(after) onwards.
+        split = len(after)
+        in_seat_order = tuple([split + i for i in range(len(by_seat) - split)] + list(range(split)))
     else:
         by_seat = listed
-    seats: list[int] = []
-    starting: list[int] = []
-    position: dict[int, int] = {}
+        in_seat_order = tuple(sorted(range(len(listed)), key=[e[0] for e in listed].__getitem__))
+    seats: list[Any] = []
+    starting: list[Any] = []
+    position: dict[Any, int] = {}
     for seat, _, stack in by_seat:
         position[seat] = len(seats)
         seats.append(seat)
         starting.append(stack)
     seat_of = tuple(seats)
-    in_seat_order = tuple(sorted(range(len(seat_of)), key=seat_of.__getitem__))
     return Table(
         tuple([seat for seat, _, _ in listed]),
         seat_of,
@@ -117,9 +121,9 @@ def seat_table(start: HeldEvent) -> Table:
     )
 
 
-def _whole(value: Any) -> int:
+def _whole(value: Any) -> Any:
     """``int(value)``, without the call when ``value`` is an ``int`` already (a ``bool``
-    is converted)."""
+    is converted); typed ``Any`` so that compiled code passes the object on as it is."""
     return value if type(value) is int else int(value)
 
 
