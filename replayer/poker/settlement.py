@@ -326,47 +326,25 @@ def _share(
     values: dict[int, int],
 ) -> tuple[list[list[int] | None], list[tuple[dict[int, int], int]]]:
     """(winners or None, (shares, chips retained)) of each pot, ``nets`` being what each
-    pot holds after rake and fees: by each run's board when the board was run more than
-    once (``_run_shares``), else by ``values`` (``showdown.hand_values``)."""
-    if boards:
-        return _run_shares(hand, pots, nets, live, cards, contested, boards, unit)
-    won_by = [winners(eligible, live, values) if eligible else None for _, eligible in pots]
-    settled = split_pots(
-        list(zip(nets, won_by, strict=True)), unit, hand.book.odd_chip, hand.table.seat_of
-    )
-    return won_by, settled
+    pot holds after rake and fees, by ``values`` (``showdown.hand_values``).
 
-
-def _paid_by_pot(hand: Hand, count: int) -> list[int | None]:
-    """What the room's awards paid from each pot (None: that pot's awards not recorded)."""
-    paid: list[int | None] = [None] * count
-    for (index, _), chips in hand.awards_by_pot.items():
-        if 0 <= index < count:
-            paid[index] = (paid[index] or 0) + chips
-    return paid
-
-
-def _run_shares(
-    hand: Hand,
-    pots: list[tuple[int, tuple[int, ...]]],
-    nets: list[int],
-    live: list[bool],
-    cards: list[list[str]],
-    contested: list[int],
-    boards: list[list[str]],
-    unit: int,
-) -> tuple[list[list[int] | None], list[tuple[dict[int, int], int]]]:
-    """(winners over every run or None, shares) of each pot of a board run more than once:
-    each run's winners by its own board, each pot shared between the runs
-    (``runs.split_runs``). A pot any run cannot judge is not judged."""
+    A board run more than once (``boards``, one per run): each run's winners by its own
+    board, each pot shared between the runs (``runs.split_runs``); a pot any run cannot
+    judge is not judged, and its winners are those of every run."""
     book = hand.book
-    values = [
+    if not boards:
+        won_by = [winners(eligible, live, values) if eligible else None for _, eligible in pots]
+        settled = split_pots(
+            list(zip(nets, won_by, strict=True)), unit, book.odd_chip, hand.table.seat_of
+        )
+        return won_by, settled
+    per_run = [
         hand_values(book, hand.game, contested, cards, board) if len(contested) > 1 else {}
         for board in boards
     ]
     by_run: list[list[list[int]] | None] = []
     for _, eligible in pots:
-        runs = [winners(eligible, live, run_values) for run_values in values] if eligible else []
+        runs = [winners(eligible, live, run_values) for run_values in per_run] if eligible else []
         judged = [won for won in runs if won is not None]
         by_run.append(judged if runs and len(judged) == len(runs) else None)
     won_by = [None if runs is None else sorted({p for won in runs for p in won}) for runs in by_run]
@@ -378,6 +356,15 @@ def _run_shares(
         book.run_share,
     )
     return won_by, settled
+
+
+def _paid_by_pot(hand: Hand, count: int) -> list[int | None]:
+    """What the room's awards paid from each pot (None: that pot's awards not recorded)."""
+    paid: list[int | None] = [None] * count
+    for (index, _), chips in hand.awards_by_pot.items():
+        if 0 <= index < count:
+            paid[index] = (paid[index] or 0) + chips
+    return paid
 
 
 def _check_runs(hand: Hand) -> None:
