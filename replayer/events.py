@@ -13,6 +13,11 @@ from typing import Any
 
 FlatEvent = Mapping[str, Any]
 
+HeldEvent = dict[str, Any]
+"""A flat event as a replay holds it once read: a ``dict``, whose fields compiled code
+(``replayer.compiled``) reads with dict lookups where a ``Mapping`` costs a method call
+each (``poker.replay`` copies any other mapping into one)."""
+
 
 def flatten(envelope: Mapping[str, Any], body_type: str, body: Mapping[str, Any]) -> dict[str, Any]:
     """Merge an Avro envelope and its union body into one flat event."""

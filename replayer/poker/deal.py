@@ -78,8 +78,11 @@ def check_cards(
         elif not dealt:
             known.extend(cards)
     distinct = set(known)
-    distinct.discard(UNKNOWN)
-    foreign = sorted(distinct - deck)
+    unknown = 0
+    if UNKNOWN in distinct:
+        distinct.discard(UNKNOWN)
+        unknown = known.count(UNKNOWN)
+    foreign = [] if distinct <= deck else sorted(distinct - deck)
     if foreign:
         issues.append(
             Issue(
@@ -90,7 +93,7 @@ def check_cards(
                 foreign,
             )
         )
-    if len(distinct) != len(known) - known.count(UNKNOWN):
+    if len(distinct) != len(known) - unknown:
         repeated = sorted(c for c, k in Counter(known).items() if k > 1 and c != UNKNOWN)
         issues.append(Issue(INVALID, cite.deck, "cards dealt more than once", [], repeated))
     if burns and not book.burns:

@@ -21,17 +21,17 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
-from replayer.events import FlatEvent
+from replayer.events import HeldEvent
 from replayer.poker.betting import QUALITY, Issue
 from replayer.poker.fees import Fee
 from replayer.poker.hand import SCHEMA, Hand
 from replayer.rulebooks.poker import PLAYER_PAID_FEE_KINDS
 
-Handler = Callable[[Hand, FlatEvent], int | None]
-SeatedHandler = Callable[[Hand, FlatEvent, int], None]
+Handler = Callable[[Hand, HeldEvent], int | None]
+SeatedHandler = Callable[[Hand, HeldEvent, int], None]
 
 
-def apply(hand: Hand, event: FlatEvent) -> int | None:
+def apply(hand: Hand, event: HeldEvent) -> int | None:
     """Apply one event to the hand; the seat it concerns, or None.
 
     An event that names a seat (``SEATED_HANDLERS``) is applied given the seat's
@@ -53,7 +53,7 @@ def apply(hand: Hand, event: FlatEvent) -> int | None:
     return None
 
 
-def _action_taken(hand: Hand, event: FlatEvent, pos: int) -> None:
+def _action_taken(hand: Hand, event: HeldEvent, pos: int) -> None:
     """A voluntary action, judged by the betting state machine (``Betting.act``)."""
     hand.board.before_action(hand.betting, hand.issues)
     action = event["action"]
@@ -61,13 +61,13 @@ def _action_taken(hand: Hand, event: FlatEvent, pos: int) -> None:
     hand.betting.act(pos, action, amount, hand.issues)
 
 
-def _blind_posted(hand: Hand, event: FlatEvent, pos: int) -> None:
+def _blind_posted(hand: Hand, event: HeldEvent, pos: int) -> None:
     """A forced bet (``Betting.post``)."""
     amount = int(event["amount"])
     hand.betting.post(pos, event["kind"], amount, hand.issues)
 
 
-def _cards_dealt(hand: Hand, event: FlatEvent) -> int | None:
+def _cards_dealt(hand: Hand, event: HeldEvent) -> int | None:
     """Hole cards open the first betting round unless board cards are due first."""
     target = event["target"]
     cards = list(event.get("cards") or ())
@@ -90,7 +90,7 @@ def _cards_dealt(hand: Hand, event: FlatEvent) -> int | None:
     return None
 
 
-def _cards_shown(hand: Hand, event: FlatEvent, pos: int) -> None:
+def _cards_shown(hand: Hand, event: HeldEvent, pos: int) -> None:
     """Cards shown at the showdown; no cards, or ``mucked``, is a muck.
 
     Fewer cards than the game deals is a muck too: the dealer judges only the
@@ -111,7 +111,7 @@ def _cards_shown(hand: Hand, event: FlatEvent, pos: int) -> None:
         hand.mucked[pos] = False
 
 
-def _pot_awarded(hand: Hand, event: FlatEvent, pos: int) -> None:
+def _pot_awarded(hand: Hand, event: HeldEvent, pos: int) -> None:
     """Chips the operator paid a seat, per pot when the event names it."""
     amount = int(event["amount"])
     hand.awards[pos] += amount
@@ -122,12 +122,12 @@ def _pot_awarded(hand: Hand, event: FlatEvent, pos: int) -> None:
         hand.awards_by_pot[key] = hand.awards_by_pot.get(key, 0) + amount
 
 
-def _rake_taken(hand: Hand, event: FlatEvent) -> int | None:
+def _rake_taken(hand: Hand, event: HeldEvent) -> int | None:
     hand.rake_recorded += int(event["amount"])
     return None
 
 
-def _fee_taken(hand: Hand, event: FlatEvent) -> int | None:
+def _fee_taken(hand: Hand, event: HeldEvent) -> int | None:
     """A deduction that is not rake: from the pot (no seat) or paid by a player outside it."""
     kind = str(event["kind"])
     amount = int(event["amount"])
@@ -170,14 +170,14 @@ def _fee_taken(hand: Hand, event: FlatEvent) -> int | None:
     return seat
 
 
-def _cashout_paid(hand: Hand, event: FlatEvent, pos: int) -> None:
+def _cashout_paid(hand: Hand, event: HeldEvent, pos: int) -> None:
     """The house paid a player outside the pot (EV cash-out, insurance): not a payout."""
     amount = _positive_amount(hand, event, "CashoutPaid.amount", "a cash-out of no money")
     _all_in(hand, pos, "CashoutPaid.seat", "is paid a cash-out")
     hand.cashouts.append((pos, amount))
 
 
-def _house_money_added(hand: Hand, event: FlatEvent) -> int | None:
+def _house_money_added(hand: Hand, event: HeldEvent) -> int | None:
     """The house put money into the pot (a promotion): the main pot's dead money."""
     amount = _positive_amount(hand, event, "HouseMoneyAdded.amount", "house money of no amount")
     if amount > 0:
@@ -185,7 +185,7 @@ def _house_money_added(hand: Hand, event: FlatEvent) -> int | None:
     return None
 
 
-def _positive_amount(hand: Hand, event: FlatEvent, field: str, words: str) -> int:
+def _positive_amount(hand: Hand, event: HeldEvent, field: str, words: str) -> int:
     """The event's ``amount``; one that is not more than 0 is a data-quality issue on
     ``field`` (money paid or put in outside the betting is never nothing or negative)."""
     amount = int(event["amount"])
@@ -216,7 +216,7 @@ def _all_in(hand: Hand, pos: int, field: str, what: str) -> None:
         )
 
 
-def _board_run(hand: Hand, event: FlatEvent) -> int | None:
+def _board_run(hand: Hand, event: HeldEvent) -> int | None:
     """Run ``run`` of the board (1, 2, ...): its board cards, or its awards, follow."""
     run = event["run"]
     if isinstance(run, bool) or not isinstance(run, int) or run < 1:
@@ -242,7 +242,7 @@ def _board_run(hand: Hand, event: FlatEvent) -> int | None:
     return None
 
 
-def _hand_ended(hand: Hand, event: FlatEvent) -> int | None:
+def _hand_ended(hand: Hand, event: HeldEvent) -> int | None:
     """The outcome; finishing stacks, when recorded, must name every seat listed."""
     hand.ended = True
     stacks = list(event.get("finishing_stacks") or [])
@@ -263,18 +263,18 @@ def _hand_ended(hand: Hand, event: FlatEvent) -> int | None:
     return None
 
 
-def _hand_void(hand: Hand, event: FlatEvent) -> int | None:
+def _hand_void(hand: Hand, event: HeldEvent) -> int | None:
     """HandVoided or HandReverted: every chip put in is owed back (``settlement``)."""
     hand.void = str(event.get("type"))
     return None
 
 
-def _deck_revealed(hand: Hand, event: FlatEvent) -> int | None:
+def _deck_revealed(hand: Hand, event: HeldEvent) -> int | None:
     hand.revealed = (list(event["order"]), str(event["salt"]))
     return None
 
 
-def _hand_started(hand: Hand, event: FlatEvent) -> int | None:
+def _hand_started(hand: Hand, event: HeldEvent) -> int | None:
     """The first event deals the hand (``hand.open_hand``); any other HandStarted is wrong."""
     if event is not hand.opening:
         hand.issues.append(Issue(QUALITY, SCHEMA, "a second HandStarted", None, event.get("type")))

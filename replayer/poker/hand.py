@@ -9,10 +9,10 @@ until ``replay`` turns it into a finding of the event that raised it.
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from typing import Any
 
-from replayer.events import FlatEvent
+from replayer.events import HeldEvent
 from replayer.poker.betting import QUALITY, Betting, Issue
 from replayer.poker.board import Board
 from replayer.poker.fees import Fee
@@ -37,7 +37,7 @@ class Hand:
     table: Table
     betting: Betting
     board: Board
-    opening: FlatEvent
+    opening: HeldEvent
     """The hand's first event in sequence order."""
     commitment: Any
     """HandStarted.shuffle_commitment (None: no commitment)."""
@@ -45,25 +45,70 @@ class Hand:
     mucked: list[bool]
     awards: list[int]
     """PotAwarded chips per position."""
-    shown: dict[int, list[str]] = field(default_factory=dict)
-    awards_by_pot: dict[tuple[int, int], int] = field(default_factory=dict)
+    shown: dict[int, list[str]]
+    awards_by_pot: dict[tuple[int, int], int]
     """(pot index, position) -> chips, from PotAwarded events that name their pot."""
-    awarded: bool = False
-    rake_recorded: int = 0
-    finishing: list[int] | None = None
+    awarded: bool
+    rake_recorded: int
+    finishing: list[int] | None
     """HandEnded.finishing_stacks in HandStarted's seat order, when recorded."""
-    ended: bool = False
-    void: str | None = None
+    ended: bool
+    void: str | None
     """The event type that voided the hand (HandVoided, HandReverted), else None."""
-    revealed: tuple[list[str], str] | None = None
+    revealed: tuple[list[str], str] | None
     """DeckRevealed (order, salt)."""
-    fees: list[Fee] = field(default_factory=list)
+    fees: list[Fee]
     """FeeTaken from the pot (no seat), in event order."""
-    paid_outside: list[tuple[int, str, int]] = field(default_factory=list)
+    paid_outside: list[tuple[int, str, int]]
     """(position, kind, amount) of each FeeTaken a player paid outside the pot."""
-    cashouts: list[tuple[int, int]] = field(default_factory=list)
+    cashouts: list[tuple[int, int]]
     """(position, amount) of each CashoutPaid: the house paid outside the pot."""
-    issues: list[Issue] = field(default_factory=list)
+    issues: list[Issue]
+
+    def __init__(
+        self,
+        hand_id: str,
+        book: PokerRulebook,
+        rake_terms: RakeTerms | None,
+        fee_terms: FeeTerms | None,
+        game: Game,
+        table: Table,
+        betting: Betting,
+        board: Board,
+        opening: HeldEvent,
+        commitment: Any,
+        holes: list[list[str]],
+        mucked: list[bool],
+        awards: list[int],
+    ) -> None:
+        # Written out (``dataclass`` would generate it): mypyc compiles this one to direct
+        # slot stores, where the generated ``__init__`` runs interpreted. The fields after
+        # ``awards`` start empty.
+        self.hand_id = hand_id
+        self.book = book
+        self.rake_terms = rake_terms
+        self.fee_terms = fee_terms
+        self.game = game
+        self.table = table
+        self.betting = betting
+        self.board = board
+        self.opening = opening
+        self.commitment = commitment
+        self.holes = holes
+        self.mucked = mucked
+        self.awards = awards
+        self.shown = {}
+        self.awards_by_pot = {}
+        self.awarded = False
+        self.rake_recorded = 0
+        self.finishing = None
+        self.ended = False
+        self.void = None
+        self.revealed = None
+        self.fees = []
+        self.paid_outside = []
+        self.cashouts = []
+        self.issues = []
 
     def position_of(self, seat: Any) -> int | None:
         """Position of a seat dealt in; None (and a data-quality issue) for any other."""
@@ -83,8 +128,8 @@ class Hand:
 
 def open_hand(
     book: PokerRulebook,
-    start: FlatEvent,
-    opening: FlatEvent,
+    start: HeldEvent,
+    opening: HeldEvent,
     hand_id: str,
     rake_terms: RakeTerms | None,
     fee_terms: FeeTerms | None = None,

@@ -30,7 +30,7 @@ from datetime import datetime
 from operator import itemgetter
 from typing import Any
 
-from replayer.events import FlatEvent
+from replayer.events import FlatEvent, HeldEvent
 from replayer.findings import Finding, FindingKind
 from replayer.poker.betting import QUALITY, Issue
 from replayer.poker.dispatch import apply
@@ -81,10 +81,7 @@ def adjudicate_hand(
             fee_terms = declared_fees(table_terms)
         except ValueError:
             fee_terms = None
-    try:
-        ordered = sorted(events, key=_BY_SEQUENCE)
-    except (KeyError, TypeError):
-        ordered = sorted(events, key=_sequence)
+    ordered = _in_sequence(events)
     hand_id = str(ordered[0].get("hand_id", "")) if ordered else ""
     start = next((e for e in ordered if e.get("type") == "HandStarted"), None)
     if start is None:
@@ -157,7 +154,7 @@ def adjudicate_hand(
         )
 
 
-def _wrong_play(hand_id: str, book: PokerRulebook, start: FlatEvent) -> Finding:
+def _wrong_play(hand_id: str, book: PokerRulebook, start: HeldEvent) -> Finding:
     """``no_rulebook``: the rulebook named judges the other play (a cash-game book for a
     tournament hand, or a tournament book for a cash hand)."""
     tournament = start.get("tournament_id")
@@ -172,7 +169,7 @@ def _wrong_play(hand_id: str, book: PokerRulebook, start: FlatEvent) -> Finding:
     )
 
 
-def _with_chips(verdict: HandVerdict, start: FlatEvent, ordered: list[FlatEvent]) -> HandVerdict:
+def _with_chips(verdict: HandVerdict, start: HeldEvent, ordered: list[HeldEvent]) -> HandVerdict:
     """The verdict with the tournament-chips finding, when chips were not conserved
     (``tournament_chips``)."""
     finding = conservation_finding(verdict.hand_id, start, ordered, verdict.findings)
@@ -182,7 +179,27 @@ def _with_chips(verdict: HandVerdict, start: FlatEvent, ordered: list[FlatEvent]
     return replace(verdict, findings=findings)
 
 
-def _sequence(event: FlatEvent) -> int:
+def _in_sequence(events: Sequence[FlatEvent]) -> list[HeldEvent]:
+    """The events in sequence order: a stable sort, and by ``_sequence`` when a sequence
+    is missing or not comparable. Events already in order (as a store reads them back)
+    are only checked: the same adjacent comparisons the sort makes of an ordered run. An
+    event that is a mapping but not a ``dict`` is copied into one (``HeldEvent``)."""
+    listed = [event if isinstance(event, dict) else dict(event) for event in events]
+    if len(listed) < 2:
+        return listed
+    try:
+        previous = listed[0]["sequence"]
+        for i in range(1, len(listed)):
+            sequence = listed[i]["sequence"]
+            if sequence < previous:
+                return sorted(listed, key=_BY_SEQUENCE)
+            previous = sequence
+    except (KeyError, TypeError):
+        return sorted(listed, key=_sequence)
+    return listed
+
+
+def _sequence(event: HeldEvent) -> int:
     value = event.get("sequence")
     return value if isinstance(value, int) else -1
 
@@ -205,7 +222,7 @@ def _empty(hand_id: str, rulebook_id: str | None, finding: Finding) -> HandVerdi
     )
 
 
-def _replay(hand: Hand, ordered: list[FlatEvent], log: StepLog | None) -> HandVerdict:
+def _replay(hand: Hand, ordered: list[HeldEvent], log: StepLog | None) -> HandVerdict:
     """Apply every event, settle, and assemble the verdict."""
     issues = hand.issues
     issues.extend(seating_issues(hand.book, hand.table))
@@ -277,7 +294,7 @@ def _by_seat(seat_of: tuple[int, ...], paid: list[tuple[int, int]]) -> dict[int,
     return dict(sorted(totals.items()))
 
 
-def _event_finding(hand: Hand, issue: Issue, event: FlatEvent, seat: int | None) -> Finding:
+def _event_finding(hand: Hand, issue: Issue, event: HeldEvent, seat: int | None) -> Finding:
     """A finding of the event that raised ``issue``, naming its seat when it has one."""
     detail: dict[str, Any] = {"sequence": event.get("sequence"), "event": event.get("type")}
     if seat is not None:

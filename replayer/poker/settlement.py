@@ -52,6 +52,27 @@ class Settlement:
     fees: int = 0
     """The fees other than rake the rules allow (``fees.expected_fees``)."""
 
+    def __init__(
+        self,
+        expected: list[int],
+        recorded: list[int] | None,
+        conserved: bool,
+        determined: bool,
+        pots: tuple[PotResult, ...],
+        retained: int,
+        rake: int,
+        fees: int = 0,
+    ) -> None:
+        # Written out for mypyc, as ``verdict.PotResult.__init__``.
+        object.__setattr__(self, "expected", expected)
+        object.__setattr__(self, "recorded", recorded)
+        object.__setattr__(self, "conserved", conserved)
+        object.__setattr__(self, "determined", determined)
+        object.__setattr__(self, "pots", pots)
+        object.__setattr__(self, "retained", retained)
+        object.__setattr__(self, "rake", rake)
+        object.__setattr__(self, "fees", fees)
+
 
 def settle(hand: Hand) -> Settlement:
     """Settle the hand; every departure is appended to ``hand.issues``."""
@@ -227,17 +248,8 @@ def _award(
         fees = allocate(hand.fees, allowed, nets, hand.issues)
         nets = [net - fee for net, fee in zip(nets, fees, strict=True)]
     boards = hand.board.run_boards()
-
-    def share(nets: list[int]) -> tuple[list[list[int] | None], list[tuple[dict[int, int], int]]]:
-        if boards:
-            return _run_shares(hand, pots, nets, live, cards, contested, boards, unit)
-        won_by = [winners(eligible, live, values) if eligible else None for _, eligible in pots]
-        return won_by, split_pots(
-            list(zip(nets, won_by, strict=True)), unit, book.odd_chip, seat_of
-        )
-
     values = hand_values(book, hand.game, contested, cards, board) if len(contested) > 1 else {}
-    won_by, settled = share(nets)
+    won_by, settled = _share(hand, pots, nets, live, cards, contested, boards, unit, values)
     rake_explains: list[list[int]] = []
     if rake_judged:
         # One fault, one finding: the rake finding says what the rake should have been;
@@ -260,7 +272,10 @@ def _award(
         if amounts and 0 <= rake[0] + excess <= amounts[0]:
             shared.append([rake[0] + excess, *rake[1:]])
         for per_pot in shared:
-            _, at_taken = share([a - t - f for a, t, f in zip(amounts, per_pot, fees, strict=True)])
+            nets_at_taken = [a - t - f for a, t, f in zip(amounts, per_pot, fees, strict=True)]
+            _, at_taken = _share(
+                hand, pots, nets_at_taken, live, cards, contested, boards, unit, values
+            )
             explained = list(returned)
             for shares, _ in at_taken:
                 for p, chips in shares.items():
@@ -287,28 +302,19 @@ def _award(
         retained_total += retained
         results.append(
             PotResult(
-                index=index,
-                amount=amount,
-                eligible=tuple(sorted(seat_of[p] for p in eligible)),
-                winners=None if won is None else tuple(sorted(seat_of[p] for p in won)),
-                rake=rake[index],
-                shares=tuple(sorted((seat_of[p], chips) for p, chips in shares.items())),
-                retained=retained,
+                index,
+                amount,
+                tuple(sorted([seat_of[p] for p in eligible])),
+                None if won is None else tuple(sorted([seat_of[p] for p in won])),
+                rake[index],
+                tuple(sorted([(seat_of[p], chips) for p, chips in shares.items()])),
+                retained,
             )
         )
     return expected, determined, retained_total, sum(rake), sum(fees), rake_explains
 
 
-def _paid_by_pot(hand: Hand, count: int) -> list[int | None]:
-    """What the room's awards paid from each pot (None: that pot's awards not recorded)."""
-    paid: list[int | None] = [None] * count
-    for (index, _), chips in hand.awards_by_pot.items():
-        if 0 <= index < count:
-            paid[index] = (paid[index] or 0) + chips
-    return paid
-
-
-def _run_shares(
+def _share(
     hand: Hand,
     pots: list[tuple[int, tuple[int, ...]]],
     nets: list[int],
@@ -317,18 +323,28 @@ def _run_shares(
     contested: list[int],
     boards: list[list[str]],
     unit: int,
+    values: dict[int, int],
 ) -> tuple[list[list[int] | None], list[tuple[dict[int, int], int]]]:
-    """(winners over every run or None, shares) of each pot of a board run more than once:
-    each run's winners by its own board, each pot shared between the runs
-    (``runs.split_runs``). A pot any run cannot judge is not judged."""
+    """(winners or None, (shares, chips retained)) of each pot, ``nets`` being what each
+    pot holds after rake and fees, by ``values`` (``showdown.hand_values``).
+
+    A board run more than once (``boards``, one per run): each run's winners by its own
+    board, each pot shared between the runs (``runs.split_runs``); a pot any run cannot
+    judge is not judged, and its winners are those of every run."""
     book = hand.book
-    values = [
+    if not boards:
+        won_by = [winners(eligible, live, values) if eligible else None for _, eligible in pots]
+        settled = split_pots(
+            list(zip(nets, won_by, strict=True)), unit, book.odd_chip, hand.table.seat_of
+        )
+        return won_by, settled
+    per_run = [
         hand_values(book, hand.game, contested, cards, board) if len(contested) > 1 else {}
         for board in boards
     ]
     by_run: list[list[list[int]] | None] = []
     for _, eligible in pots:
-        runs = [winners(eligible, live, run_values) for run_values in values] if eligible else []
+        runs = [winners(eligible, live, run_values) for run_values in per_run] if eligible else []
         judged = [won for won in runs if won is not None]
         by_run.append(judged if runs and len(judged) == len(runs) else None)
     won_by = [None if runs is None else sorted({p for won in runs for p in won}) for runs in by_run]
@@ -340,6 +356,15 @@ def _run_shares(
         book.run_share,
     )
     return won_by, settled
+
+
+def _paid_by_pot(hand: Hand, count: int) -> list[int | None]:
+    """What the room's awards paid from each pot (None: that pot's awards not recorded)."""
+    paid: list[int | None] = [None] * count
+    for (index, _), chips in hand.awards_by_pot.items():
+        if 0 <= index < count:
+            paid[index] = (paid[index] or 0) + chips
+    return paid
 
 
 def _check_runs(hand: Hand) -> None:

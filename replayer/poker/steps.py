@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from replayer.events import FlatEvent
+from replayer.events import HeldEvent
 from replayer.findings import Finding
 from replayer.poker.betting import Betting
 from replayer.poker.board import Board
@@ -32,7 +32,7 @@ class StepLog:
         self.steps: list[Step] = []
 
     def record(
-        self, event: FlatEvent, seat: int | None, betting: Betting, raised: Sequence[Finding]
+        self, event: HeldEvent, seat: int | None, betting: Betting, raised: Sequence[Finding]
     ) -> None:
         """Add the step of ``event``, applied, with the findings it raised."""
         table = self.table

@@ -12,7 +12,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
-from replayer.events import FlatEvent
+from replayer.events import HeldEvent
 from replayer.poker.betting import Issue
 from replayer.poker.deal import INVALID
 from replayer.rulebooks.poker import PokerRulebook
@@ -41,6 +41,33 @@ class Table:
     small_blind: int
     ante: int
 
+    def __init__(
+        self,
+        listed: tuple[int, ...],
+        seat_of: tuple[int, ...],
+        position: dict[int, int],
+        by_seat: tuple[int, ...],
+        seats_sorted: tuple[int, ...],
+        starting: tuple[int, ...],
+        chip: int,
+        big_blind: int,
+        min_bet: int,
+        small_blind: int,
+        ante: int,
+    ) -> None:
+        # Written out for mypyc, as ``verdict.PotResult.__init__``.
+        object.__setattr__(self, "listed", listed)
+        object.__setattr__(self, "seat_of", seat_of)
+        object.__setattr__(self, "position", position)
+        object.__setattr__(self, "by_seat", by_seat)
+        object.__setattr__(self, "seats_sorted", seats_sorted)
+        object.__setattr__(self, "starting", starting)
+        object.__setattr__(self, "chip", chip)
+        object.__setattr__(self, "big_blind", big_blind)
+        object.__setattr__(self, "min_bet", min_bet)
+        object.__setattr__(self, "small_blind", small_blind)
+        object.__setattr__(self, "ante", ante)
+
     def seated(self, value: Any) -> Any:
         """Replace {"position": p} by {"seat": s} in an issue's expected/recorded value."""
         if isinstance(value, dict) and "position" in value:
@@ -49,7 +76,7 @@ class Table:
         return value
 
 
-def seat_table(start: FlatEvent) -> Table:
+def seat_table(start: HeldEvent) -> Table:
     """The table of a HandStarted event; raises KeyError/TypeError/ValueError if unreadable.
 
     >>> start = {"seats": [{"seat": s, "player_id": f"p{s}", "stack": 100 * s} for s in (1, 3, 6)],
@@ -58,32 +85,46 @@ def seat_table(start: FlatEvent) -> Table:
     >>> table.seat_of, table.starting  # seat 6 is left of the button, the button acts last
     ((6, 1, 3), (600, 100, 300))
     """
-    listed = [(int(s["seat"]), str(s["player_id"]), int(s["stack"])) for s in start["seats"]]
+    # Seats and stacks stay the objects read (``_whole``), not unboxed and boxed again.
+    listed = [(_whole(s["seat"]), str(s["player_id"]), _whole(s["stack"])) for s in start["seats"]]
     button = start.get("button")
-    by_seat = sorted(listed)
     if button is not None:
+        by_seat = sorted(listed)
         after = [entry for entry in by_seat if entry[0] > button]
         by_seat = after + [entry for entry in by_seat if entry[0] <= button]
+        # Seats right of the button come first in seat order: positions len(after) onwards.
+        split = len(after)
+        in_seat_order = tuple([split + i for i in range(len(by_seat) - split)] + list(range(split)))
     else:
         by_seat = listed
-    seat_of = tuple(seat for seat, _, _ in by_seat)
-    in_seat_order = tuple(sorted(range(len(seat_of)), key=seat_of.__getitem__))
-    chip = max(1, int(start["smallest_chip"]))
-    big_blind = int(start["big_blind"])
-    min_bet = int(start["min_bet"])
+        in_seat_order = tuple(sorted(range(len(listed)), key=[e[0] for e in listed].__getitem__))
+    seats: list[Any] = []
+    starting: list[Any] = []
+    position: dict[Any, int] = {}
+    for seat, _, stack in by_seat:
+        position[seat] = len(seats)
+        seats.append(seat)
+        starting.append(stack)
+    seat_of = tuple(seats)
     return Table(
-        listed=tuple(seat for seat, _, _ in listed),
-        seat_of=seat_of,
-        position={seat: pos for pos, seat in enumerate(seat_of)},
-        by_seat=in_seat_order,
-        seats_sorted=tuple(seat_of[p] for p in in_seat_order),
-        starting=tuple(stack for _, _, stack in by_seat),
-        chip=chip,
-        big_blind=big_blind,
-        min_bet=min_bet,
-        small_blind=int(start["small_blind"]),
-        ante=int(start.get("ante") or 0),
+        tuple([seat for seat, _, _ in listed]),
+        seat_of,
+        position,
+        in_seat_order,
+        tuple([seat_of[p] for p in in_seat_order]),
+        tuple(starting),
+        max(1, _whole(start["smallest_chip"])),
+        _whole(start["big_blind"]),
+        _whole(start["min_bet"]),
+        _whole(start["small_blind"]),
+        _whole(start.get("ante") or 0),
     )
+
+
+def _whole(value: Any) -> Any:
+    """``int(value)``, without the call when ``value`` is an ``int`` already (a ``bool``
+    is converted); typed ``Any`` so that compiled code passes the object on as it is."""
+    return value if type(value) is int else int(value)
 
 
 def seating_issues(book: PokerRulebook, table: Table) -> list[Issue]:

@@ -22,7 +22,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
 
-from replayer.events import FlatEvent
+from replayer.events import HeldEvent
 from replayer.findings import Finding, FindingKind
 
 CITATION = "casino-audit tournament chips"
@@ -38,12 +38,12 @@ _SAME_FAULT = frozenset(
 _PUT = frozenset({"BlindPosted", "ActionTaken"})
 
 
-def is_tournament(start: FlatEvent) -> bool:
+def is_tournament(start: HeldEvent) -> bool:
     """A hand played in a tournament: ``HandStarted.tournament_id`` set."""
     return start.get("tournament_id") is not None
 
 
-def _amount(event: FlatEvent) -> int:
+def _amount(event: HeldEvent) -> int:
     value = event.get("amount")
     return value if isinstance(value, int) else 0
 
@@ -53,7 +53,7 @@ def _chips(count: int) -> str:
 
 
 def conservation_finding(
-    hand_id: str, start: FlatEvent, ordered: Sequence[FlatEvent], reported: Iterable[Finding]
+    hand_id: str, start: HeldEvent, ordered: Sequence[HeldEvent], reported: Iterable[Finding]
 ) -> Finding | None:
     """The ``mispaid_pot`` finding of a tournament hand whose chips are not conserved, or
     None (a cash hand, a hand without its outcome, a fault already ``reported``)."""
