@@ -127,9 +127,10 @@ def test_a_gap_is_judged_incomplete_until_it_is_filled(tmp_path: Path, store_url
     whole = AuditStore(f"sqlite:///{tmp_path / 'whole.db'}")
     write_events(tmp_path / "whole.avro", POKER, events)
     ingest(whole, [tmp_path / "whole.avro"])
-    assert judge_stored(whole, "poker", "t1/1")[1].findings == judge_stored(
-        store, "poker", "t1/1"
-    )[1].findings
+    assert (
+        judge_stored(whole, "poker", "t1/1")[1].findings
+        == judge_stored(store, "poker", "t1/1")[1].findings
+    )
 
 
 def test_two_files_that_disagree_keep_what_they_agree_on(tmp_path: Path, store_url: str) -> None:
