@@ -2,14 +2,14 @@
 
 ``install(log)`` wraps the steps ``run_nightly`` calls (``pipelines.nightly.steps``: the
 preparation, each input file's intake, each partition's judging, the detectors' two
-halves, banker runs and detections, side by side, the findings appended, the report) so
-that each call appends one JSON line to ``log``: the step, what it worked on, the
-process, its wall seconds (start and end) and its CPU seconds (user + system of that
-process, ``time.process_time``). Worker processes (``spawn``) run the wrapped steps by
-reference to this module and find the log through ``NIGHTLY_BREAKDOWN_LOG``. With
-``NIGHTLY_PROFILE_DIR`` set, the calls whose label is in ``NIGHTLY_PROFILE``
-(comma-separated: ``poker/0001.avro,p03,banker_runs,detect``) run under cProfile, their
-stats written there as ``<label>.prof``.
+halves side by side (collusion; the slot fleet and the banker runs), the findings
+appended, the report) so that each call appends one JSON line to ``log``: the step, what
+it worked on, the process, its wall seconds (start and end) and its CPU seconds (user +
+system of that process, ``time.process_time``). Worker processes (``spawn``) run the
+wrapped steps by reference to this module and find the log through
+``NIGHTLY_BREAKDOWN_LOG``. With ``NIGHTLY_PROFILE_DIR`` set, the calls whose label is in
+``NIGHTLY_PROFILE`` (comma-separated: ``poker/0001.avro,p03,collusion``) run under
+cProfile, their stats written there as ``<label>.prof``.
 
 ``table(log)`` sums the lines by step: calls, wall seconds (of the phase as a whole, and
 summed over calls), CPU seconds, and the slowest call; the parallel phases (ingest,
@@ -75,10 +75,10 @@ def judge_partition(store_url: str, day: Any, partition: int, *rest: Any) -> Any
     return _timed("judge", label, _JUDGE_PARTITION, store_url, day, partition, *rest)
 
 
-def detector_half(store_url: str, day: Any, detections: bool) -> Any:
-    """``steps.detector_half`` (the detections, or the banker runs), timed."""
-    label = "detect" if detections else "banker_runs"
-    return _timed("detectors", label, _DETECTOR_HALF, store_url, day, detections)
+def detector_half(store_url: str, day: Any, collusion: bool) -> Any:
+    """``steps.detector_half`` (collusion, or the slot fleet and the banker runs), timed."""
+    label = "collusion" if collusion else "meters_banker_runs"
+    return _timed("detectors", label, _DETECTOR_HALF, store_url, day, collusion)
 
 
 def _serial(name: str) -> Callable[..., Any]:

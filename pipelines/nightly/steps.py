@@ -46,7 +46,7 @@ from audit.judging import (
     verdict_unit,
 )
 from audit.store import MAIN_SHARD, AuditStore, SubjectRecords
-from pipelines.detectors import Detection, detect
+from pipelines.detectors import Detection, collusion_detection, meters_detection
 from pipelines.detectors.banker_runs import banker_run_units, coups_noted, night_tables
 from pipelines.detectors.collusion import CollusionDetector
 from pipelines.expectations.profile import RakeProfile
@@ -85,7 +85,6 @@ __all__ = [
     "PartitionReplay",
     "append_findings",
     "default_workers",
-    "detect_day",
     "detector_half",
     "discover_input_files",
     "ingest_input_file",
@@ -94,7 +93,6 @@ __all__ = [
     "prepare_store",
     "run_detectors",
     "run_nightly",
-    "store_banker_runs",
     "take_in_input_file",
     "write_report",
 ]
@@ -328,30 +326,29 @@ def _judged(
 
 
 def run_detectors(store_url: str, day: date) -> list[Detection]:
-    """Fleet-wide detectors over the day's judged subjects (``pipelines.detectors``),
-    after the night's chemin de fer banker runs are judged and stored, table by table, as
-    ``replay`` judges them (``pipelines.detectors.banker_runs``): ``store_banker_runs``
-    then ``detect_day`` (``run_nightly`` runs the two side by side: neither reads what
-    the other stores)."""
-    store_banker_runs(store_url, day)
-    return detect_day(store_url, day)
+    """Fleet-wide detectors over the day's judged subjects (``pipelines.detectors``: the
+    slot fleet, then collusion), with the night's chemin de fer banker runs judged and
+    stored, table by table, as ``replay`` judges them (``pipelines.detectors.banker_runs``):
+    ``detector_half``'s two halves one after the other (``run_nightly`` runs them side by
+    side)."""
+    return detector_half(store_url, day, False) + detector_half(store_url, day, True)
 
 
-def store_banker_runs(store_url: str, day: date) -> None:
-    """The night's chemin de fer banker runs judged over the coups its ledgers note and
-    stored, with their ledger (``pipelines.detectors.banker_runs``)."""
+def detector_half(store_url: str, day: date, collusion: bool) -> list[Detection]:
+    """Half of ``run_detectors``, to run beside the other (neither reads what the other
+    stores): the collusion detection over the window (its nights' collusion states), or
+    the slot fleet's detection and the banker runs stored (both from the day's
+    ledgers, scanned once before the banker runs' own ledger is stored)."""
     with open_store(store_url) as store:
-        runs = banker_run_units(store, day, night_tables(store, day))
+        if collusion:
+            return [collusion_detection(store, day, scanned_units(store, (COLLUSION_STATE,)))]
+        ledgers = scanned_units(store, (LEDGER,))
+        fleet = meters_detection(store, day, ledgers)
+        runs = banker_run_units(store, day, night_tables(store, day, ledgers))
         if runs:
             store.append(runs)
             store.checkpoint()
-
-
-def detect_day(store_url: str, day: date) -> list[Detection]:
-    """The day's detections (``pipelines.detectors.detect``: slot fleet, collusion over
-    the window), from the partitions' ledgers and collusion states."""
-    with open_store(store_url) as store:
-        return detect(store, day, scanned_units(store, (LEDGER, COLLUSION_STATE)))
+        return [fleet]
 
 
 def append_findings(
@@ -468,7 +465,8 @@ def run_nightly(
         summary.replayed = pool.run(
             judge_partition, [(store_url, day, p, docs_dir, found) for p in range(PARTITIONS)]
         )
-        detections = pool.run(detector_half, [(store_url, day, False), (store_url, day, True)])[1]
+        halves = pool.run(detector_half, [(store_url, day, False), (store_url, day, True)])
+    detections = [detection for half in halves for detection in half]
     quality = [intake.quality for intake in intakes if intake.quality.findings]
     summary.ingested = [intake.ingested for intake in intakes]
     summary.events = sum(r.events_checked for r in summary.replayed)
@@ -480,15 +478,6 @@ def run_nightly(
     summary.units_stored = append_findings(store_url, day, quality, detections)
     summary.report = write_report(store_url, day, Path(out_dir))
     return summary
-
-
-def detector_half(store_url: str, day: date, detections: bool) -> list[Detection]:
-    """``run_detectors``' two halves as calls of one step, to run side by side: the
-    detections, or the banker runs stored (no detections)."""
-    if detections:
-        return detect_day(store_url, day)
-    store_banker_runs(store_url, day)
-    return []
 
 
 class _Workers:
