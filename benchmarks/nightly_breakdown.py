@@ -1,18 +1,19 @@
 """Where a night's time goes: ``benchmarks/nightly.py --breakdown`` times every step.
 
 ``install(log)`` wraps the steps ``run_nightly`` calls (``pipelines.nightly.steps``: the
-preparation, each input file's intake, each partition's judging, the detectors, the
-findings appended, the report) so that each call appends one JSON line to ``log``: the
-step, what it worked on, the process, its wall seconds (start and end) and its CPU
-seconds (user + system of that process, ``time.process_time``). Worker processes
-(``spawn``) run the wrapped steps by reference to this module and find the log through
+preparation, each input file's intake, each partition's judging, the detectors' two
+halves side by side (collusion; the slot fleet and the banker runs), the findings
+appended, the report) so that each call appends one JSON line to ``log``: the step, what
+it worked on, the process, its wall seconds (start and end) and its CPU seconds (user +
+system of that process, ``time.process_time``). Worker processes (``spawn``) run the
+wrapped steps by reference to this module and find the log through
 ``NIGHTLY_BREAKDOWN_LOG``. With ``NIGHTLY_PROFILE_DIR`` set, the calls whose label is in
-``NIGHTLY_PROFILE`` (comma-separated: ``poker/0001.avro,p03``) run under cProfile, their
-stats written there as ``<label>.prof``.
+``NIGHTLY_PROFILE`` (comma-separated: ``poker/0001.avro,p03,collusion``) run under
+cProfile, their stats written there as ``<label>.prof``.
 
 ``table(log)`` sums the lines by step: calls, wall seconds (of the phase as a whole, and
-summed over calls), CPU seconds, and the slowest call; the two parallel phases also say
-how busy each worker process was, which shows a serial tail.
+summed over calls), CPU seconds, and the slowest call; the parallel phases (ingest,
+judge, detectors) also say how busy each worker process was, which shows a serial tail.
 """
 
 from __future__ import annotations
@@ -31,10 +32,11 @@ import pipelines.nightly.steps as steps
 LOG = "NIGHTLY_BREAKDOWN_LOG"
 PROFILE_DIR = "NIGHTLY_PROFILE_DIR"
 PROFILE = "NIGHTLY_PROFILE"
-SERIAL = ("prepare_night", "run_detectors", "append_findings", "write_report")
+SERIAL = ("prepare_night", "append_findings", "write_report")
 T = TypeVar("T")
 _TAKE_IN_INPUT_FILE = steps.take_in_input_file
 _JUDGE_PARTITION = steps.judge_partition
+_DETECTOR_HALF = steps.detector_half
 
 
 def _timed(step: str, label: str, call: Callable[..., T], *args: Any) -> T:
@@ -73,6 +75,12 @@ def judge_partition(store_url: str, day: Any, partition: int, *rest: Any) -> Any
     return _timed("judge", label, _JUDGE_PARTITION, store_url, day, partition, *rest)
 
 
+def detector_half(store_url: str, day: Any, collusion: bool) -> Any:
+    """``steps.detector_half`` (collusion, or the slot fleet and the banker runs), timed."""
+    label = "collusion" if collusion else "meters_banker_runs"
+    return _timed("detectors", label, _DETECTOR_HALF, store_url, day, collusion)
+
+
 def _serial(name: str) -> Callable[..., Any]:
     original = getattr(steps, name)
 
@@ -90,6 +98,7 @@ def install(log: Path) -> None:
         setattr(module, name, _serial(name))
     module.take_in_input_file = take_in_input_file
     module.judge_partition = judge_partition
+    module.detector_half = detector_half
 
 
 def table(log: Path) -> list[str]:

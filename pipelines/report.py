@@ -87,7 +87,8 @@ class DayData:
 def load_day(store: AuditStore, day: date, unit_ids: UnitLookup | None = None) -> DayData:
     """Everything the report shows for ``day``, read from the store one unit at a time:
     the data-quality and detector units first, then the night's ledgers, whose verdicts
-    give the replayer's findings and name the table of every subject found.
+    give the replayer's findings and name the table of every subject found (a ledger
+    that notes which verdicts have findings: those verdicts alone).
 
     ``unit_ids`` finds the night's units by index (``pipelines.night_units.UnitLookup``;
     the console's read model); without it they are found by scanning the store."""
@@ -114,13 +115,14 @@ def load_day(store: AuditStore, day: date, unit_ids: UnitLookup | None = None) -
         family, ledger = record["family"], record["ledger"]
         data.subjects[family] += len(ledger)
         tables |= {s: (e["table"], family) for s, e in ledger.items() if s in wanted}
-        verdicts = store.iter_records(ADJUDICATION, (e["verdict"] for e in ledger.values()))
-        for (subject, entry), (_, verdict) in zip(ledger.items(), verdicts, strict=True):
+        read = _verdicts_to_read(record, wanted)
+        verdicts = store.iter_records(ADJUDICATION, (ledger[s]["verdict"] for s in read))
+        for subject, (_, verdict) in zip(read, verdicts, strict=True):
             about = _about(verdict[0])
             if subject in wanted:
                 contexts[subject] = about
             data.rows.extend(
-                _row({**f, **about}, entry["table"], family, "replay", day)
+                _row({**f, **about}, ledger[subject]["table"], family, "replay", day)
                 for f in verdict[0]["findings"]
             )
     for finding, source in found:
@@ -129,6 +131,18 @@ def load_day(store: AuditStore, day: date, unit_ids: UnitLookup | None = None) -
         data.rows.append(_row({**finding, **about}, table, family, source, day))
     data.rows.sort(key=lambda r: (r["kind"], r["table"], r["subject"], r["finding_id"]))
     return data
+
+
+def _verdicts_to_read(ledger: dict[str, Any], wanted: set[str]) -> list[str]:
+    """The subjects of a ledger whose verdicts the report reads, in the ledger's order:
+    those whose verdicts have findings (the ledger's ``with_findings``) and those another
+    finding is about (``wanted``: their context); every subject when the ledger does not
+    say which verdicts have findings (one stored before it did, or a banker runs
+    ledger)."""
+    if "with_findings" not in ledger:
+        return list(ledger["ledger"])
+    flagged = set(ledger["with_findings"])
+    return [s for s in ledger["ledger"] if s in flagged or s in wanted]
 
 
 def _about(verdict: dict[str, Any]) -> dict[str, Any]:

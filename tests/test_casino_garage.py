@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from datetime import UTC, datetime, timedelta
+from pathlib import Path
 
 from replayer.casino.garage import check_banker_runs
 from simulate.casino import RoundWriter
@@ -122,3 +123,45 @@ def test_the_night_judges_each_tables_coups_together(store_url: str) -> None:
         assert replayed.adjudications_stored == 3  # the coups; the run's verdict is stored
     finally:
         store.close()
+
+
+def test_the_night_reads_the_coups_its_ledgers_note_or_every_round_of_an_older_ledger(
+    tmp_path: Path,
+) -> None:
+    """A partition's ledger of banked rounds notes which are coups: the night's banker
+    runs are looked for among those alone. A ledger stored before it noted them names
+    every round it judged, all of which are looked at (``is_coup`` tells)."""
+    from datetime import date
+
+    from audit.store import AuditStore
+    from pipelines.detectors.banker_runs import night_tables
+    from pipelines.night_units import LEDGER, unit
+
+    def entry(table: str) -> dict[str, str]:
+        return {"verdict": "banked:...", "table": table}
+
+    noted = unit(
+        LEDGER,
+        "2025-03-01/banked/p00",
+        [],
+        family="banked",
+        ledger={"chemmy-1/1": entry("chemmy-1"), "pb-1/1": entry("pb-1")},
+        coups=["chemmy-1/1"],
+    )
+    older = unit(
+        LEDGER,
+        "2025-03-01/banked/p01",
+        [],
+        family="banked",
+        ledger={"chemmy-1/2": entry("chemmy-1"), "pb-1/2": entry("pb-1")},
+    )
+    store = AuditStore(f"sqlite:///{tmp_path / 'store.db'}")
+    try:
+        store.append([noted, older])
+        tables = night_tables(store, date(2025, 3, 1))
+    finally:
+        store.close()
+    assert {t: sorted(r) for t, r in tables.items()} == {
+        "chemmy-1": ["chemmy-1/1", "chemmy-1/2"],
+        "pb-1": ["pb-1/2"],
+    }

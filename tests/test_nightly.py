@@ -240,3 +240,33 @@ def test_a_void_hand_refunded_short_is_the_replayers_finding_not_chips_missing()
     assert hands.loc["void", "unaccounted"] != hands.loc["void", "unaccounted"]  # NaN: unjudged
     assert hands.loc["short", "end_type"] == "HandEnded"
     assert hands.loc["short", "unaccounted"] == 50
+
+
+def test_the_report_reads_the_verdicts_a_ledger_notes_or_all_of_an_older_ledger(
+    night: dict[str, Any], tmp_path: Path
+) -> None:
+    """A partition's ledger notes which subjects' verdicts have findings, and the report
+    reads those alone; a ledger stored before it did (no ``with_findings``) has every
+    verdict read: the same rows either way."""
+    import shutil
+
+    from pipelines.night_units import LEDGER, iter_days_units, unit
+    from pipelines.report import load_day
+
+    shutil.copy(night["base"] / "store.db", tmp_path / "store.db")
+    store = AuditStore(f"sqlite:///{tmp_path / 'store.db'}")
+    try:
+        ledgers = list(iter_days_units(store, [DAY], [LEDGER]))
+        noted = {s for _, record in ledgers for s in record["with_findings"]}
+        assert {"casino-a/t1/4", "casino-b/t2/4"} <= noted  # mispaid; a card quarantined
+        assert not {"casino-a/t1/1", "casino-a/t1/5"} & noted  # clean; a data-quality finding
+        assert any(f["subject"] == "casino-a/t1/5" for f in night["findings"])
+        rows = load_day(store, DAY).rows
+        older = [
+            unit(LEDGER, scope, [], family=record["family"], ledger=record["ledger"])
+            for (_, scope), record in ledgers
+        ]
+        store.append(older)  # later, so current: as a night before the notes stored them
+        assert load_day(store, DAY).rows == rows
+    finally:
+        store.close()

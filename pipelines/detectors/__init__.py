@@ -1,11 +1,13 @@
 """Detectors over a whole day, after replay: patterns no single hand or round shows.
 
-``detect(store, day)`` runs every installed detector over the subjects the night's
-replay judged (the ledgers of ``pipelines.night_units``) and returns one ``Detection`` each:
-its findings (stored by ``pipelines.nightly.append_findings``) and the figures the
-report plots. ``meters`` is the fleet view of slot machines; ``collusion`` scores pairs
-and rings of players over the hands judged in its window (``WINDOW_DAYS`` nights ending
-on the day) and keeps the chip flows around the suspects for the report's graph.
+``meters_detection(store, day)`` and ``collusion_detection(store, day)``, the installed
+detectors, each look over the subjects the night's replay judged (the ledgers and
+collusion states of ``pipelines.night_units``) and return a ``Detection``: its findings
+(stored by ``pipelines.nightly.append_findings``) and the figures the report plots
+(``pipelines.nightly.run_detectors`` runs both, meters first). ``meters`` is the fleet
+view of slot machines; ``collusion`` scores pairs and rings of players over the hands
+judged in its window (``WINDOW_DAYS`` nights ending on the day) and keeps the chip flows
+around the suspects for the report's graph.
 """
 
 from __future__ import annotations
@@ -48,20 +50,16 @@ class Detection:
         return cls(data["name"], [finding_of(f) for f in data["findings"]], data["figures"])
 
 
-def detect(store: AuditStore, day: date, unit_ids: UnitLookup | None = None) -> list[Detection]:
-    """Every installed detector's Detection for the day, in a fixed order; ``unit_ids``
-    finds the night's units by index (``pipelines.night_units.UnitLookup``), without it
-    by scanning the store."""
+def meters_detection(store: AuditStore, day: date, unit_ids: UnitLookup | None = None) -> Detection:
+    """The slot fleet's figures for the day, machine by machine (``meters.fleet``), over
+    the machines the night's ledgers list."""
     from pipelines.detectors import meters
 
     machines: list[str] = []
     for _, record in iter_days_units(store, [day], [LEDGER], unit_ids):
         if record["family"] == "slots":
             machines.extend(record["ledger"])
-    return [
-        Detection("meters", [], {"machines": meters.fleet(store, machines, day)}),
-        _collusion(store, day, unit_ids),
-    ]
+    return Detection("meters", [], {"machines": meters.fleet(store, machines, day)})
 
 
 def collusion_window(
@@ -77,7 +75,9 @@ def collusion_window(
     return detector
 
 
-def _collusion(store: AuditStore, day: date, unit_ids: UnitLookup | None = None) -> Detection:
+def collusion_detection(
+    store: AuditStore, day: date, unit_ids: UnitLookup | None = None
+) -> Detection:
     """Pairs and rings over the window ending on ``day``; the figures name the pairs left
     undecided (not enough shared hands to judge), at most ``MAX_FLOWS``."""
     from pipelines.detectors.collusion_findings import collusion_findings

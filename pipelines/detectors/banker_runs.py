@@ -18,15 +18,26 @@ SCOPE = "banker_runs"
 """The ledger of the night's banker runs: ``<day>/banker_runs``."""
 
 
+def coups_noted(family: str, coups: Sequence[str]) -> dict[str, list[str]]:
+    """What a partition's ledger of ``family`` notes besides its verdicts: for banked
+    rounds, which of them are chemin de fer coups (``coups``, sorted), so that the night's
+    banker runs read those rounds alone; nothing for another family."""
+    return {"coups": sorted(coups)} if family == "banked" else {}
+
+
 def night_tables(
     store: AuditStore, day: date, unit_ids: UnitLookup | None = None
 ) -> dict[str, list[str]]:
-    """table -> the banked rounds the night's replay judged at it (from its ledgers)."""
+    """table -> the banked rounds of the night that may be coups (from its ledgers): the
+    coups a ledger notes (``coups_noted``), or every round it judged at the table when it
+    notes none (a ledger stored before the night noted its coups)."""
     tables: dict[str, list[str]] = {}
     for _, record in iter_days_units(store, [day], [LEDGER], unit_ids):
         if record["family"] == "banked":
+            noted = set(record["coups"]) if "coups" in record else None
             for subject, entry in record["ledger"].items():
-                tables.setdefault(entry["table"], []).append(subject)
+                if noted is None or subject in noted:
+                    tables.setdefault(entry["table"], []).append(subject)
     return tables
 
 

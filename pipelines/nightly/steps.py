@@ -37,10 +37,17 @@ from pathlib import Path
 from typing import Any, TypeVar
 
 from audit.ingest.pipeline import ingest
-from audit.judging import Inputs, TermsBook, VerdictWriter, judged_batches, verdict_unit
+from audit.judging import (
+    Inputs,
+    TermsBook,
+    VerdictWriter,
+    is_coup,
+    judged_batches,
+    verdict_unit,
+)
 from audit.store import MAIN_SHARD, AuditStore, SubjectRecords
-from pipelines.detectors import Detection, detect
-from pipelines.detectors.banker_runs import banker_run_units, night_tables
+from pipelines.detectors import Detection, collusion_detection, meters_detection
+from pipelines.detectors.banker_runs import banker_run_units, coups_noted, night_tables
 from pipelines.detectors.collusion import CollusionDetector
 from pipelines.expectations.profile import RakeProfile
 from pipelines.input_files import (
@@ -61,7 +68,7 @@ from pipelines.nightly.intake import (
     night_subjects,
 )
 from pipelines.nightly.partitions import PARTITIONS, partition_name
-from pipelines.quality import QualityResult, Validations, merged, readability
+from pipelines.quality import QualityResult, Validations, readability
 from pipelines.report import ReportPaths, write_report
 from replayer.findings import tally_kinds
 from replayer.rulebooks.poker import RakeTerms
@@ -78,6 +85,7 @@ __all__ = [
     "PartitionReplay",
     "append_findings",
     "default_workers",
+    "detector_half",
     "discover_input_files",
     "ingest_input_file",
     "judge_partition",
@@ -233,29 +241,38 @@ def _judge_family(
     family: str,
     subjects: Sequence[str],
 ) -> list[SubjectRecords]:
-    """Judge and check one family's subjects of a partition, storing verdicts as it
-    goes; the partition's units of the family (quality, ledger, collusion state)."""
+    """Judge and check one family's subjects of a partition, storing verdicts batch by
+    batch as it goes, then running the family's suites once over all the partition's
+    events of the family (a GX run's cost is mostly fixed: one run, not one per batch);
+    the partition's units of the family (quality, ledger, collusion state). The ledger
+    notes which subjects' verdicts have findings (``with_findings``), so the report reads
+    those verdicts alone, and, for banked rounds, which are chemin de fer coups
+    (``coups_noted``), so the night's banker runs read those rounds alone."""
     label = f"{family}/{result.partition}"
     ledger: dict[str, dict[str, str]] = {}
+    coups: list[str] = []
+    flagged: list[str] = []  # subjects whose verdicts have findings
     writer = VerdictWriter(store, BATCH)
-    checked: list[QualityResult] = []
+    events: list[dict[str, Any]] = []  # a subject with no records: all quarantined
     watcher = CollusionDetector(as_of=day) if family == "poker" else None
     rake = RakeProfile()
     batches = store.iter_record_batches(family, subjects, BATCH)
     for judged in judged_batches(store, family, batches, terms_book, keep=bool):
-        events: list[dict[str, Any]] = []  # a subject with no records: all quarantined
         for inputs, verdict in judged:
             writer.add(_judged(result, ledger, inputs, verdict))
+            if verdict.findings:
+                flagged.append(inputs.subject)
             events.extend(inputs.events)
+            if family == "banked" and is_coup(inputs.events):
+                coups.append(inputs.subject)
             if watcher is not None:
                 watcher.observe(inputs.events)
                 rake.add_hand(inputs.events, _declared_rake(inputs.terms))
-        batch_label = f"{label}/{len(checked)}" if checked else label
-        checked.append(validations.validate(batch_label, family, events, len(judged)))
     writer.flush()
     result.verdicts_stored += writer.stored
     result.judged[family] = len(ledger)
-    quality = merged(label, family, checked)
+    # One run of the suites over the partition's family (GX's cost is mostly per run).
+    quality = validations.validate(label, family, events, len(ledger))
     result.events_checked += quality.events
     result.quality_findings += len(quality.findings)
     scope = f"{day.isoformat()}/{label}"
@@ -269,7 +286,15 @@ def _judge_family(
             profile=profile,
             events_judged=quality.events,
         ),
-        unit(LEDGER, scope, [], family=family, ledger=ledger),
+        unit(
+            LEDGER,
+            scope,
+            [],
+            family=family,
+            ledger=ledger,
+            with_findings=sorted(flagged),
+            **coups_noted(family, coups),
+        ),
     ]
     if watcher is not None:
         facts.append(unit(COLLUSION_STATE, scope, [], state=watcher.state()))
@@ -301,15 +326,29 @@ def _judged(
 
 
 def run_detectors(store_url: str, day: date) -> list[Detection]:
-    """Fleet-wide detectors over the day's judged subjects (``pipelines.detectors``),
-    after the night's chemin de fer banker runs are judged and stored, table by table, as
-    ``replay`` judges them (``pipelines.detectors.banker_runs``)."""
+    """Fleet-wide detectors over the day's judged subjects (``pipelines.detectors``: the
+    slot fleet, then collusion), with the night's chemin de fer banker runs judged and
+    stored, table by table, as ``replay`` judges them (``pipelines.detectors.banker_runs``):
+    ``detector_half``'s two halves one after the other (``run_nightly`` runs them side by
+    side)."""
+    return detector_half(store_url, day, False) + detector_half(store_url, day, True)
+
+
+def detector_half(store_url: str, day: date, collusion: bool) -> list[Detection]:
+    """Half of ``run_detectors``, to run beside the other (neither reads what the other
+    stores): the collusion detection over the window (its nights' collusion states), or
+    the slot fleet's detection and the banker runs stored (both from the day's
+    ledgers, scanned once before the banker runs' own ledger is stored)."""
     with open_store(store_url) as store:
-        runs = banker_run_units(store, day, night_tables(store, day))
+        if collusion:
+            return [collusion_detection(store, day, scanned_units(store, (COLLUSION_STATE,)))]
+        ledgers = scanned_units(store, (LEDGER,))
+        fleet = meters_detection(store, day, ledgers)
+        runs = banker_run_units(store, day, night_tables(store, day, ledgers))
         if runs:
             store.append(runs)
             store.checkpoint()
-        return detect(store, day, scanned_units(store, (LEDGER, COLLUSION_STATE)))
+        return [fleet]
 
 
 def append_findings(
@@ -415,20 +454,25 @@ def run_nightly(
     docs_dir = Path(out_dir) / day.isoformat() / "data-docs"
     input_files = prepare_night(store_url, input_dir, day)
     summary.input_files = len(input_files)
-    with _Workers(workers) as pool:  # one set of processes for both phases
-        intakes = pool.run(take_in_input_file, [(store_url, day, path) for path in input_files])
+    with _Workers(workers) as pool:  # one set of processes for every phase
+        intakes = pool.run(
+            take_in_input_file,
+            [(store_url, day, path) for path in input_files],
+            cost=lambda call: call[2].stat().st_size,  # the largest files first
+        )
         with open_store(store_url) as store:
             found = day_intakes(store, day)  # once for every partition
         summary.replayed = pool.run(
             judge_partition, [(store_url, day, p, docs_dir, found) for p in range(PARTITIONS)]
         )
+        halves = pool.run(detector_half, [(store_url, day, False), (store_url, day, True)])
+    detections = [detection for half in halves for detection in half]
     quality = [intake.quality for intake in intakes if intake.quality.findings]
     summary.ingested = [intake.ingested for intake in intakes]
     summary.events = sum(r.events_checked for r in summary.replayed)
     summary.quality_findings = sum(len(q.findings) for q in quality) + sum(
         r.quality_findings for r in summary.replayed
     )
-    detections = run_detectors(store_url, day)
     for detection in detections:
         tally_kinds(detection.findings, summary.detector_findings)
     summary.units_stored = append_findings(store_url, day, quality, detections)
@@ -453,14 +497,24 @@ class _Workers:
         if self.pool is not None:
             self.pool.shutdown(wait=kind is not None, cancel_futures=True)
 
-    def run(self, step: Callable[..., T], calls: Sequence[tuple[Any, ...]]) -> list[T]:
+    def run(
+        self,
+        step: Callable[..., T],
+        calls: Sequence[tuple[Any, ...]],
+        cost: Callable[[tuple[Any, ...]], float] | None = None,
+    ) -> list[T]:
         """``step(*args)`` for each of ``calls``, results in call order, in the worker
-        processes (1 worker or a single call: in this process)."""
+        processes (1 worker or a single call: in this process). With ``cost`` (an
+        estimate of each call's work), the costliest calls are handed out first, so no
+        worker is left with a long call while the others idle at the phase's end."""
         if min(self.workers, len(calls)) <= 1:
             return [step(*args) for args in calls]
         if self.pool is None:
             # spawn: a clean interpreter per worker, no inherited store connections or locks.
             context = multiprocessing.get_context("spawn")
             self.pool = ProcessPoolExecutor(self.workers, mp_context=context)
-        jobs = [self.pool.submit(step, *args) for args in calls]
-        return [job.result() for job in jobs]
+        order: Sequence[int] = range(len(calls))
+        if cost is not None:  # a stable sort: equal costs keep the calls' order
+            order = sorted(order, key=lambda i: cost(calls[i]), reverse=True)
+        jobs = {i: self.pool.submit(step, *calls[i]) for i in order}
+        return [jobs[i].result() for i in range(len(calls))]
