@@ -1,8 +1,7 @@
 """Data quality of the night's stored events: Great Expectations over pandas frames.
 
-``Validations.validate`` takes the stored events of whole subjects (one family's subjects
-of a partition of the night, ``pipelines.nightly.partitions``, whatever files brought
-them: one run per family and partition, since a run's cost is mostly GX's own), builds
+``Validations.validate`` takes the stored events of whole subjects (a batch of one
+partition of the night, ``pipelines.nightly.partitions``: whatever files brought them), builds
 their frames (``pipelines.expectations.frames``), runs the family's suites
 (``pipelines.expectations.suites``) and turns every failing row into a ``data_quality``
 finding about its hand, round or machine (about the part of the night when the failure
@@ -27,7 +26,7 @@ import shutil
 import tempfile
 from collections import defaultdict
 from collections.abc import Sequence
-from dataclasses import asdict, dataclass, field
+from dataclasses import asdict, dataclass, field, replace
 from functools import cache
 from pathlib import Path
 from types import TracebackType
@@ -175,6 +174,23 @@ def validate_events(
     """``Validations().validate(...)`` for one batch with no Data Docs."""
     with Validations() as validations:
         return validations.validate(label, family, events, subjects)
+
+
+def merged(label: str, family: str, parts: Sequence[QualityResult]) -> QualityResult:
+    """One result for several batches of one part of the night: counts add, a check
+    succeeds when it succeeded on every batch, findings in (subject, citation) order."""
+    events, subjects = sum(p.events for p in parts), sum(p.subjects for p in parts)
+    result = QualityResult(label, family, events, subjects)
+    checks: dict[tuple[str, str], CheckOutcome] = {}
+    for part in parts:
+        for check in part.checks:
+            seen = checks.setdefault((check.frame, check.name), replace(check, unexpected=0))
+            seen.success = seen.success and check.success
+            seen.unexpected += check.unexpected
+        result.findings.extend(part.findings)
+    result.checks = list(checks.values())
+    result.findings.sort(key=lambda f: (f.subject, f.citation, f.finding_id))
+    return result
 
 
 @dataclass(frozen=True)

@@ -68,7 +68,7 @@ from pipelines.nightly.intake import (
     night_subjects,
 )
 from pipelines.nightly.partitions import PARTITIONS, partition_name
-from pipelines.quality import QualityResult, Validations, readability
+from pipelines.quality import QualityResult, Validations, merged, readability
 from pipelines.report import ReportPaths, write_report
 from replayer.findings import tally_kinds
 from replayer.rulebooks.poker import RakeTerms
@@ -241,10 +241,10 @@ def _judge_family(
     family: str,
     subjects: Sequence[str],
 ) -> list[SubjectRecords]:
-    """Judge and check one family's subjects of a partition, storing verdicts batch by
-    batch as it goes, then running the family's suites once over all the partition's
-    events of the family (a GX run's cost is mostly fixed: one run, not one per batch);
-    the partition's units of the family (quality, ledger, collusion state). The ledger
+    """Judge and check one family's subjects of a partition batch by batch (verdicts
+    stored and the family's suites run per batch, so a worker holds one batch's events,
+    whatever the day's size); the partition's units of the family (quality, ledger,
+    collusion state). The ledger
     notes which subjects' verdicts have findings (``with_findings``), so the report reads
     those verdicts alone, and, for banked rounds, which are chemin de fer coups
     (``coups_noted``), so the night's banker runs read those rounds alone."""
@@ -253,11 +253,12 @@ def _judge_family(
     coups: list[str] = []
     flagged: list[str] = []  # subjects whose verdicts have findings
     writer = VerdictWriter(store, BATCH)
-    events: list[dict[str, Any]] = []  # a subject with no records: all quarantined
+    checked: list[QualityResult] = []
     watcher = CollusionDetector(as_of=day) if family == "poker" else None
     rake = RakeProfile()
     batches = store.iter_record_batches(family, subjects, BATCH)
     for judged in judged_batches(store, family, batches, terms_book, keep=bool):
+        events: list[dict[str, Any]] = []  # a subject with no records: all quarantined
         for inputs, verdict in judged:
             writer.add(_judged(result, ledger, inputs, verdict))
             if verdict.findings:
@@ -268,11 +269,12 @@ def _judge_family(
             if watcher is not None:
                 watcher.observe(inputs.events)
                 rake.add_hand(inputs.events, _declared_rake(inputs.terms))
+        batch_label = f"{label}/{len(checked)}" if checked else label
+        checked.append(validations.validate(batch_label, family, events, len(judged)))
     writer.flush()
     result.verdicts_stored += writer.stored
     result.judged[family] = len(ledger)
-    # One run of the suites over the partition's family (GX's cost is mostly per run).
-    quality = validations.validate(label, family, events, len(ledger))
+    quality = merged(label, family, checked)
     result.events_checked += quality.events
     result.quality_findings += len(quality.findings)
     scope = f"{day.isoformat()}/{label}"
