@@ -13,6 +13,7 @@ before compact states (all JSON) reads, and keeps taking writes, beside the new 
 from __future__ import annotations
 
 import contextlib
+from collections.abc import Sequence
 from datetime import datetime
 from typing import Any
 
@@ -78,6 +79,11 @@ class OrjsonTranscoder(JSONTranscoder):
         if isinstance(value, list):
             return [self._revive(item) for item in value]
         return value
+
+    def decode_records(self, states: Sequence[bytes]) -> list[dict[str, Any]]:
+        """``decode_record`` of each state, in order (a batch of rows read back)."""
+        decode = self.decode_record
+        return [decode(state) for state in states]
 
     def decode_record(self, data: bytes) -> dict[str, Any]:
         """Only the ``record`` of a stored ``Subject.Recorded`` event, fast.
