@@ -1,4 +1,4 @@
-"""Reading rows in bulk: the cyclic garbage collector paused while a batch is read.
+"""Reading and judging in bulk: the cyclic garbage collector paused over one batch.
 
 A batch of subjects read back (replay's 2,000 hands, some 44,000 events) is tens of
 thousands of rows and records made at once, none of which can form a reference cycle
@@ -6,8 +6,10 @@ thousands of rows and records made at once, none of which can form a reference c
 lists and records). The cyclic collector, run every 700 new container objects, would walk
 the growing batch again and again for nothing to collect: measured on the Pluribus hands,
 a third as much CPU again as reading and decoding them (docs/figures.md). It is paused
-while a batch is read and decoded, and back on after it if it was on; a collection it
-would have made is only put off.
+while a batch is read and decoded (``AuditStore.records_of_many``) and while it is judged
+(``audit.judging.judged_batches``: the replayer's objects of 2,000 verdicts), and back on
+after it if it was on; a collection it would have made is only put off to the batch's
+end, so what a batch leaves for the collector is bounded by one batch.
 """
 
 from __future__ import annotations
