@@ -398,10 +398,9 @@ class AuditStore(Application[UUID]):
             page = self.recorder.select_notifications(start, batch, topics=[topic])
             if not page:
                 return
-            for notification in page:
-                opened = self.mapper.to_domain_event(notification)
-                assert isinstance(opened, Subject.Opened)  # the page holds only that topic
-                yield opened.subject_id
+            subject_id = self.transcoder.opened_subject_id
+            for notification in page:  # the page holds only that topic
+                yield subject_id(notification.state)
             start = page[-1].id + 1
 
     def iter_records(
