@@ -12,7 +12,7 @@ from collections.abc import Callable, Iterable, Iterator, Sequence
 from typing import Any
 
 from audit.judging.path import Inputs, TermsBook, gather, judge
-from audit.store import AuditStore, RecordReads, Records, SubjectRecords
+from audit.store import AuditStore, RecordReads, Records, SubjectRecords, collector_paused
 
 Judged = tuple[Inputs, Any]
 """A subject's inputs and its verdict."""
@@ -28,12 +28,13 @@ def judged_batches(
     """Each batch of ``(subject, records)`` of ``kind`` judged, in order; a subject whose
     records ``keep`` refuses is left out (unjudged)."""
     for subjects in batches:
-        terms_book.prefetch(kind, subjects)
         judged: list[Judged] = []
-        for subject, records in subjects:
-            if keep is None or keep(records):
-                inputs = gather(store, kind, subject, records, terms_book)
-                judged.append((inputs, judge(inputs)))
+        with collector_paused():
+            terms_book.prefetch(kind, subjects)
+            for subject, records in subjects:
+                if keep is None or keep(records):
+                    inputs = gather(store, kind, subject, records, terms_book)
+                    judged.append((inputs, judge(inputs)))
         yield judged
 
 

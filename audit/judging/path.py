@@ -29,7 +29,13 @@ from dataclasses import dataclass, field, replace
 from datetime import datetime
 from typing import Any
 
-from audit.store import VERDICT_RECORD, RecordReads, SubjectRecords, canonical, record_digest
+from audit.store import (
+    VERDICT_RECORD,
+    RecordReads,
+    SubjectRecords,
+    bytes_digest,
+    canonical_bytes,
+)
 from replayer import REPLAYER_VERSION
 from replayer.completeness import conflicting_versions, incomplete
 from replayer.findings import Finding, FindingKind
@@ -84,12 +90,13 @@ class Inputs:
 
     def digest(self, rulebook: str | None) -> str:
         """Digest of every input and the rulebook judged under (the verdict's identity)."""
-        parts = [canonical(r) for r in self.events]
-        parts.append("terms:" + (canonical(self.terms) if self.terms is not None else "none"))
-        parts.extend("related:" + canonical(r) for r in self.related)
-        parts.extend("conflict:" + canonical(r) for r in self.conflicts)
-        parts.append(f"rulebook:{rulebook}")
-        return record_digest(parts)
+        parts = [canonical_bytes(r) for r in self.events]
+        terms = canonical_bytes(self.terms) if self.terms is not None else b"none"
+        parts.append(b"terms:" + terms)
+        parts.extend(b"related:" + canonical_bytes(r) for r in self.related)
+        parts.extend(b"conflict:" + canonical_bytes(r) for r in self.conflicts)
+        parts.append(f"rulebook:{rulebook}".encode())
+        return bytes_digest(parts)
 
 
 def opening(kind: str, events: Sequence[dict[str, Any]]) -> dict[str, Any] | None:

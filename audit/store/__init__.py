@@ -14,9 +14,12 @@ contract in ``pyproject.toml`` says so and ``lint-imports`` checks it). Its publ
   ``FIRST_RECORD_VERSION``, ``subject_uuid``) and their stored form
   (``OrjsonTranscoder``; a family record's compact state, ``is_compact_state``,
   ``decode_compact_state``, ``CompactStateError``);
+* reading and judging a batch with the cyclic garbage collector paused,
+  ``collector_paused``;
 * an event's identity: ``canonical`` and ``record_digest`` (byte-stable JSON,
-  deterministic ids), ``first_named`` (a renamed record type under its first name),
-  ``event_digest`` and ``sequence_conflict``;
+  deterministic ids; from bytes, ``canonical_bytes`` and ``bytes_digest``),
+  ``first_named`` (a renamed record type under its first name), ``event_digest`` and
+  ``sequence_conflict``;
 * the hash chain: ``ChainRow``, ``chain_row``, ``link_hash`` and ``legacy_link_hash``
   over ``SHARD_FORM`` and ``LEGACY_FORM`` rows, ``originator_hex``, ``Checkpoint``,
   ``ChainReport``; the chain shards, ``MAIN_SHARD``, ``MAX_SHARD_NAME``,
@@ -38,7 +41,8 @@ from audit.store.application import (
     EventConflict,
     SubjectRecords,
 )
-from audit.store.canonical_json import canonical, record_digest
+from audit.store.bulk import collector_paused
+from audit.store.canonical_json import bytes_digest, canonical, canonical_bytes, record_digest
 from audit.store.chain import (
     LEGACY_FORM,
     SHARD_FORM,
@@ -139,8 +143,11 @@ __all__ = [
     "StoreUnusable",
     "SubjectRecords",
     "WitnessError",
+    "bytes_digest",
     "canonical",
+    "canonical_bytes",
     "chain_row",
+    "collector_paused",
     "decode_compact_state",
     "describe_head",
     "event_digest",

@@ -22,6 +22,7 @@ from eventsourcing.persistence import StoredEvent
 from eventsourcing.utils import get_topic
 
 from audit.config import StoreURL, parse_store_url
+from audit.store.bulk import collector_paused
 from audit.store.chain import ChainReport, Checkpoint, verify_rows
 from audit.store.recording import ChainedRecorder
 from audit.store.shards import MAIN_SHARD, checked_shard
@@ -392,11 +393,12 @@ class AuditStore(Application[UUID]):
         """``records_of`` for many subjects in a few queries: subject id -> records (only the
         subjects that are stored)."""
         by_hex = {subject_uuid(kind, subject).hex: subject for subject in subject_ids}
-        rows = self.chained.states_of(list(by_hex), FIRST_RECORD_VERSION)
-        decode = self.transcoder.decode_record
         found: dict[str, list[dict[str, Any]]] = {}
-        for originator, _, state in rows:
-            found.setdefault(by_hex[originator], []).append(decode(state))
+        with collector_paused():
+            rows = self.chained.states_of(list(by_hex), FIRST_RECORD_VERSION)
+            records = self.transcoder.decode_records([state for _, _, state in rows])
+            for (originator, _, _), record in zip(rows, records, strict=True):
+                found.setdefault(by_hex[originator], []).append(record)
         return found
 
     def records_by_kind(
@@ -419,10 +421,9 @@ class AuditStore(Application[UUID]):
             page = self.recorder.select_notifications(start, batch, topics=[topic])
             if not page:
                 return
-            for notification in page:
-                opened = self.mapper.to_domain_event(notification)
-                assert isinstance(opened, Subject.Opened)  # the page holds only that topic
-                yield opened.subject_id
+            subject_id = self.transcoder.opened_subject_id
+            for notification in page:  # the page holds only that topic
+                yield subject_id(notification.state)
             start = page[-1].id + 1
 
     def iter_records(

@@ -36,7 +36,7 @@ import json
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from datetime import UTC, datetime, timedelta
-from functools import cache, lru_cache
+from functools import cache
 from pathlib import Path
 from typing import Any
 
@@ -46,6 +46,7 @@ from fastavro.schema import fingerprint, to_parsing_canonical_form
 from fastavro.types import Schema
 
 from audit.families import FAMILIES, SCHEMA_DIR, Family
+from audit.store.compact_reader import Reader, reader, timestamp
 
 MAGIC = b"\xc3\x01"
 """Avro's single-object encoding marker: a compact state starts with it (JSON with ``{``)."""
@@ -78,6 +79,9 @@ class StorageSchema:
     """Body fields a later version added: a record stores them only when set."""
     namespace_length: int
     """The length of ``<namespace>.`` before a decoded record type's name."""
+    read: Reader
+    """Its states' reader (``audit.store.compact_reader``): the record, straight from
+    the bytes after the fingerprint."""
 
 
 def storage_schema(raw: Mapping[str, Any]) -> dict[str, Any]:
@@ -109,16 +113,22 @@ def _build(family: Family, raw: Mapping[str, Any]) -> StorageSchema:
     schema = storage_schema(raw)
     parsed = fastavro.parse_schema(schema)
     body = schema["fields"][-1]["type"]
+    envelope = tuple(f["name"] for f in raw["fields"] if f["name"] != "body")
+    later_optional = frozenset(
+        f["name"] for record in body for f in record["fields"] if "added_in" in f
+    )
+    namespace_length = len(schema["namespace"]) + 1
+    expanded = fastavro.parse_schema(schema, expand=True)
+    assert isinstance(expanded, dict)  # a record schema parses to one
     return StorageSchema(
         family=family,
         fingerprint=bytes.fromhex(fingerprint(to_parsing_canonical_form(parsed), "CRC-64-AVRO")),
         parsed=parsed,
-        envelope=tuple(f["name"] for f in raw["fields"] if f["name"] != "body"),
+        envelope=envelope,
         bodies={record["name"]: tuple(f["name"] for f in record["fields"]) for record in body},
-        later_optional=frozenset(
-            f["name"] for record in body for f in record["fields"] if "added_in" in f
-        ),
-        namespace_length=len(schema["namespace"]) + 1,
+        later_optional=later_optional,
+        namespace_length=namespace_length,
+        read=reader(expanded, envelope, later_optional, namespace_length),
     )
 
 
@@ -154,12 +164,6 @@ def writer_schema(kind: str) -> StorageSchema | None:
 def _micros(moment: datetime) -> int:
     delta = moment - _EPOCH
     return (delta.days * 86_400 + delta.seconds) * 1_000_000 + delta.microseconds
-
-
-@lru_cache(maxsize=64)
-def _from_micros(micros: int) -> datetime:
-    """The time of microseconds since the epoch (a batch's events share theirs)."""
-    return _EPOCH + timedelta(microseconds=micros)
 
 
 def encode(kind: str, recorded_at: datetime, record: Mapping[str, Any]) -> bytes | None:
@@ -305,56 +309,32 @@ def is_compact(state: bytes) -> bool:
 def decode(state: bytes) -> tuple[datetime, dict[str, Any]]:
     """(recording time, record) of a compact state; ``CompactStateError`` naming why when
     the bytes are not one (unknown writer schema, truncated or malformed)."""
-    schema, datum = _datum(state)
-    return _from_micros(datum["recorded_at"]), _flat(schema, datum)
+    recorded_at, record = _read(state)
+    return timestamp(recorded_at), record
 
 
 def decode_record(state: bytes) -> dict[str, Any]:
     """The record of a compact state alone (what bulk reads need), as ``decode``."""
-    schema, datum = _datum(state)
-    return _flat(schema, datum)
+    return _read(state)[1]
 
 
-def _datum(state: bytes) -> tuple[StorageSchema, dict[str, Any]]:
-    """The storage schema a compact state names and the datum it holds under it."""
-    key = bytes(state[2 : 2 + FINGERPRINT_SIZE])
+def _read(state: bytes) -> tuple[int, dict[str, Any]]:
+    """(recording time in microseconds, record) of a compact state, read by the reader of
+    the storage schema it names (``audit.store.compact_reader``)."""
+    data = state if type(state) is bytes else bytes(state)
+    key = data[2 : 2 + FINGERPRINT_SIZE]
     schema = registry().get(key)
-    if not is_compact(state) or schema is None:
+    if schema is None or not is_compact(data):
         raise CompactStateError(
             f"stored state is not compact Avro under a known schema (fingerprint {key.hex()})"
         )
-    source = io.BytesIO(state)
-    source.seek(2 + FINGERPRINT_SIZE)
     try:
-        datum = fastavro.schemaless_reader(source, schema.parsed, None, return_record_name=True)
-        if source.tell() != len(state):
-            raise ValueError("bytes after the record")
-    except (ValueError, TypeError, EOFError, IndexError, KeyError, UnicodeDecodeError) as error:
+        return schema.read(data, 2 + FINGERPRINT_SIZE)
+    except (ValueError, TypeError, EOFError, IndexError, KeyError, OverflowError) as error:
         raise CompactStateError(
             f"stored state under schema {key.hex()} of family {schema.family.name!r} "
             f"does not decode: {error}"
         ) from None
-    assert isinstance(datum, dict)
-    return schema, datum
-
-
-def _flat(schema: StorageSchema, datum: dict[str, Any]) -> dict[str, Any]:
-    """The stored record of a decoded storage datum, as ingest made it."""
-    record = {name: datum[name] for name in schema.envelope}
-    if record["event_id"] is None:
-        record["event_id"] = f"{datum[schema.envelope[1]]}#{datum['sequence']}"
-    type_name, body = datum["body"]
-    record["type"] = type_name[schema.namespace_length :]
-    optional = schema.later_optional
-    if optional:
-        for name, value in body.items():
-            if value is not None or name not in optional:
-                record[name] = value
-    else:
-        record.update(body)
-    if datum["source"] is not None:
-        record["source"] = datum["source"]
-    return record
 
 
 def reads_back_as(decoded: Mapping[str, Any], record: Mapping[str, Any]) -> bool:
