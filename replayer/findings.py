@@ -15,6 +15,8 @@ from dataclasses import dataclass, field
 from enum import StrEnum
 from typing import Any
 
+from replayer.frozen import rebuilt_by_init
+
 
 class FindingKind(StrEnum):
     """The shared finding vocabulary. A kind has one meaning; add kinds, never overload."""
@@ -124,6 +126,9 @@ class Finding:
     def to_record(self) -> dict[str, Any]:
         """The exported form: the content plus its id."""
         return {"finding_id": self.finding_id, **self.as_dict()}
+
+    def __reduce__(self) -> tuple[type, tuple[Any, ...]]:
+        return rebuilt_by_init(self)  # picklable compiled too (replayer.frozen)
 
 
 def tally_kinds(findings: Iterable[Finding], counts: MutableMapping[str, int]) -> None:

@@ -140,11 +140,10 @@ MIXED_BATCH = [
 """Records that are stored compactly and records that are not, interleaved."""
 
 
-@pytest.mark.parametrize("copies", [1, compact.READ_BACK_BATCH // len(MIXED_BATCH) + 2])
+@pytest.mark.parametrize("copies", [1, 3])
 def test_a_batch_is_encoded_as_its_records_one_by_one(copies: int) -> None:
-    """An ingest batch's states (their read-back one decode per ``READ_BACK_BATCH``, a
-    batch longer than that read back in parts) are the states each record gets alone,
-    compact or JSON (None)."""
+    """An ingest batch's states are the states each record gets alone, compact or JSON
+    (None)."""
     alone = [compact.encode("poker", RECORDED, record) for record in MIXED_BATCH]
     assert [state is not None for state in alone] == [
         True, False, False, False, True, False, False, True
@@ -154,24 +153,6 @@ def test_a_batch_is_encoded_as_its_records_one_by_one(copies: int) -> None:
     codec = transcoder()
     many = codec.encode_recorded_many("poker", RECORDED, batch)
     assert many == [codec.encode_recorded("poker", RECORDED, r) for r in MIXED_BATCH] * copies
-
-
-def test_states_that_do_not_read_together_are_read_back_one_by_one() -> None:
-    """A state that does not decode (cut short) among good ones: the batch is read back
-    state by state, the bad one alone failing; a state of another writer schema too."""
-    good = [compact.encode("poker", RECORDED, action(sequence=n)) for n in (3, 4)]
-    assert good[0] is not None and good[1] is not None
-    together = compact._read_back(good)
-    assert [
-        back is not None and identical(back[1], action(sequence=n))
-        for back, n in zip(together, (3, 4), strict=True)
-    ] == [True, True]
-    cut = good[0][:-1]
-    backs = compact._read_back([good[0], cut, good[1]])
-    assert backs[1] is None
-    assert backs[0] == together[0] and backs[2] == together[1]
-    foreign = good[0][:2] + bytes(8) + good[0][10:]  # an unknown fingerprint
-    assert compact._read_back([foreign, good[1]]) == [None, together[1]]
 
 
 def test_records_of_other_subjects_stay_json() -> None:

@@ -1,5 +1,5 @@
 """An ingest collects cyclic garbage less often while it runs, and leaves the collector's
-thresholds as it found them (``audit.ingest.collection``)."""
+thresholds as it found them (``audit.collector``)."""
 
 from __future__ import annotations
 
@@ -9,8 +9,8 @@ from pathlib import Path
 
 import pytest
 
+from audit.collector import YOUNG_THRESHOLD, fewer_collections
 from audit.ingest import pipeline
-from audit.ingest.collection import YOUNG_THRESHOLD, fewer_collections
 from audit.store import AuditStore
 
 

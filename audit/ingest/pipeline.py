@@ -57,8 +57,8 @@ from typing import Any
 
 from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PublicKey
 
+from audit.collector import fewer_collections
 from audit.ingest.avro_files import iter_avro_units
-from audit.ingest.collection import fewer_collections
 from audit.ingest.conflicts import ConflictLog
 from audit.ingest.errors import FieldError, RecordRejected, cap
 from audit.ingest.file_names import file_identity

@@ -32,6 +32,7 @@ contract in ``pyproject.toml`` says so and ``lint-imports`` checks it). Its publ
   ``WitnessError``.
 """
 
+from audit.collector import collector_paused
 from audit.store.application import (
     CONFLICT,
     DUPLICATE,
@@ -41,7 +42,6 @@ from audit.store.application import (
     EventConflict,
     SubjectRecords,
 )
-from audit.store.bulk import collector_paused
 from audit.store.canonical_json import bytes_digest, canonical, canonical_bytes, record_digest
 from audit.store.chain import (
     LEGACY_FORM,

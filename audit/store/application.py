@@ -21,8 +21,8 @@ from eventsourcing.application import Application
 from eventsourcing.persistence import StoredEvent
 from eventsourcing.utils import get_topic
 
+from audit.collector import collector_paused
 from audit.config import StoreURL, parse_store_url
-from audit.store.bulk import collector_paused
 from audit.store.chain import ChainReport, Checkpoint, verify_rows
 from audit.store.recording import ChainedRecorder
 from audit.store.shards import MAIN_SHARD, checked_shard

@@ -34,6 +34,7 @@ from uuid import UUID
 
 from audit.store.merkle import TreeBuilder
 from audit.store.shards import MAIN_SHARD, ShardHead, decode_heads, shard_label
+from replayer.frozen import rebuilt_by_init
 
 GENESIS = bytes(32)
 
@@ -107,6 +108,9 @@ class ChainRow:
     shard: str = MAIN_SHARD
     form: int = LEGACY_FORM
     """How ``chain_hash`` was made (``SHARD_FORM`` or ``LEGACY_FORM``)."""
+
+    def __reduce__(self) -> tuple[type, tuple[Any, ...]]:
+        return rebuilt_by_init(self)  # picklable compiled too (replayer.frozen)
 
 
 def _as_bytes(value: object) -> bytes:
@@ -191,6 +195,9 @@ class Checkpoint:
     shard_heads: tuple[ShardHead, ...] | None = field(default=(), repr=False, compare=False)
     shards_signed: bool = field(default=False, repr=False, compare=False)
 
+    def __reduce__(self) -> tuple[type, tuple[Any, ...]]:
+        return rebuilt_by_init(self)  # picklable compiled too (replayer.frozen)
+
 
 def tree_head_row(
     notification_id: int,
@@ -237,6 +244,9 @@ class ChainReport:
     @property
     def ok(self) -> bool:
         return self.broken_at is None and not self.problem
+
+    def __reduce__(self) -> tuple[type, tuple[Any, ...]]:
+        return rebuilt_by_init(self)  # picklable compiled too (replayer.frozen)
 
 
 def _link_problem(row: ChainRow, prev: bytes) -> str:

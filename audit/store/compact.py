@@ -54,8 +54,6 @@ FINGERPRINT_SIZE = 8
 FORMAT_NAME = "StoredState1"
 """The storage schema's record name: the version of how storage schemas are derived."""
 HISTORY_DIR = SCHEMA_DIR / "history"
-READ_BACK_BATCH = 1024
-"""States whose read-back is one decode: what an ingest batch holds decoded at once."""
 _EPOCH = datetime(1970, 1, 1, tzinfo=UTC)
 _NULLABLE_STRING = ["null", "string"]
 
@@ -178,8 +176,7 @@ def encode_many(
     kind: str, recorded_at: datetime, records: Sequence[Mapping[str, Any]]
 ) -> list[bytes | None]:
     """``encode`` of each of ``records`` (an ingest batch's records of one kind, recorded
-    at one time): the same states, their read-back checks made by one decode of them all
-    (``_read_back``)."""
+    at one time), the writer schema looked up once."""
     schema = writer_schema(kind)
     if schema is None:
         return [None] * len(records)
@@ -196,28 +193,25 @@ def encode_under(
 def encode_all_under(
     schema: StorageSchema, recorded_at: datetime, records: Sequence[Mapping[str, Any]]
 ) -> list[bytes | None]:
-    """``encode_under`` of each of ``records``: a state is kept only when decoding it gives
-    back ``recorded_at`` and its record unchanged (``reads_back_as``), checked
-    ``READ_BACK_BATCH`` records at a time."""
+    """``encode_under`` of each of ``records``: a state is kept only when reading it back,
+    by the reader every later read of the row uses (``audit.store.compact_reader``),
+    gives back ``recorded_at`` and its record unchanged (``reads_back_as``)."""
     if recorded_at.utcoffset() != timedelta(0):
         return [None] * len(records)
-    states: list[bytes | None] = []
-    for start in range(0, len(records), READ_BACK_BATCH):
-        states += _checked(schema, recorded_at, records[start : start + READ_BACK_BATCH])
-    return states
+    return [_checked(schema, recorded_at, record) for record in records]
 
 
 def _checked(
-    schema: StorageSchema, recorded_at: datetime, records: Sequence[Mapping[str, Any]]
-) -> list[bytes | None]:
-    written = [_written(schema, recorded_at, record) for record in records]
-    decoded = iter(_read_back([state for state in written if state is not None]))
-    states: list[bytes | None] = []
-    for record, state in zip(records, written, strict=True):
-        back = None if state is None else next(decoded)
-        kept = back is not None and back[0] == recorded_at and reads_back_as(back[1], record)
-        states.append(state if kept else None)
-    return states
+    schema: StorageSchema, recorded_at: datetime, record: Mapping[str, Any]
+) -> bytes | None:
+    state = _written(schema, recorded_at, record)
+    if state is None:
+        return None
+    try:
+        back_at, back = decode(state)
+    except CompactStateError:
+        return None
+    return state if back_at == recorded_at and reads_back_as(back, record) else None
 
 
 def _written(
@@ -248,57 +242,6 @@ def _written(
     except (ValueError, TypeError, AttributeError, KeyError, OverflowError):
         return None
     return out.getvalue()
-
-
-def _read_back(states: Sequence[bytes]) -> list[tuple[datetime, dict[str, Any]] | None]:
-    """``decode`` of each state (None where it raises ``CompactStateError``): in one read
-    of them all when they share one writer schema and read together as an Avro array of
-    their datums (an Avro encoding is self-delimiting: the array's items are the datums
-    each state holds alone), else one by one."""
-    together = _read_together(states)
-    return together if together is not None else [_decoded(state) for state in states]
-
-
-def _decoded(state: bytes) -> tuple[datetime, dict[str, Any]] | None:
-    try:
-        return decode(state)
-    except CompactStateError:
-        return None
-
-
-def _read_together(states: Sequence[bytes]) -> list[tuple[datetime, dict[str, Any]] | None] | None:
-    """The states decoded as one Avro array, or None when they cannot be (then one by one
-    tells which do not decode)."""
-    if not states:
-        return []
-    key = bytes(states[0][2 : 2 + FINGERPRINT_SIZE])
-    schema = registry().get(key)
-    header = MAGIC + key
-    if schema is None or any(state[: len(header)] != header for state in states):
-        return None
-    count = len(states) << 1  # the array's item count, a zig-zag varint
-    blob = bytearray()
-    while count > 0x7F:
-        blob.append(count & 0x7F | 0x80)
-        count >>= 7
-    blob.append(count)
-    for state in states:
-        blob += state[len(header) :]
-    blob.append(0)  # the end of the array
-    source = io.BytesIO(blob)
-    try:
-        data = fastavro.schemaless_reader(source, _array_of(key), None, return_record_name=True)
-    except Exception:  # any failure: decoded one by one, which names it or raises
-        return None
-    if source.tell() != len(blob) or not isinstance(data, list) or len(data) != len(states):
-        return None
-    return [(_from_micros(datum["recorded_at"]), _flat(schema, datum)) for datum in data]
-
-
-@cache
-def _array_of(key: bytes) -> Schema:
-    """An Avro array of the storage schema with fingerprint ``key``, parsed."""
-    return fastavro.parse_schema({"type": "array", "items": registry()[key].parsed})
 
 
 def is_compact(state: bytes) -> bool:

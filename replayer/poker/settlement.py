@@ -24,6 +24,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from replayer.findings import FindingKind
+from replayer.frozen import rebuilt_by_init
 from replayer.poker.betting import QUALITY, Issue
 from replayer.poker.deal import check_cards, check_commitment
 from replayer.poker.fees import allocate, expected_fees
@@ -72,6 +73,9 @@ class Settlement:
         object.__setattr__(self, "retained", retained)
         object.__setattr__(self, "rake", rake)
         object.__setattr__(self, "fees", fees)
+
+    def __reduce__(self) -> tuple[type, tuple[Any, ...]]:
+        return rebuilt_by_init(self)  # picklable compiled too (replayer.frozen)
 
 
 def settle(hand: Hand) -> Settlement:

@@ -13,6 +13,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from replayer.events import HeldEvent
+from replayer.frozen import rebuilt_by_init
 from replayer.poker.betting import Issue
 from replayer.poker.deal import INVALID
 from replayer.rulebooks.poker import PokerRulebook
@@ -74,6 +75,9 @@ class Table:
             value = dict(value)
             value["seat"] = self.seat_of[value.pop("position")]
         return value
+
+    def __reduce__(self) -> tuple[type, tuple[Any, ...]]:
+        return rebuilt_by_init(self)  # picklable compiled too (replayer.frozen)
 
 
 def seat_table(start: HeldEvent) -> Table:

@@ -3,9 +3,10 @@
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import NamedTuple
+from typing import Any, NamedTuple
 
 from replayer.findings import Finding
+from replayer.frozen import rebuilt_by_init
 
 
 class Step(NamedTuple):
@@ -64,6 +65,9 @@ class PotResult:
         object.__setattr__(self, "rake", rake)
         object.__setattr__(self, "shares", shares)
         object.__setattr__(self, "retained", retained)
+
+    def __reduce__(self) -> tuple[type, tuple[Any, ...]]:
+        return rebuilt_by_init(self)  # picklable compiled too (replayer.frozen)
 
 
 @dataclass(frozen=True, slots=True)
@@ -140,3 +144,6 @@ class HandVerdict:
         object.__setattr__(self, "recorded_fees", recorded_fees)
         object.__setattr__(self, "cashouts", {} if cashouts is None else cashouts)
         object.__setattr__(self, "paid_outside", {} if paid_outside is None else paid_outside)
+
+    def __reduce__(self) -> tuple[type, tuple[Any, ...]]:
+        return rebuilt_by_init(self)  # picklable compiled too (replayer.frozen)
