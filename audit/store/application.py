@@ -267,8 +267,7 @@ class AuditStore(Application[UUID]):
         planned: dict[tuple[str, int], dict[str, Any]] = {}
         opened = {key for key, version in existing if version == 1}
         now = datetime.now(UTC)
-        slots: list[StoredEvent | None] = []  # None: the next of the records stored
-        recorded: list[tuple[type[Subject], UUID, int, dict[str, Any]]] = []
+        stored_events: list[StoredEvent] = []
         for unit, key in zip(units, ids, strict=True):
             new: list[tuple[dict[str, Any], int]] = []
             clashes: list[EventConflict] = []
@@ -294,16 +293,13 @@ class AuditStore(Application[UUID]):
             cls = SUBJECT_CLASSES[unit.kind]
             aggregate_id = UUID(key)
             if key not in opened:
-                slots.append(self._opened(cls, aggregate_id, unit.subject_id, now))
+                stored_events.append(self._opened(cls, aggregate_id, unit.subject_id, now))
                 opened.add(key)
             for record, version in new:
-                slots.append(None)
-                recorded.append((cls, aggregate_id, version, record))
+                stored_events.append(self._recorded(cls, aggregate_id, version, record, now))
                 planned[key, version] = record
             result.stored += 1
             result.outcomes.append(STORED)
-        states = iter(self._recorded_many(recorded, now))
-        stored_events = [next(states) if event is None else event for event in slots]
         if stored_events:
             self.recorder.insert_events(stored_events)
         result.events_stored = len(stored_events)
@@ -321,31 +317,12 @@ class AuditStore(Application[UUID]):
         state the transcoder reads back as that domain event's (compact for a family
         record, ``audit.store.compact``; else the JSON eventsourcing's mapper writes),
         without building the event first, which ingest would otherwise do per record."""
-        return self._recorded_many([(cls, aggregate_id, version, record)], now)[0]
-
-    def _recorded_many(
-        self, recorded: Sequence[tuple[type[Subject], UUID, int, dict[str, Any]]], now: datetime
-    ) -> list[StoredEvent]:
-        """``_recorded`` of each (class, aggregate id, version, record) of a batch, in order:
-        the states of each kind's records encoded together (``encode_recorded_many``)."""
-        by_kind: dict[str, list[int]] = {}
-        for index, (cls, _, _, _) in enumerate(recorded):
-            by_kind.setdefault(cls.KIND, []).append(index)
-        states: list[bytes] = [b""] * len(recorded)
-        for kind, indexes in by_kind.items():
-            records = [recorded[index][3] for index in indexes]
-            encoded = self.transcoder.encode_recorded_many(kind, now, records)
-            for index, state in zip(indexes, encoded, strict=True):
-                states[index] = state
-        return [
-            StoredEvent(
-                originator_id=aggregate_id,
-                originator_version=version,
-                topic=get_topic(cls.event_class(record["type"])),
-                state=state,
-            )
-            for (cls, aggregate_id, version, record), state in zip(recorded, states, strict=True)
-        ]
+        return StoredEvent(
+            originator_id=aggregate_id,
+            originator_version=version,
+            topic=get_topic(cls.event_class(record["type"])),
+            state=self.transcoder.encode_recorded(cls.KIND, now, record),
+        )
 
     def _opened(
         self, cls: type[Subject], aggregate_id: UUID, subject_id: str, now: datetime

@@ -33,7 +33,7 @@ from __future__ import annotations
 import copy
 import io
 import json
-from collections.abc import Mapping, Sequence
+from collections.abc import Mapping
 from dataclasses import dataclass
 from datetime import UTC, datetime, timedelta
 from functools import cache
@@ -169,41 +169,18 @@ def encode(kind: str, recorded_at: datetime, record: Mapping[str, Any]) -> bytes
     under its family's current schema, or None when it cannot be stored compactly without
     changing it (not a family record, not of its schema, or not given back identical:
     then it is stored as JSON)."""
-    return encode_many(kind, recorded_at, [record])[0]
-
-
-def encode_many(
-    kind: str, recorded_at: datetime, records: Sequence[Mapping[str, Any]]
-) -> list[bytes | None]:
-    """``encode`` of each of ``records`` (an ingest batch's records of one kind, recorded
-    at one time), the writer schema looked up once."""
     schema = writer_schema(kind)
-    if schema is None:
-        return [None] * len(records)
-    return encode_all_under(schema, recorded_at, records)
+    return None if schema is None else encode_under(schema, recorded_at, record)
 
 
 def encode_under(
     schema: StorageSchema, recorded_at: datetime, record: Mapping[str, Any]
 ) -> bytes | None:
-    """``encode`` under a given storage schema (None: not identical once decoded)."""
-    return encode_all_under(schema, recorded_at, [record])[0]
-
-
-def encode_all_under(
-    schema: StorageSchema, recorded_at: datetime, records: Sequence[Mapping[str, Any]]
-) -> list[bytes | None]:
-    """``encode_under`` of each of ``records``: a state is kept only when reading it back,
-    by the reader every later read of the row uses (``audit.store.compact_reader``),
-    gives back ``recorded_at`` and its record unchanged (``reads_back_as``)."""
+    """``encode`` under a given storage schema: kept only when reading it back, by the
+    reader every later read of the row uses (``audit.store.compact_reader``), gives back
+    ``recorded_at`` and the record unchanged (``reads_back_as``); else None."""
     if recorded_at.utcoffset() != timedelta(0):
-        return [None] * len(records)
-    return [_checked(schema, recorded_at, record) for record in records]
-
-
-def _checked(
-    schema: StorageSchema, recorded_at: datetime, record: Mapping[str, Any]
-) -> bytes | None:
+        return None
     state = _written(schema, recorded_at, record)
     if state is None:
         return None

@@ -57,19 +57,10 @@ class OrjsonTranscoder(JSONTranscoder):
     def encode_recorded(self, kind: str, recorded_at: datetime, record: dict[str, Any]) -> bytes:
         """The state of a ``Subject.Recorded`` event of a ``kind`` subject: compact when
         that keeps the record identical (``audit.store.compact``), JSON otherwise."""
-        return self.encode_recorded_many(kind, recorded_at, [record])[0]
-
-    def encode_recorded_many(
-        self, kind: str, recorded_at: datetime, records: Sequence[dict[str, Any]]
-    ) -> list[bytes]:
-        """``encode_recorded`` of each of an ingest batch's records of one kind, recorded
-        at one time (the compact states checked together, ``compact.encode_many``)."""
-        return [
-            self.encode({"timestamp": recorded_at, "record": record}) if state is None else state
-            for record, state in zip(
-                records, compact.encode_many(kind, recorded_at, records), strict=True
-            )
-        ]
+        state = compact.encode(kind, recorded_at, record)
+        if state is None:
+            return self.encode({"timestamp": recorded_at, "record": record})
+        return state
 
     def decode(self, data: bytes) -> Any:
         if compact.is_compact(data):
