@@ -373,9 +373,9 @@ class AuditStore(Application[UUID]):
         found: dict[str, list[dict[str, Any]]] = {}
         with collector_paused():
             rows = self.chained.states_of(list(by_hex), FIRST_RECORD_VERSION)
-            records = self.transcoder.decode_records([state for _, _, state in rows])
-            for (originator, _, _), record in zip(rows, records, strict=True):
-                found.setdefault(by_hex[originator], []).append(record)
+            decode = self.transcoder.decode_record
+            for originator, _, state in rows:
+                found.setdefault(by_hex[originator], []).append(decode(state))
         return found
 
     def records_by_kind(

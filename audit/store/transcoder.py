@@ -13,7 +13,6 @@ before compact states (all JSON) reads, and keeps taking writes, beside the new 
 from __future__ import annotations
 
 import contextlib
-from collections.abc import Sequence
 from datetime import datetime
 from typing import Any
 
@@ -85,11 +84,6 @@ class OrjsonTranscoder(JSONTranscoder):
         mapper writes it), without building the domain event or reviving its time."""
         subject_id: str = orjson.loads(data)["subject_id"]
         return subject_id
-
-    def decode_records(self, states: Sequence[bytes]) -> list[dict[str, Any]]:
-        """``decode_record`` of each state, in order (a batch of rows read back)."""
-        decode = self.decode_record
-        return [decode(state) for state in states]
 
     def decode_record(self, data: bytes) -> dict[str, Any]:
         """Only the ``record`` of a stored ``Subject.Recorded`` event, fast.
