@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import random
 from collections import Counter
+from dataclasses import replace
 from datetime import UTC, datetime
 
 import pytest
@@ -49,3 +50,24 @@ def test_replay_is_deterministic() -> None:
         f.canonical_json() for f in second.findings
     ]
     assert first == second
+
+
+@pytest.mark.parametrize("game", sorted(SIMULATORS))
+def test_verdict_without_steps_is_the_same_verdict(game: str) -> None:
+    """``with_steps=False`` (the nightly's and replay's judging) leaves out the
+    step-by-step view and nothing else, on clean rounds and on every planted fault."""
+    rng = random.Random(f"steps-{game}")
+    compared = 0
+    for index in range(100):
+        clean = SIMULATORS[game](rng, f"{game}-{index}", START)
+        faulty = plant(clean, FAULTS[index % len(FAULTS)])
+        for events in (clean, faulty[0] if faulty else None):
+            if events is None:
+                continue
+            full = adjudicate_round(events)
+            assert full.steps  # the default builds the view
+            lean = adjudicate_round(events, with_steps=False)
+            assert lean.steps == ()
+            assert lean == replace(full, steps=())
+            compared += 1
+    assert compared >= 150

@@ -209,7 +209,8 @@ def judge(inputs: Inputs, *, with_steps: bool = False) -> Any:
 
     Poker hands are judged with the table terms in force; a satellite's extra seats
     against its target tournament (GG-2022: an extra seat for an event already entered is
-    paid as T$ = buy-in minus fee); ``with_steps`` builds the poker step-by-step view.
+    paid as T$ = buy-in minus fee); ``with_steps`` builds the step-by-step view of a poker
+    hand or a banked round (the verdict's findings and what it owes are the same without).
     A subject the replayer fails on is ``Unjudgeable`` (a ``data_quality`` finding naming
     the error), never an exception: the rest of the day is still judged. A subject with
     sequences missing is ``Unjudgeable`` as incomplete, and every conflicting version
@@ -241,6 +242,8 @@ def _judge(inputs: Inputs, with_steps: bool) -> Any:
     judge_subject = adjudicator(inputs.kind)
     if inputs.kind == "poker":
         return judge_subject(inputs.events, table_terms=inputs.terms, with_steps=with_steps)
+    if inputs.kind == "banked":
+        return judge_subject(inputs.events, with_steps=with_steps)
     if inputs.kind == "tournament" and inputs.related:
         return judge_subject(inputs.events, target_events=inputs.related)
     return judge_subject(inputs.events)

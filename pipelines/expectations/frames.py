@@ -30,33 +30,39 @@ def _int_or_none(value: Any) -> int | None:
     return value if isinstance(value, int) and not isinstance(value, bool) else None
 
 
-def _event_rows(events: Sequence[dict[str, Any]], subject_key: str) -> list[dict[str, Any]]:
-    return [
-        {
-            "subject": str(e.get(subject_key, "")),
-            "event_id": str(e.get("event_id", "")),
-            "sequence": e.get("sequence"),
-            "type": str(e.get("type", "")),
-            "amount": _int_or_none(e.get("amount")),
-        }
-        for e in events
-    ]
+def _frame(columns: dict[str, list[Any]], names: Sequence[str]) -> pd.DataFrame:
+    """A frame from its columns (about twice as fast as from one dict per row, with the
+    same dtypes); with no rows, its columns are of object dtype as a frame of no rows'."""
+    return pd.DataFrame(columns if columns["subject"] else None, columns=list(names))
+
+
+def _event_columns(events: Sequence[dict[str, Any]], subject_key: str) -> dict[str, list[Any]]:
+    """The ``EVENT_COLUMNS`` of ``events``, column by column (``_frame``)."""
+    return {
+        "subject": [str(e.get(subject_key, "")) for e in events],
+        "event_id": [str(e.get("event_id", "")) for e in events],
+        "sequence": [e.get("sequence") for e in events],
+        "type": [str(e.get("type", "")) for e in events],
+        "amount": [_int_or_none(e.get("amount")) for e in events],
+    }
 
 
 def poker_frames(events: Sequence[dict[str, Any]]) -> Frames:
     """``events``, ``hands``, ``cards`` and ``known_cards`` (not '??') of poker events."""
     starts = {e["hand_id"]: e for e in events if e.get("type") == "HandStarted"}
-    rows = _event_rows(events, "hand_id")
+    columns = _event_columns(events, "hand_id")
+    seats: list[int | None] = []
+    start_known: list[bool] = []
+    seat_known: list[bool] = []
     hands: dict[str, dict[str, Any]] = {}
     dealt_in = {hand: [s["seat"] for s in start["seats"]] for hand, start in starts.items()}
     cards: list[dict[str, str]] = []
-    for row, event in zip(rows, events, strict=True):
-        subject = row["subject"]
+    for subject, event in zip(columns["subject"], events, strict=True):
         start = starts.get(subject)
         seat = _int_or_none(event.get("seat"))
-        row["seat"] = seat
-        row["start_known"] = start is not None
-        row["seat_known"] = seat is None or seat in dealt_in.get(subject, ())
+        seats.append(seat)
+        start_known.append(start is not None)
+        seat_known.append(seat is None or seat in dealt_in.get(subject, ()))
         if event.get("type") == "CardsDealt":
             cards.extend({"subject": subject, "card": str(c)} for c in event["cards"])
         if start is not None:
@@ -64,8 +70,9 @@ def poker_frames(events: Sequence[dict[str, Any]]) -> Frames:
             if hand is None:  # a hand's totals start at its first event
                 hand = hands[subject] = _new_hand(start)
             _tally(hand, event)
+    columns |= {"seat": seats, "start_known": start_known, "seat_known": seat_known}
     return {
-        "events": pd.DataFrame(rows, columns=[*EVENT_COLUMNS, *_POKER_EVENT_COLUMNS]),
+        "events": _frame(columns, [*EVENT_COLUMNS, *_POKER_EVENT_COLUMNS]),
         "hands": pd.DataFrame(
             [{"subject": h, **_settle(v)} for h, v in hands.items()], columns=_HAND_COLUMNS
         ),
@@ -152,31 +159,34 @@ def banked_frames(events: Sequence[dict[str, Any]]) -> Frames:
     bets = {
         (e["round_id"], e["bet_id"]): e["player_id"] for e in events if e.get("type") == "BetPlaced"
     }
-    rows = _event_rows(events, "round_id")
+    columns = _event_columns(events, "round_id")
+    start_known: list[bool] = []
+    bet_known: list[bool] = []
+    player_matches: list[bool] = []
     outcomes: dict[str, str] = {}
     cards: list[dict[str, str]] = []
-    for row, event in zip(rows, events, strict=True):
-        subject = row["subject"]
-        row["start_known"] = subject in opened
+    for subject, event in zip(columns["subject"], events, strict=True):
+        start_known.append(subject in opened)
         bet_id = event.get("bet_id")
-        known = event.get("type") == "BetPlaced" or bet_id is None
-        row["bet_known"] = known or (subject, bet_id) in bets
+        kind = event.get("type")
+        bet_known.append(kind == "BetPlaced" or bet_id is None or (subject, bet_id) in bets)
         player = event.get("player_id")
-        row["player_matches"] = (
-            event.get("type") == "BetPlaced"
-            or player is None
-            or bets.get((subject, bet_id), player) == player
+        player_matches.append(
+            kind == "BetPlaced" or player is None or bets.get((subject, bet_id), player) == player
         )
-        if event.get("type") == "CardDealt":
+        if kind == "CardDealt":
             cards.append({"subject": subject, "card": str(event["card"])})
         if subject in opened:
             outcomes.setdefault(subject, "")
-            if event.get("type") in ROUND_OUTCOMES:
-                outcomes[subject] = outcomes[subject] or str(event["type"])
+            if kind in ROUND_OUTCOMES:
+                outcomes[subject] = outcomes[subject] or str(kind)
+    columns |= {
+        "start_known": start_known,
+        "bet_known": bet_known,
+        "player_matches": player_matches,
+    }
     return {
-        "events": pd.DataFrame(
-            rows, columns=[*EVENT_COLUMNS, "start_known", "bet_known", "player_matches"]
-        ),
+        "events": _frame(columns, [*EVENT_COLUMNS, "start_known", "bet_known", "player_matches"]),
         "rounds": pd.DataFrame(
             [{"subject": s, "outcome": o} for s, o in outcomes.items()],
             columns=["subject", "outcome"],
@@ -188,18 +198,22 @@ def banked_frames(events: Sequence[dict[str, Any]]) -> Frames:
 def slots_frames(events: Sequence[dict[str, Any]]) -> Frames:
     """``events`` and ``meters`` frames of slot-machine events."""
     configured: set[str] = set()
-    rows = _event_rows(events, "machine_id")
+    columns = _event_columns(events, "machine_id")
+    start_known: list[bool] = []
     meters: list[dict[str, Any]] = []
-    for row, event in zip(rows, events, strict=True):
+    for subject, event in zip(columns["subject"], events, strict=True):
         if event.get("type") == "MachineConfigured":
-            configured.add(row["subject"])
-        row["start_known"] = row["subject"] in configured
-        row["wager"] = _int_or_none(event.get("wager"))
-        row["win"] = _int_or_none(event.get("win"))
+            configured.add(subject)
+        start_known.append(subject in configured)
         for name, value in (event.get("meters") or {}).items():
-            meters.append({"subject": row["subject"], "meter": name, "value": value})
+            meters.append({"subject": subject, "meter": name, "value": value})
+    columns |= {
+        "start_known": start_known,
+        "wager": [_int_or_none(e.get("wager")) for e in events],
+        "win": [_int_or_none(e.get("win")) for e in events],
+    }
     return {
-        "events": pd.DataFrame(rows, columns=[*EVENT_COLUMNS, "start_known", "wager", "win"]),
+        "events": _frame(columns, [*EVENT_COLUMNS, "start_known", "wager", "win"]),
         "meters": pd.DataFrame(meters, columns=["subject", "meter", "value"]),
     }
 
@@ -223,13 +237,14 @@ def tournament_frames(events: Sequence[dict[str, Any]]) -> Frames:
         for e in events
         if e.get("type") == "PlayerRegistered"
     }
-    rows = _event_rows(events, "tournament_id")
-    for row, event in zip(rows, events, strict=True):
-        row["start_known"] = row["subject"] in announced
-        row["player_known"] = all(
-            (row["subject"], player) in registered for player in _named_players(event)
-        )
-    return {"events": pd.DataFrame(rows, columns=[*EVENT_COLUMNS, "start_known", "player_known"])}
+    columns = _event_columns(events, "tournament_id")
+    subjects = columns["subject"]
+    columns["start_known"] = [subject in announced for subject in subjects]
+    columns["player_known"] = [
+        all((subject, player) in registered for player in _named_players(event))
+        for subject, event in zip(subjects, events, strict=True)
+    ]
+    return {"events": _frame(columns, [*EVENT_COLUMNS, "start_known", "player_known"])}
 
 
 FRAME_BUILDERS: dict[str, Callable[[Sequence[dict[str, Any]]], Frames]] = {

@@ -64,10 +64,14 @@ class RakeProfile:
         if start is None:
             return
         rake = sum(int(e["amount"]) for e in events if e.get("type") == "RakeTaken")
-        table = self.tables.setdefault(
-            str(start.get("table_id", "")),
-            {"cap": rulebook_cap(start, declared), "currency": start.get("currency"), "rake": {}},
-        )
+        name = str(start.get("table_id", ""))
+        table = self.tables.get(name)
+        if table is None:  # the table's first hand gives its cap and currency
+            table = self.tables[name] = {
+                "cap": rulebook_cap(start, declared),
+                "currency": start.get("currency"),
+                "rake": {},
+            }
         table["rake"][str(rake)] = table["rake"].get(str(rake), 0) + 1
 
     def to_json(self) -> dict[str, dict[str, Any]]:

@@ -40,13 +40,15 @@ GAMES: dict[str, GameSpec] = {
 }
 
 
-def adjudicate_round(events: Iterable[FlatEvent]) -> RoundVerdict:
-    """Re-adjudicate one round; deterministic and pure."""
+def adjudicate_round(events: Iterable[FlatEvent], *, with_steps: bool = True) -> RoundVerdict:
+    """Re-adjudicate one round; deterministic and pure. ``with_steps`` builds the
+    step-by-step view (``RoundVerdict.steps``; empty without it: what the round is
+    judged to owe does not depend on it)."""
     record = read_round(events)
     findings = list(record.problems)
     opened = record.opened
     if opened is None:
-        return _verdict(record, None, None, findings, GameJudgement(), void=False)
+        return _verdict(record, None, None, findings, GameJudgement(), False, with_steps)
     game = opened["game"]
     rules, why = casino_rulebook_for(opened.get("rulebook"), game, opened["occurred_at"])
     spec = GAMES.get(game)
@@ -60,14 +62,14 @@ def adjudicate_round(events: Iterable[FlatEvent]) -> RoundVerdict:
                 detail={"sequence": opened["sequence"]},
             )
         )
-        return _verdict(record, None, spec, findings, GameJudgement(), void=False)
+        return _verdict(record, None, spec, findings, GameJudgement(), False, with_steps)
     if spec.terms_findings is not None:
         findings += spec.terms_findings(record, rules)
     findings += betting_findings(record, spec)
     past = past_posted(record, spec)
     findings += past_posted_findings(record, spec, past)
     if not record.judgeable:
-        return _verdict(record, rules.id, spec, findings, GameJudgement(), void=False)
+        return _verdict(record, rules.id, spec, findings, GameJudgement(), False, with_steps)
     returned_whole = withdrawn(record, spec, past)
     void_event = record.void_event
     if void_event is not None:
@@ -88,7 +90,7 @@ def adjudicate_round(events: Iterable[FlatEvent]) -> RoundVerdict:
         judged.expected.update(returned_whole)
     findings += compare(record, judged.expected, void=void_because is not None)
     findings += _cagnotte_findings(record, judged.cagnotte)
-    return _verdict(record, rules.id, spec, findings, judged, void=void_because is not None)
+    return _verdict(record, rules.id, spec, findings, judged, void_because is not None, with_steps)
 
 
 def _cagnotte_findings(record: RoundRecord, due: Expected | None) -> list[Finding]:
@@ -115,14 +117,16 @@ def _verdict(
     findings: list[Finding],
     judged: GameJudgement,
     void: bool,
+    with_steps: bool,
 ) -> RoundVerdict:
     hand_total = spec.hand_total if spec is not None else None
+    steps = build_steps(record.events, hand_total, findings) if with_steps else ()
     return RoundVerdict(
         round_id=record.round_id,
         rulebook_id=rulebook_id,
         game=record.opened["game"] if record.opened is not None else None,
         findings=tuple(findings),
-        steps=build_steps(record.events, hand_total, findings),
+        steps=steps,
         expected_payouts={bet_id: due.amount for bet_id, due in judged.expected.items()},
         expected_commissions={bet_id: due.commission for bet_id, due in judged.expected.items()},
         expected_cagnotte=judged.cagnotte.amount if judged.cagnotte is not None else None,

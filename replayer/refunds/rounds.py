@@ -80,7 +80,7 @@ def round_closed_at(events: Sequence[FlatEvent]) -> datetime | None:
         return last
     if record.opened["game"] == RNG:
         return last if _completed_at(record) is not None else None
-    verdict = adjudicate_round(events)
+    verdict = adjudicate_round(events, with_steps=False)
     return last if set(record.bets) <= set(verdict.expected_payouts) else None
 
 
