@@ -38,6 +38,10 @@ from audit.store.packing import HEADER_SQL, expand
 from audit.store.shards import MAIN_SHARD, ShardHead
 
 READ_BATCH = 5000
+SUBJECT_LOCK_BUCKETS = 128
+"""How many advisory locks at most a batch extending stored subjects takes: subjects
+hash into this many buckets (a power of two); two writers of subjects in one bucket queue,
+which only batches that extend subjects already stored ever do."""
 
 _REFUSE_FUNCTION = """
 CREATE OR REPLACE FUNCTION {schema}.casino_audit_refuse_change() RETURNS trigger
@@ -209,18 +213,21 @@ class ChainedPostgresApplicationRecorder(PackedReads, CheckpointReads, PostgresA
         A row at version 1 opens its subject and the primary key refuses a second one;
         a later row may start at another version than a racing writer's and still
         overlap it (packed rows, ``audit.store.packing``): for those subjects a
-        transaction advisory lock each, taken in id order (two writers never wait on each
-        other crosswise), then their stored versions read again under it. Writers of one
-        shard already queue on the shard's lock; the subject locks order writers of
+        transaction advisory lock per bucket of subjects (``SUBJECT_LOCK_BUCKETS``,
+        so that a batch extending thousands of subjects holds a bounded number of
+        PostgreSQL's shared lock slots), taken in bucket order (two writers never wait on
+        each other crosswise), then their stored versions read again under it. Writers of
+        one shard already queue on the shard's lock; the subject locks order writers of
         different shards."""
         later = appended_later(stored_events)
         if not later:
             return
         curs.execute(
             SQL(
-                "SELECT count(pg_advisory_xact_lock(hashtext({key}), hashtext(id))) "
-                "FROM (SELECT unnest(%s::text[]) AS id ORDER BY 1) AS ids"
-            ).format(key=self._subject_key),
+                "SELECT count(pg_advisory_xact_lock(hashtext({key}), bucket)) FROM ("
+                "SELECT DISTINCT hashtext(id) & {mask} AS bucket "
+                "FROM unnest(%s::text[]) AS id ORDER BY 1) AS buckets"
+            ).format(key=self._subject_key, mask=Literal(SUBJECT_LOCK_BUCKETS - 1)),
             (later,),
         )
         clash = overlap(stored_events, self._versions_held(later, curs))
