@@ -21,8 +21,9 @@ A record is stored compactly only when decoding the bytes gives back what its JS
 would (the same JSON: every key in the same order, each value of the same JSON type and
 equal, each time at the same UTC offset): anything else (a field the schema lacks, a
 time in another zone, a test's partial record) is stored as JSON, the format every row
-had before. Rows start
-with ``{`` in JSON and with 0xC3 in this form, so a reader tells them apart by their
+had before. The writer generated for each storage schema (``audit.store.compact_writer``)
+decides it from the record's keys and exact types, without decoding the bytes again.
+Rows start with ``{`` in JSON and with 0xC3 in this form, so a reader tells them apart by their
 first byte and a store holding both reads either (``audit.store.transcoder``). The hash
 chain covers the state as stored (``audit.store.chain``), the writer schema's
 fingerprint included.

@@ -32,7 +32,10 @@ identical, the same JSON key for key, as the read-back this replaces required:
   for a nested record.
 
 Only unions of null and one other type are generated (the only ones the family schemas
-have); another schema raises ``ValueError`` when its writer is built.
+have); another schema raises ``ValueError`` when its writer is built. The source is
+exec'd, so mypyc does not compile it (as the reader's); compiled by mypyc in an
+experiment it wrote a Pluribus event in 2.0 µs against 2.2, under 1% of an ingested
+event's CPU (``docs/figures.md``).
 """
 
 from __future__ import annotations
