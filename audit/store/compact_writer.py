@@ -45,7 +45,7 @@ from collections.abc import Callable, Iterator, Mapping, Sequence
 from datetime import UTC, datetime, timedelta
 from typing import Any
 
-Writer = Callable[[int, Any], "bytes | None"]
+Writer = Callable[[int, Any], bytes | None]
 """(recording time in microseconds, record) -> the state (prefix, then the Avro binary),
 or None when the record would not be given back identical."""
 
@@ -345,7 +345,8 @@ def writer(
     starting with ``prefix`` (the single-object marker and the schema's fingerprint)."""
     out = _Source()
     fields = {field["name"]: field["type"] for field in expanded["fields"][:-1]}
-    if list(fields) != ["recorded_at", *envelope, "source"] or envelope[0] != "event_id":
+    expected = ["recorded_at", *envelope, "source"]
+    if list(fields) != expected or envelope[0] != "event_id" or "sequence" not in envelope:
         raise ValueError(f"no compact writer for the storage fields {list(fields)!r}")
     bodies = []
     for index, branch in enumerate(expanded["fields"][-1]["type"]):
