@@ -45,6 +45,8 @@ from collections.abc import Callable, Iterator, Mapping, Sequence
 from datetime import UTC, datetime, timedelta
 from typing import Any
 
+from audit.store.generated_source import Source
+
 Writer = Callable[[int, Any], bytes | None]
 """(recording time in microseconds, record) -> the state (prefix, then the Avro binary),
 or None when the record would not be given back identical."""
@@ -59,7 +61,8 @@ _MAX_LATER_OPTIONAL = 8
 
 
 def long_bytes(value: int) -> bytes:
-    """The zig-zag varint of ``value`` (a long's or an int's Avro encoding)."""
+    """The zig-zag varint of ``value``, a long's or an int's Avro encoding (``value``
+    within 64 bits: callers check the range)."""
     number = (value << 1) ^ (value >> 63)
     out = bytearray()
     while number > 0x7F:
@@ -107,42 +110,22 @@ def _time(moment: datetime) -> bytes:
     return long_bytes((delta.days * 86_400 + delta.seconds) * 1_000_000 + delta.microseconds)
 
 
-class _Source:
-    """Python source being generated: lines, fresh local names, the constants it uses."""
-
-    def __init__(self) -> None:
-        self.lines: list[str] = []
-        self.constants: dict[str, Any] = {
-            "long_bytes": long_bytes,
-            "datetime": datetime,
-            "UTC": UTC,
-            "ZERO": _ZERO,
-        }
-        self._count = 0
-        for name, encode in (("long", _long), ("int", _int), ("str", _string), ("time", _time)):
-            memo = _Memo(encode)
-            self.constants[f"{name}_seen"] = memo.seen
-            self.constants[f"{name}_new"] = memo
-
-    def name(self, prefix: str = "v") -> str:
-        self._count += 1
-        return f"{prefix}{self._count}"
-
-    def constant(self, value: Any) -> str:
-        name = self.name("k")
-        self.constants[name] = value
-        return name
-
-    def add(self, depth: int, line: str) -> None:
-        self.lines.append("    " * depth + line)
-
-    def compiled(self, function: str) -> Any:
-        namespace = dict(self.constants)
-        exec("\n".join(self.lines), namespace)  # source built here from a parsed schema
-        return namespace[function]
+def _source() -> Source:
+    """A writer's source, with the helpers its code calls: a memo per kind of value."""
+    constants: dict[str, Any] = {
+        "long_bytes": long_bytes,
+        "datetime": datetime,
+        "UTC": UTC,
+        "ZERO": _ZERO,
+    }
+    for name, encode in (("long", _long), ("int", _int), ("str", _string), ("time", _time)):
+        memo = _Memo(encode)
+        constants[f"{name}_seen"] = memo.seen
+        constants[f"{name}_new"] = memo
+    return Source(constants)
 
 
-def _encoded(out: _Source, depth: int, memo: str, value: str) -> str:
+def _encoded(out: Source, depth: int, memo: str, value: str) -> str:
     """A local holding ``value``'s encoding by the memo ``memo`` (``long``, ``int``,
     ``str``, ``time``); the record is refused when the memo's encoder refuses the value."""
     encoded = out.name("x")
@@ -154,17 +137,17 @@ def _encoded(out: _Source, depth: int, memo: str, value: str) -> str:
     return encoded
 
 
-def _memoised(out: _Source, depth: int, memo: str, value: str) -> None:
+def _memoised(out: Source, depth: int, memo: str, value: str) -> None:
     """Append ``value``'s encoding by the memo ``memo`` (``_encoded``)."""
     out.add(depth, f"o.append({_encoded(out, depth, memo, value)})")
 
 
-def _refuse_unless(out: _Source, depth: int, condition: str) -> None:
+def _refuse_unless(out: Source, depth: int, condition: str) -> None:
     out.add(depth, f"if not ({condition}):")
     out.add(depth + 1, "return None")
 
 
-def _value(out: _Source, depth: int, schema: Any, value: str, in_union: bool = False) -> None:
+def _value(out: Source, depth: int, schema: Any, value: str, in_union: bool = False) -> None:
     """Generate the checking and writing of the local ``value`` under ``schema`` (a
     fastavro parsed schema with its named types expanded); ``in_union``: the non-null
     branch of a union."""
@@ -233,7 +216,7 @@ def _value(out: _Source, depth: int, schema: Any, value: str, in_union: bool = F
         raise ValueError(f"no compact writer for Avro type {kind!r}")
 
 
-def _keys(out: _Source, depth: int, keys: str, accepted: str) -> None:
+def _keys(out: Source, depth: int, keys: str, accepted: str) -> None:
     """Refuse unless the key tuple ``keys`` is one of ``accepted`` and all plain ``str``."""
     local, kind = out.name("t"), out.name("q")
     out.add(depth, f"{local} = {keys}")
@@ -243,7 +226,7 @@ def _keys(out: _Source, depth: int, keys: str, accepted: str) -> None:
     out.add(depth + 2, "return None")
 
 
-def _union(out: _Source, depth: int, branches: Sequence[Any], value: str) -> None:
+def _union(out: Source, depth: int, branches: Sequence[Any], value: str) -> None:
     """A union of null and one other type: branch 0 for None, 1 for anything else."""
     others = [b for b in branches if b != "null"]
     if len(branches) != 2 or len(others) != 1:
@@ -269,7 +252,7 @@ def _key_orders(
                 yield (*keys, "source")
 
 
-def _optional(out: _Source, name: str, schema: Any) -> None:
+def _optional(out: Source, name: str, schema: Any) -> None:
     """A field read back only when set (a later version's, the envelope's ``source``):
     null when absent, refused when present and None (the reader would leave it out)."""
     if not isinstance(schema, list) or "null" not in schema:
@@ -280,7 +263,7 @@ def _optional(out: _Source, name: str, schema: Any) -> None:
     _value(out, 1, schema, local)
 
 
-def _event_id(out: _Source, subject: str, sequence: str) -> None:
+def _event_id(out: Source, subject: str, sequence: str) -> None:
     """``event_id``, a string, inserted after the recording time: null when it is
     ``<subject>#<sequence>`` (the reader rebuilds it), the string otherwise."""
     local = out.name()
@@ -293,7 +276,7 @@ def _event_id(out: _Source, subject: str, sequence: str) -> None:
 
 
 def _body(
-    out: _Source,
+    out: Source,
     branch: Mapping[str, Any],
     index: int,
     envelope: Mapping[str, Any],
@@ -343,7 +326,7 @@ def writer(
     ``compact_reader.reader``: fields ``recorded_at``, the ``envelope``, ``source``, the
     ``body`` union; ``later_optional`` body fields read back only when set), each state
     starting with ``prefix`` (the single-object marker and the schema's fingerprint)."""
-    out = _Source()
+    out = _source()
     fields = {field["name"]: field["type"] for field in expanded["fields"][:-1]}
     expected = ["recorded_at", *envelope, "source"]
     if list(fields) != expected or envelope[0] != "event_id" or "sequence" not in envelope:
