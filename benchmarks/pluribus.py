@@ -14,6 +14,8 @@ temporary folder. One process, one core. Prints hands/s for:
 * replay in memory: ``adjudicate_hand`` over the converted events (no I/O, no steps);
 * PokerKit: iterating every state of the same files' ``HandHistory`` (PokerKit's own
   replay of PHH, with its showdown and chip pushing), parsed beforehand like ours;
+* reading the files into events alone (parsing the PHH, building the events: the first
+  step of ingest, with no store), CPU per hand;
 
 and the ratios of replay from each store to replay in memory, and of our in-memory
 replay to PokerKit's, all from the same run, by the clock and by CPU time; and what
@@ -163,11 +165,13 @@ def main(folder: Path, work: Path, profile: bool, in_memory: bool) -> None:
     pg_base = os.environ.get("CASINO_AUDIT_TEST_PG_URL")
     if pg_base and not in_memory:
         stores["PostgreSQL"] = f"{pg_base}?schema=pluribus_{uuid.uuid4().hex[:8]}"
+    began_cpu = time.process_time()
     hands = [
         hand_events(record, default_rulebook=RULEBOOK)
         for path in files
         for record in iter_phh_records(path)
     ]
+    reading_cpu = time.process_time() - began_cpu
     rank_five(["As", "Ks", "Qs", "Js", "Ts"])  # the evaluator's tables, built before timing
     runs = {name: store_run(url, folder, profile) for name, url in stores.items()}
 
@@ -197,6 +201,10 @@ def main(folder: Path, work: Path, profile: bool, in_memory: bool) -> None:
     pokerkit_s, pokerkit_cpu = time.perf_counter() - began, time.process_time() - began_cpu
 
     print(f"Pluribus hands: {len(files):,} files; replayer {build_description()}")
+    print(
+        f"  reading the files into events (PHH parsed, events built; ingest's first step): "
+        f"{reading_cpu / len(hands) * 1e6:,.0f} µs of CPU per hand"
+    )
     for name, (ingested, ingest_s, *_) in runs.items():
         print(f"  ingest into {name:<14}{rate(ingested, ingest_s)}")
     for name, (_, _, replayed, replay_s, *_) in runs.items():
