@@ -5,7 +5,8 @@
 1. Writes a synthetic Avro file of poker events (hands of 20 events).
 2. Ingests it end to end (Avro decode, invariants, eventsourcing mapper, hash chain,
    batched transactions) into a fresh SQLite file and a fresh PostgreSQL schema, each
-   in a child process so its peak RSS is its own; a second, smaller run shows whether
+   in a child process so its peak RSS is its own, and its CPU time (the ingesting
+   process's, the server's not counted) is the ingest's; a second, smaller run shows whether
    peak memory grows with input size.
 3. Dumps the rows the store wrote on PostgreSQL and COPYs the same rows with raw psycopg
    into a plain table (no keys, no indexes) on the same server, in the same run.
@@ -125,13 +126,13 @@ def child_ingest(url: str, avro: str, chain_shard: str, profile: bool) -> None:
 
     recorder.insert_events = timed_insert
     profiler = cProfile.Profile() if profile else None
-    began = time.time()
+    began, cpu_began = time.time(), time.process_time()
     if profiler is not None:
         profiler.enable()
     summary = ingest(store, [Path(avro)])
     if profiler is not None:
         profiler.disable()
-    ended = time.time()
+    ended, cpu = time.time(), time.process_time() - cpu_began
     if profiler is not None:
         pstats.Stats(profiler, stream=sys.stdout).sort_stats("tottime").print_stats(18)
     peak_kib = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
@@ -139,6 +140,7 @@ def child_ingest(url: str, avro: str, chain_shard: str, profile: bool) -> None:
         json.dumps(
             {
                 "seconds": ended - began,
+                "cpu": cpu,
                 "began": began,
                 "ended": ended,
                 "events": summary.events_stored,
@@ -278,7 +280,8 @@ def main() -> None:
             r = results[backend, n]
             print(
                 f"  {backend:10} {r['events']:>10,} events  {r['events'] / r['seconds']:>9,.0f} "
-                f"events/s  peak RSS {r['peak_mib']:,.0f} MiB"
+                f"events/s  {r['cpu'] / r['events'] * 1e6:5.1f} µs CPU/event  "
+                f"peak RSS {r['peak_mib']:,.0f} MiB"
             )
     copy_rate = copy_rows / copy_seconds
     ours = results["postgresql", args.events]

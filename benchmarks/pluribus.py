@@ -38,9 +38,11 @@ import tarfile
 import tempfile
 import time
 import uuid
+from collections.abc import Iterable, Sequence
 from contextlib import closing
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
@@ -52,6 +54,7 @@ from audit.ingest.phh import hand_events, iter_phh_records
 from audit.ingest.pipeline import ingest
 from audit.judging import replay
 from audit.store import AuditStore
+from audit.store.packing import HEADER_SQL, covered_versions
 from replayer.compiled import build_description
 from replayer.poker import adjudicate_hand
 from replayer.poker.evaluator import rank_five
@@ -66,19 +69,33 @@ def rate(count: int, seconds: float) -> str:
 
 @dataclass(frozen=True)
 class Size:
-    """What a store holds: its bytes on disk (tables and indexes), its events, and the
-    bytes of those events' states alone."""
+    """What a store holds: its bytes on disk (tables and indexes), its rows, the events
+    in them (a packed row holds several, ``audit.store.packing``), and the bytes of the
+    rows' states as stored (compressed in a packed row)."""
 
     disk: int
+    rows: int
     events: int
     states: int
 
     def line(self, hands: int) -> str:
         return (
             f"{self.disk / hands:>8,.0f} B/hand {self.disk / self.events:>6,.0f} B/event "
-            f"({self.events / hands:.1f} events/hand; states alone "
-            f"{self.states / self.events:,.0f} B/event; {self.disk / 2**20:,.1f} MiB)"
+            f"({self.events / hands:.1f} events/hand in {self.rows / hands:.1f} rows/hand; "
+            f"states as stored {self.states / self.events:,.0f} B/event; "
+            f"{self.disk / 2**20:,.1f} MiB)"
         )
+
+
+def _counted(rows: Iterable[Sequence[Any]]) -> tuple[int, int, int]:
+    """(rows, events, state bytes) of (originator, version, topic, state header, state
+    length) rows."""
+    n = events = states = 0
+    for originator, version, topic, head, length in rows:
+        n += 1
+        events += len(covered_versions(originator, version, topic, bytes(head)))
+        states += length
+    return n, events, states
 
 
 def stored_size(url: str) -> Size:
@@ -86,14 +103,15 @@ def stored_size(url: str) -> Size:
     PostgreSQL, every table of its schema with its indexes and TOAST
     (``pg_total_relation_size``)."""
     where = parse_store_url(url)
-    count = "SELECT count(*), sum(length(state)) FROM {table}"
+    count = "SELECT originator_id, originator_version, topic, {head}, length(state) FROM {table}"
     if where.kind == "sqlite":
         with closing(sqlite3.connect(where.sqlite_path)) as conn:
             pages = conn.execute("PRAGMA page_count").fetchone()[0]
             free = conn.execute("PRAGMA freelist_count").fetchone()[0]
             disk = (pages - free) * conn.execute("PRAGMA page_size").fetchone()[0]
-            events, states = conn.execute(count.format(table="stored_events")).fetchone()
-        return Size(disk, events, states)
+            query = count.format(head=HEADER_SQL["sqlite"], table="stored_events")
+            counted = _counted(conn.execute(query))
+        return Size(disk, *counted)
     with psycopg.connect(url.split("?")[0], autocommit=True) as conn:
         row = conn.execute(
             "SELECT sum(pg_total_relation_size(c.oid)) FROM pg_class c JOIN pg_namespace n "
@@ -101,28 +119,36 @@ def stored_size(url: str) -> Size:
             (where.schema,),
         ).fetchone()
         assert row is not None
-        counted = conn.execute(count.format(table=f"{where.schema}.casinoaudit_events")).fetchone()
-        assert counted is not None
-    return Size(int(row[0]), int(counted[0]), int(counted[1]))
+        query = count.format(
+            head=HEADER_SQL["postgresql"], table=f"{where.schema}.casinoaudit_events"
+        )
+        counted = _counted(conn.execute(query))  # type: ignore[arg-type]
+    return Size(int(row[0]), *counted)
 
 
 def store_run(url: str, folder: Path, profile: bool) -> tuple[int, float, int, float, Size, Size]:
     """(hands ingested, seconds, hands replayed, seconds, size after the ingest, size
     after the replay) into the store at ``url``."""
     store = AuditStore(url)
-    began = time.perf_counter()
+    began, began_cpu = time.perf_counter(), time.process_time()
     summary = ingest(store, [folder], rulebooks=[RULEBOOK])
-    ingest_s = time.perf_counter() - began
+    ingest_s, ingest_cpu = time.perf_counter() - began, time.process_time() - began_cpu
     ingested = stored_size(url)
     profiler = cProfile.Profile() if profile else None
-    began = time.perf_counter()
+    began, began_cpu = time.perf_counter(), time.process_time()
     if profiler is not None:
         profiler.enable()
     replayed = replay(store, kinds=["poker"])
     if profiler is not None:
         profiler.disable()
-    replay_s = time.perf_counter() - began
+    replay_s, replay_cpu = time.perf_counter() - began, time.process_time() - began_cpu
     replayed_size = stored_size(url)
+    hands_in = max(summary.subjects_stored, 1)
+    print(
+        f"  CPU time of this process, {url.split(':', 1)[0]}: ingest "
+        f"{ingest_cpu / hands_in * 1e6:,.0f} µs/hand, replay from the store "
+        f"{replay_cpu / max(replayed.subjects['poker'], 1) * 1e6:,.0f} µs/hand"
+    )
     store.close()
     if profiler is not None:
         print(f"profile: replay from {url.split(':', 1)[0]}, by own time")

@@ -161,7 +161,7 @@ def cmd_verify(args: argparse.Namespace) -> int:
         _print_chain_problem(report)
         return EXIT_DATA_PROBLEMS
     print(
-        f"chain intact: {report.events_checked} events, "
+        f"chain intact: {report.events_checked} rows, "
         f"{report.checkpoints_checked} checkpoints, {report.shards} chain shard(s), "
         f"head {report.head_hash.hex()}"
     )
@@ -178,7 +178,7 @@ def _print_chain_problem(report: ChainReport) -> None:
         print(f"NOT VERIFIED: {report.problem}")
         return
     print(f"CHAIN BROKEN at notification {report.broken_at}: {report.problem}")
-    print(f"({report.events_checked} events verified before the break)")
+    print(f"({report.events_checked} rows verified before the break)")
 
 
 def _verify_witness(store: AuditStore, witness: str, public_key: Ed25519PublicKey | None) -> int:
@@ -192,7 +192,7 @@ def _verify_witness(store: AuditStore, witness: str, public_key: Ed25519PublicKe
     chain = report.chain
     if chain.ok:
         print(
-            f"chain intact: {chain.events_checked} events, "
+            f"chain intact: {chain.events_checked} rows, "
             f"{chain.checkpoints_checked} checkpoints, head {chain.head_hash.hex()}"
         )
     else:
@@ -247,7 +247,7 @@ def cmd_checkpoint(args: argparse.Namespace) -> int:
     root = f", root {checkpoint.tree_root.hex()}" if checkpoint.tree_root else ""
     print(
         f"checkpoint at notification {checkpoint.notification_id}: "
-        f"{checkpoint.event_count} events, head {checkpoint.chain_hash.hex()}{root}{signed}"
+        f"{checkpoint.event_count} rows, head {checkpoint.chain_hash.hex()}{root}{signed}"
     )
     if store.signing_key is not None and not checkpoint.signature:
         print(

@@ -95,7 +95,8 @@ def kill_group(process: subprocess.Popen[str]) -> None:
 
 
 def events_in(store: str) -> int:
-    """Events the store holds now, read beside the running command (0 before any)."""
+    """Rows the store holds now (a packed row holds one append's events of a subject,
+    ``audit.store.packing``), read beside the running command (0 before any)."""
     url = parse_store_url(store)
     try:
         if url.kind == "sqlite":
@@ -109,7 +110,7 @@ def events_in(store: str) -> int:
 
 
 def topics(store: str) -> Counter[str]:
-    """How many events of each topic (subject opened, record type, verdict) it holds."""
+    """How many rows of each topic (a packed row's marker, or an event's topic) it holds."""
     url = parse_store_url(store)
     query = "SELECT topic, count(*) FROM {table} GROUP BY topic"
     if url.kind == "sqlite":

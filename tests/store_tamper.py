@@ -39,6 +39,20 @@ def raw_connection(store_url: str) -> Iterator[tuple[Any, str, str, str]]:
             conn.execute(f"ALTER TABLE {table}_checkpoints ENABLE TRIGGER USER")
 
 
+@contextmanager
+def written_per_event() -> Iterator[None]:
+    """Stores opened inside append a row per event, as every release before packed rows
+    (``audit.store.packing``) did: how the tests make an old store."""
+    import audit.store.application as application
+
+    packed = application.packed_rows
+    application.packed_rows = lambda kind, events: list(events)
+    try:
+        yield
+    finally:
+        application.packed_rows = packed
+
+
 def execute(store_url: str, statement: str, params: tuple = ()) -> list[tuple]:
     """Run one statement ({t} = events table, {id} = order column, {p} = placeholder)."""
     with raw_connection(store_url) as (conn, table, id_col, ph):
@@ -47,6 +61,15 @@ def execute(store_url: str, statement: str, params: tuple = ()) -> list[tuple]:
             return list(cursor.fetchall())
         except (sqlite3.ProgrammingError, psycopg.ProgrammingError):
             return []
+
+
+def flip_a_byte(store_url: str, victim: int) -> None:
+    """Change one byte in the middle of the stored state of the row at notification
+    ``victim`` (inside a packed row's compressed events)."""
+    [(state,)] = execute(store_url, "SELECT state FROM {t} WHERE {id} = {p}", (victim,))
+    altered = bytearray(state)
+    altered[len(altered) // 2] ^= 0x01
+    execute(store_url, "UPDATE {t} SET state = {p} WHERE {id} = {p}", (bytes(altered), victim))
 
 
 def checkpoints_table(store_url: str) -> str:

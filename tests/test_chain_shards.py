@@ -15,25 +15,27 @@ from tests.store_tamper import (
     as_written_before_shard_form,
     checkpoints_table,
     execute,
+    flip_a_byte,
     swap_positions,
+    written_per_event,
 )
-from tests.test_store import hand
+from tests.test_store import five, hand
 
 EAST, WEST = "east/1", "west/2"
 
 
 @pytest.fixture
 def two_shards(store_url: str) -> Iterator[AuditStore]:
-    """Five-event hands written alternately to two shards: east 1-5, west 6-10, east 11-15,
-    west 16-20 (checkpoint at 20), east 21-25 (checkpoint at 25)."""
+    """Five one-row hands written alternately to two shards: east 1-5, west 6-10, east
+    11-15, west 16-20 (checkpoint at 20), east 21-25 (checkpoint at 25)."""
     east = AuditStore(store_url, chain_shard=EAST)
     west = AuditStore(store_url, chain_shard=WEST)
-    east.append([hand("e/1")])
-    west.append([hand("w/1")])
-    east.append([hand("e/2")])
-    west.append([hand("w/2")])
+    east.append(five("e/1"))
+    west.append(five("w/1"))
+    east.append(five("e/2"))
+    west.append(five("w/2"))
     west.checkpoint()
-    east.append([hand("e/3")])
+    east.append(five("e/3"))
     east.checkpoint()
     west.close()
     yield east
@@ -53,7 +55,7 @@ def test_each_shard_is_its_own_chain_and_the_store_verifies(
 
 
 def test_an_edited_row_is_named_with_its_shard(two_shards: AuditStore, store_url: str) -> None:
-    execute(store_url, "UPDATE {t} SET state = state || {p} WHERE {id} = 17", (b" ",))
+    flip_a_byte(store_url, 17)
     report = two_shards.verify()
     assert not report.ok and report.broken_at == 17
     assert "altered" in report.problem and f"shard {WEST!r}" in report.problem
@@ -147,7 +149,7 @@ def test_writers_of_different_shards_append_side_by_side(store_url: str) -> None
     try:
         report = store.verify()
         assert report.ok, report.problem
-        assert (report.events_checked, report.shards) == (300 * 5, 2)
+        assert (report.events_checked, report.shards) == (300, 2)  # a row per hand
         assert report.checkpoints_checked >= 3
     finally:
         store.close()
@@ -170,10 +172,13 @@ def _as_before_shards(store_url: str) -> None:
 
 
 def test_a_store_from_before_shards_verifies_and_migrates(store_url: str) -> None:
-    old = AuditStore(store_url)
-    old.append([hand("o/1"), hand("o/2")])
-    old.checkpoint()
-    old.close()
+    """An old store (a row per event, no shards) reads, verifies and takes packed rows
+    after its own; the rows are counted (10 old, then one per hand)."""
+    with written_per_event():
+        old = AuditStore(store_url)
+        old.append([hand("o/1"), hand("o/2")])
+        old.checkpoint()
+        old.close()
     _as_before_shards(store_url)
 
     # Read as it is, and written by a role that may not migrate it: one chain, as before.
@@ -182,7 +187,10 @@ def test_a_store_from_before_shards_verifies_and_migrates(store_url: str) -> Non
     unmigrated.append([hand("o/3")])
     unmigrated.checkpoint()
     report = unmigrated.verify()
-    assert report.ok and (report.events_checked, report.shards) == (15, 1)
+    assert report.ok and (report.events_checked, report.shards) == (11, 1)
+    assert unmigrated.records_of("poker", "o/1") == hand("o/1").records
+    assert unmigrated.records_of("poker", "o/3") == hand("o/3").records
+    assert list(unmigrated.iter_subject_ids("poker")) == ["o/1", "o/2", "o/3"]
     unmigrated.close()
 
     # Opened for writing by the owner (db init) or on SQLite: migrated in place; the old
@@ -196,7 +204,8 @@ def test_a_store_from_before_shards_verifies_and_migrates(store_url: str) -> Non
     main.checkpoint()
     report = main.verify()
     assert report.ok, report.problem
-    assert (report.events_checked, report.shards, report.checkpoints_checked) == (25, 2, 4)
+    assert (report.events_checked, report.shards, report.checkpoints_checked) == (13, 2, 4)
+    assert main.count_events() == 25
     execute(store_url, "DELETE FROM {t} WHERE {id} = 3")  # an old event, after migrating
     assert main.verify().broken_at == 4
     main.close()

@@ -140,7 +140,7 @@ def test_db_init_makes_a_sqlite_store_and_grants_are_postgresql_only(tmp_path: P
     code, out, _ = run("--store", url, "db", "init")
     assert code == 0 and "store ready" in out
     code, out, _ = run("--store", url, "verify")
-    assert code == 0 and "chain intact: 0 events" in out
+    assert code == 0 and "chain intact: 0 rows" in out
     code, _, err = run("--store", url, "db", "grant", "--writer", "w")
     assert_clean(code, err, "PostgreSQL")
     code, _, err = run("--store", url, "db", "init", "--owner", "o")

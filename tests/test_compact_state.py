@@ -28,10 +28,11 @@ from audit.families import FAMILIES
 from audit.ingest.pipeline import ingest
 from audit.judging import judge_stored, replay, verdict_unit
 from audit.store import AuditStore, OrjsonTranscoder, compact
+from audit.store.packing import expand, is_packed
 from audit.store.signing import SIGNING_KEY_ENV, generate_keypair, load_public_key
 from console.readmodel.model import ReadModel
 from console.readmodel.queries import ModelVerdicts
-from tests.store_tamper import execute
+from tests.store_tamper import execute, written_per_event
 
 RULEBOOK = "gg-2022-cash-holdem"
 T0 = datetime(2024, 5, 1, 12, 0, tzinfo=UTC)
@@ -223,9 +224,22 @@ def _hands(store: AuditStore) -> list[str]:
 
 
 def _states(url: str) -> list[tuple[int, bytes, str]]:
+    """(notification id, state, topic) of every stored row."""
     return [
         (int(i), bytes(s), str(t))
         for i, s, t in execute(url, "SELECT {id}, state, topic FROM {t} ORDER BY {id}")
+    ]
+
+
+def _event_states(url: str) -> list[tuple[int, bytes, str]]:
+    """``_states`` with a packed row's events each (``audit.store.packing``)."""
+    rows = execute(
+        url, "SELECT {id}, originator_id, originator_version, topic, state FROM {t} ORDER BY {id}"
+    )
+    return [
+        (int(i), state, topic)
+        for i, oid, version, stored_topic, stored in rows
+        for _, topic, state in expand(oid, version, stored_topic, bytes(stored))
     ]
 
 
@@ -239,7 +253,7 @@ def mixed(
     half = len(files) // 2
     store = AuditStore(store_url)
     reference = AuditStore(f"sqlite:///{tmp_path / 'reference.db'}")
-    with monkeypatch.context() as before:
+    with monkeypatch.context() as before, written_per_event():
         writing_json_as_before(before)
         ingest(store, files[:half], rulebooks=[RULEBOOK])
         ingest(reference, files, rulebooks=[RULEBOOK])
@@ -257,7 +271,8 @@ def mixed(
 def test_an_old_store_takes_compact_writes_and_reads_both_kinds_of_row(
     mixed: MixedStore,
 ) -> None:
-    states = _states(mixed.url)
+    assert all(is_packed(t) for _, _, t in _states(mixed.url)[-len(mixed.new_hands) :])
+    states = _event_states(mixed.url)
     new_rows = [s for _, s, _ in states if compact.is_compact(s)]
     old_rows = [s for _, s, _ in states if s.startswith(b"{")]
     assert len(new_rows) + len(old_rows) == len(states)
@@ -296,9 +311,7 @@ def test_a_changed_byte_of_either_kind_of_row_fails_verify(
     mixed: MixedStore, row_kind: str
 ) -> None:
     states = _states(mixed.url)
-    victim, state = next(
-        (i, s) for i, s, _ in states if compact.is_compact(s) == (row_kind == "compact")
-    )
+    victim, state = next((i, s) for i, s, t in states if is_packed(t) == (row_kind == "compact"))
     changed = state[:-1] + bytes([state[-1] ^ 1])
     execute(mixed.url, "UPDATE {t} SET state = {p} WHERE {id} = {p}", (changed, victim))
     report = mixed.store.verify()
@@ -324,8 +337,10 @@ def test_an_evidence_bundle_proves_compact_rows_and_refuses_one_changed(
     assert verify_bundle(bundle, mixed.public_key).ok
     changed = json.loads(json.dumps(bundle))
     target = next((e for e in changed["events"] if "state_b64" in e), None)
-    assert target is not None, "the hand's records are bundled as their compact bytes"
-    assert compact.is_compact(base64.b64decode(target["state_b64"]))
+    assert target is not None, "the hand's records are bundled as their stored bytes"
+    packed = base64.b64decode(target["state_b64"])
+    inside = expand(target["originator_id"], target["version"], target["topic"], packed)
+    assert all(compact.is_compact(state) for _, _, state in inside[1:])
     raw = bytearray(base64.b64decode(target["state_b64"]))
     raw[-1] ^= 1
     target["state_b64"] = base64.b64encode(bytes(raw)).decode()

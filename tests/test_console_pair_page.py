@@ -6,6 +6,7 @@ detector unit and the evidence hands) is proven offline. Both backends."""
 
 from __future__ import annotations
 
+import base64
 import copy
 from datetime import date
 from pathlib import Path
@@ -16,6 +17,7 @@ import pytest
 
 from audit.evidence.check import verify_bundle
 from audit.store import AuditStore
+from audit.store.packing import pack_events, unpack
 from audit.store.signing import SIGNING_KEY_ENV, generate_keypair, load_public_key
 from console.app import create_app
 from console.auth.accounts import add_user
@@ -124,8 +126,11 @@ def test_a_pairs_evidence_bundle_proves_the_suspicion_and_its_hands(client: Any)
     del short["inputs"][1]  # a hand the suspicion names left out
     assert "not the evidence hands" in " ".join(verify_bundle(short, key).problems)
     changed = copy.deepcopy(bundle)
-    state = changed["verdict"]["events"][1]["state"]
-    changed["verdict"]["events"][1]["state"] = state.replace("7.1", "9.1", 1)
+    [row] = changed["verdict"]["events"]  # the unit's packed row: its Opened and its verdict
+    events = unpack(row["originator_id"], row["version"], base64.b64decode(row["state_b64"]))
+    assert b"7.1" in events[1][2]
+    altered = [(topic, state.replace(b"7.1", b"9.1", 1)) for _, topic, state in events]
+    row["state_b64"] = base64.b64encode(pack_events(altered)).decode()
     assert not verify_bundle(changed, key).ok  # the stored suspicion altered
     other = copy.deepcopy(bundle)
     other["subject"]["id"] = "pair:p1|p3"

@@ -494,9 +494,13 @@ def test_user_commands(console_store: ConsoleStore, tmp_path: Path, capsys: Any)
     store = AuditStore(url)
     try:
         from audit.evidence.chainrows import rows_between
+        from audit.store import expand_row
 
-        states = b"".join(
-            r.state for r in rows_between(store, 0, store.recorder.max_notification_id())
+        rows = rows_between(store, 0, store.recorder.max_notification_id())
+        states = b"".join(  # a packed row's events each (audit.store.packing)
+            state
+            for r in rows
+            for _, _, state in expand_row(r.originator_id, r.originator_version, r.topic, r.state)
         )
     finally:
         store.close()

@@ -97,8 +97,9 @@ def test_a_bundle_proves_its_events_and_verdict(
     assert bundle["rulebook"]["citations"] and bundle["made_by"] == "inspector-1"
     report = verify_bundle(bundle, key)
     assert report.ok, report.problems
-    events = len(bundle["events"])
-    assert report.proven[0].startswith(f"these {events} stored events of poker subject {hand}")
+    rows = len(bundle["events"])
+    assert report.proven[0].startswith("these ")
+    assert f"stored events ({rows} row(s)) of poker subject {hand}" in report.proven[0]
     assert f"signed by key {bundle['proof']['checkpoint']['key_id']}" in report.proven[0]
     assert "recomputed" in report.proven[1]
     path = tmp_path / "bundle.json"
@@ -174,7 +175,7 @@ def _no_change_passes(bundle: dict[str, Any], key: Any) -> None:
             parent[path[-1]] = original
         assert not report.ok and report.problems, path
         checked += 1
-    assert checked > 100
+    assert checked > 60  # a packed row per hand and per verdict unit: fewer leaves
     assert verify_bundle(bundle, key).ok  # every change was undone
 
 

@@ -29,14 +29,14 @@ from audit.store import AuditStore
 from audit.store.signing import generate_keypair, load_private_key, load_public_key
 from audit.store.witness import publish
 from tests.store_tamper import as_written_before_shard_form, checkpoints_table, execute, rechain
-from tests.test_store import hand
+from tests.test_store import five
 
 EAST, WEST = "east/1", "west/2"
 
 
 @dataclass
 class SignedShards:
-    """Hands of five events written alternately to two shards, signed and witnessed: east
+    """Five one-row hands written alternately to two shards, signed and witnessed: east
     1-5, west 6-10, east 11-15, west 16-20 (checkpoint at 20 by west: heads east at 15,
     west at 20), east 21-25 (checkpoint at 25 by east: head east at 25)."""
 
@@ -78,12 +78,12 @@ def shards(store_url: str, tmp_path: Path) -> Iterator[SignedShards]:
     east = AuditStore(store_url, chain_shard=EAST)
     west = AuditStore(store_url, chain_shard=WEST)
     east.signing_key = west.signing_key = private
-    east.append([hand("e/1")])
-    west.append([hand("w/1")])
-    east.append([hand("e/2")])
-    west.append([hand("w/2")])
+    east.append(five("e/1"))
+    west.append(five("w/1"))
+    east.append(five("e/2"))
+    west.append(five("w/2"))
     west.checkpoint(publish=witness)
-    east.append([hand("e/3")])
+    east.append(five("e/3"))
     east.checkpoint(publish=witness)
     yield SignedShards(store_url, east, west, witness, private, public)
     west.close()
@@ -244,7 +244,7 @@ def test_a_store_written_before_the_shard_form_verifies_and_takes_new_writes(
     assert signed.signatures_checked == 2
 
     # New writes go in under the new form, beside the old.
-    shards.west.append([hand("w/3")])
+    shards.west.append(five("w/3"))
     head = shards.west.checkpoint(publish=old_witness)
     assert head is not None and head.shards_signed
     assert _forms(shards.url) == {1: 25, 2: 5}

@@ -9,7 +9,7 @@ import pytest
 
 from audit.store import AuditStore, SubjectRecords
 from audit.store.subjects import PokerHand, subject_uuid
-from tests.store_tamper import execute, swap_positions
+from tests.store_tamper import execute, flip_a_byte, swap_positions
 
 T0 = datetime(2024, 5, 1, 12, 0, tzinfo=UTC)
 
@@ -39,6 +39,11 @@ def hand(hand_id: str, n_actions: int = 3, seat: int = 1) -> SubjectRecords:
             }
         )
     return SubjectRecords("poker", hand_id, records, source="test")
+
+
+def five(name: str) -> list[SubjectRecords]:
+    """Five hands: five rows (a packed row each) when appended together."""
+    return [hand(f"{name}/{n}") for n in range(5)]
 
 
 def test_append_stores_every_record_and_rebuilds_the_aggregate(store: AuditStore) -> None:
@@ -82,18 +87,19 @@ def test_verify_passes_on_an_untouched_store(store: AuditStore) -> None:
         store.append([hand(f"t/{i}")])
         store.checkpoint()
     report = store.verify()
-    assert report.ok and report.events_checked == 25 and report.checkpoints_checked == 5
+    assert report.ok and report.events_checked == 5 and report.checkpoints_checked == 5
 
 
 def _filled(store: AuditStore) -> None:
-    store.append([hand("t/1"), hand("t/2"), hand("t/3")])
+    """15 hands, one packed row each (notifications 1..15)."""
+    store.append([hand(f"t/{i}") for i in range(1, 16)])
     store.checkpoint()
 
 
 @pytest.mark.parametrize("victim", [1, 5, 8, 15])
 def test_verify_names_an_altered_row(store: AuditStore, store_url: str, victim: int) -> None:
     _filled(store)
-    execute(store_url, "UPDATE {t} SET state = state || {p} WHERE {id} = {p}", (b" ", victim))
+    flip_a_byte(store_url, victim)
     report = store.verify()
     assert not report.ok and report.broken_at == victim
     assert "altered" in report.problem

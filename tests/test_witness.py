@@ -19,6 +19,7 @@ import pytest
 from audit.store import AuditStore
 from audit.store.chain import Checkpoint, link_hash, originator_hex
 from audit.store.merkle import tree_root
+from audit.store.packing import pack_events, unpack
 from audit.store.shards import MAIN_SHARD
 from audit.store.signing import (
     SIGNING_KEY_ENV,
@@ -29,13 +30,19 @@ from audit.store.signing import (
 )
 from audit.store.witness import WITNESS_ENV, describe_head, head_time_text, load_heads, publish
 from cli.main import main
-from tests.store_tamper import checkpoints_table, execute, recompute_history
+from tests.store_tamper import (
+    checkpoints_table,
+    execute,
+    flip_a_byte,
+    recompute_history,
+    written_per_event,
+)
 from tests.test_store import hand
 
 
 @dataclass
 class Witnessed:
-    """A store with three signed tree heads (after 5, 10 and 15 events), each published."""
+    """A store with three signed tree heads (after 5, 10 and 15 rows), each published."""
 
     url: str
     store: AuditStore
@@ -70,7 +77,7 @@ def witnessed(
     monkeypatch.setenv(WITNESS_ENV, str(witness) + ("/" if request.param == "directory" else ""))
     store = AuditStore(store_url)
     for i in range(3):
-        store.append([hand(f"t/{i}")])  # 5 events per hand
+        store.append([hand(f"t/{i}/{n}") for n in range(5)])  # 5 rows, a packed row per hand
         store.checkpoint()
     yield Witnessed(store_url, store, witness, public, private)
     store.close()
@@ -126,8 +133,9 @@ def recompute_everything(url: str, victim: int, old: bytes, new: bytes) -> None:
     """Alter a payout, then recompute every chain hash and checkpoint; the signatures go."""
 
     def alter(state: bytes) -> bytes:
-        assert old in state
-        return state.replace(old, new)
+        events = unpack("the victim", 1, state)
+        assert any(old in event for _, _, event in events)
+        return pack_events([(topic, event.replace(old, new)) for _, topic, event in events])
 
     recompute_history(url, victim, alter, strip_signatures=True)
 
@@ -340,7 +348,7 @@ def test_an_unreadable_witness_entry_and_a_missing_witness(
 
 def test_cli_checkpoint_publish(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     url = f"sqlite:///{tmp_path / 's.db'}"
-    AuditStore(url).append([hand("t/1")])
+    AuditStore(url).append([hand(f"t/{n}") for n in range(5)])  # five rows
     assert main(["keygen", str(tmp_path / "k")]) == 0
     key = str(tmp_path / "k" / "checkpoint-signing.key")
     folder = tmp_path / "heads"
@@ -362,7 +370,7 @@ def test_a_damaged_frontier_is_not_built_on(
         f"UPDATE {checkpoints_table(witnessed.url)} SET tree_frontier = {{p}}",
         (b"\x00" * 64,),
     )
-    witnessed.store.append([hand("t/9")])
+    witnessed.store.append([hand(f"t/9/{n}") for n in range(5)])
     assert witnessed.store.checkpoint().event_count == 20
     code, out = witnessed.verify_witness(capsys)
     assert code == 0, out
@@ -373,11 +381,13 @@ def test_checkpoints_written_before_the_merkle_tree_still_verify(
 ) -> None:
     """An old store: a checkpoints table without the tree columns, with old-style signed
     checkpoints. It verifies as before; opening it adds the columns, and the next
-    checkpoint is a signed tree head, built from the first event."""
+    checkpoint is a signed tree head, built from the first event (five rows of one event
+    each, then a packed row)."""
     private, public = generate_keypair(tmp_path / "keys")
     key = load_public_key(public)
     store = AuditStore(store_url)
-    store.append([hand("t/1")])
+    with written_per_event():
+        store.append([hand("t/1")])
     notification_id, chain_hash, count = store.recorder.chain_head()
     old = sign(Checkpoint(notification_id, chain_hash, count), load_private_key(private))
     table = checkpoints_table(store_url)
@@ -399,7 +409,7 @@ def test_checkpoints_written_before_the_merkle_tree_still_verify(
     monkeypatch.setenv(SIGNING_KEY_ENV, str(private))
     store.signing_key = load_private_key(private)
     head = store.checkpoint(publish=tmp_path / "w.jsonl")
-    assert head is not None and head.tree_root and head.event_count == 10
+    assert head is not None and head.tree_root and head.event_count == 6
     report = store.verify(key)
     assert report.ok and report.signatures_checked == 2
     assert store.verify_witness(tmp_path / "w.jsonl", key).ok
@@ -411,7 +421,7 @@ def test_an_altered_row_left_unchained_is_named_by_the_chain_and_the_witness(
 ) -> None:
     """Past the chain's first break the witness keeps reading, recomputing each hash from
     the event's content (the stored hashes are not taken on trust)."""
-    execute(witnessed.url, "UPDATE {t} SET state = state || {p} WHERE {id} = 8", (b" ",))
+    flip_a_byte(witnessed.url, 8)
     code, out = witnessed.verify_witness(capsys)
     assert code == 1
     assert "CHAIN BROKEN at notification 8" in out
@@ -429,7 +439,7 @@ def test_replay_publishes_its_checkpoint_to_the_witness_of_the_environment(
     store.append([hand("t/1"), hand("t/2")])
     assert main(["--store", store_url, "replay"]) == 0
     [head] = [w.head for w in load_heads(witness)[0]]
-    assert head.event_count == store.count_events() > 10
+    assert head.event_count == store.count_rows() > 3
     assert store.verify_witness(witness).ok
     store.close()
 

@@ -4,8 +4,9 @@ proof linking them to a signed checkpoint (format and checker: ``audit.evidence.
 ``build_bundle`` gathers, from the store itself (never the read model's copies):
 
 * the subject's aggregate rows, exactly as stored (state text, chain link, notification
-  id), and those of the inputs its verdict depends on (``audit.judging.gather``: a poker
-  table's declarations, a satellite's target tournament);
+  id; a packed row, ``audit.store.packing``, holds its events inside), and those of the
+  inputs its verdict depends on (``audit.judging.gather``: a poker table's declarations,
+  a satellite's target tournament);
 * its current verdict unit's rows (``audit.judging.Verdicts`` says which unit is
   current: the read model's index in the console, a scan of the store otherwise);
 * the rulebook and each cited rule's summary (``replayer.rulebooks.citations``);
@@ -33,7 +34,7 @@ from audit.ingest.conflicts import conflict_key
 from audit.judging import DECLARED, OWN_TABLE, Verdicts, gather, opening
 from audit.judging import KIND as ADJUDICATION
 from audit.show import collusion_nights
-from audit.store import AuditStore, ChainRow, subject_uuid
+from audit.store import AuditStore, ChainRow, expand_row, subject_uuid
 from replayer import REPLAYER_VERSION
 from replayer.rulebooks.citations import summary_line
 
@@ -150,9 +151,16 @@ def build_bundle(
     verdict_rows = rows_of(store, subject_uuid(ADJUDICATION, current).hex) if current else []
     record: dict[str, Any] = {}
     unit_id = ""
-    if len(verdict_rows) == 2:
-        unit_id = str(orjson.loads(verdict_rows[0].state).get("subject_id"))
-        record = store.transcoder.decode_record(verdict_rows[1].state)
+    verdict_events = [
+        state
+        for row in verdict_rows
+        for _, _, state in expand_row(
+            row.originator_id, row.originator_version, row.topic, row.state
+        )
+    ]
+    if len(verdict_events) == 2:
+        unit_id = str(orjson.loads(verdict_events[0]).get("subject_id"))
+        record = store.transcoder.decode_record(verdict_events[1])
     return _bundle(
         store,
         {"kind": kind, "id": subject},

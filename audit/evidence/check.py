@@ -3,9 +3,11 @@
 A bundle (``audit.evidence.bundle.build_bundle`` makes them; one JSON file) holds
 
 * ``subject``: kind and id;
-* ``events``: the subject's stored events exactly as stored (each: notification id,
-  aggregate id, version, topic, the stored state text, chain link ``chain_prev`` /
-  ``chain_hash``), the aggregate's opening event first;
+* ``events``: the subject's stored rows exactly as stored (each: notification id,
+  aggregate id, version, topic, the stored state text, or base64 when not text, chain
+  link ``chain_prev`` / ``chain_hash``), the aggregate's opening event first; a packed row
+  (``audit.store.packing``) holds several events, which the check decodes from its
+  bytes (the proof is over the rows);
 * ``inputs``: the other stored events the verdict depends on, by subject (a poker
   table's declared terms, a satellite's target tournament), in the same form;
 * ``verdict``: the subject's current verdict unit, its stored events in the same form;
@@ -45,7 +47,14 @@ from eventsourcing.utils import get_topic
 
 from audit.evidence.proof_check import ProofError, ProofResult, check_proof, row_state
 from audit.judging import ADJUDICATORS, findings_json, gather, judge
-from audit.store import FIRST_RECORD_VERSION, SUBJECT_CLASSES, OrjsonTranscoder, subject_uuid
+from audit.store import (
+    FIRST_RECORD_VERSION,
+    SUBJECT_CLASSES,
+    OrjsonTranscoder,
+    PackedRowError,
+    expand_row,
+    subject_uuid,
+)
 from audit.wording import show_command
 from replayer import REPLAYER_VERSION
 from replayer.rulebooks.citations import summary_line
@@ -97,22 +106,39 @@ def _records(kind: str, subject: str, events: Sequence[Mapping[str, Any]]) -> li
         raise BundleError(f"no stored events of {where}")
     decode = _transcoder().decode_record
     records: list[dict[str, Any]] = []
-    for version, event in enumerate(events, 1):
-        if event.get("originator_id") != aggregate or int(event.get("version", -1)) != version:
+    for version, (originator, stored_version, topic, state) in enumerate(_unpacked(events), 1):
+        if originator != aggregate or stored_version != version:
             raise BundleError(f"event {version} of {where} is not that subject's (id or version)")
-        state = row_state(event)
         if version == 1:
             opened = orjson.loads(state)
-            if event["topic"] != get_topic(cls.Opened) or opened.get("subject_id") != subject:
+            if topic != get_topic(cls.Opened) or opened.get("subject_id") != subject:
                 raise BundleError(f"the opening event of {where} is not its own")
             continue
         record = decode(state)
-        if event["topic"] != cls.record_topic(str(record.get("type"))):
+        if topic != cls.record_topic(str(record.get("type"))):
             raise BundleError(f"event {version} of {where}: its topic does not match its record")
         if int(record.get("sequence", -1)) + FIRST_RECORD_VERSION != version:
             raise BundleError(f"event {version} of {where}: sequence and version disagree")
         records.append(record)
     return records
+
+
+def _unpacked(events: Sequence[Mapping[str, Any]]) -> list[tuple[Any, int, str, bytes]]:
+    """(aggregate id, version, topic, state) of each event the bundled rows hold: a
+    packed row's events each (``audit.store.packing``), decoded from its exact bytes."""
+    try:
+        return [
+            (event.get("originator_id"), version, topic, state)
+            for event in events
+            for version, topic, state in expand_row(
+                event.get("originator_id"),
+                int(event.get("version", -1)),
+                str(event.get("topic")),
+                row_state(event),
+            )
+        ]
+    except PackedRowError as error:
+        raise BundleError(str(error)) from None
 
 
 class _Bundled:
@@ -200,11 +226,12 @@ def _inclusion(
     cp = result.checkpoint
     ids = sorted(int(e["notification_id"]) for e in events)
     inputs = len(proven) - len(events)
-    others = f", the {inputs} stored event(s) of its inputs" if inputs else ""
+    others = f", the {inputs} stored row(s) of its inputs" if inputs else ""
     return (
-        f"these {len(events)} stored events of {kind} subject {subject} (notifications "
+        f"these {len(_unpacked(events))} stored events ({len(events)} row(s)) of {kind} subject "
+        f"{subject} (notifications "
         f"{ids[0]}..{ids[-1]}){others} and its verdict unit {unit} are in the store's history "
-        f"up to checkpoint {cp.notification_id} ({cp.event_count} events, head "
+        f"up to checkpoint {cp.notification_id} ({cp.event_count} rows, head "
         f"{cp.chain_hash.hex()}), signed by key {cp.key_id or '(unnamed)'} at "
         f"{result.head_time} ({result.method})"
     )
@@ -256,7 +283,7 @@ def _suspicion(bundle: Mapping[str, Any], subject: str, public_key: Ed25519Publi
         f"{detail.get('shared_hands')} shared hands, window of "
         f"{(detail.get('window') or {}).get('days')} days to {record.get('subject')}) is stored "
         f"in unit {unit}, and its {len(hands)} evidence hand(s) are stored hands; all are in "
-        f"the store's history up to checkpoint {cp.notification_id} ({cp.event_count} events), "
+        f"the store's history up to checkpoint {cp.notification_id} ({cp.event_count} rows), "
         f"signed by key {cp.key_id or '(unnamed)'} at {result.head_time} ({result.method})",
         f"the cited rule is the catalogue's: {summary_line(citation)}",
     ]

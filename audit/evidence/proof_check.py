@@ -2,12 +2,13 @@
 
 Two kinds, checked without any store (``check_proof``):
 
-* ``merkle`` (RFC 9162, ``audit.store.merkle``): each proven event's chain hash is
-  recomputed from its stored bytes and chain shard (``audit.store.chain.link_hash``; an
-  event stored before the hash covered the shard, ``chain_form`` 1:
-  ``legacy_link_hash``), hashed as a leaf,
+* ``merkle`` (RFC 9162, ``audit.store.merkle``): each proven row's chain hash (a packed
+  row, ``audit.store.packing``, holds several events; the chain covers its stored,
+  compressed bytes) is recomputed from its stored bytes and chain shard
+  (``audit.store.chain.link_hash``; an event stored before the hash covered the shard,
+  ``chain_form`` 1: ``legacy_link_hash``), hashed as a leaf,
   and its audit path must lead to the checkpoint's signed tree root (tree size = the
-  checkpoint's event count). Small: O(log n) hashes per event.
+  checkpoint's event count, which counts rows). Small: O(log n) hashes per row.
 * ``hash-chain`` (checkpoints without a tree root): every row from the first proven
   event to the checkpoint is bundled, and the chain recomputed over them, starting at the
   first proven event's ``chain_prev``, must end at the checkpoint's signed head hash.
@@ -32,7 +33,9 @@ from audit.store import (
     SHARD_FORM,
     Checkpoint,
     CompactStateError,
+    PackedRowError,
     decode_compact_state,
+    expand_row,
     heads_from_list,
     is_compact_state,
     key_id,
@@ -188,7 +191,18 @@ def _hash_chain(
             "the chain recomputed over the bundled rows does not end at the signed head: "
             "a row was changed, added or left out"
         )
-    return _stored_at(row_state(ordered[-1]))
+    return _row_stored_at(ordered[-1])
+
+
+def _row_stored_at(row: Mapping[str, Any]) -> str:
+    """When a bundled row was stored: its (last) event's time."""
+    try:
+        events = expand_row(
+            row.get("originator_id"), int(row["version"]), str(row["topic"]), row_state(row)
+        )
+    except PackedRowError:
+        return "an unknown time"
+    return _stored_at(events[-1][2])
 
 
 def _stored_at(state: bytes) -> str:

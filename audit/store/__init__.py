@@ -67,6 +67,8 @@ from audit.store.merkle import (
     node_hash,
     verify_inclusion,
 )
+from audit.store.packing import PackedRowError
+from audit.store.packing import expand as expand_row
 from audit.store.reads import RecordReads, Records, StoreReads
 from audit.store.roles import grant, init_store
 from audit.store.shards import (
@@ -133,6 +135,7 @@ __all__ = [
     "IncidentNote",
     "KeyError_",
     "OrjsonTranscoder",
+    "PackedRowError",
     "QuarantinedRecord",
     "RecordReads",
     "Records",
@@ -151,6 +154,7 @@ __all__ = [
     "decode_compact_state",
     "describe_head",
     "event_digest",
+    "expand_row",
     "first_named",
     "generate_keypair",
     "grant",

@@ -1,7 +1,8 @@
 """The store: an eventsourcing Application, the only door to the events.
 
 SQLite file by default, PostgreSQL when the URL says so; both through recorders that
-chain every event's hash (``audit.store.chain``). Appends are batched: one transaction
+chain every row's hash (``audit.store.chain``), a row holding one subject's events of
+one append (``audit.store.packing``). Appends are batched: one transaction
 per batch of subjects, never one per event. Nothing is updated or deleted: a correction
 is a new event.
 """
@@ -24,6 +25,7 @@ from eventsourcing.utils import get_topic
 from audit.collector import collector_paused
 from audit.config import StoreURL, parse_store_url
 from audit.store.chain import ChainReport, Checkpoint, verify_rows
+from audit.store.packing import covered_versions, packed_rows
 from audit.store.recording import ChainedRecorder
 from audit.store.shards import MAIN_SHARD, checked_shard
 from audit.store.signing import signing_key_from_env
@@ -230,11 +232,17 @@ class AuditStore(Application[UUID]):
         unit's other events are stored, and each conflicting event is listed in
         ``event_conflicts`` for quarantine.
 
+        Each unit's new events are stored as packed rows (``audit.store.packing``): one
+        row per run of consecutive versions, its ``Opened`` event first when the
+        subject is new.
+
         What is stored is read before the insert's transaction: another writer (a
         concurrent ingest of overlapping files) may store the same events in between.
-        The insert then fails whole on the primary key, and the batch is read and
-        written again, where those events are now duplicates (up to
-        ``APPEND_ATTEMPTS`` times, each after another writer committed).
+        The insert then fails whole, on the primary key (a row at the same first
+        version) or on the recorder's second read of the subjects it extends (a row
+        overlapping another's from another version), and the batch is read and written
+        again, where those events are now duplicates (up to ``APPEND_ATTEMPTS`` times,
+        each after another writer committed).
         """
         from eventsourcing.persistence import IntegrityError
 
@@ -292,17 +300,19 @@ class AuditStore(Application[UUID]):
                 continue
             cls = SUBJECT_CLASSES[unit.kind]
             aggregate_id = UUID(key)
+            events: list[StoredEvent] = []
             if key not in opened:
-                stored_events.append(self._opened(cls, aggregate_id, unit.subject_id, now))
+                events.append(self._opened(cls, aggregate_id, unit.subject_id, now))
                 opened.add(key)
             for record, version in new:
-                stored_events.append(self._recorded(cls, aggregate_id, version, record, now))
+                events.append(self._recorded(cls, aggregate_id, version, record, now))
                 planned[key, version] = record
+            stored_events.extend(packed_rows(unit.kind, events))
+            result.events_stored += len(events)
             result.stored += 1
             result.outcomes.append(STORED)
         if stored_events:
             self.recorder.insert_events(stored_events)
-        result.events_stored = len(stored_events)
         return result
 
     def _recorded(
@@ -442,7 +452,15 @@ class AuditStore(Application[UUID]):
         yield from self.iter_record_batches(kind, self.iter_subject_ids(kind), batch)
 
     def count_events(self) -> int:
-        """How many events the store holds (the chain's length)."""
+        """How many events the store holds (a packed row's each, ``audit.store.packing``;
+        reads every row's pack header: for tests and small stores)."""
+        return sum(
+            len(covered_versions(r.originator_id, r.originator_version, r.topic, r.state))
+            for r in self.chained.iter_chain_rows()
+        )
+
+    def count_rows(self) -> int:
+        """How many rows the store holds: the chain's length, a tree head's size."""
         return self.chained.chain_head()[2]
 
     # -- tamper evidence ----------------------------------------------------------------

@@ -9,6 +9,12 @@ identity and its bytes, length-prefixed so that no two different events hash ali
     chain_hash = sha256(chain_prev ‖ 0x02 ‖ len‖chain_shard ‖ len‖originator_id_hex
                         ‖ version(8 bytes) ‖ len‖topic ‖ len‖state)
 
+A row is one event, or a packed row (``audit.store.packing``): one subject's events of
+one append, its topic a marker, its version the first it holds, its state the
+compressed events. The hash covers the row as stored, so a packed row's chain hash
+covers its compressed bytes (verification never inflates a row) and the Merkle tree's
+leaves, and a checkpoint's ``event_count``, count rows.
+
 Events written before the shard was covered (issue #26) keep their form
 (``LEGACY_FORM``, the column's default for them): the same without ``0x02 ‖
 len‖chain_shard`` (``legacy_link_hash``), checked as they were made. The byte after

@@ -21,8 +21,9 @@ A record is stored compactly only when decoding the bytes gives back what its JS
 would (the same JSON: every key in the same order, each value of the same JSON type and
 equal, each time at the same UTC offset): anything else (a field the schema lacks, a
 time in another zone, a test's partial record) is stored as JSON, the format every row
-had before. Rows start
-with ``{`` in JSON and with 0xC3 in this form, so a reader tells them apart by their
+had before. The writer generated for each storage schema (``audit.store.compact_writer``)
+decides it from the record's keys and exact types, without decoding the bytes again.
+Rows start with ``{`` in JSON and with 0xC3 in this form, so a reader tells them apart by their
 first byte and a store holding both reads either (``audit.store.transcoder``). The hash
 chain covers the state as stored (``audit.store.chain``), the writer schema's
 fingerprint included.
@@ -31,7 +32,6 @@ fingerprint included.
 from __future__ import annotations
 
 import copy
-import io
 import json
 from collections.abc import Mapping
 from dataclasses import dataclass
@@ -41,12 +41,12 @@ from pathlib import Path
 from typing import Any
 
 import fastavro
-import orjson
 from fastavro.schema import fingerprint, to_parsing_canonical_form
 from fastavro.types import Schema
 
 from audit.families import FAMILIES, SCHEMA_DIR, Family
 from audit.store.compact_reader import Reader, reader, timestamp
+from audit.store.compact_writer import Writer, writer
 
 MAGIC = b"\xc3\x01"
 """Avro's single-object encoding marker: a compact state starts with it (JSON with ``{``)."""
@@ -80,6 +80,9 @@ class StorageSchema:
     read: Reader
     """Its states' reader (``audit.store.compact_reader``): the record, straight from
     the bytes after the fingerprint."""
+    write: Writer
+    """Its states' writer (``audit.store.compact_writer``): the state, straight from the
+    record, or None when the reader would not give the record back identical."""
 
 
 def storage_schema(raw: Mapping[str, Any]) -> dict[str, Any]:
@@ -118,15 +121,17 @@ def _build(family: Family, raw: Mapping[str, Any]) -> StorageSchema:
     namespace_length = len(schema["namespace"]) + 1
     expanded = fastavro.parse_schema(schema, expand=True)
     assert isinstance(expanded, dict)  # a record schema parses to one
+    key = bytes.fromhex(fingerprint(to_parsing_canonical_form(parsed), "CRC-64-AVRO"))
     return StorageSchema(
         family=family,
-        fingerprint=bytes.fromhex(fingerprint(to_parsing_canonical_form(parsed), "CRC-64-AVRO")),
+        fingerprint=key,
         parsed=parsed,
         envelope=envelope,
         bodies={record["name"]: tuple(f["name"] for f in record["fields"]) for record in body},
         later_optional=later_optional,
         namespace_length=namespace_length,
         read=reader(expanded, envelope, later_optional, namespace_length),
+        write=writer(expanded, envelope, later_optional, namespace_length, MAGIC + key),
     )
 
 
@@ -176,49 +181,13 @@ def encode(kind: str, recorded_at: datetime, record: Mapping[str, Any]) -> bytes
 def encode_under(
     schema: StorageSchema, recorded_at: datetime, record: Mapping[str, Any]
 ) -> bytes | None:
-    """``encode`` under a given storage schema: kept only when reading it back, by the
-    reader every later read of the row uses (``audit.store.compact_reader``), gives back
-    ``recorded_at`` and the record unchanged (``reads_back_as``); else None."""
+    """``encode`` under a given storage schema, by its generated writer
+    (``audit.store.compact_writer``), which refuses every record the schema's reader, and
+    so every later read of the row, would not give back identical; None also for a
+    recording time not at UTC offset zero (it is read back in UTC)."""
     if recorded_at.utcoffset() != timedelta(0):
         return None
-    state = _written(schema, recorded_at, record)
-    if state is None:
-        return None
-    try:
-        back_at, back = decode(state)
-    except CompactStateError:
-        return None
-    return state if back_at == recorded_at and reads_back_as(back, record) else None
-
-
-def _written(
-    schema: StorageSchema, recorded_at: datetime, record: Mapping[str, Any]
-) -> bytes | None:
-    """The bytes of ``record`` under ``schema`` before the read-back check; None when the
-    record is of no type of the schema or its values do not fit it."""
-    fields = schema.bodies.get(str(record.get("type")))
-    if fields is None:
-        return None
-    subject = record.get(schema.envelope[1])
-    event_id = record.get("event_id")
-    datum: dict[str, Any] = {
-        "recorded_at": _micros(recorded_at),
-        "event_id": None if event_id == f"{subject}#{record.get('sequence')}" else event_id,
-        "source": None if "source" in fields else record.get("source"),
-        "body": (
-            f"{schema.family.namespace}.{record['type']}",
-            {name: record.get(name) for name in fields},
-        ),
-    }
-    for name in schema.envelope[1:]:
-        datum[name] = record.get(name)
-    out = io.BytesIO()
-    out.write(MAGIC + schema.fingerprint)
-    try:
-        fastavro.schemaless_writer(out, schema.parsed, datum)
-    except (ValueError, TypeError, AttributeError, KeyError, OverflowError):
-        return None
-    return out.getvalue()
+    return schema.write(_micros(recorded_at), record)
 
 
 def is_compact(state: bytes) -> bool:
@@ -255,13 +224,3 @@ def _read(state: bytes) -> tuple[int, dict[str, Any]]:
             f"stored state under schema {key.hex()} of family {schema.family.name!r} "
             f"does not decode: {error}"
         ) from None
-
-
-def reads_back_as(decoded: Mapping[str, Any], record: Mapping[str, Any]) -> bool:
-    """Whether ``decoded`` is what reading ``record`` from a JSON row gives: the same
-    JSON, so the same keys in the same order, the same values of the same JSON types
-    (``3`` is not ``3.0``, ``true`` is not ``1``), every time at the same UTC offset."""
-    try:
-        return orjson.dumps(decoded) == orjson.dumps(record)
-    except TypeError:  # a value JSON has no native form for: left to the transcoder's JSON
-        return False

@@ -29,6 +29,8 @@ from datetime import UTC, datetime, timedelta
 from functools import lru_cache
 from typing import Any
 
+from audit.store.generated_source import Source
+
 _EPOCH = datetime(1970, 1, 1, tzinfo=UTC)
 _VARINT = re.compile(rb"[\x80-\xff]*[\x00-\x7f]", re.DOTALL)
 """A varint: bytes with the high bit set, then one without."""
@@ -81,37 +83,7 @@ class _Times:
         return value, end
 
 
-class _Source:
-    """Python source being generated: lines, fresh local names, the constants it uses."""
-
-    def __init__(self) -> None:
-        self.lines: list[str] = []
-        self.constants: dict[str, Any] = {
-            "read_long": read_long,
-            "read_micros": _Times(int),
-            "read_time": _Times(timestamp),
-        }
-        self._count = 0
-
-    def name(self, prefix: str = "v") -> str:
-        self._count += 1
-        return f"{prefix}{self._count}"
-
-    def constant(self, value: Any) -> str:
-        name = self.name("k")
-        self.constants[name] = value
-        return name
-
-    def add(self, depth: int, line: str) -> None:
-        self.lines.append("    " * depth + line)
-
-    def compiled(self, function: str) -> Any:
-        namespace = dict(self.constants)
-        exec("\n".join(self.lines), namespace)  # source built here from a parsed schema
-        return namespace[function]
-
-
-def _long(out: _Source, depth: int, target: str) -> None:
+def _long(out: Source, depth: int, target: str) -> None:
     """Read a varint into ``target`` (one byte inline: most values are small)."""
     out.add(depth, "x = b[p]")
     out.add(depth, "if x < 128:")
@@ -121,7 +93,7 @@ def _long(out: _Source, depth: int, target: str) -> None:
     out.add(depth + 1, f"{target}, p = read_long(b, p)")
 
 
-def _value(out: _Source, depth: int, schema: Any, target: str) -> None:
+def _value(out: Source, depth: int, schema: Any, target: str) -> None:
     """Generate the reading of one value of ``schema`` (a fastavro parsed schema with its
     named types expanded) into the local ``target``."""
     if isinstance(schema, list):
@@ -163,7 +135,7 @@ def _value(out: _Source, depth: int, schema: Any, target: str) -> None:
         raise ValueError(f"no compact reader for Avro type {kind!r}")
 
 
-def _blocks(out: _Source, depth: int, schema: Mapping[str, Any], target: str) -> None:
+def _blocks(out: Source, depth: int, schema: Mapping[str, Any], target: str) -> None:
     """An array or a map: blocks of items, a negative count followed by a byte size."""
     is_map = schema["type"] == "map"
     count, item = out.name("c"), out.name()
@@ -185,7 +157,7 @@ def _blocks(out: _Source, depth: int, schema: Mapping[str, Any], target: str) ->
     _long(out, depth + 1, count)
 
 
-def _union(out: _Source, depth: int, branches: Sequence[Any], target: str) -> None:
+def _union(out: Source, depth: int, branches: Sequence[Any], target: str) -> None:
     index = out.name("i")
     _long(out, depth, index)
     for number, branch in enumerate(branches):
@@ -212,7 +184,9 @@ def reader(
     then the ``body`` union, each of whose records' names is its type after
     ``namespace_length`` characters; ``later_optional`` body fields are left out when null.
     """
-    out = _Source()
+    out = Source(
+        {"read_long": read_long, "read_micros": _Times(int), "read_time": _Times(timestamp)}
+    )
     bodies = []
     for branch in expanded["fields"][-1]["type"]:
         function = out.name("body")

@@ -16,7 +16,7 @@ from __future__ import annotations
 from collections.abc import Iterator, Sequence
 from typing import Any
 
-from eventsourcing.persistence import StoredEvent
+from eventsourcing.persistence import IntegrityError, StoredEvent
 from eventsourcing.postgres import PostgresApplicationRecorder, PostgresDatastore
 from psycopg import Cursor
 from psycopg.rows import DictRow, tuple_row
@@ -33,9 +33,15 @@ from audit.store.chain import (
     tree_head_row,
 )
 from audit.store.checkpoint_reads import CheckpointReads, checkpoint_row
+from audit.store.packed_reads import PackedReads, appended_later, overlap, versions_held
+from audit.store.packing import HEADER_SQL, expand
 from audit.store.shards import MAIN_SHARD, ShardHead
 
 READ_BATCH = 5000
+SUBJECT_LOCK_BUCKETS = 128
+"""How many advisory locks at most a batch extending stored subjects takes: subjects
+hash into this many buckets (a power of two); two writers of subjects in one bucket queue,
+which only batches that extend subjects already stored ever do."""
 
 _REFUSE_FUNCTION = """
 CREATE OR REPLACE FUNCTION {schema}.casino_audit_refuse_change() RETURNS trigger
@@ -91,7 +97,7 @@ def _only_row(curs: Cursor[DictRow]) -> DictRow:
     return row
 
 
-class ChainedPostgresApplicationRecorder(CheckpointReads, PostgresApplicationRecorder):
+class ChainedPostgresApplicationRecorder(PackedReads, CheckpointReads, PostgresApplicationRecorder):
     """Application recorder whose rows form a hash chain in notification order."""
 
     def __init__(self, datastore: PostgresDatastore, *, events_table_name: str = "stored_events"):
@@ -168,6 +174,9 @@ class ChainedPostgresApplicationRecorder(CheckpointReads, PostgresApplicationRec
         self._append_key = Literal(
             f"casino-audit append {self.datastore.schema}.{self.events_table_name}"
         )
+        self._subject_key = Literal(
+            f"casino-audit subject {self.datastore.schema}.{self.events_table_name}"
+        )
 
     def _lock_for_append(self, curs: Any, shard: str | None) -> None:
         """What ``insert_events`` takes before it reads its shard's head, instead of
@@ -196,6 +205,34 @@ class ChainedPostgresApplicationRecorder(CheckpointReads, PostgresApplicationRec
                 (shard,),
             )
         curs.execute(SQL("LOCK TABLE {t} IN ROW EXCLUSIVE MODE").format(t=self._table))
+
+    def _refuse_stored_since(self, curs: Any, stored_events: Sequence[StoredEvent]) -> None:
+        """Raise ``IntegrityError`` (``AuditStore.append`` reads and plans again) when
+        another writer stored one of the batch's versions since the batch was planned.
+
+        A row at version 1 opens its subject and the primary key refuses a second one;
+        a later row may start at another version than a racing writer's and still
+        overlap it (packed rows, ``audit.store.packing``): for those subjects a
+        transaction advisory lock per bucket of subjects (``SUBJECT_LOCK_BUCKETS``,
+        so that a batch extending thousands of subjects holds a bounded number of
+        PostgreSQL's shared lock slots), taken in bucket order (two writers never wait on
+        each other crosswise), then their stored versions read again under it. Writers of
+        one shard already queue on the shard's lock; the subject locks order writers of
+        different shards."""
+        later = appended_later(stored_events)
+        if not later:
+            return
+        curs.execute(
+            SQL(
+                "SELECT count(pg_advisory_xact_lock(hashtext({key}), bucket)) FROM ("
+                "SELECT DISTINCT hashtext(id) & {mask} AS bucket "
+                "FROM unnest(%s::text[]) AS id ORDER BY 1) AS buckets"
+            ).format(key=self._subject_key, mask=Literal(SUBJECT_LOCK_BUCKETS - 1)),
+            (later,),
+        )
+        clash = overlap(stored_events, self._versions_held(later, curs))
+        if clash:
+            raise IntegrityError(clash)
 
     def _settle(self, curs: Any) -> None:
         """Wait for the writers in flight and keep new ones out until the transaction
@@ -237,6 +274,7 @@ class ChainedPostgresApplicationRecorder(CheckpointReads, PostgresApplicationRec
         params = () if shard is None else (shard,)
         with self.datastore.transaction(commit=True) as curs:
             self._lock_for_append(curs, shard)
+            self._refuse_stored_since(curs, stored_events)
             curs.execute(
                 SQL(
                     "SELECT notification_id, chain_hash FROM {t} {where}"
@@ -424,22 +462,34 @@ class ChainedPostgresApplicationRecorder(CheckpointReads, PostgresApplicationRec
     def states_of(self, originator_ids: Sequence[str], first_version: int) -> list[Any]:
         """(originator hex, version, state) of these originators' events from
         ``first_version`` on, each originator's in version order: many subjects, one
-        query."""
-        rows = self._of_originators(
-            "originator_version, state",
-            originator_ids,
-            "AND originator_version >= %s",
-            [first_version],
-        )
-        return [(originator_ids[n - 1], version, state) for n, version, state in rows]
+        query (a packed row's events each, ``audit.store.packing``)."""
+        rows = self._of_originators("originator_version, topic, state", originator_ids, "", [])
+        return [
+            (key, version, state)
+            for n, first, topic, stored in rows
+            for key in (originator_ids[n - 1],)
+            for version, _, state in expand(key, first, topic, stored)
+            if version >= first_version
+        ]
 
     def existing_versions(self, originator_ids: Sequence[str]) -> set[tuple[str, int]]:
         """Which (originator hex, version) pairs of these originators are already stored."""
-        rows = self._of_originators("originator_version", originator_ids, "", [])
-        return {(originator_ids[n - 1], version) for n, version in rows}
+        return self._versions_held(originator_ids)
+
+    def _versions_held(
+        self, originator_ids: Sequence[str], curs: Any = None
+    ) -> set[tuple[str, int]]:
+        columns = f"originator_version, topic, {HEADER_SQL['postgresql']} AS head"
+        rows = self._of_originators(columns, originator_ids, "", [], curs)
+        return versions_held([(originator_ids[n - 1], *rest) for n, *rest in rows])
 
     def _of_originators(
-        self, columns: str, originator_ids: Sequence[str], condition: str, params: list[Any]
+        self,
+        columns: str,
+        originator_ids: Sequence[str],
+        condition: str,
+        params: list[Any],
+        curs: Any = None,
     ) -> list[tuple[Any, ...]]:
         """``columns`` (``originator_version`` among them) of these originators' rows (and
         ``condition``), each row a tuple led by its originator's place in
@@ -452,14 +502,15 @@ class ChainedPostgresApplicationRecorder(CheckpointReads, PostgresApplicationRec
         0`` cannot be flattened, so each id is one index probe; JIT, which those inflated
         estimates switch on at about 0.25 s per query, is off for the transaction. Rows
         are tuples naming their originator by its place: no dictionary and no UUID parsed
-        per row (the ids are the caller's hex strings already).
+        per row (the ids are the caller's hex strings already). In ``curs``'s transaction
+        when given.
         """
         if not originator_ids:
             return []
-        with (
-            self.datastore.transaction(commit=False) as curs,
-            curs.connection.cursor(row_factory=tuple_row) as rows,
-        ):
+        if curs is None:
+            with self.datastore.transaction(commit=False) as own:
+                return self._of_originators(columns, originator_ids, condition, params, own)
+        with curs.connection.cursor(row_factory=tuple_row) as rows:
             rows.execute("SET LOCAL jit = off")
             rows.execute(
                 SQL(
@@ -470,4 +521,5 @@ class ChainedPostgresApplicationRecorder(CheckpointReads, PostgresApplicationRec
                 ).format(columns=SQL(columns), t=self._table, condition=SQL(condition)),
                 (list(originator_ids), *params),
             )
-            return rows.fetchall()
+            fetched: list[tuple[Any, ...]] = rows.fetchall()
+            return fetched

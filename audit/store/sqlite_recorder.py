@@ -20,7 +20,7 @@ from __future__ import annotations
 from collections.abc import Iterator, Sequence
 from typing import Any
 
-from eventsourcing.persistence import StoredEvent
+from eventsourcing.persistence import IntegrityError, StoredEvent
 from eventsourcing.sqlite import SQLiteApplicationRecorder, SQLiteCursor, SQLiteTransaction
 
 from audit.store.chain import (
@@ -34,6 +34,8 @@ from audit.store.chain import (
     tree_head_row,
 )
 from audit.store.checkpoint_reads import CheckpointReads, checkpoint_row
+from audit.store.packed_reads import PackedReads, appended_later, overlap, versions_held
+from audit.store.packing import HEADER_SQL, expand
 from audit.store.shards import MAIN_SHARD, ShardHead
 
 READ_BATCH = 5000
@@ -57,7 +59,7 @@ class _ImmediateTransaction(SQLiteTransaction):
         return cursor
 
 
-class ChainedSQLiteApplicationRecorder(CheckpointReads, SQLiteApplicationRecorder):
+class ChainedSQLiteApplicationRecorder(PackedReads, CheckpointReads, SQLiteApplicationRecorder):
     """Application recorder whose rows form a hash chain in rowid order."""
 
     def construct_create_table_statements(self) -> list[str]:
@@ -154,6 +156,11 @@ class ChainedSQLiteApplicationRecorder(CheckpointReads, SQLiteApplicationRecorde
         self, c: SQLiteCursor, stored_events: Sequence[StoredEvent], **_: Any
     ) -> Sequence[int] | None:
         table = self.events_table_name
+        later = appended_later(stored_events)
+        if later:  # under the write lock: what another writer stored since is seen
+            clash = overlap(stored_events, self._versions_held(c, later))
+            if clash:
+                raise IntegrityError(clash)
         c.execute(f"SELECT max(rowid) FROM {table}")
         last_id = c.fetchone()[0] or 0
         shard: str | None = self.chain_shard if self.is_sharded() else None
@@ -276,32 +283,53 @@ class ChainedSQLiteApplicationRecorder(CheckpointReads, SQLiteApplicationRecorde
 
     def states_of(self, originator_ids: Sequence[str], first_version: int) -> list[Any]:
         """(originator hex, version, state) of these originators' events from
-        ``first_version`` on, in (originator, version) order: many subjects, few queries."""
-        return self._of_originators(
-            "originator_id, originator_version, state",
+        ``first_version`` on, in (originator, version) order: many subjects, few queries
+        (a packed row's events each, ``audit.store.packing``)."""
+        rows = self._of_originators(
+            "originator_id, originator_version, topic, state",
             originator_ids,
-            "AND originator_version >= ? ORDER BY originator_id, originator_version",
-            [first_version],
+            "ORDER BY originator_id, originator_version",
+            [],
         )
+        return [
+            (r[0], version, state)
+            for r in rows
+            for version, _, state in expand(r[0], r[1], r[2], r[3])
+            if version >= first_version
+        ]
 
     def existing_versions(self, originator_ids: Sequence[str]) -> set[tuple[str, int]]:
         """Which (originator hex, version) pairs of these originators are already stored."""
-        rows = self._of_originators("originator_id, originator_version", originator_ids, "", [])
-        return {(r[0], r[1]) for r in rows}
+        with self.datastore.transaction(commit=False) as c:
+            return self._versions_held(c, originator_ids)
+
+    def _versions_held(
+        self, c: SQLiteCursor, originator_ids: Sequence[str]
+    ) -> set[tuple[str, int]]:
+        columns = f"originator_id, originator_version, topic, {HEADER_SQL['sqlite']}"
+        return versions_held(self._of_originators(columns, originator_ids, "", [], c))
 
     def _of_originators(
-        self, columns: str, originator_ids: Sequence[str], rest: str, params: list[Any]
+        self,
+        columns: str,
+        originator_ids: Sequence[str],
+        rest: str,
+        params: list[Any],
+        cursor: SQLiteCursor | None = None,
     ) -> list[Any]:
-        """``SELECT columns`` of the rows of these originators (500 per query) ``rest``."""
+        """``SELECT columns`` of the rows of these originators (500 per query) ``rest``
+        (in ``cursor``'s transaction when given)."""
+        if cursor is None:
+            with self.datastore.transaction(commit=False) as c:
+                return self._of_originators(columns, originator_ids, rest, params, c)
         rows: list[Any] = []
         table = self.events_table_name
-        with self.datastore.transaction(commit=False) as c:
-            for start in range(0, len(originator_ids), 500):
-                chunk = list(originator_ids[start : start + 500])
-                marks = ",".join("?" * len(chunk))
-                c.execute(
-                    f"SELECT {columns} FROM {table} WHERE originator_id IN ({marks}) {rest}",
-                    [*chunk, *params],
-                )
-                rows.extend(c.fetchall())
+        for start in range(0, len(originator_ids), 500):
+            chunk = list(originator_ids[start : start + 500])
+            marks = ",".join("?" * len(chunk))
+            cursor.execute(
+                f"SELECT {columns} FROM {table} WHERE originator_id IN ({marks}) {rest}",
+                [*chunk, *params],
+            )
+            rows.extend(cursor.fetchall())
         return rows

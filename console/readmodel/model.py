@@ -226,7 +226,7 @@ class ReadModel:
                     for notification in page:
                         if notification.topic in TOPICS:
                             self._apply(notification)
-                trail += sum(1 for n in page if n.topic in TRAIL_TOPICS)
+                trail += len({n.id for n in page if n.topic in TRAIL_TOPICS})  # rows
                 if len(page) < BATCH:
                     self.position = head
                 else:
