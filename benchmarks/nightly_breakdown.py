@@ -32,7 +32,7 @@ import pipelines.nightly.steps as steps
 LOG = "NIGHTLY_BREAKDOWN_LOG"
 PROFILE_DIR = "NIGHTLY_PROFILE_DIR"
 PROFILE = "NIGHTLY_PROFILE"
-SERIAL = ("prepare_night", "append_findings", "write_report")
+SERIAL = ("prepare_night", "detector_units", "append_findings", "write_report")
 T = TypeVar("T")
 _TAKE_IN_INPUT_FILE = steps.take_in_input_file
 _JUDGE_PARTITION = steps.judge_partition
@@ -75,10 +75,10 @@ def judge_partition(store_url: str, day: Any, partition: int, *rest: Any) -> Any
     return _timed("judge", label, _JUDGE_PARTITION, store_url, day, partition, *rest)
 
 
-def detector_half(store_url: str, day: Any, collusion: bool) -> Any:
+def detector_half(store_url: str, day: Any, collusion: bool, *rest: Any) -> Any:
     """``steps.detector_half`` (collusion, or the slot fleet and the banker runs), timed."""
     label = "collusion" if collusion else "meters_banker_runs"
-    return _timed("detectors", label, _DETECTOR_HALF, store_url, day, collusion)
+    return _timed("detectors", label, _DETECTOR_HALF, store_url, day, collusion, *rest)
 
 
 def _serial(name: str) -> Callable[..., Any]:

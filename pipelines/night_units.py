@@ -25,7 +25,7 @@ the current one (the one rule for verdicts, ``audit.judging.current``).
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable, Iterator
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from datetime import date
 from typing import Any
 
@@ -84,14 +84,26 @@ def iter_days_units(
         yield key, records[0]
 
 
+def stored_unit_ids(store: AuditStore, kinds: Iterable[str]) -> list[str]:
+    """The ids of the stored units of ``kinds``, in the order stored: one scan of the
+    stored units' ids, keeping only those (a night's few units of a kind, not its
+    verdicts)."""
+    wanted = tuple(f"{kind}:" for kind in kinds)
+    return [uid for uid in store.iter_subject_ids(ADJUDICATION) if uid.startswith(wanted)]
+
+
+def unit_lookup(ids: Sequence[str]) -> UnitLookup:
+    """A ``UnitLookup`` over unit ids found once (``stored_unit_ids``, or a night's
+    intakes, ``pipelines.nightly.intake.day_intakes``): for steps that read units of
+    several kinds or days, which ``iter_days_units`` without an index would find by one
+    scan each. It answers for the store as scanned: nothing stored since is found."""
+    return lambda prefix: [uid for uid in ids if uid.startswith(prefix)]
+
+
 def scanned_units(store: AuditStore, kinds: Iterable[str]) -> UnitLookup:
     """A ``UnitLookup`` over one scan of the stored units' ids, keeping those of
-    ``kinds``: for a step that reads units of several kinds or days, which
-    ``iter_days_units`` without an index would find by one scan each. It answers for the
-    store as scanned: a step stores nothing it then looks up."""
-    wanted = tuple(f"{kind}:" for kind in kinds)
-    ids = [uid for uid in store.iter_subject_ids(ADJUDICATION) if uid.startswith(wanted)]
-    return lambda prefix: [uid for uid in ids if uid.startswith(prefix)]
+    ``kinds`` (``unit_lookup`` over ``stored_unit_ids``)."""
+    return unit_lookup(stored_unit_ids(store, kinds))
 
 
 def finding_of(record: dict[str, Any]) -> Finding:

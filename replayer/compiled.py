@@ -37,6 +37,20 @@ MANIFEST = Path(__file__).with_name(MANIFEST_NAME)
 COMPILED_MODULES = (
     "replayer.events",
     "replayer.findings",
+    "replayer.casino.adjudicate",
+    "replayer.casino.blackjack",
+    "replayer.casino.cards",
+    "replayer.casino.chemin_de_fer",
+    "replayer.casino.coup",
+    "replayer.casino.garage",
+    "replayer.casino.past_posting",
+    "replayer.casino.punto_banco",
+    "replayer.casino.record",
+    "replayer.casino.roulette",
+    "replayer.casino.roulette_layout",
+    "replayer.casino.settlement",
+    "replayer.casino.steps",
+    "replayer.casino.verdict",
     "replayer.poker.betting",
     "replayer.poker.board",
     "replayer.poker.cards",
@@ -57,7 +71,8 @@ COMPILED_MODULES = (
     "replayer.poker.verdict",
     "replayer.poker.wording",
 )
-"""The per-event work of a poker hand's replay: events, findings, betting, settlement."""
+"""The per-event work of a poker hand's replay (events, findings, betting, settlement) and
+of a banked round's (its record, each game's rules, settlement, past posting)."""
 
 ROOT = Path(__file__).resolve().parents[1]
 """The folder holding the project's packages (``replayer``, ``audit``)."""

@@ -7,9 +7,11 @@
 prints one JSON object: which of the compiled modules this process loaded compiled, the
 full ``repr`` of every verdict (steps included) of the vendored PHH sample
 (``tests/data/phh``, Pluribus, WSOP and historical hands) and of the seeded PokerKit
-differential sample of ``tests/test_poker_replay.py`` (its CI seeds, fewer hands), and
-every stored row of a seeded poker file ingested at a fixed time (state bytes, chain
-links) with the checkpoint's chain head and Merkle root.
+differential sample of ``tests/test_poker_replay.py`` (its CI seeds, fewer hands), of
+seeded banked rounds of every game (``simulate.casino``, clean and with each planted fault)
+and of their chemin de fer tables' banker runs, and every stored row of a seeded poker
+file ingested at a fixed time (state bytes, chain links) with the checkpoint's chain head
+and Merkle root.
 """
 
 from __future__ import annotations
@@ -29,15 +31,21 @@ from audit.ingest.errors import RecordRejected
 from audit.ingest.phh import PhhRecord, hand_events, iter_phh_records
 from audit.ingest.pipeline import ingest
 from audit.store import AuditStore
+from replayer.casino import adjudicate_round
+from replayer.casino.garage import check_banker_runs
 from replayer.compiled import COMPILED_MODULES, loaded_compiled
 from replayer.poker import adjudicate_hand
 from replayer.rulebooks.poker import RakeTerms
+from simulate.casino import BANKED_FAULTS, SIMULATORS, plant
 from tests.poker_sim import simulate
 from tests.test_poker_replay import CASES, _without_rake
 
 PHH_SAMPLE = Path(__file__).resolve().parent / "data" / "phh"
 DIFFERENTIAL_HANDS = 100
 """Hands per case of the differential sample (the CI tier replays 300)."""
+BANKED_ROUNDS = 120
+"""Rounds per game of the banked sample, each planted with one of the faults in turn."""
+BANKED_START = datetime(2024, 5, 4, 18, 0, tzinfo=UTC)
 INGESTED_HANDS = 120
 """Hands of the seeded file the ingest sample stores."""
 INGESTED_AT = datetime(2025, 3, 2, 4, 5, 6, 789_012, tzinfo=UTC)
@@ -88,6 +96,26 @@ def _simulated(
         for n in range(DIFFERENTIAL_HANDS)
     )
     return [repr(adjudicate_hand(hand.events, rake_terms=terms)) for hand in hands]
+
+
+def banked_verdicts() -> list[str]:
+    """Seeded rounds of every game (``simulate.casino``), each clean and with one of the
+    planted faults in turn, judged with their steps; and the banker runs of the chemin de
+    fer rounds taken as one table's."""
+    verdicts = []
+    for game in sorted(SIMULATORS):
+        rng = random.Random(f"parity-{game}")
+        rounds = []
+        for index in range(BANKED_ROUNDS):
+            clean = SIMULATORS[game](rng, f"{game}-{index}", BANKED_START)
+            planted = plant(clean, BANKED_FAULTS[index % len(BANKED_FAULTS)])
+            rounds.append(clean)
+            verdicts.append(repr(adjudicate_round(clean)))
+            if planted is not None:
+                verdicts.append(repr(adjudicate_round(planted[0])))
+        if game == "chemin_de_fer":
+            verdicts.append(repr(check_banker_runs(rounds)))
+    return verdicts
 
 
 class _IngestClock(datetime):
@@ -157,6 +185,7 @@ def main() -> None:
                 "compiled": loaded_compiled(COMPILED_MODULES + INGEST_MODULES),
                 "phh": phh_verdicts(),
                 "differential": differential_verdicts(),
+                "banked": banked_verdicts(),
                 "ingest": ingested_rows(),
             }
         )

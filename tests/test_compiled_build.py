@@ -26,7 +26,8 @@ from replayer.compiled import (
     loaded_compiled,
     stale_modules,
 )
-from tests.compiled_parity import DIFFERENTIAL_HANDS, INGESTED_HANDS
+from simulate.casino import SIMULATORS
+from tests.compiled_parity import BANKED_ROUNDS, DIFFERENTIAL_HANDS, INGESTED_HANDS
 
 PACKAGES = {
     "replayer": (COMPILED_MODULES, compiled.MANIFEST),
@@ -118,8 +119,9 @@ def _parity(pure: bool, tmp_path: Path) -> dict[str, Any]:
 
 
 def test_pure_and_compiled_verdicts_are_identical(tmp_path: Path) -> None:
-    """The PHH sample and the differential sample, judged with their steps, in a process
-    loading the build and in one loading the sources only."""
+    """The PHH sample, the differential sample and the banked rounds of every game (clean
+    and planted, with their banker runs), judged with their steps, in a process loading
+    the build and in one loading the sources only."""
     built = _parity(pure=False, tmp_path=tmp_path)
     pure = _parity(pure=True, tmp_path=tmp_path)
     assert not any(pure["compiled"].values())
@@ -127,7 +129,9 @@ def test_pure_and_compiled_verdicts_are_identical(tmp_path: Path) -> None:
         assert all(built["compiled"].values())
     assert len(built["phh"]) > 50
     assert len(built["differential"]) == 4 * DIFFERENTIAL_HANDS
-    for sample in ("phh", "differential"):
+    assert len(built["banked"]) > len(SIMULATORS) * BANKED_ROUNDS
+    assert "RoundVerdict" in built["banked"][0] and "RoundStep" in built["banked"][0]
+    for sample in ("phh", "differential", "banked"):
         assert built[sample] == pure[sample], sample
 
 

@@ -11,13 +11,20 @@ from __future__ import annotations
 
 import pickle
 import random
+from datetime import UTC, datetime
 from typing import Any
 
 from audit.store import AuditStore
+from replayer.casino import adjudicate_round
+from replayer.casino.coup import Coup
+from replayer.casino.garage import check_banker_runs
+from replayer.casino.record import Bet
+from replayer.casino.settlement import Expected
 from replayer.findings import FindingKind
 from replayer.poker import adjudicate_hand
 from replayer.poker.settlement import Settlement
 from replayer.poker.table import seat_table
+from simulate.casino import SIMULATORS, plant
 from tests.poker_sim import simulate
 from tests.test_store import hand
 
@@ -36,6 +43,30 @@ def test_a_verdict_with_findings_and_pots_comes_back_equal() -> None:
         assert back == verdict and type(back) is type(verdict)
         assert back.pots == verdict.pots and back.findings == verdict.findings
     assert any(v.pots for v in verdicts)
+
+
+def test_a_banked_round_s_verdict_steps_and_banker_runs_come_back_equal() -> None:
+    """Every game's rounds, clean and planted (steps, expectations, findings), and a
+    chemin de fer table's banker runs."""
+    start = datetime(2024, 5, 4, 18, 0, tzinfo=UTC)
+    for game, simulator in sorted(SIMULATORS.items()):
+        rng = random.Random(f"pickled-{game}")
+        rounds = [simulator(rng, f"{game}-{n}", start) for n in range(20)]
+        planted = [plant(events, "overpaid") for events in rounds]
+        for events in rounds + [p[0] for p in planted if p is not None]:
+            verdict = adjudicate_round(events)
+            back = _round_trip(verdict)
+            assert back == verdict and type(back) is type(verdict)
+            assert back.steps == verdict.steps and back.findings == verdict.findings
+        if game == "chemin_de_fer":
+            runs = check_banker_runs(rounds)
+            assert _round_trip(runs) == runs
+    bet = Bet("b1", "p1", "straight", 100, 3, (17,), None, True)
+    assert _round_trip(bet) == bet
+    expected = Expected(350, "GG-2022", "won", 5)
+    assert _round_trip(expected) == expected
+    coup = Coup(("AH", "9S"), ("KD", "2C"), ("player", "banker"), False)
+    assert _round_trip(coup) == coup
 
 
 def test_a_finding_comes_back_equal() -> None:

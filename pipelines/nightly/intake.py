@@ -10,13 +10,13 @@ intakes and judged once; a rerun stores the same intakes (content-derived unit i
 Finding a day's intakes means scanning the ids of every stored unit, verdicts included
 (``pipelines.night_units.iter_days_units``). Judging stores no intake, so the ids found
 once every shard is in (``day_intakes``) are those each partition would find: the
-night scans once and hands them to every partition (``intake_lookup``), instead of 16
-scans of a store that fills with the night's verdicts as they run.
+night scans once and hands them to every partition (``pipelines.night_units.unit_lookup``),
+instead of 16 scans of a store that fills with the night's verdicts as they run.
 """
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable
 from datetime import date
 from pathlib import Path
 
@@ -94,8 +94,3 @@ def day_intakes(store: AuditStore, day: date) -> list[str]:
     stored units' ids)."""
     prefix = f"{INTAKE}:{day.isoformat()}/"
     return [uid for uid in store.iter_subject_ids(ADJUDICATION) if uid.startswith(prefix)]
-
-
-def intake_lookup(intakes: Sequence[str]) -> UnitLookup:
-    """``night_subjects``' ``unit_ids`` over the ids ``day_intakes`` found."""
-    return lambda prefix: [uid for uid in intakes if uid.startswith(prefix)]

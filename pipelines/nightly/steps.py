@@ -59,11 +59,18 @@ from pipelines.input_files import (
     read_input_file,
     subject_ids,
 )
-from pipelines.night_units import COLLUSION_STATE, LEDGER, QUALITY, scanned_units, unit
+from pipelines.night_units import (
+    COLLUSION_STATE,
+    LEDGER,
+    QUALITY,
+    UnitLookup,
+    stored_unit_ids,
+    unit,
+    unit_lookup,
+)
 from pipelines.nightly.intake import (
     ReadByIngest,
     day_intakes,
-    intake_lookup,
     intake_units,
     night_subjects,
 )
@@ -86,6 +93,7 @@ __all__ = [
     "append_findings",
     "default_workers",
     "detector_half",
+    "detector_units",
     "discover_input_files",
     "ingest_input_file",
     "judge_partition",
@@ -224,7 +232,7 @@ def judge_partition(
         Validations(docs_site) as validations,
     ):
         terms_book = TermsBook(store)
-        lookup = None if intakes is None else intake_lookup(intakes)
+        lookup = None if intakes is None else unit_lookup(intakes)
         for family, subjects in night_subjects(store, day, partition, lookup).items():
             units = _judge_family(store, terms_book, validations, result, day, family, subjects)
             store.append(units)
@@ -327,26 +335,44 @@ def _judged(
     return stored
 
 
+DETECTOR_KINDS = (COLLUSION_STATE, LEDGER)
+"""The kinds of the units the detectors read: the collusion states over the window, the
+ledgers (the slot fleet's, the chemin de fer tables')."""
+
+
 def run_detectors(store_url: str, day: date) -> list[Detection]:
     """Fleet-wide detectors over the day's judged subjects (``pipelines.detectors``: the
     slot fleet, then collusion), with the night's chemin de fer banker runs judged and
     stored, table by table, as ``replay`` judges them (``pipelines.detectors.banker_runs``):
     ``detector_half``'s two halves one after the other (``run_nightly`` runs them side by
     side)."""
-    return detector_half(store_url, day, False) + detector_half(store_url, day, True)
+    units = detector_units(store_url)  # one scan for both halves
+    return detector_half(store_url, day, False, units) + detector_half(store_url, day, True, units)
 
 
-def detector_half(store_url: str, day: date, collusion: bool) -> list[Detection]:
+def detector_units(store_url: str) -> list[str]:
+    """The ids of the stored units of ``DETECTOR_KINDS``, in the order stored (one scan):
+    for both of ``detector_half``'s halves, once the night's judging is done."""
+    with open_store(store_url) as store:
+        return stored_unit_ids(store, DETECTOR_KINDS)
+
+
+def detector_half(
+    store_url: str, day: date, collusion: bool, units: Sequence[str] | None = None
+) -> list[Detection]:
     """Half of ``run_detectors``, to run beside the other (neither reads what the other
     stores): the collusion detection over the window (its nights' collusion states), or
     the slot fleet's detection and the banker runs stored (both from the day's
-    ledgers, scanned once before the banker runs' own ledger is stored)."""
+    ledgers, found before the banker runs' own ledger is stored). ``units``: the ids of
+    the stored units of ``DETECTOR_KINDS`` when the caller scanned once for both halves
+    (``stored_unit_ids``, after the night's judging); None: scanned here."""
     with open_store(store_url) as store:
+        kinds = (COLLUSION_STATE,) if collusion else (LEDGER,)
+        found: UnitLookup = unit_lookup(stored_unit_ids(store, kinds) if units is None else units)
         if collusion:
-            return [collusion_detection(store, day, scanned_units(store, (COLLUSION_STATE,)))]
-        ledgers = scanned_units(store, (LEDGER,))
-        fleet = meters_detection(store, day, ledgers)
-        runs = banker_run_units(store, day, night_tables(store, day, ledgers))
+            return [collusion_detection(store, day, found)]
+        fleet = meters_detection(store, day, found)
+        runs = banker_run_units(store, day, night_tables(store, day, found))
         if runs:
             store.append(runs)
             store.checkpoint()
@@ -467,7 +493,10 @@ def run_nightly(
         summary.replayed = pool.run(
             judge_partition, [(store_url, day, p, docs_dir, found) for p in range(PARTITIONS)]
         )
-        halves = pool.run(detector_half, [(store_url, day, False), (store_url, day, True)])
+        units = detector_units(store_url)  # one scan for both halves
+        halves = pool.run(
+            detector_half, [(store_url, day, False, units), (store_url, day, True, units)]
+        )
     detections = [detection for half in halves for detection in half]
     quality = [intake.quality for intake in intakes if intake.quality.findings]
     summary.ingested = [intake.ingested for intake in intakes]

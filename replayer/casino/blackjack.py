@@ -426,7 +426,7 @@ def _settle(replay: _Replay, dealer: list[str] | None, result: GameJudgement) ->
         if bet.bet_type == "insurance":
             result.expected[bet.bet_id] = _insurance(bet, replay, dealer_bj)
             continue
-        if hand is None or bet.bet_type not in (*STAKE_TYPES, "double"):
+        if hand is None or (bet.bet_type not in STAKE_TYPES and bet.bet_type != "double"):
             result.findings.append(
                 Finding(
                     FindingKind.DATA_QUALITY,

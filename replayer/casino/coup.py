@@ -13,9 +13,11 @@ from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
+from typing import Any
 
 from replayer.casino.cards import baccarat_points, baccarat_total, baccarat_value
 from replayer.findings import Finding, FindingKind
+from replayer.frozen import rebuilt_by_init
 
 PLAYER, BANKER = "player", "banker"
 
@@ -44,6 +46,9 @@ class Coup:
     banker: tuple[str, ...]
     sides: tuple[str, ...]  # the receiving hand of each card used, in shoe order
     complete: bool  # False when the shoe sequence ran out before the table was done
+
+    def __reduce__(self) -> tuple[type, tuple[Any, ...]]:
+        return rebuilt_by_init(self)  # picklable compiled too (replayer.frozen)
 
     @property
     def player_total(self) -> int:

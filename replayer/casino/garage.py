@@ -24,10 +24,12 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
+from typing import Any
 
 from replayer.casino.adjudicate import adjudicate_round
 from replayer.events import FlatEvent
 from replayer.findings import Finding, FindingKind
+from replayer.frozen import rebuilt_by_init
 
 GARAGE = "PT-217/2007 I.34, I.46"
 GARAGE_HALF_ROUNDING = "banker keeps the larger half"
@@ -41,6 +43,9 @@ class RunVerdict:
     table_id: str
     rulebook_id: str | None
     findings: tuple[Finding, ...]
+
+    def __reduce__(self) -> tuple[type, tuple[Any, ...]]:
+        return rebuilt_by_init(self)  # picklable compiled too (replayer.frozen)
 
 
 @dataclass

@@ -16,6 +16,7 @@ from typing import Any
 from replayer.casino.cards import check_card
 from replayer.events import FlatEvent
 from replayer.findings import Finding, FindingKind
+from replayer.frozen import rebuilt_by_init
 
 SCHEMA_CITATION = "schemas/banked_round.avsc"
 VOID_TYPES = ("RoundVoided", "RoundMalfunction")
@@ -34,6 +35,9 @@ class Bet:
     numbers: tuple[int, ...] = ()
     hand: int | None = None
     late: bool = False
+
+    def __reduce__(self) -> tuple[type, tuple[Any, ...]]:
+        return rebuilt_by_init(self)  # picklable compiled too (replayer.frozen)
 
 
 @dataclass(slots=True)

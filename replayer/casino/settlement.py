@@ -24,6 +24,7 @@ from typing import Any
 
 from replayer.casino.record import Bet, RoundRecord
 from replayer.findings import Finding, FindingKind
+from replayer.frozen import rebuilt_by_init
 
 
 @dataclass(frozen=True, slots=True)
@@ -34,6 +35,9 @@ class Expected:
     citation: str
     basis: str
     commission: int = 0
+
+    def __reduce__(self) -> tuple[type, tuple[Any, ...]]:
+        return rebuilt_by_init(self)  # picklable compiled too (replayer.frozen)
 
 
 @dataclass(slots=True)

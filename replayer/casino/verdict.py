@@ -8,6 +8,7 @@ from typing import Any
 
 from replayer.events import FlatEvent
 from replayer.findings import Finding
+from replayer.frozen import rebuilt_by_init
 
 
 @dataclass(frozen=True, slots=True)
@@ -18,6 +19,9 @@ class RoundStep:
     event: FlatEvent
     state: Mapping[str, Any]
     findings: tuple[Finding, ...] = ()
+
+    def __reduce__(self) -> tuple[type, tuple[Any, ...]]:
+        return rebuilt_by_init(self)  # picklable compiled too (replayer.frozen)
 
 
 @dataclass(frozen=True, slots=True)
@@ -40,3 +44,6 @@ class RoundVerdict:
     expected_cagnotte: int | None
     outcome: Mapping[str, Any]
     void: bool
+
+    def __reduce__(self) -> tuple[type, tuple[Any, ...]]:
+        return rebuilt_by_init(self)  # picklable compiled too (replayer.frozen)
