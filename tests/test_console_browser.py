@@ -25,6 +25,7 @@ from typing import Any
 from urllib.parse import parse_qs, urlsplit
 
 from audit.store import compact
+from audit.store.packing import is_packed, pack_events, unpack
 from tests.browser_harness import (
     SCREENSHOT,
     SCREENSHOT_ENV,
@@ -102,21 +103,45 @@ def _download_and_verify(page: Any, store: BrowserStore, folder: Path, kind: str
 
 
 def _amount_raised(event: dict[str, Any], kind: str) -> bool:
-    """Raise the first amount of a bundled event's state by one minor unit, whichever form
-    it is stored in (JSON text, or a compact Avro state re-encoded under its schema, so
-    that it still decodes); False when the event holds no amount."""
+    """Raise the first amount of a bundled row's state by one minor unit, whichever form
+    it is stored in (JSON text; a compact Avro state re-encoded under its schema, so that
+    it still decodes; or such states inside a packed row, packed again); False when the
+    row holds no amount."""
     if AMOUNT.search(event.get("state", "")):
         event["state"] = AMOUNT.sub(lambda m: f'"amount":{int(m.group(1)) + 1}', event["state"], 1)
         return True
     if "state_b64" not in event:
         return False
-    recorded_at, record = compact.decode(base64.b64decode(event["state_b64"]))
-    if not isinstance(record.get("amount"), int):
+    stored = base64.b64decode(event["state_b64"])
+    if is_packed(str(event["topic"])):
+        inside = [
+            (topic, state)
+            for _, topic, state in unpack(event["originator_id"], event["version"], stored)
+        ]
+        for n, (topic, state) in enumerate(inside):
+            forged = _compact_amount_raised(state, kind)
+            if forged is not None:
+                inside[n] = (topic, forged)
+                event["state_b64"] = base64.b64encode(pack_events(inside)).decode()
+                return True
         return False
-    forged = compact.encode(kind, recorded_at, {**record, "amount": record["amount"] + 1})
-    assert forged is not None
+    forged = _compact_amount_raised(stored, kind)
+    if forged is None:
+        return False
     event["state_b64"] = base64.b64encode(forged).decode()
     return True
+
+
+def _compact_amount_raised(state: bytes, kind: str) -> bytes | None:
+    """A compact state with its amount one minor unit more (None: not compact, or no amount)."""
+    if not compact.is_compact(state):
+        return None
+    recorded_at, record = compact.decode(state)
+    if not isinstance(record.get("amount"), int):
+        return None
+    forged = compact.encode(kind, recorded_at, {**record, "amount": record["amount"] + 1})
+    assert forged is not None
+    return forged
 
 
 def _tampered_is_refused(saved: Path, store: BrowserStore, folder: Path) -> None:

@@ -10,12 +10,14 @@ from __future__ import annotations
 
 import json
 import re
+from base64 import b64decode, b64encode
 from pathlib import Path
 from urllib.parse import quote
 
 import pytest
 
 from audit.store import AuditStore
+from audit.store.packing import pack_events, unpack
 from audit.store.signing import SIGNING_KEY_ENV, generate_keypair, load_public_key
 from console.app import create_app
 from console.auth.accounts import add_user
@@ -98,8 +100,11 @@ def test_a_pairs_page_in_a_real_browser(
             assert "PROVEN" in result.stdout and "NOT PROVEN" not in result.stdout
             assert f"suspicion on {PAIR} (score 7.1 over 140 shared hands" in result.stdout
 
-            verdict = bundle["verdict"]["events"][1]
-            verdict["state"] = verdict["state"].replace("7.1", "9.1", 1)
+            [row] = bundle["verdict"]["events"]  # the unit's packed row: Opened, verdict
+            stored = unpack(row["originator_id"], row["version"], b64decode(row["state_b64"]))
+            assert b"7.1" in stored[1][2]
+            altered = [(topic, state.replace(b"7.1", b"9.1", 1)) for _, topic, state in stored]
+            row["state_b64"] = b64encode(pack_events(altered)).decode()
             forged = tmp_path / "forged.json"
             forged.write_text(json.dumps(bundle), encoding="utf-8")
             result = _verify_evidence(forged, store.public_key, tmp_path)
