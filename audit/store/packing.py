@@ -143,7 +143,7 @@ def packed_rows(kind: str, events: Sequence[StoredEvent]) -> list[StoredEvent]:
         parts = [(e.topic, e.state) for e in run]
         for first, stop in split_for_packing(parts):
             head = run[first]
-            if stop - first == 1 and not _fits(parts[first:stop]):
+            if stop - first == 1 and 2 + _cost(*parts[first]) > MAX_BODY:
                 rows.append(head)
                 continue
             rows.append(
@@ -161,10 +161,6 @@ def packed_rows(kind: str, events: Sequence[StoredEvent]) -> list[StoredEvent]:
 def _cost(topic: str, state: bytes) -> int:
     """An event's bytes in a body, at most (its topic counted as if not shared)."""
     return 8 + len(topic.encode()) + len(state)
-
-
-def _fits(events: Sequence[tuple[str, bytes]]) -> bool:
-    return 2 + sum(_cost(t, s) for t, s in events) <= MAX_BODY
 
 
 def _where(originator: Any, version: int) -> str:
