@@ -1,6 +1,6 @@
 """``casino-audit db …``: set up the store and its PostgreSQL roles (migrations only).
 
-    casino-audit --store URL db init [--owner ROLE]
+    casino-audit --store URL db init [--owner ROLE] [--partitioned]
     casino-audit --store URL db grant [--writer ROLE]… [--reader ROLE]…
 
 ``db init`` creates the schema (the URL's ``?schema=``), tables, indexes, triggers,
@@ -35,6 +35,12 @@ def add_parsers(sub: Subcommands) -> None:
         metavar="ROLE",
         help="PostgreSQL: create them as this role (SET ROLE), which then owns them",
     )
+    p.add_argument(
+        "--partitioned",
+        action="store_true",
+        help="PostgreSQL, a new store: partition the events table by notification id, "
+        "for retention by day (casino-audit retention)",
+    )
     p = db.add_parser("grant", help="PostgreSQL: give roles exactly what they need")
     p.add_argument(
         "--writer",
@@ -61,7 +67,7 @@ def cmd_db(args: argparse.Namespace) -> int:
     try:
         url = parse_store_url(store_url_from_env(args.store))
         if args.db_command == "init":
-            print(init_store(url, args.owner))
+            print(init_store(url, args.owner, partitioned=args.partitioned))
             return EXIT_OK
         if not (args.writer or args.reader):
             raise CannotRun("name at least one --writer ROLE or --reader ROLE")

@@ -12,7 +12,7 @@ import sys
 from collections.abc import Sequence
 
 from audit.config import StoreURLError, store_url_from_env
-from cli import console, db, export, incident, judging, nightly, store
+from cli import console, db, export, incident, judging, nightly, retention, store
 from cli.common import EXIT_CANNOT_RUN, EXIT_OK, CannotRun, Command
 
 
@@ -30,7 +30,7 @@ def build_parser() -> argparse.ArgumentParser:
         "(default: $CASINO_AUDIT_STORE or sqlite:///casino-audit.db)",
     )
     sub = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
-    for commands in (store, judging, nightly, incident, db, console):
+    for commands in (store, judging, nightly, incident, db, retention, console):
         commands.add_parsers(sub)
     export.add_parser(sub)
     return parser

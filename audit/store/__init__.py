@@ -42,6 +42,7 @@ from audit.store.application import (
     EventConflict,
     SubjectRecords,
 )
+from audit.store.archive import ArchiveError, ArchiveReport, verify_archive
 from audit.store.canonical_json import bytes_digest, canonical, canonical_bytes, record_digest
 from audit.store.chain import (
     LEGACY_FORM,
@@ -69,7 +70,9 @@ from audit.store.merkle import (
 )
 from audit.store.packing import PackedRowError
 from audit.store.packing import expand as expand_row
+from audit.store.partitions import RetentionError, cut_day, retire
 from audit.store.reads import RecordReads, Records, StoreReads
+from audit.store.retention import RetentionRecord
 from audit.store.roles import grant, init_store
 from audit.store.shards import (
     MAIN_SHARD,
@@ -124,6 +127,8 @@ __all__ = [
     "AccessTrail",
     "Adjudication",
     "AppendResult",
+    "ArchiveError",
+    "ArchiveReport",
     "AuditStore",
     "ChainReport",
     "ChainRow",
@@ -139,6 +144,8 @@ __all__ = [
     "QuarantinedRecord",
     "RecordReads",
     "Records",
+    "RetentionError",
+    "RetentionRecord",
     "ShardNameError",
     "SignOff",
     "StoreMissing",
@@ -151,6 +158,7 @@ __all__ = [
     "canonical_bytes",
     "chain_row",
     "collector_paused",
+    "cut_day",
     "decode_compact_state",
     "describe_head",
     "event_digest",
@@ -174,9 +182,11 @@ __all__ = [
     "record_digest",
     "require_existing",
     "require_signed",
+    "retire",
     "sequence_conflict",
     "signature_valid",
     "subject_uuid",
+    "verify_archive",
     "verify_inclusion",
     "witness_from_env",
 ]

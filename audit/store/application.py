@@ -27,6 +27,7 @@ from audit.config import StoreURL, parse_store_url
 from audit.store.chain import ChainReport, Checkpoint, verify_rows
 from audit.store.packing import covered_versions, packed_rows
 from audit.store.recording import ChainedRecorder
+from audit.store.retention import RetentionRecord, latest
 from audit.store.shards import MAIN_SHARD, checked_shard
 from audit.store.signing import signing_key_from_env
 from audit.store.subjects import (
@@ -465,9 +466,16 @@ class AuditStore(Application[UUID]):
 
     # -- tamper evidence ----------------------------------------------------------------
 
+    def retention(self) -> RetentionRecord | None:
+        """The latest retention record (``audit.store.retention``): where ``verify``
+        starts; None when no rows were ever retired."""
+        return latest(self.chained.retention_records())
+
     def verify(self, public_key: Ed25519PublicKey | None = None) -> ChainReport:
         """Recompute every shard's hash chain and check every checkpoint (over the events
-        settled when it starts: those of writers still in flight are not read); with a
+        settled when it starts: those of writers still in flight are not read), from the
+        latest retention record's checkpoint when rows were retired (never without one:
+        a prefix deleted otherwise fails as any deletion does); with a
         public key,
         also every checkpoint's signature, and refuse a store whose checkpoints are
         missing or unsigned (``audit.store.heads.require_signed``)."""
@@ -475,7 +483,22 @@ class AuditStore(Application[UUID]):
 
         recorder = self.chained
         checkpoints = recorder.checkpoints()
-        report = verify_rows(recorder.iter_chain_rows(recorder.settled_head()), checkpoints)
+        record = latest(recorder.retention_records())
+        start = recorder.retention_start()
+        if record is not None and (start is None or start.event_count != record.retired_rows):
+            return ChainReport(
+                0,
+                b"",
+                0,
+                broken_at=record.checkpoint_id,
+                problem=(
+                    f"the retention record names checkpoint {record.checkpoint_id} with "
+                    f"{record.retired_rows} rows, which the store does not hold as such: the "
+                    "checkpoint was removed or replaced"
+                ),
+            )
+        rows = recorder.iter_chain_rows(recorder.settled_head())
+        report = verify_rows(rows, checkpoints, start)
         if public_key is None or not report.ok:
             return report
         return require_signed(report, checkpoints, public_key)

@@ -358,22 +358,66 @@ class _Walk:
         return ""
 
 
-def verify_rows(rows: Iterable[ChainRow], checkpoints: Iterable[Checkpoint]) -> ChainReport:
+def heads_at(checkpoints: Iterable[Checkpoint], upto: int) -> dict[str, tuple[int, bytes]]:
+    """Each shard's last row at notification ``upto`` by the checkpoints alone: a
+    checkpoint names only the shards written since the checkpoint before, so the latest
+    head of each shard over every checkpoint up to ``upto``."""
+    heads: dict[str, tuple[int, bytes]] = {}
+    for checkpoint in sorted(checkpoints, key=lambda c: c.notification_id):
+        if checkpoint.notification_id > upto:
+            break
+        for head in checkpoint.shard_heads or ():
+            heads[head.shard] = (head.notification_id, head.chain_hash)
+    return heads
+
+
+def _seeded(walk: _Walk, start: Checkpoint, checkpoints: list[Checkpoint]) -> str:
+    """Set the walk to the state at ``start`` (rows up to it retired): each shard's head
+    (``heads_at``), the row count and last hash, the Merkle tree from ``start``'s
+    frontier, which must fold to its root; why it cannot start there ('' when it can)."""
+    at = f"starting checkpoint at notification {start.notification_id}"
+    try:
+        tree = TreeBuilder.from_frontier_bytes(start.event_count, start.tree_frontier)
+    except ValueError:
+        return f"{at} has no usable Merkle frontier (altered, or written before tree heads)"
+    if not start.tree_root or tree.root() != start.tree_root:
+        return f"{at}: its Merkle frontier does not fold to its root (altered)"
+    walk.heads = heads_at(checkpoints, start.notification_id)
+    walk.count, walk.last, walk.tree = start.event_count, start.chain_hash, tree
+    walk.signed_heads_at = start.notification_id if start.shards_signed else 0
+    return ""
+
+
+def verify_rows(
+    rows: Iterable[ChainRow], checkpoints: Iterable[Checkpoint], start: Checkpoint | None = None
+) -> ChainReport:
     """Recompute each shard's chain over rows in notification order and check every
     checkpoint (its head hash and count, its Merkle root, its shard heads).
 
-    Streams: memory grows with the number of shards, not of events. Stops at the first
-    broken link.
+    With ``start`` (a checkpoint with its frontier; the rows up to it retired,
+    ``audit.store.retention``), the walk begins there (``_seeded``): rows up to it are
+    skipped, later checkpoints checked as usual. Streams: memory grows with the number
+    of shards, not of events. Stops at the first broken link.
     """
-    pending: Iterator[Checkpoint] = iter(sorted(checkpoints, key=lambda c: c.notification_id))
-    checkpoint = next(pending, None)
-    checked = 0
+    ordered = sorted(checkpoints, key=lambda c: c.notification_id)
     walk = _Walk()
+    checked = 0
 
     def broken(at: int, problem: str) -> ChainReport:
         return ChainReport(walk.count, walk.last, checked, broken_at=at, problem=problem)
 
+    after = 0
+    if start is not None:
+        problem = _seeded(walk, start, ordered)
+        if problem:
+            return broken(start.notification_id, problem)
+        after = start.notification_id
+    pending: Iterator[Checkpoint] = iter([c for c in ordered if c.notification_id > after])
+    checkpoint = next(pending, None)
+
     for row in rows:
+        if row.notification_id <= after:
+            continue
         if checkpoint and checkpoint.notification_id < row.notification_id:
             return broken(
                 checkpoint.notification_id,

@@ -12,6 +12,7 @@ from __future__ import annotations
 from collections.abc import Callable
 
 from audit.store.chain import Checkpoint
+from audit.store.retention import RetentionRecord, latest
 
 CHECKPOINT_COLUMNS = "notification_id, chain_hash, event_count, signature, key_id"
 TREE_SELECT = ", tree_root, head_time, tree_frontier"
@@ -45,6 +46,18 @@ class CheckpointReads:
             (notification_id,),
         )
         return found[0] if found else None
+
+    def retention_records(self) -> list[RetentionRecord]:
+        """Every retention record (``audit.store.retention``): none unless the recorder
+        keeps them (PostgreSQL)."""
+        return []
+
+    def retention_start(self) -> Checkpoint | None:
+        """The checkpoint (with its frontier) of the latest retention record, where
+        verification and tree heads start; None when nothing was retired or the record's
+        checkpoint is not stored (``AuditStore.verify`` names that)."""
+        record = latest(self.retention_records())
+        return self.checkpoint_at(record.checkpoint_id) if record is not None else None
 
     def rooted_checkpoints_before(self, notification_id: int, limit: int = 3) -> list[Checkpoint]:
         """The latest checkpoints with a tree root (and frontier) at or before a

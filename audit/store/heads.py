@@ -6,8 +6,9 @@ A checkpoint's root is computed from the previous rooted checkpoint's frontier (
 O(log n) subtree roots stored beside it) plus the events written since, so a checkpoint
 after each ingest reads only that ingest's events; the frontier is used only when it
 folds to its checkpoint's root and, when this process signs, that checkpoint's signature
-verifies under its own key. Otherwise the tree is built from the first event (only the
-stored 32-byte chain hashes are read, never the event bodies).
+verifies under its own key. Otherwise the tree is built from the first event, or from
+the latest retention record's checkpoint once rows were retired (only the stored 32-byte
+chain hashes are read, never the event bodies).
 """
 
 from __future__ import annotations
@@ -44,6 +45,22 @@ def _trusted_base(
         if public is not None and not (prior.signature and signature_valid(prior, public)):
             continue
         return prior.notification_id, builder
+    return _retention_base(recorder)
+
+
+def _retention_base(recorder: Any) -> tuple[int, TreeBuilder]:
+    """Where a tree is built from when no recent checkpoint serves: the first row, or,
+    once rows were retired (``audit.store.retention``), the latest retention record's
+    checkpoint, whose frontier folds to its root (``verify`` refuses the store
+    otherwise): the rows before it are no longer there to be read."""
+    start = recorder.retention_start()
+    if start is not None:
+        try:
+            builder = TreeBuilder.from_frontier_bytes(start.event_count, start.tree_frontier)
+        except ValueError:
+            return 0, TreeBuilder()
+        if builder.root() == start.tree_root:
+            return start.notification_id, builder
     return 0, TreeBuilder()
 
 
@@ -62,8 +79,8 @@ def tree_head(
     for leaf in recorder.iter_chain_hashes(after, notification_id):
         builder.append(leaf)
     if after and builder.size != count:  # the base does not add up: build from the start
-        after, builder = 0, TreeBuilder()
-        for leaf in recorder.iter_chain_hashes(0, notification_id):
+        after, builder = _retention_base(recorder)
+        for leaf in recorder.iter_chain_hashes(after, notification_id):
             builder.append(leaf)
     return Checkpoint(
         notification_id,

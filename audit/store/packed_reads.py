@@ -110,13 +110,19 @@ def versions_held(rows: Sequence[tuple[Any, int, str, bytes]]) -> set[tuple[str,
     }
 
 
-def appended_later(stored_events: Sequence[StoredEvent]) -> list[str]:
+def appended_later(stored_events: Sequence[StoredEvent], *, keyless: bool = False) -> list[str]:
     """The originators (hex) of the rows of a batch that do not open their subject: those
     whose versions another writer may have stored since the batch was planned
     (``AuditStore.append`` reads what is stored before the insert's transaction; a row at
-    version 1 that another writer stored meanwhile is refused by the primary key)."""
+    version 1 that another writer stored meanwhile is refused by the primary key). Every
+    row's originator when the key refuses nothing (``keyless``: a partitioned table, whose
+    key holds the notification id, ``audit.store.partitions``)."""
     return sorted(
-        {originator_hex(s.originator_id) for s in stored_events if s.originator_version > 1}
+        {
+            originator_hex(s.originator_id)
+            for s in stored_events
+            if keyless or s.originator_version > 1
+        }
     )
 
 

@@ -29,12 +29,14 @@ from audit.store.chain import (
     Checkpoint,
     chain_links,
     chain_row,
+    heads_at,
     originator_hex,
     tree_head_row,
 )
 from audit.store.checkpoint_reads import CheckpointReads, checkpoint_row
 from audit.store.packed_reads import PackedReads, appended_later, overlap, versions_held
 from audit.store.packing import HEADER_SQL, expand
+from audit.store.retention import RETENTION_COLUMNS, RetentionRecord
 from audit.store.shards import MAIN_SHARD, ShardHead
 
 READ_BATCH = 5000
@@ -128,6 +130,15 @@ class ChainedPostgresApplicationRecorder(PackedReads, CheckpointReads, PostgresA
                 "tree_root bytea, tree_frontier bytea, head_time bigint, shard_heads bytea)"
             ).format(schema=schema, checkpoints=self.checkpoints_table),
         ]
+        self.retention_table = Identifier(f"{self.events_table_name}_retention")
+        self.sql_create_statements += [
+            SQL(
+                "CREATE TABLE IF NOT EXISTS {schema}.{retention} ("
+                "checkpoint_id bigint PRIMARY KEY, retired_rows bigint NOT NULL, "
+                "archived_rows bigint NOT NULL, retired_at bigint NOT NULL, "
+                "archive_sha256 text NOT NULL)"
+            ).format(schema=schema, retention=self.retention_table),
+        ]
         self._add_tree_columns = SQL(_ADD_TREE_COLUMNS).format(
             schema=schema,
             checkpoints=self.checkpoints_table,
@@ -155,8 +166,9 @@ class ChainedPostgresApplicationRecorder(PackedReads, CheckpointReads, PostgresA
         self._tree_columns = False  # known present (checked once per recorder)
         self._sharded: bool | None = None  # whether the store has chain shards
         self._formed = False  # whether its rows have the chain form column (with shards)
+        self._partitioned: bool | None = None  # whether the events table is partitioned
         self.chain_shard = MAIN_SHARD  # the shard this recorder appends to (set by the store)
-        for target in (table, self.checkpoints_table):
+        for target in (table, self.checkpoints_table, self.retention_table):
             self.sql_create_statements += [
                 SQL(
                     "CREATE OR REPLACE TRIGGER casino_audit_append_only "
@@ -171,6 +183,7 @@ class ChainedPostgresApplicationRecorder(PackedReads, CheckpointReads, PostgresA
             ]
         self._table = SQL("{schema}.{table}").format(schema=schema, table=table)
         self._checkpoints = SQL("{schema}.{cp}").format(schema=schema, cp=self.checkpoints_table)
+        self._retention = SQL("{schema}.{r}").format(schema=schema, r=self.retention_table)
         self._append_key = Literal(
             f"casino-audit append {self.datastore.schema}.{self.events_table_name}"
         )
@@ -210,16 +223,17 @@ class ChainedPostgresApplicationRecorder(PackedReads, CheckpointReads, PostgresA
         """Raise ``IntegrityError`` (``AuditStore.append`` reads and plans again) when
         another writer stored one of the batch's versions since the batch was planned.
 
-        A row at version 1 opens its subject and the primary key refuses a second one;
-        a later row may start at another version than a racing writer's and still
-        overlap it (packed rows, ``audit.store.packing``): for those subjects a
-        transaction advisory lock per bucket of subjects (``SUBJECT_LOCK_BUCKETS``,
+        A row at version 1 opens its subject and the primary key refuses a second one
+        (not on a partitioned table, whose key holds the notification id: there every
+        row's subject is read again); a later row may start at another version than a
+        racing writer's and still overlap it (packed rows, ``audit.store.packing``): for
+        those subjects a transaction advisory lock per bucket of subjects (``SUBJECT_LOCK_BUCKETS``,
         so that a batch extending thousands of subjects holds a bounded number of
         PostgreSQL's shared lock slots), taken in bucket order (two writers never wait on
         each other crosswise), then their stored versions read again under it. Writers of
         one shard already queue on the shard's lock; the subject locks order writers of
         different shards."""
-        later = appended_later(stored_events)
+        later = appended_later(stored_events, keyless=self._is_partitioned(curs))
         if not later:
             return
         curs.execute(
@@ -284,7 +298,9 @@ class ChainedPostgresApplicationRecorder(PackedReads, CheckpointReads, PostgresA
             )
             head = curs.fetchone()
             last_id, prev = (
-                (head["notification_id"], bytes(head["chain_hash"])) if head else (0, GENESIS)
+                (head["notification_id"], bytes(head["chain_hash"]))
+                if head
+                else self._retired_head(curs, shard)
             )
             formed = self.is_formed()
             rows = chain_links(
@@ -318,6 +334,63 @@ class ChainedPostgresApplicationRecorder(PackedReads, CheckpointReads, PostgresA
             ids = [r["notification_id"] for r in curs.fetchall()]
             self._notify_channel(curs)
         return ids
+
+    def _is_partitioned(self, curs: Any) -> bool:
+        """Whether the events table is partitioned (``audit.store.partitions``): its
+        primary key then holds the notification id and refuses no version stored twice.
+        Asked once per recorder (a store is partitioned when it is made, or never)."""
+        if self._partitioned is None:
+            curs.execute(
+                "SELECT c.relkind = 'p' AS p FROM pg_class c JOIN pg_namespace n "
+                "ON n.oid = c.relnamespace WHERE n.nspname = %s AND c.relname = %s",
+                (self.datastore.schema, self.events_table_name),
+            )
+            found = curs.fetchone()
+            self._partitioned = bool(found and found["p"])
+        return self._partitioned
+
+    def _retired_head(self, curs: Any, shard: str | None) -> tuple[int, bytes]:
+        """The head of a shard none of whose rows is in the table: (0, GENESIS) unless its
+        rows were retired (``audit.store.retention``), then its head at the latest
+        retention record's checkpoint, the latest over every checkpoint up to it (a
+        checkpoint names only the shards written since the one before)."""
+        if shard is None or not self._has_retention(curs):
+            return 0, GENESIS
+        curs.execute(SQL("SELECT max(checkpoint_id) AS n FROM {r}").format(r=self._retention))
+        upto = _only_row(curs)["n"]
+        if upto is None:
+            return 0, GENESIS
+        curs.execute(
+            SQL(
+                "SELECT notification_id, chain_hash, event_count, signature, key_id, "
+                "NULL AS tree_root, NULL AS head_time, NULL AS tree_frontier, shard_heads "
+                "FROM {cp} WHERE notification_id <= %s"
+            ).format(cp=self._checkpoints),
+            (upto,),
+        )
+        checkpoints = [tree_head_row(*r.values()) for r in curs.fetchall()]
+        return heads_at(checkpoints, upto).get(shard, (0, GENESIS))
+
+    def _has_retention(self, curs: Any) -> bool:
+        """Whether the store has the retention table (stores made before it lack it)."""
+        curs.execute(
+            "SELECT count(*) AS n FROM information_schema.tables "
+            "WHERE table_schema = %s AND table_name = %s",
+            (self.datastore.schema, f"{self.events_table_name}_retention"),
+        )
+        return bool(_only_row(curs)["n"])
+
+    def retention_records(self) -> list[RetentionRecord]:
+        """Every retention record (``audit.store.retention``), oldest first."""
+        with self.datastore.transaction(commit=False) as curs:
+            if not self._has_retention(curs):
+                return []
+            curs.execute(
+                SQL("SELECT {columns} FROM {r} ORDER BY checkpoint_id").format(
+                    columns=SQL(RETENTION_COLUMNS), r=self._retention
+                )
+            )
+            return [RetentionRecord(*r.values()) for r in curs.fetchall()]
 
     # -- chain access (used by audit.store.application) ---------------------------------
 

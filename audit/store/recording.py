@@ -9,6 +9,7 @@ from collections.abc import Iterator, Sequence
 from typing import Any, Protocol
 
 from audit.store.chain import ChainRow, Checkpoint
+from audit.store.retention import RetentionRecord
 from audit.store.shards import ShardHead
 
 
@@ -53,6 +54,14 @@ class ChainedRecorder(Protocol):
 
     def checkpoint_at(self, notification_id: int) -> Checkpoint | None:
         """The checkpoint at this head, if any."""
+        ...
+
+    def retention_records(self) -> list[RetentionRecord]:
+        """Every retention record, oldest first (``audit.store.retention``)."""
+        ...
+
+    def retention_start(self) -> Checkpoint | None:
+        """The latest retention record's checkpoint, with its frontier (None: none)."""
         ...
 
     def rooted_checkpoints_before(self, notification_id: int, limit: int = 3) -> list[Checkpoint]:

@@ -55,6 +55,7 @@ from audit.store.existing import (
     postgres_state,
     safe_message,
 )
+from audit.store.partitions import create_partitioned, guard_partitions
 
 # Table privileges each role gets on the events and the checkpoints table.
 WRITER = ("SELECT", "INSERT")
@@ -62,6 +63,8 @@ READER = ("SELECT",)
 # Privileges neither role may hold, on any column, whoever gave them.
 FORBIDDEN = ("UPDATE", "DELETE", "TRUNCATE", "REFERENCES", "TRIGGER")
 STORE_TABLES = (POSTGRES_EVENTS_TABLE, POSTGRES_CHECKPOINTS_TABLE)
+RETENTION_TABLE = f"{POSTGRES_EVENTS_TABLE}_retention"
+"""The owner's retention records (``audit.store.retention``): both roles only read it."""
 
 
 class RoleError(StoreUnusable):
@@ -119,16 +122,23 @@ def _store_statements(url: StoreURL) -> list[sql.Composable]:
         factory.close()
 
 
-def init_store(url: StoreURL, owner: str | None = None) -> str:
+def init_store(url: StoreURL, owner: str | None = None, *, partitioned: bool = False) -> str:
     """Create the store's schema, tables, indexes, triggers, functions and types (what
     ``AuditStore`` creates on first use), as the connecting role or, with ``owner``, as
     that role (``SET ROLE``; the connecting role must be a member of it or a superuser).
     Idempotent: an existing store gets what is missing (a migration). Returns a summary.
 
-    SQLite: creates the file's tables; ``owner`` is refused (PostgreSQL only)."""
+    ``partitioned``: a new store's events table is partitioned by range of notification
+    id (``audit.store.partitions``); each partition gets its ``TRUNCATE`` guard.
+
+    SQLite: creates the file's tables; ``owner`` and ``partitioned`` are refused
+    (PostgreSQL only)."""
     if url.kind == "sqlite":
-        if owner:
-            raise RoleError("--owner is for PostgreSQL stores only (SQLite has no roles)")
+        if owner or partitioned:
+            raise RoleError(
+                "--owner and --partitioned are for PostgreSQL stores only (SQLite has no "
+                "roles and no partitions)"
+            )
         from audit.store.application import AuditStore
 
         AuditStore(url.redacted(), create=True).close()
@@ -159,7 +169,10 @@ def init_store(url: StoreURL, owner: str | None = None) -> str:
                     conn.execute(statement)
                 if acting != state.role:
                     conn.execute(sql.SQL("SET LOCAL ROLE {}").format(sql.Identifier(acting)))
+                if partitioned:
+                    create_partitioned(conn, schema)
                 _run(conn, statements)
+                guard_partitions(conn, schema)
         except psycopg.errors.InsufficientPrivilege as error:
             raise RoleError(
                 f"cannot set up the store {where} as role {acting!r}: "
@@ -171,8 +184,9 @@ def init_store(url: StoreURL, owner: str | None = None) -> str:
             raise RoleError(
                 f"cannot set up the store {where}: {safe_message(error, url)}"
             ) from None
-    tables = ", ".join(f"{schema}.{t}" for t in STORE_TABLES)
-    return f"store ready at {where}: {tables} (with triggers and functions) owned by {acting}"
+    tables = ", ".join(f"{schema}.{t}" for t in (*STORE_TABLES, RETENTION_TABLE))
+    how = " partitioned by notification id" if partitioned else ""
+    return f"store ready at {where}: {tables} (with triggers and functions){how} owned by {acting}"
 
 
 def _run(conn: Any, statements: Sequence[sql.Composable]) -> None:
@@ -189,6 +203,15 @@ def _run(conn: Any, statements: Sequence[sql.Composable]) -> None:
                 pass
         else:
             conn.execute(statement, prepare=False)
+
+
+def _exists(conn: Any, schema: str, table: str) -> bool:
+    return (
+        conn.execute(
+            "SELECT 1 FROM pg_tables WHERE schemaname = %s AND tablename = %s", (schema, table)
+        ).fetchone()
+        is not None
+    )
 
 
 def _table_owner(conn: Any, schema: str) -> str | None:
@@ -288,6 +311,10 @@ def _grant_one(
     seqs = sql.SQL(", ").join(sql.SQL("{}.{}").format(space, sql.Identifier(s)) for s in sequences)
     if sequences:
         conn.execute(sql.SQL("REVOKE ALL ON SEQUENCE {} FROM {}").format(seqs, who))
+    retention = sql.SQL("{}.{}").format(space, sql.Identifier(RETENTION_TABLE))
+    if _exists(conn, schema, RETENTION_TABLE):
+        conn.execute(sql.SQL("REVOKE ALL ON TABLE {} FROM {}").format(retention, who))
+        conn.execute(sql.SQL("GRANT SELECT ON TABLE {} TO {}").format(retention, who))
     conn.execute(sql.SQL("GRANT USAGE ON SCHEMA {} TO {}").format(space, who))
     conn.execute(
         sql.SQL("GRANT {} ON TABLE {} TO {}").format(
@@ -339,10 +366,11 @@ def _check_effective(
         "SELECT c.relname, c.oid, c.relkind FROM pg_class c "
         "JOIN pg_namespace n ON n.oid = c.relnamespace "
         "WHERE n.nspname = %s AND c.relname = ANY(%s)",
-        (schema, [*STORE_TABLES, *sequences]),
+        (schema, [*STORE_TABLES, RETENTION_TABLE, *sequences]),
     ).fetchall()
     for name, oid, relkind in objects:
         qualified = f"{schema}.{name}"
+        wanted = READER if name == RETENTION_TABLE else privileges
         if relkind == "S":  # a writer takes nextval (USAGE); nobody may setval (UPDATE)
             usage, update = conn.execute(
                 "SELECT has_sequence_privilege(%(r)s, %(s)s::oid, 'USAGE'), "
@@ -361,7 +389,7 @@ def _check_effective(
                 "AND has_any_column_privilege(%(r)s, %(t)s::oid, %(p)s))",
                 {"r": role, "t": oid, "p": privilege},
             ).fetchone()[0]
-            if held != (privilege in privileges):
+            if held != (privilege in wanted):
                 problems.append(f"{'has' if held else 'lacks'} {privilege} on {qualified}")
     if problems:
         raise RoleError(

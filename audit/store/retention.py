@@ -1,0 +1,51 @@
+"""Retention records: the owner's statement that the rows up to a checkpoint left the
+store, into an archive, and the only thing that lets ``verify`` start after a prefix.
+
+A retention record (a row of the events table's ``_retention`` table, PostgreSQL,
+append-only like the checkpoints) names the checkpoint the retired rows end at, how many
+rows the store held up to it (that checkpoint's ``event_count``), how many of them this
+archive took, when (milliseconds since the epoch, UTC) and the archive file's SHA-256
+(``audit.store.archive``). ``casino-audit retention archive`` writes it in the
+transaction that detaches and drops the retired partitions (``audit.store.partitions``);
+a writer or reader role may read it, never write it (``audit.store.roles``).
+
+Without a record a missing prefix fails ``verify`` as it always did ("the shard was
+dropped", "names an event that is no longer in the store"): deleting rows is not
+retention. With one, ``verify`` starts at the latest record's checkpoint
+(``chain.verify_rows(start=…)``), whose frontier must fold to its root, and prints the
+record (``describe``) so that whoever verifies sees what was retired and can ask for the
+archive with that digest.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from datetime import UTC, datetime
+
+RETENTION_COLUMNS = "checkpoint_id, retired_rows, archived_rows, retired_at, archive_sha256"
+
+
+@dataclass(frozen=True)
+class RetentionRecord:
+    """Rows up to ``checkpoint_id`` (``retired_rows`` of them in all) retired; this
+    archive (``archive_sha256``) took ``archived_rows`` of them, at ``retired_at``."""
+
+    checkpoint_id: int
+    retired_rows: int
+    archived_rows: int
+    retired_at: int
+    archive_sha256: str
+
+    def describe(self) -> str:
+        """One line for ``verify``: what left the store, when, and in which archive."""
+        when = datetime.fromtimestamp(self.retired_at / 1000, UTC).strftime("%Y-%m-%d %H:%M UTC")
+        first = self.retired_rows - self.archived_rows + 1
+        return (
+            f"rows {first}..{self.retired_rows} retired at checkpoint {self.checkpoint_id} "
+            f"on {when}, archive sha256 {self.archive_sha256}"
+        )
+
+
+def latest(records: list[RetentionRecord]) -> RetentionRecord | None:
+    """The record verification starts from: the one at the latest checkpoint."""
+    return max(records, key=lambda r: r.checkpoint_id, default=None)

@@ -1,0 +1,103 @@
+"""``casino-audit retention …`` and ``verify-archive``: a partitioned PostgreSQL store's
+day cut and archive (the owner's), and checking an archive alone.
+
+    casino-audit --store URL retention cut
+    casino-audit --store URL retention archive --through CHECKPOINT --out FILE
+    casino-audit verify-archive FILE [--public-key KEY]
+
+``retention cut`` records a checkpoint (signed with ``$CASINO_AUDIT_SIGNING_KEY``,
+published to ``$CASINO_AUDIT_WITNESS`` when set) and starts the next partition after it.
+``retention archive`` writes the rows up to a cut's checkpoint, as stored, with the
+checkpoints, to FILE, checks FILE alone, then records the retention and detaches and
+drops the retired partitions (``audit.store.partitions``). ``verify-archive`` needs no
+store. Exit codes as ``cli.common``: 0 done (an archive that verifies), 1 an archive that
+does not, 2 could not run.
+"""
+
+from __future__ import annotations
+
+import argparse
+from pathlib import Path
+
+from cli.common import EXIT_DATA_PROBLEMS, EXIT_OK, CannotRun, Subcommands, open_store
+
+
+def add_parsers(sub: Subcommands) -> None:
+    """Add ``retention`` and ``verify-archive`` to the ``casino-audit`` parser."""
+    parser = sub.add_parser(
+        "retention", help="PostgreSQL, partitioned store: cut the day, archive retired days"
+    )
+    actions = parser.add_subparsers(dest="retention_command", required=True, metavar="ACTION")
+    actions.add_parser(
+        "cut", help="checkpoint the head and start the next partition after it (owner)"
+    )
+    p = actions.add_parser(
+        "archive",
+        help="archive the rows up to a cut's checkpoint to a file, then drop their partitions",
+    )
+    p.add_argument(
+        "--through", type=int, required=True, metavar="CHECKPOINT",
+        help="the notification id of the checkpoint a day cut printed",
+    )  # fmt: skip
+    p.add_argument("--out", required=True, metavar="FILE", help="the archive (must not exist)")
+    parser.set_defaults(run=cmd_retention)
+
+    p = sub.add_parser("verify-archive", help="check a retention archive alone, without any store")
+    p.add_argument("file", metavar="FILE")
+    p.add_argument("--public-key", help="also check every checkpoint's Ed25519 signature")
+    p.set_defaults(run=cmd_verify_archive)
+
+
+def cmd_retention(args: argparse.Namespace) -> int:
+    from audit.config import parse_store_url, store_url_from_env
+    from audit.store import RetentionError, cut_day, retire
+
+    url = parse_store_url(store_url_from_env(args.store))
+    if url.kind != "postgresql":
+        raise CannotRun("retention is for partitioned PostgreSQL stores only")
+    store = open_store(args, create=False)
+    try:
+        if args.retention_command == "cut":
+            checkpoint, index = cut_day(store, url)
+            print(
+                f"day cut at checkpoint {checkpoint.notification_id} "
+                f"({checkpoint.event_count} rows); partition {index} takes the next writes"
+            )
+            return EXIT_OK
+        try:
+            record = retire(store, url, args.through, Path(args.out))
+        except FileExistsError:
+            raise CannotRun(f"--out {args.out}: the file exists (never overwritten)") from None
+        except OSError as error:
+            raise CannotRun(f"--out {args.out}: {error.strerror}") from None
+        print(f"archived to {args.out}: {record.describe()}")
+        return EXIT_OK
+    except RetentionError as error:
+        raise CannotRun(str(error)) from None
+    finally:
+        store.close()
+
+
+def cmd_verify_archive(args: argparse.Namespace) -> int:
+    from audit.store import ArchiveError, KeyError_, load_public_key, verify_archive
+
+    try:
+        public_key = load_public_key(Path(args.public_key)) if args.public_key else None
+    except KeyError_ as error:
+        raise CannotRun(str(error)) from None
+    try:
+        report = verify_archive(args.file, public_key)
+    except ArchiveError as error:
+        raise CannotRun(str(error)) from None
+    except OSError as error:
+        raise CannotRun(f"{args.file}: {error.strerror}") from None
+    span = f"rows after notification {report.first} through {report.through}"
+    if not report.ok:
+        print(f"ARCHIVE BROKEN ({span}): {report.problem}")
+        return EXIT_DATA_PROBLEMS
+    signed = f", {report.signatures_checked} signature(s) valid" if public_key is not None else ""
+    print(
+        f"archive intact: {report.rows} rows ({span}), {report.checkpoints} checkpoints"
+        f"{signed}; sha256 {report.sha256}"
+    )
+    return EXIT_OK
