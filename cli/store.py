@@ -154,12 +154,12 @@ def cmd_verify(args: argparse.Namespace) -> int:
     except KeyError_ as error:
         raise CannotRun(str(error)) from None
     store = open_store(args, create=False)
-    if args.witness:
-        return _verify_witness(store, args.witness, public_key)
-    report = store.verify(public_key)
     retired = store.retention()
     if retired is not None:
         print(f"retention: {retired.describe()}; verified from that checkpoint")
+    if args.witness:
+        return _verify_witness(store, args.witness, public_key)
+    report = store.verify(public_key)
     if not report.ok:
         _print_chain_problem(report)
         return EXIT_DATA_PROBLEMS

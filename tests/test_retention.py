@@ -24,6 +24,7 @@ import pytest
 from psycopg import sql
 
 from audit.store import SIGNING_KEY_ENV, AuditStore, generate_keypair
+from audit.store.witness import WITNESS_ENV
 from cli.main import main
 from tests import test_packed_rows
 from tests.conftest import postgres_base_url
@@ -75,10 +76,12 @@ def _drop(schema: str) -> None:
 
 @pytest.fixture
 def store(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Iterator[Store]:
-    """A new partitioned store (``db init --partitioned``), checkpoints signed."""
+    """A new partitioned store (``db init --partitioned``), checkpoints signed and
+    published to a witness (``tmp_path / "witness.jsonl"``)."""
     url, schema = _schema_url()
     private, public = generate_keypair(tmp_path / "keys")
     monkeypatch.setenv(SIGNING_KEY_ENV, str(private))
+    monkeypatch.setenv(WITNESS_ENV, str(tmp_path / "witness.jsonl"))
     try:
         code, out = run("--store", url, "db", "init", "--partitioned")
         assert code == 0, out
@@ -182,6 +185,10 @@ def test_a_day_archived_leaves_a_store_that_verifies_from_its_retention_record(
     code, out = store.cli("verify", "--public-key", str(store.public_key))
     assert code == 0, out
     assert f"retired at checkpoint {second}" in out
+    witness = str(store.tmp / "witness.jsonl")
+    code, out = store.cli("verify", "--witness", witness, "--public-key", str(store.public_key))
+    assert code == 0, out
+    assert "consistent with every witnessed head" in out
 
 
 def test_a_byte_changed_in_an_archive_is_named_by_its_row(store: Store, phh_sample: Path) -> None:
@@ -217,6 +224,8 @@ def test_a_prefix_dropped_without_a_retention_record_fails_verify(
     assert code == 1
     assert "CHAIN BROKEN" in out
     assert "retention" not in out
+    code, out = store.cli("verify", "--witness", str(store.tmp / "witness.jsonl"))
+    assert code == 1, out
 
 
 def test_a_retention_record_whose_checkpoint_is_gone_fails_verify(

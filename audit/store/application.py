@@ -471,6 +471,23 @@ class AuditStore(Application[UUID]):
         starts; None when no rows were ever retired."""
         return latest(self.chained.retention_records())
 
+    def _retention_start(self) -> tuple[Checkpoint | None, ChainReport | None]:
+        """(where verification starts: the latest retention record's checkpoint, None
+        from genesis; a failed report when the record names a checkpoint the store does
+        not hold with that many rows: removed or replaced)."""
+        record = latest(self.chained.retention_records())
+        if record is None:
+            return None, None
+        start = self.chained.retention_start()
+        if start is not None and start.event_count == record.retired_rows:
+            return start, None
+        problem = (
+            f"the retention record names checkpoint {record.checkpoint_id} with "
+            f"{record.retired_rows} rows, which the store does not hold as such: the "
+            "checkpoint was removed or replaced"
+        )
+        return None, ChainReport(0, b"", 0, broken_at=record.checkpoint_id, problem=problem)
+
     def verify(self, public_key: Ed25519PublicKey | None = None) -> ChainReport:
         """Recompute every shard's hash chain and check every checkpoint (over the events
         settled when it starts: those of writers still in flight are not read), from the
@@ -483,20 +500,9 @@ class AuditStore(Application[UUID]):
 
         recorder = self.chained
         checkpoints = recorder.checkpoints()
-        record = latest(recorder.retention_records())
-        start = recorder.retention_start()
-        if record is not None and (start is None or start.event_count != record.retired_rows):
-            return ChainReport(
-                0,
-                b"",
-                0,
-                broken_at=record.checkpoint_id,
-                problem=(
-                    f"the retention record names checkpoint {record.checkpoint_id} with "
-                    f"{record.retired_rows} rows, which the store does not hold as such: the "
-                    "checkpoint was removed or replaced"
-                ),
-            )
+        start, unheld = self._retention_start()
+        if unheld is not None:
+            return unheld
         rows = recorder.iter_chain_rows(recorder.settled_head())
         report = verify_rows(rows, checkpoints, start)
         if public_key is None or not report.ok:
@@ -514,8 +520,11 @@ class AuditStore(Application[UUID]):
         heads, unreadable = load_heads(witness)
         recorder = self.chained
         checkpoints = recorder.checkpoints()
+        start, unheld = self._retention_start()
+        if unheld is not None:
+            return WitnessReport(unheld, heads_checked=len(heads))
         rows = recorder.iter_chain_rows(recorder.settled_head())
-        return verify_witnessed(rows, checkpoints, heads, public_key, unreadable)
+        return verify_witnessed(rows, checkpoints, heads, public_key, unreadable, start)
 
     def close(self) -> None:
         self.factory.close()

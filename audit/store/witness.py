@@ -40,7 +40,15 @@ from pathlib import Path
 
 from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PublicKey
 
-from audit.store.chain import GENESIS, ChainReport, ChainRow, Checkpoint, row_hash, verify_rows
+from audit.store.chain import (
+    GENESIS,
+    ChainReport,
+    ChainRow,
+    Checkpoint,
+    heads_at,
+    row_hash,
+    verify_rows,
+)
 from audit.store.merkle import HASH_SIZE, TreeBuilder
 from audit.store.shards import ShardHead, ShardNameError, checked_shard, heads_from_list, heads_list
 from audit.store.signing import signature_valid
@@ -279,6 +287,23 @@ class _WitnessCheck:
         self.prev: dict[str, bytes] = {}  # each shard's last recomputed hash
         self.trusting = True  # while the chain verification vouches for each row it read
 
+    def start_at(self, start: Checkpoint, checkpoints: Sequence[Checkpoint]) -> None:
+        """Begin after retired rows (``audit.store.retention``): the tree from ``start``'s
+        frontier, each shard's head from the checkpoints up to it; heads witnessed at or
+        before it are checked against the database's checkpoints only
+        (``_database_checkpoint_problems``), the one at its size against its root."""
+        try:
+            self.builder = TreeBuilder.from_frontier_bytes(start.event_count, start.tree_frontier)
+        except ValueError:
+            return  # verify_rows names the unusable frontier
+        self.prev = {s: h for s, (_, h) in heads_at(checkpoints, start.notification_id).items()}
+        pending = self.pending
+        while self.next < len(pending) and pending[self.next].head.event_count <= start.event_count:
+            head = pending[self.next].head
+            if head.event_count == start.event_count:
+                self._check(head, start.notification_id, start.chain_hash)
+            self.next += 1
+
     def add(self, row: ChainRow, trusted: bool) -> None:
         if trusted:
             leaf = row.chain_hash
@@ -326,6 +351,7 @@ def verify_witnessed(
     heads: Sequence[WitnessedHead],
     public_key: Ed25519PublicKey | None = None,
     problems: Sequence[str] = (),
+    start: Checkpoint | None = None,
 ) -> WitnessReport:
     """Check the stored rows against every witnessed head, in one pass over the rows.
 
@@ -334,10 +360,16 @@ def verify_witnessed(
     have n events; events after the largest head are unwitnessed and fail; with a public
     key every witnessed head's signature must verify. The chain and the database's own
     checkpoints are verified as ``verify`` does, and each witnessed head's checkpoint must
-    still be in the database, unchanged and as signed as the witness's copy.
+    still be in the database, unchanged and as signed as the witness's copy. With
+    ``start`` (rows up to it retired, ``audit.store.retention``) both checks begin there
+    (``_WitnessCheck.start_at``).
     """
     found = list(problems)
     check = _WitnessCheck(heads, found)
+    after = 0
+    if start is not None:
+        check.start_at(start, checkpoints)
+        after = start.notification_id
 
     def tapped() -> Iterator[ChainRow]:
         # A row is added when the next one is asked for: by then ``verify_rows`` has
@@ -345,6 +377,8 @@ def verify_witnessed(
         # it stopped at it (``trusting`` is off for that row and every later one).
         previous: ChainRow | None = None
         for row in rows:
+            if row.notification_id <= after:
+                continue
             if previous is not None:
                 check.add(previous, check.trusting)
             yield row
@@ -353,7 +387,7 @@ def verify_witnessed(
             check.add(previous, check.trusting)
 
     stream = tapped()
-    chain = verify_rows(stream, checkpoints)
+    chain = verify_rows(stream, checkpoints, start)
     check.trusting = False
     for _ in stream:  # the chain stops at its first break; the witness reads on
         pass
