@@ -260,6 +260,21 @@ def test_archiving_through_a_checkpoint_that_is_no_cut_is_refused(
     assert code == 0, out
 
 
+def test_a_write_with_no_partition_for_its_id_is_refused_clearly(
+    store: Store, phh_sample: Path
+) -> None:
+    _ingest(store, hands(phh_sample, store.tmp / "d1", 0, 2))
+    store.sql(
+        "SELECT setval(pg_get_serial_sequence('casinoaudit_events', 'notification_id'), %s)",
+        10**12 + 5,
+    )
+    code, out = store.cli("ingest", str(hands(phh_sample, store.tmp / "d2", 2, 2)))
+    assert code == 2
+    assert "no partition of the events table" in out
+    assert "retention cut" in out
+    assert "Traceback" not in out
+
+
 def test_racing_writers_on_a_partitioned_store_store_each_version_once(
     store: Store,
 ) -> None:

@@ -34,6 +34,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from eventsourcing.persistence import OperationalError
 from psycopg import sql
 
 from audit.config import StoreURL
@@ -55,6 +56,12 @@ CREATE TABLE {table} (
 
 class RetentionError(StoreUnusable):
     """A partition, cut or retention step cannot be done as asked (safe to print)."""
+
+
+class NoPartition(StoreUnusable, OperationalError):
+    """A write's notification id has no partition (the sequence was moved past the last
+    one by hand): the store cannot be written until the owner cuts (an operational
+    error, so an ingest stops instead of quarantining the batch)."""
 
 
 @dataclass(frozen=True)

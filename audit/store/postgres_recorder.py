@@ -19,6 +19,7 @@ from typing import Any
 from eventsourcing.persistence import IntegrityError, StoredEvent
 from eventsourcing.postgres import PostgresApplicationRecorder, PostgresDatastore
 from psycopg import Cursor
+from psycopg.errors import CheckViolation
 from psycopg.rows import DictRow, tuple_row
 from psycopg.sql import SQL, Identifier, Literal
 
@@ -36,6 +37,7 @@ from audit.store.chain import (
 from audit.store.checkpoint_reads import CheckpointReads, checkpoint_row
 from audit.store.packed_reads import PackedReads, appended_later, overlap, versions_held
 from audit.store.packing import HEADER_SQL, expand
+from audit.store.partitions import NoPartition
 from audit.store.retention import RETENTION_COLUMNS, RetentionRecord
 from audit.store.shards import MAIN_SHARD, ShardHead
 
@@ -320,9 +322,19 @@ class ChainedPostgresApplicationRecorder(PackedReads, CheckpointReads, PostgresA
             copy_sql = SQL("COPY {t} ({columns}) FROM STDIN").format(
                 t=self._table, columns=SQL(columns)
             )
-            with curs.copy(copy_sql) as copy:
-                for row in rows:
-                    copy.write_row(row)
+            try:
+                with curs.copy(copy_sql) as copy:
+                    for row in rows:
+                        copy.write_row(row)
+            except CheckViolation as error:
+                if "no partition" not in str(error):
+                    raise
+                raise NoPartition(
+                    f"no partition of the events table {self.datastore.schema}."
+                    f"{self.events_table_name} takes the next notification id: the store "
+                    "is partitioned and its sequence points past the last partition (the "
+                    "owner's casino-audit retention cut makes the next one)"
+                ) from None
             and_shard = SQL("") if shard is None else SQL("AND chain_shard = %s ")
             curs.execute(
                 SQL(
