@@ -47,8 +47,8 @@ retention (a day detached and archived with its checkpoint still verifies)". The
    alone with ``pg_restore`` and **verified alone**: its rows against the checkpoints
    inside its range, starting from the previous day's last checkpoint (each shard's head
    from the checkpoints up to it, the Merkle tree from its frontier, checked against its
-   signed root), with the product's own ``audit.store.chain.verify_rows`` (seeded: it
-   has no way to start anywhere but at genesis, which is what the product lacks); a byte
+   signed root), with the product's own ``audit.store.chain.verify_rows(start=…)``
+   (which the product's ``verify`` uses after a retention record); a byte
    of one archived state changed must fail it. Then the store left behind: the
    product's ``AuditStore.verify`` (which starts at genesis), and the same seeded
    verification from the last detached day's last checkpoint, with every checkpoint's
@@ -75,7 +75,6 @@ from dataclasses import dataclass, field, replace
 from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
-from unittest import mock
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
@@ -95,7 +94,6 @@ from audit.store import (
     require_signed,
 )
 from audit.store import chain as product_chain
-from audit.store.merkle import TreeBuilder
 from audit.store.signing import signature_valid
 from benchmarks.store_layouts import EVENTS_TABLE, RULEBOOK, Wal, WalMeter, on_pluribus
 
@@ -319,47 +317,25 @@ def lookup_seconds(
 # --- verifying from a checkpoint -----------------------------------------------------
 
 
-def heads_at(checkpoints: Iterable[Checkpoint], start: Checkpoint) -> dict[str, tuple[int, bytes]]:
-    """Each shard's last event at ``start``: a checkpoint names only the shards written
-    since the checkpoint before, so the latest head of each shard over every checkpoint
-    up to ``start``."""
-    heads: dict[str, tuple[int, bytes]] = {}
-    for checkpoint in sorted(checkpoints, key=lambda c: c.notification_id):
-        if checkpoint.notification_id > start.notification_id:
-            break
-        for head in checkpoint.shard_heads or ():
-            heads[head.shard] = (head.notification_id, head.chain_hash)
-    return heads
-
-
 def verify_from(
     rows: Iterable[ChainRow],
     checkpoints: Sequence[Checkpoint],
     start: Checkpoint | None,
     public_key: Any,
 ) -> ChainReport:
-    """The product's ``verify_rows`` over the rows after ``start`` (None: genesis), its
-    walk seeded with the state at ``start``: each shard's head (``heads_at``), the event
-    count and last hash, the Merkle tree from ``start``'s frontier (which must fold to
-    its signed root); the checkpoints after ``start`` checked as usual, and every
-    signature (``require_signed``)."""
-    later = [c for c in checkpoints if start is None or c.notification_id > start.notification_id]
-    walk = product_chain._Walk()
-    if start is not None:
-        failed = ChainReport(0, b"", 0, broken_at=start.notification_id)
-        if not signature_valid(start, public_key):
-            return replace(failed, problem="the starting checkpoint's signature does not verify")
-        try:
-            tree = TreeBuilder.from_frontier_bytes(start.event_count, start.tree_frontier)
-        except ValueError:
-            return replace(failed, problem="the starting checkpoint has no usable frontier")
-        if tree.root() != start.tree_root:
-            return replace(failed, problem="the starting frontier does not fold to its root")
-        walk.heads = heads_at(checkpoints, start)
-        walk.count, walk.last, walk.tree = start.event_count, start.chain_hash, tree
-        walk.signed_heads_at = start.notification_id if start.shards_signed else 0
-    with mock.patch.object(product_chain, "_Walk", lambda: walk):
-        report = product_chain.verify_rows(rows, later)
+    """The product's ``verify_rows`` over the rows after ``start`` (None: genesis), started
+    at ``start`` (``verify_rows(start=…)``: each shard's head from the checkpoints up to
+    it, its count and hash, the Merkle tree from its frontier, which must fold to its
+    root), ``start``'s own signature first, then every signature (``require_signed``)."""
+    if start is not None and not signature_valid(start, public_key):
+        return ChainReport(
+            0,
+            b"",
+            0,
+            broken_at=start.notification_id,
+            problem="the starting checkpoint's signature does not verify",
+        )
+    report = product_chain.verify_rows(rows, checkpoints, start)
     if not report.ok:
         return report
     return require_signed(report, list(checkpoints), public_key)

@@ -29,6 +29,7 @@ from cli.main import main
 from tests.conftest import postgres_base_url
 
 TABLES = (POSTGRES_EVENTS_TABLE, POSTGRES_CHECKPOINTS_TABLE)
+RETENTION = f"{POSTGRES_EVENTS_TABLE}_retention"  # the owner's records: append-only too
 SEQUENCE = f"{POSTGRES_EVENTS_TABLE}_notification_id_seq"
 
 
@@ -151,7 +152,7 @@ def test_db_init_makes_the_owner_own_every_object(deployment: Deployment) -> Non
     assert {owner for _, owner in functions} == {deployment.owner}
     assert sorted(triggers) == sorted(
         (table, trigger)
-        for table in TABLES
+        for table in (*TABLES, RETENTION)
         for trigger in ("casino_audit_append_only", "casino_audit_no_truncate")
     )
 
@@ -160,7 +161,7 @@ def _privileges(base: str, role: str, schema: str) -> dict[str, set[str]]:
     """Every effective privilege of ``role`` on the store's objects (column ones too)."""
     held: dict[str, set[str]] = {}
     with psycopg.connect(base) as conn:
-        for table in TABLES:
+        for table in (*TABLES, RETENTION):
             oid = conn.execute("SELECT %s::regclass::oid", (f"{schema}.{table}",)).fetchone()[0]
             for privilege in (
                 "SELECT",
@@ -204,6 +205,7 @@ def test_the_writer_and_the_reader_hold_exactly_what_they_need(deployment: Deplo
     assert writer == {
         POSTGRES_EVENTS_TABLE: {"SELECT", "INSERT"},
         POSTGRES_CHECKPOINTS_TABLE: {"SELECT", "INSERT"},
+        RETENTION: {"SELECT"},
         SEQUENCE: {"USAGE"},
         "schema": {"USAGE"},
     }
@@ -211,6 +213,7 @@ def test_the_writer_and_the_reader_hold_exactly_what_they_need(deployment: Deplo
     assert reader == {
         POSTGRES_EVENTS_TABLE: {"SELECT"},
         POSTGRES_CHECKPOINTS_TABLE: {"SELECT"},
+        RETENTION: {"SELECT"},
         "schema": {"USAGE"},
     }
 
