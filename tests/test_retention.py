@@ -23,7 +23,10 @@ import psycopg
 import pytest
 from psycopg import sql
 
-from audit.store import SIGNING_KEY_ENV, AuditStore, generate_keypair
+from audit.evidence.proof_check import MERKLE, ProofError, check_proof
+from audit.evidence.proofs import event_json, prove
+from audit.evidence.treecache import TreeCache
+from audit.store import SIGNING_KEY_ENV, AuditStore, generate_keypair, load_public_key
 from audit.store.witness import WITNESS_ENV
 from cli.main import main
 from tests import test_packed_rows
@@ -189,6 +192,36 @@ def test_a_day_archived_leaves_a_store_that_verifies_from_its_retention_record(
     code, out = store.cli("verify", "--witness", witness, "--public-key", str(store.public_key))
     assert code == 0, out
     assert "consistent with every witnessed head" in out
+
+
+def test_merkle_proofs_of_rows_after_a_retention_still_verify(
+    store: Store, phh_sample: Path
+) -> None:
+    """Inclusion proofs of attached rows against the latest signed tree head, made from
+    the retention checkpoint's frontier and the rows after it (a tree cache made afresh),
+    and from a cache built before the archive; a proof against a changed row fails."""
+    cut = _two_days(store, phh_sample)
+    before = TreeCache()
+    opened = AuditStore(store.url, create=False)
+    rows = list(opened.chained.iter_chain_rows())
+    prove(opened, rows[-3:], before, MERKLE)  # the cache holds every leaf from the first
+    code, out = store.cli("retention", "archive", "--through", str(cut), "--out",
+                          str(store.tmp / "a.jsonl"))  # fmt: skip
+    assert code == 0, out
+    key = load_public_key(store.public_key)
+    try:
+        attached = [r for r in opened.chained.iter_chain_rows() if r.notification_id > cut]
+        assert attached and attached[0].notification_id > cut
+        for trees in (TreeCache(), before):
+            for picked in (attached[:1], attached[len(attached) // 2 :][:3], attached[-1:]):
+                proof = prove(opened, picked, trees, MERKLE)
+                events = [event_json(r) for r in picked]
+                assert check_proof(proof, events, key).checkpoint.event_count > cut
+        changed = [dict(event_json(attached[0]), chain_hash="00" * 32)]
+        with pytest.raises(ProofError):
+            check_proof(prove(opened, attached[:1], TreeCache(), MERKLE), changed, key)
+    finally:
+        opened.close()
 
 
 def test_a_byte_changed_in_an_archive_is_named_by_its_row(store: Store, phh_sample: Path) -> None:

@@ -16,8 +16,8 @@ from typing import Any
 
 from audit.evidence.chainrows import rows_between
 from audit.evidence.proof_check import HASH_CHAIN, MERKLE
-from audit.evidence.treecache import TreeCache
-from audit.store import AuditStore, ChainRow, Checkpoint, heads_list
+from audit.evidence.treecache import RetiredPrefix, Tree, TreeCache
+from audit.store import HASH_SIZE, AuditStore, ChainRow, Checkpoint, heads_list
 
 
 class NoProof(LookupError):
@@ -71,14 +71,26 @@ def _merkle(
 
     size = cp.event_count
     with trees.use(store, cp.notification_id) as tree:
-        if tree.size < size or tree.root(0, size) != cp.tree_root:  # the store disagrees
+        whole: Tree | RetiredPrefix = tree
+        first = 0  # the leaf index of the tree's first row
+        retired = store.retention_checkpoint() if tree.size < size else None
+        if retired is not None and retired.event_count + tree.size >= size:
+            data = retired.tree_frontier
+            frontier = [data[i : i + HASH_SIZE] for i in range(0, len(data), HASH_SIZE)]
+            if len(frontier) != retired.event_count.bit_count():
+                raise NoProof("the retention checkpoint's Merkle frontier is unusable")
+            whole, first = RetiredPrefix(retired.event_count, frontier, tree), retired.event_count
+        try:
+            if first + tree.size < size or whole.root(0, size) != cp.tree_root:
+                raise KeyError(size)
+            paths = {}
+            for row in rows:
+                m = first + tree.index(row.notification_id)
+                path = [whole.root(a, b).hex() for a, b in inclusion_ranges(m, size)]
+                paths[str(row.notification_id)] = {"index": m, "path": path}
+        except (KeyError, ValueError):  # the store disagrees with the signed head
             trees.drop()
-            raise NoProof("the stored events do not give the checkpoint's tree root")
-        paths = {}
-        for row in rows:
-            m = tree.index(row.notification_id)
-            path = [tree.root(a, b).hex() for a, b in inclusion_ranges(m, size)]
-            paths[str(row.notification_id)] = {"index": m, "path": path}
+            raise NoProof("the stored events do not give the checkpoint's tree root") from None
     return {"type": MERKLE, "checkpoint": checkpoint_json(cp), "leaves": paths}
 
 

@@ -95,3 +95,33 @@ class TreeCache:
     def drop(self) -> None:
         """Forget the tree (the store disagreed with a signed head: read it afresh)."""
         self._tree = Tree()
+
+
+class RetiredPrefix:
+    """The tree over rows some of which were retired (``casino-audit retention
+    archive``): the retired prefix's perfect subtrees (its checkpoint's frontier, the
+    binary decomposition of its size, largest first) and a ``Tree`` over the rows after
+    it. Any range an inclusion proof of a later row needs is a union of those (a subtree
+    wholly in the prefix beside one holding the row is one of the frontier's)."""
+
+    def __init__(self, size: int, frontier: Sequence[bytes], rest: Tree):
+        self.size = size
+        self.blocks: dict[tuple[int, int], bytes] = {}
+        start = 0
+        for bit in reversed(range(size.bit_length())):
+            if size >> bit & 1:
+                self.blocks[(start, 1 << bit)] = frontier[len(self.blocks)]
+                start += 1 << bit
+        self.rest = rest  # its leaf 0 is leaf ``size`` of the whole tree
+
+    def root(self, start: int, end: int) -> bytes:
+        """MTH of leaves [start, end) (KeyError: a range of the prefix no frontier holds)."""
+        size = end - start
+        if size <= 0:
+            return EMPTY_ROOT
+        if start >= self.size:
+            return self.rest.root(start - self.size, end - self.size)
+        if end <= self.size:
+            return self.blocks[(start, size)]
+        split = 1 << ((size - 1).bit_length() - 1)
+        return node_hash(self.root(start, start + split), self.root(start + split, end))

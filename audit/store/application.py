@@ -471,6 +471,11 @@ class AuditStore(Application[UUID]):
         starts; None when no rows were ever retired."""
         return latest(self.chained.retention_records())
 
+    def retention_checkpoint(self) -> Checkpoint | None:
+        """The latest retention record's checkpoint with its frontier (None: nothing
+        retired): the tree over the retired rows, which proofs of later rows need."""
+        return self.chained.retention_start()
+
     def _retention_start(self) -> tuple[Checkpoint | None, ChainReport | None]:
         """(where verification starts: the latest retention record's checkpoint, None
         from genesis; a failed report when the record names a checkpoint the store does
