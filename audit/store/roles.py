@@ -22,6 +22,9 @@ What each grant is for (``WRITER`` and ``READER`` below, and nothing more):
   counts the events from the last one on (both roles).
 * ``INSERT`` on the checkpoints table: ``checkpoint`` and every ingest and replay record
   the chain head (``INSERT … ON CONFLICT DO NOTHING`` needs INSERT only) (writer).
+* ``SELECT`` on the retention table (``audit.store.retention``): verify starts from the
+  latest record, a writer takes a retired shard's head from it (both roles). Never
+  ``INSERT``: retention is the owner's.
 * ``USAGE`` on the events table's sequence (``notification_id``'s ``bigserial``): an
   insert takes its ``nextval`` (writer). Not ``UPDATE`` (``setval``).
 * ``CONNECT`` on the database, only when the role lacks it (PUBLIC has it by default).
