@@ -351,3 +351,22 @@ def test_a_reader_that_fails_loses_only_the_rest_of_its_file(
     rejected = summary.rejected[0]
     assert (rejected.position, rejected.field) == ("after unit 1 of the file", "(file)")
     assert "RecursionError: simulated" in rejected.reason
+
+
+def test_a_store_refusing_every_record_stops_the_ingest_once(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The quarantine is tried with the record's text, then without it, then the store's own
+    refusal stops the ingest (it once retried without end: a RecursionError)."""
+    write_crafted(tmp_path / "x.avro", POKER, [hand_events("t/1")])
+    store = AuditStore(f"sqlite:///{tmp_path / 's.db'}")
+    attempts: list[int] = []
+
+    def refuse(*args: object, **kwargs: object) -> None:
+        attempts.append(1)
+        raise ValueError("the store refuses every record")
+
+    monkeypatch.setattr(store, "append", refuse)
+    with pytest.raises(ValueError, match="refuses every record"):
+        ingest(store, [tmp_path / "x.avro"])
+    assert len(attempts) <= 4  # the unit, its quarantine with and without its text

@@ -87,6 +87,8 @@ DEFAULT_BATCH_EVENTS = 10_000
 BATCH_BYTES = 64 << 20
 #: Rejections kept in ``IngestSummary.rejected`` (all are counted and quarantined).
 MAX_LISTED_REJECTIONS = 10_000
+#: A quarantined record's text when the store refused the record with it.
+_UNSTORABLE_RAW = "(the record's text could not be stored)"
 
 
 @dataclass
@@ -524,9 +526,9 @@ class _Writer:
                     self._store_quarantine([unit])
                 return
             record = dict(units[0].records[0])
-            if not record.get("raw"):
+            if record.get("raw") in (None, "", _UNSTORABLE_RAW):  # refused without its text too
                 raise
-            record["raw"] = "(the record's text could not be stored)"
+            record["raw"] = _UNSTORABLE_RAW
             self._store_quarantine([SubjectRecords(units[0].kind, units[0].subject_id, [record])])
 
     def disagreement(self, row: _Row, spill: _Spill, unit: SubjectRecords, sequence: int) -> str:
