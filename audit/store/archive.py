@@ -152,11 +152,54 @@ def _row(item: dict[str, Any]) -> ChainRow:
     )
 
 
+class _Outside(Exception):
+    """A row outside the archive's range (``verify_archive`` reports it as a problem)."""
+
+    def __init__(self, notification_id: int) -> None:
+        self.notification_id = notification_id
+
+
 @dataclass
 class _Parsed:
+    """An archive read as a stream: its header, its checkpoints (they come first), then
+    its rows, read one at a time as the chain walk asks for them (memory does not grow
+    with the day's size)."""
+
+    path: Path
     first: int | None
     through: int
     checkpoints: list[Checkpoint]
+    _lines: Iterator[tuple[int, dict[str, Any]]]
+    _pending: tuple[int, dict[str, Any]] | None
+    rows_read: int = 0
+
+    def rows(self) -> Iterator[ChainRow]:
+        """The rows in file order; ``ArchiveError`` for a line that is not one, ``_Outside``
+        for a row outside ``first``..``through``."""
+        later = self._lines if self._pending is None else _chain((self._pending,), self._lines)
+        for number, value in later:
+            if "row" not in value:
+                where = f"{self.path}, line {number}"
+                raise ArchiveError(f"{where}: neither a checkpoint (before the rows) nor a row")
+            row = _field(self.path, number, _row, value["row"])
+            if not (self.first or 0) < row.notification_id <= self.through:
+                raise _Outside(row.notification_id)
+            self.rows_read += 1
+            yield row
+
+
+def _chain(
+    head: Iterable[tuple[int, dict[str, Any]]], rest: Iterator[tuple[int, dict[str, Any]]]
+) -> Iterator[tuple[int, dict[str, Any]]]:
+    yield from head
+    yield from rest
+
+
+def _field(path: Path, number: int, read: Any, item: Any) -> Any:
+    try:
+        return read(item)
+    except (KeyError, TypeError, ValueError) as error:
+        raise ArchiveError(f"{path}, line {number}: unreadable field ({error!r})") from None
 
 
 def _lines(path: Path) -> Iterator[tuple[int, dict[str, Any]]]:
@@ -171,30 +214,30 @@ def _lines(path: Path) -> Iterator[tuple[int, dict[str, Any]]]:
             yield number, value
 
 
-def _read(path: Path) -> tuple[_Parsed, list[ChainRow]]:
-    parsed: _Parsed | None = None
-    rows: list[ChainRow] = []
-    for number, value in _lines(path):
-        where = f"{path}, line {number}"
-        try:
-            if parsed is None:
-                if value.get("format") != ARCHIVE_FORMAT:
-                    raise ArchiveError(f"{where}: not a {ARCHIVE_FORMAT!r} header")
-                first = value.get("from")
-                parsed = _Parsed(None if first is None else int(first), int(value["through"]), [])
-            elif "checkpoint" in value and not rows:
-                parsed.checkpoints.append(_checkpoint(value["checkpoint"]))
-            elif "row" in value:
-                rows.append(_row(value["row"]))
-            else:
-                raise ArchiveError(f"{where}: neither a checkpoint (before the rows) nor a row")
-        except (KeyError, TypeError, ValueError) as error:
-            if isinstance(error, ArchiveError):
-                raise
-            raise ArchiveError(f"{where}: unreadable field ({error!r})") from None
-    if parsed is None:
+def _header(value: dict[str, Any]) -> tuple[int | None, int]:
+    if value.get("format") != ARCHIVE_FORMAT:
+        raise ValueError(f"not a {ARCHIVE_FORMAT!r} header")
+    first = value.get("from")
+    return None if first is None else int(first), int(value["through"])
+
+
+def _open(path: Path) -> _Parsed:
+    """Read the header and the checkpoints; the rows stay in the file until asked for."""
+    lines = _lines(path)
+    opening = next(lines, None)
+    if opening is None:
         raise ArchiveError(f"{path}: empty, not an archive")
-    return parsed, rows
+    number, value = opening
+    try:
+        first, through = _header(value)
+    except (KeyError, TypeError, ValueError) as error:
+        raise ArchiveError(f"{path}, line {number}: {error}") from None
+    checkpoints: list[Checkpoint] = []
+    for number, value in lines:
+        if "checkpoint" not in value:
+            return _Parsed(path, first, through, checkpoints, lines, (number, value))
+        checkpoints.append(_field(path, number, _checkpoint, value["checkpoint"]))
+    return _Parsed(path, first, through, checkpoints, lines, None)
 
 
 def file_sha256(path: str | os.PathLike[str]) -> str:
@@ -214,39 +257,36 @@ def verify_archive(
     from audit.store.heads import require_signed
 
     where = Path(path)
-    parsed, rows = _read(where)
+    parsed = _open(where)
     checkpoints = [c for c in parsed.checkpoints if c.notification_id <= parsed.through]
     start = next((c for c in checkpoints if c.notification_id == parsed.first), None)
-    report = ArchiveReport(
-        len(rows), len(checkpoints), parsed.first or 0, parsed.through, file_sha256(where)
-    )
+    sha256 = file_sha256(where)
 
-    def failed(problem: str) -> ArchiveReport:
+    def report(problem: str = "", signatures_checked: int = 0) -> ArchiveReport:
         return ArchiveReport(
-            report.rows, report.checkpoints, report.first, report.through, report.sha256, problem
+            parsed.rows_read,
+            len(checkpoints),
+            parsed.first or 0,
+            parsed.through,
+            sha256,
+            problem,
+            signatures_checked,
         )
 
     if parsed.first is not None and start is None:
-        return failed(f"the archive starts at checkpoint {parsed.first}, which it does not hold")
-    outside = [r for r in rows if not (parsed.first or 0) < r.notification_id <= parsed.through]
-    if outside:
-        return failed(
-            f"row at notification {outside[0].notification_id} lies outside the archive's "
+        return report(f"the archive starts at checkpoint {parsed.first}, which it does not hold")
+    if not checkpoints or checkpoints[-1].notification_id != parsed.through:
+        return report(f"the archive holds no checkpoint at its end, notification {parsed.through}")
+    try:
+        chain = verify_rows(parsed.rows(), checkpoints, start)
+    except _Outside as outside:
+        return report(
+            f"row at notification {outside.notification_id} lies outside the archive's "
             f"range {parsed.first or 0}..{parsed.through}"
         )
-    if not checkpoints or checkpoints[-1].notification_id != parsed.through:
-        return failed(f"the archive holds no checkpoint at its end, notification {parsed.through}")
-    chain = verify_rows(rows, checkpoints, start)
     if chain.ok and public_key is not None:
         chain = require_signed(chain, checkpoints, public_key)
     if not chain.ok:
         at = f"at notification {chain.broken_at}: " if chain.broken_at is not None else ""
-        return failed(at + chain.problem)
-    return ArchiveReport(
-        report.rows,
-        report.checkpoints,
-        report.first,
-        report.through,
-        report.sha256,
-        signatures_checked=chain.signatures_checked,
-    )
+        return report(at + chain.problem)
+    return report(signatures_checked=chain.signatures_checked)
