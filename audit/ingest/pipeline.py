@@ -351,8 +351,9 @@ class _Spill:
             "f.kind IS NOT NULL FROM unit u LEFT JOIN flagged f "
             "ON f.kind = u.kind AND f.subject = u.subject ORDER BY u.id"
         )
-        for row in cursor:
-            yield _Row(*row, held=self.held.pop(row[0], None))
+        for unit_id, file, kind, subject, position, size, data, flagged in cursor:
+            held = self.held.pop(unit_id, None)
+            yield _Row(unit_id, file, kind, subject, position, size, data, flagged, held)
 
     def disputed(self, row: _Row) -> set[int]:
         """Sequences of ``row``'s subject whose versions differ within this ingest."""
