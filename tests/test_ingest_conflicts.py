@@ -220,3 +220,29 @@ def test_a_rejection_read_by_two_paths_is_quarantined_once(
     assert [(e.source, e.position, e.field) for e in kept] == [
         ("bad/corrupt.phh", "file", "(syntax)")
     ]
+
+
+def test_units_held_in_memory_or_spilled_to_disk_ingest_alike(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Pass one holds the units of an ingest's first ``HELD_EVENTS`` events in memory and
+    pickles the rest to the spill: where the line falls changes nothing stored, counted
+    or quarantined (a conflict, a resend and a longer version across the line)."""
+    import audit.ingest.pipeline as pipeline
+
+    events = hand_events("t1/1")
+    longer = [*events, {**events[-1], "sequence": 6, "event_id": "t1/1#6", "amount": 1}]
+    (tmp_path / "in").mkdir()
+    write_events(tmp_path / "in" / "a.avro", POKER, events + hand_events("t1/2", amount=100))
+    write_events(tmp_path / "in" / "b.avro", POKER, hand_events("t1/2", amount=900) + events)
+    write_events(tmp_path / "in" / "c.avro", POKER, longer + hand_events("t1/3"))
+    outcomes = []
+    for held in (0, 7, 14, pipeline.HELD_EVENTS):  # none, one unit, two, every unit held
+        monkeypatch.setattr(pipeline, "HELD_EVENTS", held)
+        store = AuditStore(f"sqlite:///{tmp_path / f'{held}.db'}")
+        summary = ingest(store, [tmp_path / "in"])
+        records = {s: store.records_of("poker", s) for s in ("t1/1", "t1/2", "t1/3")}
+        reasons = sorted(r.reason for r in summary.rejected)
+        outcomes.append((summary.subjects_stored, summary.events_already_stored, reasons, records))
+    assert outcomes[0][2] and outcomes[0][3]["t1/3"]  # a dispute quarantined, t1/3 stored
+    assert all(outcome == outcomes[0] for outcome in outcomes[1:])

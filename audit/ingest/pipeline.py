@@ -4,9 +4,10 @@ The event is the unit: an event is the record a subject holds at one ``sequence`
 (``audit.store.versions``). Two passes, in bounded memory:
 
 1. **Read.** Every file is read once, in order. Each unit (a PHH hand, a run of one
-   subject's Avro records) is validated and written, pickled, to a temporary SQLite
-   spill file with its subject, file and position, and each of its events' (subject,
-   sequence, content digest); each rejection is spilled too. Nothing is stored yet: a
+   subject's Avro records) is validated and written, pickled (or held in memory: see
+   below), to a temporary SQLite spill file with its subject, file and position, and
+   each of its events' (subject, sequence, content digest); each rejection is spilled
+   too. Nothing is stored yet: a
    disagreeing event may come in the last file.
 2. **Store.** The spill is read back in input order. Per event:
 
@@ -27,9 +28,12 @@ The event is the unit: an event is the record a subject holds at one ``sequence`
    two stories (``audit.judging``); a subject with sequences missing is judged
    incomplete until they arrive.
 
-Memory holds one batch and one unit (units are bounded by ``audit.ingest.limits``); the
-spill is on disk under ``TMPDIR`` (about the input's decoded size, pickled) and
-deleted at the end. Identity never depends on the path a file was given by: stored
+Memory holds one batch and one unit (units are bounded by ``audit.ingest.limits``), and
+the first ``HELD_EVENTS`` events an ingest reads: their units are held as read, not
+pickled to the spill and loaded back (a night's input file, read whole, is held whole:
+pickling it there and back was about a sixth of its ingest's CPU). The spill is on disk
+under ``TMPDIR`` (about the rest of the input's decoded size, pickled) and deleted at
+the end. Identity never depends on the path a file was given by: stored
 events and quarantine records name a file by ``file_identity``; the path as given is
 only in what the summary prints.
 
@@ -83,6 +87,8 @@ from audit.store import (
 )
 
 DEFAULT_BATCH_EVENTS = 10_000
+#: Events of the units an ingest reads first that are held in memory, not pickled to disk.
+HELD_EVENTS = 100_000
 #: A batch is also flushed when the records it holds weigh this much (pickled).
 BATCH_BYTES = 64 << 20
 #: Rejections kept in ``IngestSummary.rejected`` (all are counted and quarantined).
@@ -241,17 +247,27 @@ class _Row:
     subject: str | None
     position: str
     size: int
+    """Bytes pass two loads from disk for the row (0 for a held unit: already in memory)."""
     data: bytes
     flagged: bool
+    held: Any = None
+    """A held unit's records, as read (``_Spill.held``); None: pickled in ``data``."""
+
+    def content(self) -> Any:
+        """The unit's records, or the rejection's (position, field, reason, raw)."""
+        return self.held if self.held is not None else pickle.loads(self.data)  # our spill
 
 
 class _Spill:
     """Pass one's output: every unit and rejection, in input order, on disk, with an
-    index of their events by (subject, sequence, content)."""
+    index of their events by (subject, sequence, content); the records of the units
+    holding the first ``held_events`` events kept in memory instead (``held``)."""
 
     FLUSH_ROWS, FLUSH_BYTES = 500, 16 << 20
 
-    def __init__(self, directory: str) -> None:
+    def __init__(self, directory: str, held_events: int) -> None:
+        self.held: dict[int, list[dict[str, Any]]] = {}
+        self.room = held_events
         self.db = sqlite3.connect(Path(directory) / "spill.sqlite", isolation_level=None)
         for pragma in ("journal_mode = OFF", "synchronous = OFF", "cache_size = -16000"):
             self.db.execute(f"PRAGMA {pragma}")
@@ -289,9 +305,15 @@ class _Spill:
 
     def add_unit(self, file: int, unit: SubjectRecords) -> None:
         digests = [(r["sequence"], event_digest(r)) for r in unit.records]
-        data = pickle.dumps(unit.records, protocol=pickle.HIGHEST_PROTOCOL)
-        row = (file, unit.kind, unit.subject_id, unit.position, len(data), data)
-        unit_id = self._add(row, len(data))
+        if len(digests) <= self.room:  # held as read: nothing pickled, nothing loaded
+            self.room -= len(digests)
+            row = (file, unit.kind, unit.subject_id, unit.position, 0, b"")
+            unit_id = self._add(row, 0)
+            self.held[unit_id] = unit.records
+        else:
+            data = pickle.dumps(unit.records, protocol=pickle.HIGHEST_PROTOCOL)
+            row = (file, unit.kind, unit.subject_id, unit.position, len(data), data)
+            unit_id = self._add(row, len(data))
         self.events.extend((unit_id, unit.kind, unit.subject_id, q, d) for q, d in digests)
 
     def add_rejection(self, file: int, rejected: RecordRejected) -> None:
@@ -331,8 +353,9 @@ class _Spill:
             "f.kind IS NOT NULL FROM unit u LEFT JOIN flagged f "
             "ON f.kind = u.kind AND f.subject = u.subject ORDER BY u.id"
         )
-        for row in cursor:
-            yield _Row(*row)
+        for unit_id, file, kind, subject, position, size, data, flagged in cursor:
+            held = self.held.pop(unit_id, None)
+            yield _Row(unit_id, file, kind, subject, position, size, data, flagged, held)
 
     def disputed(self, row: _Row) -> set[int]:
         """Sequences of ``row``'s subject whose versions differ within this ingest."""
@@ -369,10 +392,6 @@ class _Spill:
 
     def close(self) -> None:
         self.db.close()
-
-
-def _load(data: bytes) -> Any:
-    return pickle.loads(data)  # our own spill file, written above
 
 
 # -- the ingest ---------------------------------------------------------------------------
@@ -584,7 +603,7 @@ def ingest(
         tempfile.TemporaryDirectory(prefix="casino-audit-ingest-", dir=spill_dir) as folder,
         fewer_collections(),
     ):
-        spill = _Spill(folder)
+        spill = _Spill(folder, HELD_EVENTS)
         try:
             for number, path in enumerate(files):
                 rejected = manifests.rejection(path)
@@ -656,10 +675,10 @@ def _write(
     for row in spill.rows():
         path = files[row.file]
         if row.kind is None:
-            position, field_name, reason, raw = _load(row.data)
+            position, field_name, reason, raw = row.content()
             writer.reject(RecordRejected(path, position, field_name, reason, raw))
             continue
-        records = _load(row.data)
+        records = row.content()
         unit = SubjectRecords(row.kind, row.subject or "", records, str(path), row.position)
         pending = _Pending(unit, unit)
         if row.flagged:
