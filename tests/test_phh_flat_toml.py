@@ -61,20 +61,30 @@ def _line(key: str, before: str, value: str, after: str, comment: str) -> str:
 
 
 _PLAIN_TEXTS = st.text(st.sampled_from(["a", "Z", " ", "\t", "#", ",", "[", "]", "é"]), max_size=6)
+_PLAIN_INTEGERS = st.one_of(st.integers(-1000, 1000), st.integers(-(10**20), 10**20)).map(str)
+_PLAIN_STRINGS = st.builds(_string, _PLAIN_TEXTS, st.sampled_from(["'", '"']))
 _PLAIN_SCALARS = st.one_of(
-    st.integers(-(10**20), 10**20).map(str),
+    _PLAIN_INTEGERS,
     st.decimals(allow_nan=False, allow_infinity=False, places=3).map(str),
-    st.builds(_string, _PLAIN_TEXTS, st.sampled_from(["'", '"'])),
+    _PLAIN_STRINGS,
     st.sampled_from(["true", "false"]),
 )
-_PLAIN_VALUES = st.one_of(
-    _PLAIN_SCALARS,
-    st.builds(
+
+
+def _plain_array(items: st.SearchStrategy[str]) -> st.SearchStrategy[str]:
+    return st.builds(
         _array,
-        st.lists(_PLAIN_SCALARS, max_size=4),
+        st.lists(items, max_size=4),
         st.lists(_SPACE, min_size=4, max_size=4),
         st.sampled_from(["", ",", " , "]),
-    ),
+    )
+
+
+_PLAIN_VALUES = st.one_of(
+    _PLAIN_SCALARS,
+    _plain_array(_PLAIN_INTEGERS),
+    _plain_array(_PLAIN_STRINGS),
+    _plain_array(_PLAIN_SCALARS),
 )
 _PLAIN_KEYS = st.text(st.sampled_from("ahnd_-19"), min_size=1, max_size=4)
 _PLAIN_LINE = st.builds(_line, _PLAIN_KEYS, _SPACE, _PLAIN_VALUES, _SPACE, _COMMENTS)
