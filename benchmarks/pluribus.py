@@ -15,7 +15,8 @@ temporary folder. One process, one core. Prints hands/s for:
 * PokerKit: iterating every state of the same files' ``HandHistory`` (PokerKit's own
   replay of PHH, with its showdown and chip pushing), parsed beforehand like ours;
 * reading the files into events alone (parsing the PHH, building the events: the first
-  step of ingest, with no store), CPU per hand;
+  step of ingest, with no store, every hand's events kept), CPU per hand, with Python's
+  default collector thresholds and with ingest's (``fewer_collections``);
 
 and the ratios of replay from each store to replay in memory, and of our in-memory
 replay to PokerKit's, all from the same run, by the clock and by CPU time; and what
@@ -51,6 +52,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 import psycopg
 from pokerkit import HandHistory
 
+from audit.collector import fewer_collections
 from audit.config import parse_store_url
 from audit.ingest.phh import hand_events, iter_phh_records
 from audit.ingest.pipeline import ingest
@@ -159,19 +161,27 @@ def store_run(url: str, folder: Path, profile: bool) -> tuple[int, float, int, f
     return hands, ingest_s, judged, replay_s, ingested, replayed_size
 
 
-def main(folder: Path, work: Path, profile: bool, in_memory: bool) -> None:
-    files = sorted(folder.rglob("*.phh"))
-    stores = {} if in_memory else {"SQLite": f"sqlite:///{work / 'pluribus.db'}"}
-    pg_base = os.environ.get("CASINO_AUDIT_TEST_PG_URL")
-    if pg_base and not in_memory:
-        stores["PostgreSQL"] = f"{pg_base}?schema=pluribus_{uuid.uuid4().hex[:8]}"
+def read_hands(files: Sequence[Path]) -> tuple[list[list[dict[str, Any]]], float]:
+    """Every hand of ``files`` as events (PHH parsed, events built, all kept), and the CPU
+    seconds it took."""
     began_cpu = time.process_time()
     hands = [
         hand_events(record, default_rulebook=RULEBOOK)
         for path in files
         for record in iter_phh_records(path)
     ]
-    reading_cpu = time.process_time() - began_cpu
+    return hands, time.process_time() - began_cpu
+
+
+def main(folder: Path, work: Path, profile: bool, in_memory: bool) -> None:
+    files = sorted(folder.rglob("*.phh"))
+    stores = {} if in_memory else {"SQLite": f"sqlite:///{work / 'pluribus.db'}"}
+    pg_base = os.environ.get("CASINO_AUDIT_TEST_PG_URL")
+    if pg_base and not in_memory:
+        stores["PostgreSQL"] = f"{pg_base}?schema=pluribus_{uuid.uuid4().hex[:8]}"
+    hands, reading_cpu = read_hands(files)
+    with fewer_collections():
+        _, reading_as_ingest_cpu = read_hands(files)
     rank_five(["As", "Ks", "Qs", "Js", "Ts"])  # the evaluator's tables, built before timing
     runs = {name: store_run(url, folder, profile) for name, url in stores.items()}
 
@@ -203,7 +213,9 @@ def main(folder: Path, work: Path, profile: bool, in_memory: bool) -> None:
     print(f"Pluribus hands: {len(files):,} files; replayer {build_description()}")
     print(
         f"  reading the files into events (PHH parsed, events built; ingest's first step): "
-        f"{reading_cpu / len(hands) * 1e6:,.0f} µs of CPU per hand"
+        f"{reading_cpu / len(hands) * 1e6:,.0f} µs of CPU per hand; "
+        f"{reading_as_ingest_cpu / len(hands) * 1e6:,.0f} µs with ingest's collector "
+        f"setting (audit.collector.fewer_collections)"
     )
     for name, (ingested, ingest_s, *_) in runs.items():
         print(f"  ingest into {name:<14}{rate(ingested, ingest_s)}")

@@ -6,7 +6,8 @@
 
 prints one JSON object: which of the compiled modules this process loaded compiled, the
 full ``repr`` of every verdict (steps included) of the vendored PHH sample
-(``tests/data/phh``, Pluribus, WSOP and historical hands) and of the seeded PokerKit
+(``tests/data/phh``, Pluribus, WSOP and historical hands), of its events (and of
+flawed copies' rejections: ``audit.ingest.phh`` is compiled too), and of the seeded PokerKit
 differential sample of ``tests/test_poker_replay.py`` (its CI seeds, fewer hands), of
 seeded banked rounds of every game (``simulate.casino``, clean and with each planted fault)
 and of their chemin de fer tables' banker runs, and every stored row of a seeded poker
@@ -68,6 +69,45 @@ def phh_verdicts() -> list[str]:
                 continue
             verdicts.append(repr(adjudicate_hand(events)))
     return verdicts
+
+
+PHH_FLAWS = (
+    ("dh p1 ", "dh p1 Z"),
+    ("actions = [", "actions = ['p9 cc', "),
+    ("actions = [", "actions = ['p1 cbr 1.001', "),
+    ("min_bet = ", "min_bet = -"),
+    ("antes = [", "antes = [0.5, "),
+    ("variant = ", "year = 2024\nmonth = 2\nday = 30\nvariant = "),
+    ("variant = ", "hand = 123456789012345678901234\nvariant = "),
+    ("variant = ", "[table]\nvariant = "),
+    ("\n", "\r\n"),
+)
+"""Edits of a sample hand (``old``, ``new``, first occurrence) that the reader or the
+conversion rejects, or reads by ``tomllib`` instead of ``flat_toml``."""
+
+
+def phh_events(work: Path) -> list[str]:
+    """Every record of the vendored PHH sample as events (their full ``repr``) or as its
+    rejection, and the rejections of ``PHH_FLAWS`` applied to each of its first hands,
+    written to ``work``."""
+    paths = sorted(PHH_SAMPLE.rglob("*.phh"))
+    flawed = []
+    for number, (old, new) in enumerate(PHH_FLAWS):
+        for index, sample in enumerate(paths[:3]):
+            path = work / f"flaw-{number}-{index}.phh"
+            path.write_text(sample.read_text(encoding="utf-8").replace(old, new, 1))
+            flawed.append(path)
+    converted = []
+    for path in paths + flawed:
+        for record in iter_phh_records(path):
+            if not isinstance(record, PhhRecord):
+                converted.append(f"rejected {record.field}: {record.reason}")
+                continue
+            try:
+                converted.append(repr(hand_events(record, default_rulebook=_rulebook(path))))
+            except RecordRejected as rejected:
+                converted.append(f"rejected {rejected.field}: {rejected.reason}")
+    return converted
 
 
 def _rulebook(path: Path) -> str:
@@ -184,6 +224,7 @@ def main() -> None:
             {
                 "compiled": loaded_compiled(COMPILED_MODULES + INGEST_MODULES),
                 "phh": phh_verdicts(),
+                "phh_events": phh_events(Path.cwd()),
                 "differential": differential_verdicts(),
                 "banked": banked_verdicts(),
                 "ingest": ingested_rows(),

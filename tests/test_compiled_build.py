@@ -119,9 +119,10 @@ def _parity(pure: bool, tmp_path: Path) -> dict[str, Any]:
 
 
 def test_pure_and_compiled_verdicts_are_identical(tmp_path: Path) -> None:
-    """The PHH sample, the differential sample and the banked rounds of every game (clean
-    and planted, with their banker runs), judged with their steps, in a process loading
-    the build and in one loading the sources only."""
+    """The PHH sample (its events and flawed copies' rejections too), the differential
+    sample and the banked rounds of every game (clean and planted, with their banker
+    runs), judged with their steps, in a process loading the build and in one loading
+    the sources only."""
     built = _parity(pure=False, tmp_path=tmp_path)
     pure = _parity(pure=True, tmp_path=tmp_path)
     assert not any(pure["compiled"].values())
@@ -131,7 +132,9 @@ def test_pure_and_compiled_verdicts_are_identical(tmp_path: Path) -> None:
     assert len(built["differential"]) == 4 * DIFFERENTIAL_HANDS
     assert len(built["banked"]) > len(SIMULATORS) * BANKED_ROUNDS
     assert "RoundVerdict" in built["banked"][0] and "RoundStep" in built["banked"][0]
-    for sample in ("phh", "differential", "banked"):
+    assert len(built["phh_events"]) > 50
+    assert sum("rejected" in events for events in built["phh_events"]) > 9
+    for sample in ("phh", "phh_events", "differential", "banked"):
         assert built[sample] == pure[sample], sample
 
 

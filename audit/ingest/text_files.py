@@ -22,7 +22,9 @@ def read_text(path: Path, limits: Limits, *, field: str, encoding: str) -> str |
     with path.open("rb") as stream:
         size = os.fstat(stream.fileno()).st_size
         limit = limits.max_phh_file_bytes
-        data = b"" if size > limit else stream.read(limit + 1)
+        data = b"" if size > limit else stream.read(size + 1)
+        if size < len(data) <= limit:  # grown since: the rest, up to one byte past the limit
+            data += stream.read(limit + 1 - len(data))
     if max(size, len(data)) > limits.max_phh_file_bytes:
         return RecordRejected(
             path,

@@ -24,6 +24,8 @@ from audit.ingest.phh.money import Money
 Body = tuple[str, dict[str, Any]]
 
 _PLAYER = re.compile(r"p([1-9][0-9]*)")
+#: Player actions that bet, with how many words follow the verb (``pN cbr 300``).
+_BETTING_ARGUMENTS = {"f": 0, "cc": 0, "pb": 0, "cbr": 1}
 
 
 @dataclass
@@ -119,45 +121,48 @@ class ActionReplay:
         self.money = money
         self.bring_in = bring_in
         self.betting_since_deal = False
+        #: ``p1``, ``p2``, ...: each player's label -> index (0 for ``p1``).
+        self.labels = {f"p{index + 1}": index for index in range(len(chips.stacks))}
 
     def apply(self, position: int, action: Any) -> Body | None:
         """The body for ``actions[position]``, or ``None`` for no-ops and discards."""
         field = f"actions[{position}]"
         if not isinstance(action, str):
             raise FieldError(field, f"{action!r} is not a string")
-        words = action.split("#", 1)[0].split()
+        words = (action.split("#", 1)[0] if "#" in action else action).split()
         if not words:
             return None
         if words[0] == "d":
-            return self._dealer(words[1:], field, action)
+            return self._dealer(words, field, action)
         index = self._player(words[0], field)
-        match words[1:]:
-            case ["f"] | ["cc"] | ["cbr", _] | ["pb"]:
-                return self._betting(index, words[1:], field)
-            case ["sd", *cards] if len(cards) <= 1:
-                self._street_boundary()
-                if cards:
-                    self.cards.discard(index + 1, cards[0], field)
-                return None
-            case ["sm"]:
-                return "CardsShown", {"seat": index + 1, "cards": [], "mucked": True}
-            case ["sm", cards]:
-                shown = self.cards.show(index + 1, cards, field)
-                return "CardsShown", {"seat": index + 1, "cards": shown, "mucked": False}
+        verb = words[1] if len(words) > 1 else ""
+        arguments = len(words) - 2
+        if verb in _BETTING_ARGUMENTS and arguments == _BETTING_ARGUMENTS[verb]:
+            return self._betting(index, words, field)
+        if verb == "sd" and arguments <= 1:
+            self._street_boundary()
+            if arguments:
+                self.cards.discard(index + 1, words[2], field)
+            return None
+        if verb == "sm" and arguments == 0:
+            return "CardsShown", {"seat": index + 1, "cards": [], "mucked": True}
+        if verb == "sm" and arguments == 1:
+            shown = self.cards.show(index + 1, words[2], field)
+            return "CardsShown", {"seat": index + 1, "cards": shown, "mucked": False}
         raise FieldError(field, f"unknown action {action!r}")
 
     def _dealer(self, words: list[str], field: str, action: str) -> Body:
-        match words:
-            case ["db", cards]:
-                self.chips.new_street()
-                self.betting_since_deal = False
-                dealt = self.cards.deal_board(cards, field)
-                return "CardsDealt", {"target": "board", "seat": None, "cards": dealt}
-            case ["dh", player, cards]:
-                index = self._player(player, field)
-                self._street_boundary()
-                dealt = self.cards.deal_hole(index + 1, cards, field)
-                return "CardsDealt", {"target": "hole", "seat": index + 1, "cards": dealt}
+        """``d db CARDS`` or ``d dh pN CARDS`` (``words`` starts with ``d``)."""
+        if len(words) == 3 and words[1] == "db":
+            self.chips.new_street()
+            self.betting_since_deal = False
+            dealt = self.cards.deal_board(words[2], field)
+            return "CardsDealt", {"target": "board", "seat": None, "cards": dealt}
+        if len(words) == 4 and words[1] == "dh":
+            index = self._player(words[2], field)
+            self._street_boundary()
+            dealt = self.cards.deal_hole(index + 1, words[3], field)
+            return "CardsDealt", {"target": "hole", "seat": index + 1, "cards": dealt}
         raise FieldError(field, f"unknown dealer action {action!r}")
 
     def _street_boundary(self) -> None:
@@ -167,33 +172,30 @@ class ActionReplay:
             self.betting_since_deal = False
 
     def _player(self, label: str, field: str) -> int:
-        match = _PLAYER.fullmatch(label)
-        if match is None:
+        index = self.labels.get(label)
+        if index is not None:
+            return index
+        if _PLAYER.fullmatch(label) is None:
             raise FieldError(field, f"{label!r} is not a player label such as 'p1'")
-        index = int(match.group(1)) - 1
-        if index >= len(self.chips.stacks):
-            raise FieldError(
-                field, f"player {label} is out of range: {len(self.chips.stacks)} players"
-            )
-        return index
+        raise FieldError(field, f"player {label} is out of range: {len(self.chips.stacks)} players")
 
     def _betting(self, index: int, words: list[str], field: str) -> Body:
+        """``pN f``, ``pN cc``, ``pN pb`` or ``pN cbr X`` (``words``: the whole action)."""
         chips = self.chips
         if chips.folded[index]:
             raise FieldError(field, f"p{index + 1} has already folded")
         if chips.stacks[index] == 0:
             raise FieldError(field, f"p{index + 1} is all-in and cannot act")
         self.betting_since_deal = True
-        match words:
-            case ["f"]:
-                chips.folded[index] = True
-                return _action(index, "fold", 0)
-            case ["cc"]:
-                return self._check_or_call(index)
-            case ["pb"]:
-                return self._bring_in(index, field)
-            case _:
-                return self._bet_or_raise(index, words[1], field)
+        verb = words[1]
+        if verb == "f":
+            chips.folded[index] = True
+            return _action(index, "fold", 0)
+        if verb == "cc":
+            return self._check_or_call(index)
+        if verb == "pb":
+            return self._bring_in(index, field)
+        return self._bet_or_raise(index, words[2], field)
 
     def _check_or_call(self, index: int) -> Body:
         """``pN cc``: match the largest street bet, all-in for less if short."""

@@ -61,7 +61,11 @@ def _events(
     blinds = _blinds(fields, len(stacks), money)
     occurred_at, notes = start_time(fields)
     rulebook = _text(fields, "_rulebook", default_rulebook)
-    started = _hand_started(record, rulebook, variant, money, stacks, antes, blinds, notes)
+    file_name = _file_name(record)
+    table_id = _table_name(fields) or file_name
+    started = _hand_started(
+        record, table_id, rulebook, variant, money, stacks, antes, blinds, notes
+    )
     chips = Chips(list(stacks))
     trimming = _flag(fields, "ante_trimming_status")
     bodies: list[Body] = [("HandStarted", started)]
@@ -74,7 +78,7 @@ def _events(
             f"the hand has {len(bodies):,} events, beyond "
             f"{limits.describe('max_events_per_subject')}",
         )
-    hand_id = _hand_id(record)
+    hand_id = _hand_id(record, file_name)
     return [
         poker_event(hand_id, sequence, occurred_at, name, body)
         for sequence, (name, body) in enumerate(bodies)
@@ -184,6 +188,7 @@ def _text(fields: dict[str, Any], name: str, default: str | None) -> str | None:
 
 def _hand_started(
     record: PhhRecord,
+    table_id: str,
     rulebook: str | None,
     variant: str,
     money: Money,
@@ -199,7 +204,7 @@ def _hand_started(
     source = f"{file_identity(record.source)}, {record.position}"
     return {
         "rulebook": rulebook,
-        "table_id": _table_id(record),
+        "table_id": table_id,
         "variant": variant,
         "currency": money.currency,
         "smallest_chip": _smallest_chip(fields, money),
@@ -268,17 +273,13 @@ def _file_name(record: PhhRecord) -> str:
     return f"{absolute.parent.name}/{absolute.stem}"
 
 
-def _table_id(record: PhhRecord) -> str:
-    return _table_name(record.fields) or _file_name(record)
-
-
-def _hand_id(record: PhhRecord) -> str:
+def _hand_id(record: PhhRecord, file_name: str) -> str:
     """Our ``_hand_id``; else ``table/hand`` when both are known, else ``folder/stem``;
     ``#section`` appended in a .phhs."""
     if "_hand_id" in record.fields:  # our export's id, kept whole
         return str(record.fields["_hand_id"])
     table, hand = _table_name(record.fields), record.fields.get("hand")
-    base = f"{table}/{hand}" if table is not None and hand is not None else _file_name(record)
+    base = f"{table}/{hand}" if table is not None and hand is not None else file_name
     return base if record.section is None else f"{base}#{record.section}"
 
 

@@ -62,8 +62,13 @@ class Money:
     currency: str
     minor_per_major: int
 
-    def to_minor(self, value: Any, field: str) -> int:
-        """Convert one non-negative PHH amount (int or Decimal) to minor units."""
+    def to_minor(self, value: Any, field: str, index: int | None = None) -> int:
+        """Convert one non-negative PHH amount (int or Decimal) to minor units; an error
+        names ``field``, or its element ``field[index]``."""
+        if type(value) is int and 0 <= value <= LONG_MAX // self.minor_per_major:
+            return value * self.minor_per_major  # the common case, checked below in full
+        if index is not None:
+            field = f"{field}[{index}]"
         if isinstance(value, bool) or not isinstance(value, int | Decimal):
             raise FieldError(field, f"amount {_short(repr(value))} is not a number")
         if isinstance(value, Decimal) and not value.is_finite():
@@ -96,7 +101,7 @@ class Money:
 
     def to_minor_list(self, values: list[Any], field: str) -> list[int]:
         """Convert a per-player PHH array, naming the element (``field[i]``) on error."""
-        return [self.to_minor(value, f"{field}[{i}]") for i, value in enumerate(values)]
+        return [self.to_minor(value, field, i) for i, value in enumerate(values)]
 
     def major(self, minor: int) -> str:
         """An amount in minor units written back in the PHH file's units (``10112.5``)."""

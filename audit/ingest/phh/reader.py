@@ -19,6 +19,7 @@ from typing import Any
 
 from audit.ingest.errors import FieldError, RecordRejected, cap
 from audit.ingest.limits import DEFAULT_LIMITS, Limits
+from audit.ingest.phh.flat_toml import flat_toml
 from audit.ingest.text_files import read_text
 from audit.ingest.toml_guard import LIMIT_FIELD, check_toml_shape
 
@@ -50,7 +51,7 @@ def iter_phh_records(
     A file larger than ``limits.max_phh_file_bytes`` is one rejection and is not read;
     every record's text is pre-scanned against the TOML limits before it is parsed.
     """
-    path = Path(path)
+    path = path if isinstance(path, Path) else Path(path)
     text = read_text(path, limits, field=SYNTAX, encoding="utf-8")
     if isinstance(text, RecordRejected):
         yield text
@@ -137,13 +138,26 @@ def _parse_toml(
     """TOML with floats as ``Decimal``; errors cite file lines (``first_line`` is line 1).
 
     The text is pre-scanned for nesting and size (``audit.ingest.toml_guard``) first;
-    what ``tomllib`` raises besides its own error (an integer of more than 4,300 digits,
-    a float exponent past ``Decimal``'s range) is a syntax rejection too, and no
-    integer wider than 64 bits gets past this point.
+    the flat TOML of real hand histories is then read by ``flat_toml``, the rest by
+    ``tomllib`` (the same value either way); what ``tomllib`` raises besides its own
+    error (an integer of more than 4,300 digits, a float exponent past ``Decimal``'s
+    range) is a syntax rejection too, and no integer wider than 64 bits gets past this
+    point.
     """
     check_toml_shape(text, limits, first_line=first_line)
+    fields = flat_toml(text)
+    if fields is not None:  # its integers have at most 18 digits: none is too wide
+        return fields
+    fields = _tomllib(text, first_line, part)
+    if _LONG_DIGITS.search(text):
+        _check_integers(fields)
+    return fields
+
+
+def _tomllib(text: str, first_line: int, part: str) -> dict[str, Any]:
+    """``tomllib.loads`` with its errors as ``FieldError`` citing the file's lines."""
     try:
-        fields = tomllib.loads(text, parse_float=Decimal)
+        return tomllib.loads(text, parse_float=Decimal)
     except tomllib.TOMLDecodeError as error:
         message = _TOML_LINE.sub(
             lambda match: f"at line {int(match.group(1)) + first_line - 1}", str(error)
@@ -154,9 +168,6 @@ def _parse_toml(
     except (ValueError, RecursionError) as error:  # an integer of more than 4,300 digits
         reason = "an integer of more than 4,300 digits" if "digits" in str(error) else error
         raise FieldError(SYNTAX, f"not valid TOML: {reason}") from None
-    if _LONG_DIGITS.search(text):
-        _check_integers(fields)
-    return fields
 
 
 #: A run of 17 or more digits: only such text can hold an integer wider than 64 bits
