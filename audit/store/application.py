@@ -29,6 +29,7 @@ from audit.store.packing import covered_versions, packed_rows
 from audit.store.recording import ChainedRecorder
 from audit.store.shards import MAIN_SHARD, checked_shard
 from audit.store.signing import signing_key_from_env
+from audit.store.subject_batches import subject_batches
 from audit.store.subjects import (
     FIRST_RECORD_VERSION,
     SUBJECT_CLASSES,
@@ -448,8 +449,12 @@ class AuditStore(Application[UUID]):
     def iter_subject_batches(
         self, kind: str, batch: int = 2000
     ) -> Iterator[list[tuple[str, list[dict[str, Any]]]]]:
-        """``iter_subjects`` a query's worth at a time (``iter_record_batches``)."""
-        yield from self.iter_record_batches(kind, self.iter_subject_ids(kind), batch)
+        """``iter_subjects`` a page of ``batch`` subjects at a time, each stored row read
+        and inflated once (``audit.store.subject_batches``)."""
+        transcoder = self.transcoder
+        yield from subject_batches(
+            self.chained, transcoder.opened_subject_id, transcoder.decode_record, kind, batch
+        )
 
     def count_events(self) -> int:
         """How many events the store holds (a packed row's each, ``audit.store.packing``;
