@@ -15,12 +15,9 @@ from datetime import UTC, datetime
 from typing import Any
 
 import pytest
-from hypothesis import given, settings
-from hypothesis import strategies as st
 
 from audit.judging import Inputs
-from audit.store import bytes_digest, canonical_bytes, canonical_joined, record_digest
-from audit.store.canonical_json import PART_BREAK
+from audit.store import bytes_digest, record_digest
 
 T0 = datetime(2024, 5, 1, 12, 0, tzinfo=UTC)
 
@@ -84,74 +81,3 @@ def test_the_inputs_digest_is_the_digest_verdicts_were_always_named_by(inputs: I
 @pytest.mark.parametrize("parts", [[], [""], ["a", "b"], ["€", "", "x\x00y"]])
 def test_a_digest_of_bytes_is_the_digest_of_the_strings_they_encode(parts: list[str]) -> None:
     assert bytes_digest([p.encode() for p in parts]) == record_digest(parts) == oracle_digest(parts)
-
-
-def _nested(depth: int) -> dict[str, Any]:
-    record: dict[str, Any] = {"leaf": 1}
-    for _ in range(depth):
-        record = {"in": record}
-    return record
-
-
-BREAK = PART_BREAK
-JOINED_CASES = [
-    [],
-    EVENTS[:1],
-    EVENTS,
-    [*EVENTS, TERMS, CONFLICT],
-    [{"a": [1, BREAK, 2]}, {"b": 1}],  # the break's text, as written between records
-    [{"a": [BREAK]}, {"b": [BREAK, BREAK]}, {"c": 1}],
-    [{BREAK: BREAK}, {"x": f",{BREAK},"}],
-    [{"raw": b"\x00\xff", "when": T0}, {"z": None, "a": [{"b": 2.5}]}],
-    [{"a": 1}, _nested(253)],  # too deep for orjson inside a list, not alone
-]
-
-
-@pytest.mark.parametrize("records", JOINED_CASES)
-def test_records_joined_in_one_call_are_each_records_canonical_bytes(
-    records: list[dict[str, Any]],
-) -> None:
-    parts = [oracle_json(r).encode() if _plain(r) else canonical_bytes(r) for r in records]
-    assert canonical_joined(records) == b"\x00".join(parts)
-    joined = [canonical_joined(records)] if records else []
-    assert bytes_digest(joined) == oracle_digest([p.decode() for p in parts])
-
-
-def _plain(record: dict[str, Any]) -> bool:
-    """Whether the standard library's JSON is the oracle (no bytes, not too deep)."""
-    text = repr(record)
-    return "b'" not in text and text.count("{") < 100
-
-
-def test_a_record_that_cannot_be_written_fails_as_alone() -> None:
-    with pytest.raises(TypeError) as alone:
-        canonical_bytes({"x": object()})
-    with pytest.raises(TypeError) as joined:
-        canonical_joined([{"a": 1}, {"x": object()}])
-    assert str(joined.value) == str(alone.value) == "Type is not JSON serializable: object"
-
-
-@settings(max_examples=300, deadline=None)
-@given(
-    st.lists(
-        st.dictionaries(
-            st.text(max_size=4) | st.just(BREAK),
-            st.recursive(
-                st.none()
-                | st.booleans()
-                | st.integers(-(2**63), 2**63 - 1)
-                | st.text()
-                | st.just(BREAK),
-                lambda inner: (
-                    st.lists(inner, max_size=3)
-                    | st.dictionaries(st.text(max_size=3), inner, max_size=3)
-                ),
-                max_leaves=8,
-            ),
-            max_size=4,
-        ),
-        max_size=5,
-    )
-)
-def test_any_records_joined_are_their_parts_joined(records: list[dict[str, Any]]) -> None:
-    assert canonical_joined(records) == b"\x00".join(canonical_bytes(r) for r in records)

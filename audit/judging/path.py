@@ -35,7 +35,6 @@ from audit.store import (
     SubjectRecords,
     bytes_digest,
     canonical_bytes,
-    canonical_joined,
 )
 from replayer import REPLAYER_VERSION
 from replayer.completeness import conflicting_versions, incomplete
@@ -91,7 +90,7 @@ class Inputs:
 
     def digest(self, rulebook: str | None) -> str:
         """Digest of every input and the rulebook judged under (the verdict's identity)."""
-        parts = [canonical_joined(self.events)] if self.events else []
+        parts = [canonical_bytes(r) for r in self.events]
         terms = canonical_bytes(self.terms) if self.terms is not None else b"none"
         parts.append(b"terms:" + terms)
         parts.extend(b"related:" + canonical_bytes(r) for r in self.related)

@@ -17,8 +17,7 @@ contract in ``pyproject.toml`` says so and ``lint-imports`` checks it). Its publ
 * reading and judging a batch with the cyclic garbage collector paused,
   ``collector_paused``;
 * an event's identity: ``canonical`` and ``record_digest`` (byte-stable JSON,
-  deterministic ids; from bytes, ``canonical_bytes``, ``canonical_joined`` (many records
-  at once) and ``bytes_digest``),
+  deterministic ids; from bytes, ``canonical_bytes`` and ``bytes_digest``),
   ``first_named`` (a renamed record type under its first name), ``event_digest`` and
   ``sequence_conflict``;
 * the hash chain: ``ChainRow``, ``chain_row``, ``link_hash`` and ``legacy_link_hash``
@@ -43,13 +42,7 @@ from audit.store.application import (
     EventConflict,
     SubjectRecords,
 )
-from audit.store.canonical_json import (
-    bytes_digest,
-    canonical,
-    canonical_bytes,
-    canonical_joined,
-    record_digest,
-)
+from audit.store.canonical_json import bytes_digest, canonical, canonical_bytes, record_digest
 from audit.store.chain import (
     LEGACY_FORM,
     SHARD_FORM,
@@ -156,7 +149,6 @@ __all__ = [
     "bytes_digest",
     "canonical",
     "canonical_bytes",
-    "canonical_joined",
     "chain_row",
     "collector_paused",
     "decode_compact_state",

@@ -9,7 +9,7 @@ the verdict's inputs digest, made once per subject judged).
 from __future__ import annotations
 
 import hashlib
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Iterable, Mapping
 from datetime import datetime
 from typing import Any
 
@@ -34,41 +34,7 @@ def canonical(record: Mapping[str, Any]) -> str:
 def canonical_bytes(record: Mapping[str, Any]) -> bytes:
     """``canonical`` UTF-8 encoded, as digests take it (without a round trip through
     ``str``)."""
-    return _canonical(record)
-
-
-def _canonical(value: Any) -> bytes:
-    return orjson.dumps(value, option=orjson.OPT_SORT_KEYS, default=json_default)
-
-
-PART_BREAK = "casino-audit:part-break"
-"""The string ``canonical_joined`` puts between records: any string would do (the count
-check below makes the result exact whatever the records hold); a rare one keeps the one
-call the usual case."""
-_BREAK = b',"' + PART_BREAK.encode() + b'",'
-
-
-def canonical_joined(records: Sequence[Mapping[str, Any]]) -> bytes:
-    """Each record's ``canonical_bytes``, joined by zero bytes, made in one orjson call:
-    the records serialised as one list with ``PART_BREAK`` between them, each break then
-    replaced by a zero byte. orjson writes an element of a list as it writes it alone
-    (no spaces, no context), so the list is ``[`` ‖ parts joined by the breaks ‖ ``]``
-    exactly when the break's text occurs nowhere else, which its count checks; when a
-    record holds it, or the list cannot be written as a whole, each record is written
-    alone (the same bytes, or the same error). One call instead of one per record: a
-    Pluribus hand's 22.7 records in a quarter of the CPU."""
-    if len(records) < 2:
-        return b"".join([canonical_bytes(r) for r in records])
-    items: list[Any] = [records[0]]
-    for record in records[1:]:
-        items += (PART_BREAK, record)
-    try:
-        whole = _canonical(items)
-    except (TypeError, orjson.JSONEncodeError):
-        whole = b""
-    if whole.count(_BREAK) != len(records) - 1:
-        return b"\x00".join([canonical_bytes(r) for r in records])
-    return whole[1:-1].replace(_BREAK, b"\x00")
+    return orjson.dumps(record, option=orjson.OPT_SORT_KEYS, default=json_default)
 
 
 def record_digest(parts: Iterable[str]) -> str:
