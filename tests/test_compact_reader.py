@@ -112,6 +112,33 @@ def test_the_generated_reader_reads_what_fastavro_reads(schema: compact.StorageS
         assert identical(record, expected), (record, expected)
 
 
+TIMES = (0, 1, -1, 63, -64, 64, 2**48 - 1, 2**48, 1_764_900_000_123_456, 2**55 - 1, 2**55)
+"""Microseconds whose varints are one byte long, two, seven, eight (1979 to 3111: the
+reader's remembered case) and nine, each read many times below."""
+
+
+def test_times_that_repeat_read_as_fastavro_reads_them_whatever_their_length() -> None:
+    """The reader looks one-byte and eight-byte time varints up (``_Times``); states
+    sharing such times, in both time fields and next to every other length, and cut
+    short inside one, read as fastavro reads them or are refused."""
+    schema = compact.writer_schema("poker")
+    assert schema is not None
+    expanded = fastavro.parse_schema(schema.parsed, expand=True)
+    rng = random.Random(5)
+    for _ in range(3):
+        for recorded in TIMES:
+            for occurred in TIMES:
+                datum = draw(rng, expanded)
+                datum["recorded_at"], datum["occurred_at"] = recorded, occurred
+                state = state_of(schema, datum)
+                recorded_at, record = compact.decode(state)
+                expected_at, expected = oracle(schema, state)
+                assert recorded_at == expected_at and identical(record, expected)
+                for cut in range(10, min(20, len(state))):
+                    with pytest.raises(compact.CompactStateError):
+                        compact.decode(state[:cut])
+
+
 @pytest.mark.parametrize("schema", SCHEMAS, ids=lambda s: f"{s.family.name}-{s.fingerprint.hex()}")
 def test_a_damaged_state_is_refused_never_misread_with_another_error(
     schema: compact.StorageSchema,

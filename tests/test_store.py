@@ -6,9 +6,10 @@ from datetime import UTC, datetime
 
 import psycopg
 import pytest
+from eventsourcing.utils import get_topic
 
 from audit.store import AuditStore, SubjectRecords
-from audit.store.subjects import PokerHand, subject_uuid
+from audit.store.subjects import SUBJECT_CLASSES, PokerHand, subject_uuid
 from tests.store_tamper import execute, flip_a_byte, swap_positions
 
 T0 = datetime(2024, 5, 1, 12, 0, tzinfo=UTC)
@@ -235,3 +236,22 @@ def test_recorded_events_are_stored_as_eventsourcing_maps_them(store: AuditStore
     direct = store._recorded(PokerHand, aggregate_id, 3, record, T0)
     assert direct == store.mapper.to_stored_event(event)
     assert store.mapper.to_domain_event(direct).record == record
+
+
+@pytest.mark.parametrize("kind", sorted(SUBJECT_CLASSES))
+def test_a_subject_opens_with_the_state_eventsourcings_mapper_writes(
+    store: AuditStore, kind: str
+) -> None:
+    """``append`` writes a subject's ``Opened`` without building the domain event: the
+    same row as eventsourcing's mapper makes of the event (what every reader decodes)."""
+    cls = SUBJECT_CLASSES[kind]
+    aggregate_id = subject_uuid(kind, "s/1")
+    when = datetime(2024, 5, 1, 12, 0, 0, 120, tzinfo=UTC)
+    event = cls.Opened(
+        originator_id=aggregate_id,
+        originator_version=1,
+        timestamp=when,
+        originator_topic=get_topic(cls),
+        subject_id="s/1",
+    )
+    assert store._opened(cls, aggregate_id, "s/1", when) == store.mapper.to_stored_event(event)

@@ -30,6 +30,7 @@ from audit.store.recording import ChainedRecorder
 from audit.store.retention import RetentionRecord, latest
 from audit.store.shards import MAIN_SHARD, checked_shard
 from audit.store.signing import signing_key_from_env
+from audit.store.subject_batches import subject_batches
 from audit.store.subjects import (
     FIRST_RECORD_VERSION,
     SUBJECT_CLASSES,
@@ -338,14 +339,18 @@ class AuditStore(Application[UUID]):
     def _opened(
         self, cls: type[Subject], aggregate_id: UUID, subject_id: str, now: datetime
     ) -> StoredEvent:
-        opened = cls.Opened(
+        """The stored form of ``cls.Opened(originator_id=aggregate_id, originator_version=1,
+        timestamp=now, originator_topic=get_topic(cls), subject_id=subject_id)``: the
+        state eventsourcing's mapper writes for it (the event's fields after its
+        originator id and version, in order), without building the event, which a
+        replay would otherwise do per verdict (``tests/test_store.py`` compares them)."""
+        state = {"timestamp": now, "originator_topic": get_topic(cls), "subject_id": subject_id}
+        return StoredEvent(
             originator_id=aggregate_id,
             originator_version=1,
-            timestamp=now,
-            originator_topic=get_topic(cls),
-            subject_id=subject_id,
+            topic=get_topic(cls.Opened),
+            state=self.transcoder.encode(state),
         )
-        return self.mapper.to_stored_event(opened)
 
     def checkpoint(self, publish: str | os.PathLike[str] | None = None) -> Checkpoint | None:
         """Record the chain head (after an ingest or replay) as a tree head: its hash,
@@ -449,8 +454,12 @@ class AuditStore(Application[UUID]):
     def iter_subject_batches(
         self, kind: str, batch: int = 2000
     ) -> Iterator[list[tuple[str, list[dict[str, Any]]]]]:
-        """``iter_subjects`` a query's worth at a time (``iter_record_batches``)."""
-        yield from self.iter_record_batches(kind, self.iter_subject_ids(kind), batch)
+        """``iter_subjects`` a page of ``batch`` subjects at a time, each stored row read
+        and inflated once (``audit.store.subject_batches``)."""
+        transcoder = self.transcoder
+        yield from subject_batches(
+            self.chained, transcoder.opened_subject_id, transcoder.decode_record, kind, batch
+        )
 
     def count_events(self) -> int:
         """How many events the store holds (a packed row's each, ``audit.store.packing``;

@@ -63,11 +63,20 @@ def timestamp(micros: int) -> datetime:
 
 class _Times:
     """Varints that repeat from event to event (the recording time, the event time), read
-    once per distinct encoding: the bytes of the varint name its value."""
+    once per distinct encoding: the bytes of the varint name its value.
+
+    The generated reader looks two cases up itself, without a call: a one-byte varint
+    (``small``: its value by the byte; a Pluribus hand's undated events) and an
+    eight-byte one (``eight``: every time from 1979 to 3111, whose first seven bytes have
+    the high bit set and the eighth not, so eight bytes that equal a key are that varint
+    whatever follows them); the call reads any varint and remembers the eight-byte ones.
+    """
 
     def __init__(self, convert: Callable[[int], Any]) -> None:
         self._convert = convert
         self._seen: dict[bytes, Any] = {}
+        self.small = tuple(convert((byte >> 1) ^ -(byte & 1)) for byte in range(128))
+        self.eight: dict[bytes, Any] = {}
 
     def __call__(self, data: bytes, at: int) -> tuple[Any, int]:
         found = _VARINT.match(data, at)
@@ -75,12 +84,32 @@ class _Times:
             raise EOFError("a varint runs past the end")
         end = found.end()
         key = data[at:end]
-        value = self._seen.get(key)
+        memo = self.eight if end - at == _EIGHT else self._seen
+        value = memo.get(key)
         if value is None:
-            if len(self._seen) >= _MEMO_LIMIT:
-                self._seen.clear()
-            value = self._seen[key] = self._convert(read_long(data, at)[0])
+            if len(memo) >= _MEMO_LIMIT:
+                memo.clear()
+            value = memo[key] = self._convert(read_long(data, at)[0])
         return value, end
+
+
+_EIGHT = 8
+"""The length of the varints ``_Times.eight`` holds."""
+
+
+def _time(out: Source, depth: int, times: str, target: str) -> None:
+    """Read a time varint into ``target`` through the ``_Times`` named ``times`` (a
+    one-byte or a remembered eight-byte varint inline)."""
+    out.add(depth, "x = b[p]")
+    out.add(depth, "if x < 128:")
+    out.add(depth + 1, f"{target} = {times}.small[x]")
+    out.add(depth + 1, "p += 1")
+    out.add(depth, "else:")
+    out.add(depth + 1, f"{target} = {times}.eight.get(b[p : p + {_EIGHT}])")
+    out.add(depth + 1, f"if {target} is None:")
+    out.add(depth + 2, f"{target}, p = {times}(b, p)")
+    out.add(depth + 1, "else:")
+    out.add(depth + 2, f"p += {_EIGHT}")
 
 
 def _long(out: Source, depth: int, target: str) -> None:
@@ -103,7 +132,7 @@ def _value(out: Source, depth: int, schema: Any, target: str) -> None:
     if kind == "null":
         out.add(depth, f"{target} = None")
     elif isinstance(schema, dict) and schema.get("logicalType") == "timestamp-micros":
-        out.add(depth, f"{target}, p = read_time(b, p)")
+        _time(out, depth, "read_time", target)
     elif kind in ("int", "long"):
         _long(out, depth, target)
     elif kind == "boolean":
@@ -205,7 +234,7 @@ def reader(
     out.add(0, f"BODIES = ({', '.join(bodies)},)")
     locals_of = {field["name"]: out.name() for field in expanded["fields"][:-1]}
     out.add(0, "def read(b, p):")
-    out.add(1, f"{locals_of['recorded_at']}, p = read_micros(b, p)")
+    _time(out, 1, "read_micros", locals_of["recorded_at"])
     for field in expanded["fields"][1:-1]:
         _value(out, 1, field["type"], locals_of[field["name"]])
     event_id, subject, sequence = (

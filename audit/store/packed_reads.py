@@ -99,6 +99,15 @@ class PackedReads:
                 return found
             start, inclusive_of_start = rows[-1].id, False
 
+    def select_rows(self, start: int, limit: int, topics: Sequence[str]) -> Sequence[Any]:
+        """Up to ``limit`` rows in ``topics`` from notification ``start`` on, as stored: a
+        packed row is one item, its state not inflated (for a reader that inflates each
+        row once and keeps all its events, ``AuditStore.iter_subject_batches``)."""
+        rows: Sequence[Any] = super().select_notifications(  # type: ignore[misc]
+            start, limit, None, topics
+        )
+        return rows
+
 
 def versions_held(rows: Sequence[tuple[Any, int, str, bytes]]) -> set[tuple[str, int]]:
     """(originator, version) of every event of rows (originator, first version, topic,

@@ -544,11 +544,19 @@ class ChainedPostgresApplicationRecorder(PackedReads, CheckpointReads, PostgresA
                 yield bytes(r["chain_hash"])
             after = batch[-1]["notification_id"]
 
-    def states_of(self, originator_ids: Sequence[str], first_version: int) -> list[Any]:
+    def states_of(
+        self, originator_ids: Sequence[str], first_version: int, rows_from: int = 1
+    ) -> list[Any]:
         """(originator hex, version, state) of these originators' events from
-        ``first_version`` on, each originator's in version order: many subjects, one
-        query (a packed row's events each, ``audit.store.packing``)."""
-        rows = self._of_originators("originator_version, topic, state", originator_ids, "", [])
+        ``first_version`` on, each originator's in version order, in the rows starting at
+        version ``rows_from`` or later: many subjects, one query (a packed row's events
+        each, ``audit.store.packing``)."""
+        rows = self._of_originators(
+            "originator_version, topic, state",
+            originator_ids,
+            "AND originator_version >= %s",
+            [rows_from],
+        )
         return [
             (key, version, state)
             for n, first, topic, stored in rows

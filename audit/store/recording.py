@@ -72,8 +72,16 @@ class ChainedRecorder(Protocol):
         """The chain hashes of notifications ``after`` < id <= ``upto``, in order."""
         ...
 
-    def states_of(self, originator_ids: Sequence[str], first_version: int) -> list[Any]:
-        """(originator id, state) rows of these subjects from ``first_version`` on."""
+    def states_of(
+        self, originator_ids: Sequence[str], first_version: int, rows_from: int = 1
+    ) -> list[Any]:
+        """(originator hex, version, state) of these subjects' events from
+        ``first_version`` on, in the rows starting at version ``rows_from`` or later."""
+        ...
+
+    def select_rows(self, start: int, limit: int, topics: Sequence[str]) -> Sequence[Any]:
+        """Up to ``limit`` stored rows in ``topics``, as stored (a packed row whole), from
+        notification ``start`` on (``audit.store.packed_reads.PackedReads``)."""
         ...
 
     def existing_versions(self, originator_ids: Sequence[str]) -> set[tuple[str, int]]:

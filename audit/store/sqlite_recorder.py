@@ -281,15 +281,18 @@ class ChainedSQLiteApplicationRecorder(PackedReads, CheckpointReads, SQLiteAppli
                 yield bytes(r[1])
             after = batch[-1][0]
 
-    def states_of(self, originator_ids: Sequence[str], first_version: int) -> list[Any]:
+    def states_of(
+        self, originator_ids: Sequence[str], first_version: int, rows_from: int = 1
+    ) -> list[Any]:
         """(originator hex, version, state) of these originators' events from
-        ``first_version`` on, in (originator, version) order: many subjects, few queries
-        (a packed row's events each, ``audit.store.packing``)."""
+        ``first_version`` on, in (originator, version) order, in the rows starting at
+        version ``rows_from`` or later: many subjects, few queries (a packed row's events
+        each, ``audit.store.packing``)."""
         rows = self._of_originators(
             "originator_id, originator_version, topic, state",
             originator_ids,
-            "ORDER BY originator_id, originator_version",
-            [],
+            "AND originator_version >= ? ORDER BY originator_id, originator_version",
+            [rows_from],
         )
         return [
             (r[0], version, state)
