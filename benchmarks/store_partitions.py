@@ -91,26 +91,16 @@ from audit.store import (
     Checkpoint,
     generate_keypair,
     load_public_key,
+    partitions,
     require_signed,
 )
 from audit.store import chain as product_chain
 from audit.store.signing import signature_valid
 from benchmarks.store_layouts import EVENTS_TABLE, RULEBOOK, Wal, WalMeter, on_pluribus
 
-STRIDE = 10**12
-"""Notification ids per day partition: day d holds [d·STRIDE + 1, (d+1)·STRIDE + 1)."""
-
-# The product's events table (``audit.store.postgres_recorder``), partitioned by range of
-# notification id: the primary key must then hold the partition key.
-_PARTITIONED = """
-CREATE TABLE {table} (
-    originator_id uuid NOT NULL, originator_version bigint NOT NULL, topic text NOT NULL,
-    state bytea NOT NULL, notification_id bigserial, chain_prev bytea NOT NULL,
-    chain_hash bytea NOT NULL, chain_shard text NOT NULL DEFAULT '',
-    chain_form smallint NOT NULL DEFAULT 1,
-    PRIMARY KEY (originator_id, originator_version, notification_id)
-) PARTITION BY RANGE (notification_id)
-"""
+# The product's partitioned events table (``audit.store.partitions``): range of
+# notification id, the primary key holding the partition key; a day is one partition here.
+STRIDE = partitions.STRIDE
 
 
 def partition_name(day: int) -> str:
@@ -137,7 +127,7 @@ def create_partitioned(
     AuditStore(f"{base_url}?schema={schema}").close()
     table = sql.Identifier(schema, EVENTS_TABLE)
     conn.execute(sql.SQL("DROP TABLE {}").format(table))
-    conn.execute(sql.SQL(_PARTITIONED).format(table=table))
+    conn.execute(sql.SQL(partitions.PARTITIONED_EVENTS_DDL).format(table=table))
     for day in range(days):
         add_partition(conn, schema, day)
 

@@ -43,7 +43,7 @@ from audit.store.existing import POSTGRES_EVENTS_TABLE, StoreUnusable, connect
 STRIDE = 10**12
 """Notification ids per partition: partition k holds [k·STRIDE + 1, (k+1)·STRIDE + 1)."""
 
-_PARTITIONED = """
+PARTITIONED_EVENTS_DDL = """
 CREATE TABLE {table} (
     originator_id uuid NOT NULL, originator_version bigint NOT NULL, topic text NOT NULL,
     state bytea NOT NULL, notification_id bigserial, chain_prev bytea NOT NULL,
@@ -146,7 +146,7 @@ def create_partitioned(conn: Any, schema: str) -> bool:
         )
     if state:
         return False
-    conn.execute(sql.SQL(_PARTITIONED).format(table=_events(schema)))
+    conn.execute(sql.SQL(PARTITIONED_EVENTS_DDL).format(table=_events(schema)))
     conn.execute(
         sql.SQL("CREATE TABLE {part} PARTITION OF {table} FOR VALUES FROM (1) TO ({hi})").format(
             part=sql.Identifier(schema, partition_name(0)),
