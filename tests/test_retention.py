@@ -194,6 +194,65 @@ def test_a_day_archived_leaves_a_store_that_verifies_from_its_retention_record(
     assert "consistent with every witnessed head" in out
 
 
+def _ingest_again(store: Store, folder: Path, shard: str | None = None) -> tuple[int, str]:
+    args = ["ingest", "--rulebook", "gg-2022-cash-holdem", str(folder)]
+    if shard:
+        args[1:1] = ["--chain-shard", shard]
+    return store.cli(*args)
+
+
+def _count(out: str, label: str) -> int:
+    found = re.search(rf"^{label}:\s+(\d+)$", out, re.MULTILINE)
+    assert found, out
+    return int(found.group(1))
+
+
+def test_a_retired_days_file_ingested_again_is_quarantined_not_stored(
+    store: Store, phh_sample: Path
+) -> None:
+    """Idempotency across retention: day 1's units, retired, are refused by name of the
+    retention; day 2's are already stored; a new file's go in; verify still passes."""
+    cut = _two_days(store, phh_sample)
+    archive = store.tmp / "day1.jsonl"
+    code, out = store.cli("retention", "archive", "--through", str(cut), "--out", str(archive))
+    assert code == 0, out
+    archived = {
+        uuid.UUID(json.loads(line)["row"]["originator_id"])
+        for line in archive.read_text().splitlines()
+        if line.startswith('{"row"')
+    }
+    retired = store.sql("SELECT originator_id, checkpoint_id FROM casinoaudit_events_retired")
+    assert {(o, c) for o, c in retired} == {(o, cut) for o in archived}
+    assert len(retired) >= 9  # day 1's nine hands at least
+    sha = hashlib.sha256(archive.read_bytes()).hexdigest()
+    head = store.sql("SELECT max(notification_id) FROM casinoaudit_events")[0][0]
+    for folder, shard in (("d1", None), ("d1b", "night/day1/b")):
+        code, out = _ingest_again(store, store.tmp / folder, shard)
+        assert code != 0, out
+        units = len(list((store.tmp / folder).iterdir()))
+        assert _count(out, "subjects stored") == 0
+        assert _count(out, "already stored") == 0
+        assert _count(out, "records quarantined") == units
+        assert out.count(f"was retired at checkpoint {cut} on ") == units, out
+        assert f"(archive sha256 {sha[:12]}" in out
+    stored = store.sql(
+        "SELECT count(*) FROM casinoaudit_events WHERE notification_id > %s AND topic NOT ILIKE %s",
+        head,
+        "%quarantine%",
+    )
+    assert stored == [(0,)]  # the quarantine records only: no hand, no conflict fact
+    code, out = store.cli("verify", "--public-key", str(store.public_key))
+    assert code == 0, out
+    # Day 2, still attached: already stored, as before.
+    code, out = _ingest_again(store, store.tmp / "d2")
+    assert code == 0, out
+    assert (_count(out, "subjects stored"), _count(out, "already stored")) == (0, 6)
+    # A new file: stored.
+    code, out = _ingest_again(store, hands(phh_sample, store.tmp / "d5", 30, 2))
+    assert code == 0, out
+    assert _count(out, "subjects stored") == 2
+
+
 def test_merkle_proofs_of_rows_after_a_retention_still_verify(
     store: Store, phh_sample: Path
 ) -> None:
@@ -343,6 +402,7 @@ def test_a_writer_role_cannot_cut_archive_detach_or_drop(phh_sample: Path, tmp_p
                 f"DROP TABLE {schema}.{EVENTS}_p0",
                 f"TRUNCATE {schema}.{EVENTS}_p0",
                 f"INSERT INTO {schema}.{EVENTS}_retention VALUES (1, 1, 1, 1, 'x')",
+                f"INSERT INTO {schema}.{EVENTS}_retired VALUES (gen_random_uuid(), 1)",
             ):
                 with pytest.raises(psycopg.errors.InsufficientPrivilege):
                     conn.execute(statement)  # type: ignore[arg-type]

@@ -77,6 +77,7 @@ from audit.ingest.rulebook_choice import check_rulebook_ids, rulebook_for
 from audit.ingest.sources import AVRO_SUFFIXES, PHH_SUFFIXES, TEXT_SUFFIXES, discover
 from audit.store import (
     DUPLICATE,
+    RETIRED,
     STORED,
     AuditStore,
     EventConflict,
@@ -496,8 +497,27 @@ class _Writer:
         clashes: dict[int, list[EventConflict]] = {}
         for conflict in result.event_conflicts:
             clashes.setdefault(id(conflict.unit), []).append(conflict)
+        reasons = {id(unit): why for unit, why in result.conflicts}
         for pending, outcome in zip(units, result.outcomes, strict=True):
-            self._settle(pending, outcome, clashes.get(id(pending.to_store), []))
+            if outcome == RETIRED:
+                self._refuse_retired(pending.unit, reasons[id(pending.to_store)])
+            else:
+                self._settle(pending, outcome, clashes.get(id(pending.to_store), []))
+
+    def _refuse_retired(self, unit: SubjectRecords, why: str) -> None:
+        """A unit of a subject a retention retired (``audit.store.retention``): every
+        event of it quarantined as one record, nothing of it stored (no conflict fact
+        either: the subject is no longer in the store)."""
+        self.summary.events_quarantined += len(unit.records)
+        self.reject(
+            RecordRejected(
+                unit.source,
+                unit.position or f"{unit.kind} {unit.subject_id}",
+                "(subject)",
+                why,
+                "\n".join(_record_text(r) for r in unit.records),
+            )
+        )
 
     def _settle(self, pending: _Pending, outcome: str, clashes: list[EventConflict]) -> None:
         """Count the unit's outcome (stored: at least one new event; already stored: every

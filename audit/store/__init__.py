@@ -4,7 +4,7 @@ Every other package imports the store from here, never from its modules (the lay
 contract in ``pyproject.toml`` says so and ``lint-imports`` checks it). Its public names:
 
 * the application: ``AuditStore``; what goes in and what came of it, ``SubjectRecords``
-  and ``AppendResult`` (``STORED``, ``DUPLICATE``, ``CONFLICT`` per unit,
+  and ``AppendResult`` (``STORED``, ``DUPLICATE``, ``CONFLICT``, ``RETIRED`` per unit,
   ``EventConflict`` per event); the reads a stand-in implements, ``RecordReads`` and
   ``StoreReads`` (of ``Records``); opening an existing store, ``require_existing``,
   ``StoreMissing``, ``StoreUnusable``; PostgreSQL's roles, ``init_store`` and ``grant``;
@@ -36,6 +36,7 @@ from audit.collector import collector_paused
 from audit.store.application import (
     CONFLICT,
     DUPLICATE,
+    RETIRED,
     STORED,
     AppendResult,
     AuditStore,
@@ -119,6 +120,7 @@ __all__ = [
     "LEGACY_FORM",
     "MAIN_SHARD",
     "MAX_SHARD_NAME",
+    "RETIRED",
     "SHARD_FORM",
     "SIGNING_KEY_ENV",
     "STORED",

@@ -27,7 +27,7 @@ from audit.config import StoreURL, parse_store_url
 from audit.store.chain import ChainReport, Checkpoint, verify_rows
 from audit.store.packing import covered_versions, packed_rows
 from audit.store.recording import ChainedRecorder
-from audit.store.retention import RetentionRecord, latest
+from audit.store.retention import RetentionRecord, latest, refusal
 from audit.store.shards import MAIN_SHARD, checked_shard
 from audit.store.signing import signing_key_from_env
 from audit.store.subject_batches import subject_batches
@@ -179,11 +179,12 @@ class AppendResult:
     conflicts: list[tuple[SubjectRecords, str]] = field(default_factory=list)
     event_conflicts: list[EventConflict] = field(default_factory=list)
     outcomes: list[str] = field(default_factory=list)
-    """Per unit, in order: ``STORED``, ``DUPLICATE`` or ``CONFLICT`` (no event stored and
-    at least one in conflict)."""
+    """Per unit, in order: ``STORED``, ``DUPLICATE``, ``CONFLICT`` (no event stored and
+    at least one in conflict) or ``RETIRED`` (none stored: a retention retired the
+    subject, ``audit.store.retention``; its reason is in ``conflicts``)."""
 
 
-STORED, DUPLICATE, CONFLICT = "stored", "duplicate", "conflict"
+STORED, DUPLICATE, CONFLICT, RETIRED = "stored", "duplicate", "conflict", "retired"
 
 
 class AuditStore(Application[UUID]):
@@ -276,9 +277,14 @@ class AuditStore(Application[UUID]):
         stored = self._stored_states(seen_keys) if seen_keys else {}
         planned: dict[tuple[str, int], dict[str, Any]] = {}
         opened = {key for key, version in existing if version == 1}
+        retired = self.chained.retired_subjects(sorted({k for k in ids if k not in opened}))
         now = datetime.now(UTC)
         stored_events: list[StoredEvent] = []
         for unit, key in zip(units, ids, strict=True):
+            if key in retired:
+                result.conflicts.append((unit, refusal(unit.kind, unit.subject_id, retired[key])))
+                result.outcomes.append(RETIRED)
+                continue
             new: list[tuple[dict[str, Any], int]] = []
             clashes: list[EventConflict] = []
             for record in unit.records:

@@ -18,8 +18,8 @@ partitions, not statement triggers). A store made without the option is unchange
 * ``retire`` (``casino-audit retention archive --through N --out FILE``): N must be a
   cut's checkpoint; writes the rows after the previous retention up to N, as stored,
   with the checkpoints, to FILE (``audit.store.archive``), verifies FILE alone, then in
-  one transaction writes the retention record (``audit.store.retention``) and detaches
-  and drops every partition wholly up to N.
+  one transaction writes the retention record (``audit.store.retention``) and the
+  subjects the retired rows held, and detaches and drops every partition wholly up to N.
 
 Detaching, dropping and moving the sequence are the owner's: a writer role (``db grant
 --writer``) holds INSERT and SELECT, not ownership, and PostgreSQL refuses it all.
@@ -251,6 +251,24 @@ def retiring(conn: Any, schema: str, through: int) -> list[Partition]:
     return [p for p in partitions(conn, schema) if p.index <= last]
 
 
+def _record_retired_subjects(conn: Any, schema: str, after: int, through: int) -> None:
+    """Every subject the rows after ``after`` up to ``through`` held, into the retired
+    table (``audit.store.retention``), computed by the server: the client's memory does
+    not grow with the day. A subject a former retention took keeps that one's row."""
+    conn.execute(
+        sql.SQL(
+            "INSERT INTO {retired} (originator_id, checkpoint_id) "
+            "SELECT DISTINCT originator_id, %s::bigint FROM {events} "
+            "WHERE notification_id > %s AND notification_id <= %s "
+            "ON CONFLICT (originator_id) DO NOTHING"
+        ).format(
+            retired=sql.Identifier(schema, f"{POSTGRES_EVENTS_TABLE}_retired"),
+            events=_events(schema),
+        ),
+        (through, after, through),
+    )
+
+
 def retire(store: Any, url: StoreURL, through: int, out: Path) -> Any:
     """Archive the rows up to checkpoint ``through`` to ``out``, check the file, then
     record the retention and detach and drop their partitions (module docstring).
@@ -300,6 +318,7 @@ def retire(store: Any, url: StoreURL, through: int, out: Path) -> Any:
                     ),
                     (through, end.event_count, written, record.retired_at, record.archive_sha256),
                 )
+                _record_retired_subjects(conn, schema, after, through)
                 for part in parts:
                     name = sql.Identifier(schema, part.name)
                     conn.execute(

@@ -133,6 +133,7 @@ class ChainedPostgresApplicationRecorder(PackedReads, CheckpointReads, PostgresA
             ).format(schema=schema, checkpoints=self.checkpoints_table),
         ]
         self.retention_table = Identifier(f"{self.events_table_name}_retention")
+        self.retired_table = Identifier(f"{self.events_table_name}_retired")
         self.sql_create_statements += [
             SQL(
                 "CREATE TABLE IF NOT EXISTS {schema}.{retention} ("
@@ -140,6 +141,10 @@ class ChainedPostgresApplicationRecorder(PackedReads, CheckpointReads, PostgresA
                 "archived_rows bigint NOT NULL, retired_at bigint NOT NULL, "
                 "archive_sha256 text NOT NULL)"
             ).format(schema=schema, retention=self.retention_table),
+            SQL(
+                "CREATE TABLE IF NOT EXISTS {schema}.{retired} ("
+                "originator_id uuid PRIMARY KEY, checkpoint_id bigint NOT NULL)"
+            ).format(schema=schema, retired=self.retired_table),
         ]
         self._add_tree_columns = SQL(_ADD_TREE_COLUMNS).format(
             schema=schema,
@@ -170,7 +175,7 @@ class ChainedPostgresApplicationRecorder(PackedReads, CheckpointReads, PostgresA
         self._formed = False  # whether its rows have the chain form column (with shards)
         self._partitioned: bool | None = None  # whether the events table is partitioned
         self.chain_shard = MAIN_SHARD  # the shard this recorder appends to (set by the store)
-        for target in (table, self.checkpoints_table, self.retention_table):
+        for target in (table, self.checkpoints_table, self.retention_table, self.retired_table):
             self.sql_create_statements += [
                 SQL(
                     "CREATE OR REPLACE TRIGGER casino_audit_append_only "
@@ -186,6 +191,8 @@ class ChainedPostgresApplicationRecorder(PackedReads, CheckpointReads, PostgresA
         self._table = SQL("{schema}.{table}").format(schema=schema, table=table)
         self._checkpoints = SQL("{schema}.{cp}").format(schema=schema, cp=self.checkpoints_table)
         self._retention = SQL("{schema}.{r}").format(schema=schema, r=self.retention_table)
+        self._retired = SQL("{schema}.{r}").format(schema=schema, r=self.retired_table)
+        self._has_retired: bool | None = None  # whether the store has the retired table
         self._append_key = Literal(
             f"casino-audit append {self.datastore.schema}.{self.events_table_name}"
         )
@@ -403,6 +410,41 @@ class ChainedPostgresApplicationRecorder(PackedReads, CheckpointReads, PostgresA
                 )
             )
             return [RetentionRecord(*r.values()) for r in curs.fetchall()]
+
+    def retired_subjects(self, originator_ids: Sequence[str]) -> dict[str, RetentionRecord]:
+        """Which of these originators (hex) a retention retired, each with its record
+        (``audit.store.retention``): one query on the retired table's primary key; none
+        on a store made before that table."""
+        if not originator_ids:
+            return {}
+        with self.datastore.transaction(commit=False) as curs:
+            if self._has_retired is None:
+                curs.execute(
+                    "SELECT count(*) AS n FROM information_schema.tables "
+                    "WHERE table_schema = %s AND table_name = %s",
+                    (self.datastore.schema, f"{self.events_table_name}_retired"),
+                )
+                self._has_retired = bool(_only_row(curs)["n"])
+            if not self._has_retired:
+                return {}
+            curs.execute(
+                SQL(
+                    "SELECT w.n, {columns} FROM unnest(%s::uuid[]) WITH ORDINALITY AS w(id, n) "
+                    "JOIN {retired} AS d ON d.originator_id = w.id "
+                    "JOIN {r} AS t ON t.checkpoint_id = d.checkpoint_id"
+                ).format(
+                    columns=SQL(", ").join(
+                        SQL("t.") + Identifier(c) for c in RETENTION_COLUMNS.split(", ")
+                    ),
+                    retired=self._retired,
+                    r=self._retention,
+                ),
+                (list(originator_ids),),
+            )
+            return {
+                originator_ids[n - 1]: RetentionRecord(*rest)
+                for n, *rest in (tuple(r.values()) for r in curs.fetchall())
+            }
 
     # -- chain access (used by audit.store.application) ---------------------------------
 

@@ -84,6 +84,10 @@ class ChainedRecorder(Protocol):
         notification ``start`` on (``audit.store.packed_reads.PackedReads``)."""
         ...
 
+    def retired_subjects(self, originator_ids: Sequence[str]) -> dict[str, RetentionRecord]:
+        """Which of these subjects a retention retired, with its record."""
+        ...
+
     def existing_versions(self, originator_ids: Sequence[str]) -> set[tuple[str, int]]:
         """(originator id, version) of every stored event of these subjects."""
         ...

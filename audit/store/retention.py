@@ -15,6 +15,14 @@ retention. With one, ``verify`` starts at the latest record's checkpoint
 (``chain.verify_rows(start=…)``), whose frontier must fold to its root, and prints the
 record (``describe``) so that whoever verifies sees what was retired and can ask for the
 archive with that digest.
+
+Idempotency across retention: the same transaction writes the originator id of every
+subject the retired rows held (the ``_retired`` table, one row per subject, the first
+retention that took it; append-only, read-only for the writer and reader roles). An
+append looks up there the subjects whose ``Opened`` event it does not find attached, and
+refuses every one it finds (``refusal``): their events left with the archive, so storing
+them again would hold a retired hand a second time. Dates play no part: a late hand of
+a day still in the store goes in.
 """
 
 from __future__ import annotations
@@ -44,6 +52,16 @@ class RetentionRecord:
             f"rows {first}..{self.retired_rows} retired at checkpoint {self.checkpoint_id} "
             f"on {when}, archive sha256 {self.archive_sha256}"
         )
+
+
+def refusal(kind: str, subject_id: str, record: RetentionRecord) -> str:
+    """Why a unit of a retired subject is quarantined, not stored again."""
+    when = datetime.fromtimestamp(record.retired_at / 1000, UTC).strftime("%Y-%m-%d")
+    return (
+        f"{kind} subject {subject_id!r} was retired at checkpoint {record.checkpoint_id} "
+        f"on {when} (archive sha256 {record.archive_sha256[:12]}…): its events left the "
+        "store with that archive and are not stored again"
+    )
 
 
 def latest(records: list[RetentionRecord]) -> RetentionRecord | None:

@@ -23,7 +23,8 @@ What each grant is for (``WRITER`` and ``READER`` below, and nothing more):
 * ``INSERT`` on the checkpoints table: ``checkpoint`` and every ingest and replay record
   the chain head (``INSERT … ON CONFLICT DO NOTHING`` needs INSERT only) (writer).
 * ``SELECT`` on the retention table (``audit.store.retention``): verify starts from the
-  latest record, a writer takes a retired shard's head from it (both roles). Never
+  latest record, a writer takes a retired shard's head from it (both roles); on the
+  retired table: ingest refuses a retired subject's records (both roles). Never
   ``INSERT``: retention is the owner's.
 * ``USAGE`` on the events table's sequence (``notification_id``'s ``bigserial``): an
   insert takes its ``nextval`` (writer). Not ``UPDATE`` (``setval``).
@@ -68,6 +69,9 @@ FORBIDDEN = ("UPDATE", "DELETE", "TRUNCATE", "REFERENCES", "TRIGGER")
 STORE_TABLES = (POSTGRES_EVENTS_TABLE, POSTGRES_CHECKPOINTS_TABLE)
 RETENTION_TABLE = f"{POSTGRES_EVENTS_TABLE}_retention"
 """The owner's retention records (``audit.store.retention``): both roles only read it."""
+RETIRED_TABLE = f"{POSTGRES_EVENTS_TABLE}_retired"
+"""The subjects retentions retired (``audit.store.retention``): both roles only read it."""
+OWNERS_TABLES = (RETENTION_TABLE, RETIRED_TABLE)
 
 
 class RoleError(StoreUnusable):
@@ -187,7 +191,7 @@ def init_store(url: StoreURL, owner: str | None = None, *, partitioned: bool = F
             raise RoleError(
                 f"cannot set up the store {where}: {safe_message(error, url)}"
             ) from None
-    tables = ", ".join(f"{schema}.{t}" for t in (*STORE_TABLES, RETENTION_TABLE))
+    tables = ", ".join(f"{schema}.{t}" for t in (*STORE_TABLES, *OWNERS_TABLES))
     how = " partitioned by notification id" if partitioned else ""
     return f"store ready at {where}: {tables} (with triggers and functions){how} owned by {acting}"
 
@@ -314,10 +318,11 @@ def _grant_one(
     seqs = sql.SQL(", ").join(sql.SQL("{}.{}").format(space, sql.Identifier(s)) for s in sequences)
     if sequences:
         conn.execute(sql.SQL("REVOKE ALL ON SEQUENCE {} FROM {}").format(seqs, who))
-    retention = sql.SQL("{}.{}").format(space, sql.Identifier(RETENTION_TABLE))
-    if _exists(conn, schema, RETENTION_TABLE):
-        conn.execute(sql.SQL("REVOKE ALL ON TABLE {} FROM {}").format(retention, who))
-        conn.execute(sql.SQL("GRANT SELECT ON TABLE {} TO {}").format(retention, who))
+    for name in OWNERS_TABLES:
+        if _exists(conn, schema, name):
+            owners = sql.SQL("{}.{}").format(space, sql.Identifier(name))
+            conn.execute(sql.SQL("REVOKE ALL ON TABLE {} FROM {}").format(owners, who))
+            conn.execute(sql.SQL("GRANT SELECT ON TABLE {} TO {}").format(owners, who))
     conn.execute(sql.SQL("GRANT USAGE ON SCHEMA {} TO {}").format(space, who))
     conn.execute(
         sql.SQL("GRANT {} ON TABLE {} TO {}").format(
@@ -369,11 +374,11 @@ def _check_effective(
         "SELECT c.relname, c.oid, c.relkind FROM pg_class c "
         "JOIN pg_namespace n ON n.oid = c.relnamespace "
         "WHERE n.nspname = %s AND c.relname = ANY(%s)",
-        (schema, [*STORE_TABLES, RETENTION_TABLE, *sequences]),
+        (schema, [*STORE_TABLES, *OWNERS_TABLES, *sequences]),
     ).fetchall()
     for name, oid, relkind in objects:
         qualified = f"{schema}.{name}"
-        wanted = READER if name == RETENTION_TABLE else privileges
+        wanted = READER if name in OWNERS_TABLES else privileges
         if relkind == "S":  # a writer takes nextval (USAGE); nobody may setval (UPDATE)
             usage, update = conn.execute(
                 "SELECT has_sequence_privilege(%(r)s, %(s)s::oid, 'USAGE'), "

@@ -36,6 +36,7 @@ from audit.store.chain import (
 from audit.store.checkpoint_reads import CheckpointReads, checkpoint_row
 from audit.store.packed_reads import PackedReads, appended_later, overlap, versions_held
 from audit.store.packing import HEADER_SQL, expand
+from audit.store.retention import RetentionRecord
 from audit.store.shards import MAIN_SHARD, ShardHead
 
 READ_BATCH = 5000
@@ -300,6 +301,10 @@ class ChainedSQLiteApplicationRecorder(PackedReads, CheckpointReads, SQLiteAppli
             for version, _, state in expand(r[0], r[1], r[2], r[3])
             if version >= first_version
         ]
+
+    def retired_subjects(self, originator_ids: Sequence[str]) -> dict[str, RetentionRecord]:
+        """None: retention is PostgreSQL's (``audit.store.partitions``)."""
+        return {}
 
     def existing_versions(self, originator_ids: Sequence[str]) -> set[tuple[str, int]]:
         """Which (originator hex, version) pairs of these originators are already stored."""
