@@ -495,7 +495,7 @@ class AuditStore(Application[UUID]):
         """(where verification starts: the latest retention record's checkpoint, None
         from genesis; a failed report when the record names a checkpoint the store does
         not hold with that many rows: removed or replaced)."""
-        record = latest(self.chained.retention_records())
+        record = self.retention()
         if record is None:
             return None, None
         start = self.chained.retention_start()

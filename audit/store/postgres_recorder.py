@@ -392,10 +392,15 @@ class ChainedPostgresApplicationRecorder(PackedReads, CheckpointReads, PostgresA
 
     def _has_retention(self, curs: Any) -> bool:
         """Whether the store has the retention table (stores made before it lack it)."""
+        return self._has_table(curs, "_retention")
+
+    def _has_table(self, curs: Any, suffix: str) -> bool:
+        """Whether the store has the events table's ``suffix`` table (the retention
+        tables: stores made before them lack them)."""
         curs.execute(
             "SELECT count(*) AS n FROM information_schema.tables "
             "WHERE table_schema = %s AND table_name = %s",
-            (self.datastore.schema, f"{self.events_table_name}_retention"),
+            (self.datastore.schema, f"{self.events_table_name}{suffix}"),
         )
         return bool(_only_row(curs)["n"])
 
@@ -419,12 +424,7 @@ class ChainedPostgresApplicationRecorder(PackedReads, CheckpointReads, PostgresA
             return {}
         with self.datastore.transaction(commit=False) as curs:
             if self._has_retired is None:
-                curs.execute(
-                    "SELECT count(*) AS n FROM information_schema.tables "
-                    "WHERE table_schema = %s AND table_name = %s",
-                    (self.datastore.schema, f"{self.events_table_name}_retired"),
-                )
-                self._has_retired = bool(_only_row(curs)["n"])
+                self._has_retired = self._has_table(curs, "_retired")
             if not self._has_retired:
                 return {}
             curs.execute(

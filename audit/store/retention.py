@@ -44,9 +44,13 @@ class RetentionRecord:
     retired_at: int
     archive_sha256: str
 
+    def when(self, form: str) -> str:
+        """``retired_at`` as a UTC time in ``form`` (``strftime``)."""
+        return datetime.fromtimestamp(self.retired_at / 1000, UTC).strftime(form)
+
     def describe(self) -> str:
         """One line for ``verify``: what left the store, when, and in which archive."""
-        when = datetime.fromtimestamp(self.retired_at / 1000, UTC).strftime("%Y-%m-%d %H:%M UTC")
+        when = self.when("%Y-%m-%d %H:%M UTC")
         first = self.retired_rows - self.archived_rows + 1
         return (
             f"rows {first}..{self.retired_rows} retired at checkpoint {self.checkpoint_id} "
@@ -56,11 +60,10 @@ class RetentionRecord:
 
 def refusal(kind: str, subject_id: str, record: RetentionRecord) -> str:
     """Why a unit of a retired subject is quarantined, not stored again."""
-    when = datetime.fromtimestamp(record.retired_at / 1000, UTC).strftime("%Y-%m-%d")
     return (
         f"{kind} subject {subject_id!r} was retired at checkpoint {record.checkpoint_id} "
-        f"on {when} (archive sha256 {record.archive_sha256[:12]}…): its events left the "
-        "store with that archive and are not stored again"
+        f"on {record.when('%Y-%m-%d')} (archive sha256 {record.archive_sha256[:12]}…): its "
+        "events left the store with that archive and are not stored again"
     )
 
 
