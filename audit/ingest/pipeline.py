@@ -515,7 +515,7 @@ class _Writer:
                 unit.position or f"{unit.kind} {unit.subject_id}",
                 "(subject)",
                 why,
-                "\n".join(_record_text(r) for r in unit.records),
+                _unit_text(unit),
             )
         )
 
