@@ -51,6 +51,7 @@ def add_parsers(sub: Subcommands) -> None:
 def cmd_retention(args: argparse.Namespace) -> int:
     from audit.config import parse_store_url, store_url_from_env
     from audit.store import RetentionError, cut_day, retire
+    from audit.wording import terminal_safe
 
     url = parse_store_url(store_url_from_env(args.store))
     if url.kind != "postgresql":
@@ -70,7 +71,7 @@ def cmd_retention(args: argparse.Namespace) -> int:
             raise CannotRun(f"--out {args.out}: the file exists (never overwritten)") from None
         except OSError as error:
             raise CannotRun(f"--out {args.out}: {error.strerror}") from None
-        print(f"archived to {args.out}: {record.describe()}")
+        print(f"archived to {terminal_safe(args.out)}: {record.describe()}")
         return EXIT_OK
     except RetentionError as error:
         raise CannotRun(str(error)) from None
@@ -80,6 +81,7 @@ def cmd_retention(args: argparse.Namespace) -> int:
 
 def cmd_verify_archive(args: argparse.Namespace) -> int:
     from audit.store import ArchiveError, KeyError_, load_public_key, verify_archive
+    from audit.wording import terminal_safe
 
     try:
         public_key = load_public_key(Path(args.public_key)) if args.public_key else None
@@ -93,7 +95,7 @@ def cmd_verify_archive(args: argparse.Namespace) -> int:
         raise CannotRun(f"{args.file}: {error.strerror}") from None
     span = f"rows after notification {report.first} through {report.through}"
     if not report.ok:
-        print(f"ARCHIVE BROKEN ({span}): {report.problem}")
+        print(f"ARCHIVE BROKEN ({span}): {terminal_safe(report.problem)}")
         return EXIT_DATA_PROBLEMS
     signed = f", {report.signatures_checked} signature(s) valid" if public_key is not None else ""
     print(
