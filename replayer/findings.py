@@ -59,6 +59,14 @@ class FindingKind(StrEnum):
     """A deduction from a pot other than rake (a jackpot drop, ``FeeTaken``) of a kind the
     rulebook and the table's terms do not allow, or above their maximum. Its money is
     inside the hand's ``mispaid_pot``, like rake above its bounds."""
+    CHIPS_VANISHED = "chips_vanished"
+    """A player's chips fell between two consecutive hands of a table session, at the same
+    seat, with no leave or cash-out recorded (``replayer.sessions.continuity``)."""
+    RECORD_CONTRADICTS_ITSELF = "record_contradicts_itself"
+    """A room's record that disagrees with itself across hands: a hand paying the whole pot
+    with no rake line while the winner's next stack is net of a rake."""
+    BUTTON_NOT_ROTATED = "button_not_rotated"
+    """The dealer button did not pass clockwise between two consecutive hands."""
 
 
 @dataclass(frozen=True, slots=True)

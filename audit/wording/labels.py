@@ -35,6 +35,9 @@ KIND_LABELS: dict[str, str] = {
     FindingKind.TERMS_OUTSIDE_RULEBOOK: "Table terms the rulebook does not allow",
     FindingKind.CONFLICTING_VERSIONS: "Operator sent conflicting versions",
     FindingKind.FEE_NOT_ALLOWED: "Fee taken that is not allowed",
+    FindingKind.CHIPS_VANISHED: "Chips left the table between hands",
+    FindingKind.RECORD_CONTRADICTS_ITSELF: "Room's record disagrees with itself",
+    FindingKind.BUTTON_NOT_ROTATED: "Button did not move",
 }
 
 
@@ -75,6 +78,7 @@ SUBJECT_NOUNS: dict[str, tuple[str, str]] = {
     "tournament": ("tournament", "tournaments"),
     "table": ("table's terms", "tables' terms"),
     "banker_run": ("chemin de fer banker run", "chemin de fer banker runs"),
+    "table_session": ("poker table session", "poker table sessions"),
     "collusion": ("player pair or ring", "player pairs or rings"),
     "data_quality": ("night's input check", "night's input checks"),
     "meters": ("night's slot fleet check", "night's slot fleet checks"),

@@ -1237,6 +1237,21 @@ _CASINO_AUDIT: tuple[tuple[str, str, str], ...] = (
         "Each night's records are checked against casino-audit's data expectations; a "
         "failed check is reported against the record or input file it concerns",
     ),
+    (
+        "chip continuity",
+        "Chips carried between hands",
+        "A cash player seated at the same seat in two consecutive hands of a table starts "
+        "the second with at least what the first's own records leave him (chips added "
+        "between hands are top-ups); less, with no leave or cash-out recorded, contradicts "
+        "the records themselves",
+    ),
+    (
+        "room record consistency",
+        "A room's record agrees with itself",
+        "A room's hand that records no rake and pays the whole pot, while the winner's "
+        "stack in the next hand is net of a rake, is the room's record disagreeing with "
+        "itself: reported as that, not as chips taken",
+    ),
 )
 
 #: Record schemas: their keys are the schema's path (no source prefix).

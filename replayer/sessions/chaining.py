@@ -1,0 +1,145 @@
+"""Which hands of a table are one session: consecutive only when the data says so.
+
+A table's cash hands are ordered by their start time (then id), never by the files they
+came in. Two hands next to each other in time are *consecutive* only when all of these
+hold (each bound a named parameter of ``SessionRules``):
+
+* the same stakes and currency (a table name reused at other stakes is another table);
+* the next hand starts within ``max_gap`` of the previous one (files hold hands days apart
+  under one table name, and a player's own file has gaps whenever he sat out): 3 minutes,
+  where 99% of the real files' hands at one table follow within 2 (a PokerStars file
+  holds two hands 9.5 minutes apart with the button passed on, and hands missing
+  between them: every stack changed);
+* the same players: at least ``min_shared`` of the smaller hand's players sit at the same
+  seats in both;
+* the button moved to the next seat dealt in (MO-97/2010 art.1(2); PT-217/2007 n.º 29):
+  a button that skipped seats means hands are missing between the two. A button that did
+  not move at all between the same three or more players is consecutive, and a rotation
+  fault (``replayer.sessions.rotation``); heads-up, it cannot be told from two hands
+  missing, and breaks the session.
+
+A fast-fold pool (Zoom, Rush & Cash: one table name, new players every hand) is not a
+table of sessions: a table whose time-adjacent hands fail the same-players test in at
+least ``pool_churn`` of the pairs is a pool, and none of its hands are chained.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+from datetime import timedelta
+from enum import StrEnum
+from itertools import pairwise
+
+from replayer.sessions.hands import HandSummary
+
+
+@dataclass(frozen=True)
+class SessionRules:
+    """The named bounds of what makes two hands consecutive (module docstring)."""
+
+    max_gap: timedelta = timedelta(minutes=3)
+    min_shared: float = 0.5
+    pool_churn: float = 0.5
+
+
+DEFAULT_RULES = SessionRules()
+
+
+class Link(StrEnum):
+    """How a hand follows the one before it in time at its table."""
+
+    CONSECUTIVE = "consecutive"
+    BUTTON_STUCK = "button did not move"
+    FIRST = "first hand at the table"
+    STAKES = "other stakes or currency"
+    GAP = "too long after the previous hand"
+    PLAYERS = "other players"
+    BUTTON_SKIPPED = "the button skipped seats: hands missing between"
+    POOL = "a fast-fold pool: new players every hand"
+
+
+CHAINED = frozenset({Link.CONSECUTIVE, Link.BUTTON_STUCK})
+
+
+@dataclass(frozen=True)
+class Session:
+    """Consecutive hands of one table, in play order; ``links[i]`` is how ``hands[i]``
+    follows the hand before it (``links[0]``: why the session starts there)."""
+
+    hands: tuple[HandSummary, ...]
+    links: tuple[Link, ...]
+
+    @property
+    def subject(self) -> str:
+        """The session's id: its table and its first hand."""
+        return f"{self.hands[0].table_id}@{self.hands[0].hand_id}"
+
+
+def _shared(previous: HandSummary, following: HandSummary) -> int:
+    seats = {(s.seat, s.player) for s in previous.seats}
+    return sum((s.seat, s.player) in seats for s in following.seats)
+
+
+def _same_players(previous: HandSummary, following: HandSummary, rules: SessionRules) -> bool:
+    smaller = min(len(previous.seats), len(following.seats))
+    return smaller > 0 and _shared(previous, following) >= rules.min_shared * smaller
+
+
+def next_button(previous: HandSummary, following: HandSummary) -> int | None:
+    """The seat the button should move to: the first seat after the previous button,
+    clockwise, among the seats dealt in both hands (None: unknown). A button that moves
+    to a seat taken since is not told from hands missing between."""
+    if previous.button is None:
+        return None
+    before = {s.seat for s in previous.seats}
+    seats = sorted(s.seat for s in following.seats if s.seat in before)
+    after = [seat for seat in seats if seat > previous.button]
+    return (after or seats or [None])[0]
+
+
+def link(previous: HandSummary, following: HandSummary, rules: SessionRules) -> Link:
+    """How ``following`` follows ``previous`` at their table (module docstring)."""
+    if (previous.currency, previous.stakes) != (following.currency, following.stakes):
+        return Link.STAKES
+    if following.started - previous.started > rules.max_gap:
+        return Link.GAP
+    if not _same_players(previous, following, rules):
+        return Link.PLAYERS
+    if following.button is None or following.button == next_button(previous, following):
+        return Link.CONSECUTIVE
+    if following.button == previous.button and len(following.seats) >= 3:
+        return Link.BUTTON_STUCK
+    return Link.BUTTON_SKIPPED
+
+
+def in_play_order(hands: Sequence[HandSummary]) -> list[HandSummary]:
+    """A table's hands by start time, then hand id (never by file)."""
+    return sorted(hands, key=lambda h: (h.started, h.hand_id))
+
+
+def is_pool(ordered: Sequence[HandSummary], rules: SessionRules) -> bool:
+    """A fast-fold pool: new players in at least ``pool_churn`` of the time-adjacent pairs."""
+    pairs = list(pairwise(ordered))
+    churned = sum(not _same_players(a, b, rules) for a, b in pairs)
+    return bool(pairs) and churned >= rules.pool_churn * len(pairs)
+
+
+def sessions_of(hands: Sequence[HandSummary], rules: SessionRules = DEFAULT_RULES) -> list[Session]:
+    """A table's hands cut into sessions (a pool's hands each alone, linked ``POOL``)."""
+    ordered = in_play_order(hands)
+    if is_pool(ordered, rules):
+        return [Session((hand,), (Link.POOL,)) for hand in ordered]
+    sessions: list[Session] = []
+    run: list[HandSummary] = []
+    links: list[Link] = []
+    for hand in ordered:
+        how = link(run[-1], hand, rules) if run else Link.FIRST
+        if how not in CHAINED and run:
+            sessions.append(Session(tuple(run), tuple(links)))
+            run, links = [], []
+        run.append(hand)
+        links.append(how)
+    if run:
+        sessions.append(Session(tuple(run), tuple(links)))
+    return sessions

@@ -1,0 +1,117 @@
+"""Chips carried from one hand to the next: none may vanish between two hands.
+
+A player seated in two consecutive hands of a session (``replayer.sessions.chaining``) at
+the same seat starts the second with the chips the first left him
+(``replayer.sessions.hands``). More is a top-up: chips are added between hands (GG-2022
+Poker Regras), and no feed records top-ups today, so none is judged. Less, with no leave
+or cash-out recorded between the two, is chips taken off the table: ``chips_vanished``,
+naming the player, both hands and the amount. It cites the rule the hands' rulebook has
+(GG-2022 Poker Regras: "Você não pode retirar dinheiro da mesa durante uma sessão de
+jogo"), and under any other rulebook or none (an operator's room text), the records'
+own arithmetic (``casino-audit chip continuity``): a stack that falls between two hands
+with nothing recorded between them contradicts the records themselves.
+
+One exception is the room's record disagreeing with itself, reported as exactly that
+(``record_contradicts_itself``), never as vanished chips: older GGPoker files print no
+rake line and pay "collected" as the whole pot, while the winner's next stack is net of
+the rake. A fall is read so when the first hand records no rake, the player was paid from
+its pots, and the fall is at most ``max_unrecorded_rake`` of what it paid him (GGPoker's
+rake is 5% and a capped fee: the real files' falls are 5.2-5.7% of the pot).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from dataclasses import dataclass
+from fractions import Fraction
+
+from replayer.findings import Finding, FindingKind
+from replayer.sessions.hands import HandSummary, Seat
+
+RECORDS = "casino-audit chip continuity"
+"""The records' own arithmetic: a stack never falls between two hands unrecorded."""
+GG_TABLE_STAKES = "GG-2022 Poker Regras"
+UNRECORDED_RAKE = "casino-audit room record consistency"
+"""A room's record that pays a whole pot while the next hand shows a rake taken."""
+#: A rulebook's source -> the article it has on chips leaving a cash table.
+CITATIONS: tuple[tuple[str, str], ...] = (("gg-2022-", GG_TABLE_STAKES),)
+
+
+@dataclass(frozen=True)
+class ContinuityRules:
+    """The named bound of the unrecorded-rake reading (module docstring)."""
+
+    max_unrecorded_rake: Fraction = Fraction(1, 10)
+
+
+DEFAULT_CONTINUITY = ContinuityRules()
+
+
+def citation(rulebook: str | None) -> str:
+    """The article a fall cites under ``rulebook`` (none held: the records' arithmetic)."""
+    for prefix, cited in CITATIONS:
+        if rulebook and rulebook.startswith(prefix):
+            return cited
+    return RECORDS
+
+
+def _unrecorded_rake(hand: HandSummary, seat: Seat, fall: int, rules: ContinuityRules) -> bool:
+    """Whether ``fall`` is a rake the first hand's record leaves out (module docstring)."""
+    return (
+        not hand.rake_recorded
+        and seat.collected > 0
+        and fall <= rules.max_unrecorded_rake * seat.collected
+    )
+
+
+def _evidence(
+    subject: str, before: HandSummary, after: HandSummary, now: Seat
+) -> dict[str, object]:
+    return {
+        "player": now.player,
+        "seat": now.seat,
+        "hands": [before.hand_id, after.hand_id],
+        "currency": after.currency,
+        "session": subject,
+    }
+
+
+def chip_findings(
+    subject: str,
+    before: HandSummary,
+    after: HandSummary,
+    rules: ContinuityRules = DEFAULT_CONTINUITY,
+) -> Iterator[Finding]:
+    """The findings on chips carried from ``before`` to the consecutive ``after``."""
+    for now in after.seats:
+        left = before.seat_of(now.player)
+        if left is None or left.seat != now.seat or now.stack >= left.end:
+            continue
+        fall = left.end - now.stack
+        detail = _evidence(subject, before, after, now)
+        if _unrecorded_rake(before, left, fall, rules):
+            yield Finding(
+                FindingKind.RECORD_CONTRADICTS_ITSELF,
+                subject,
+                UNRECORDED_RAKE,
+                f"hand {before.hand_id} records no rake and pays {now.player} the whole pot, "
+                f"but his stack in the next hand {after.hand_id} is {fall} less (minor units "
+                f"of {after.currency}): the room's record disagrees with itself",
+                expected=left.end,
+                recorded=now.stack,
+                difference=-fall,
+                detail=detail,
+            )
+            continue
+        yield Finding(
+            FindingKind.CHIPS_VANISHED,
+            subject,
+            citation(after.rulebook),
+            f"{now.player} left hand {before.hand_id} with {left.end} and started the next "
+            f"hand {after.hand_id} at the same seat with {now.stack} (minor units of "
+            f"{after.currency}): {fall} taken off the table with no leave or cash-out recorded",
+            expected=left.end,
+            recorded=now.stack,
+            difference=-fall,
+            detail=detail,
+        )

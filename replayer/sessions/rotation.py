@@ -1,0 +1,49 @@
+"""The button passes clockwise after each hand (MO-97/2010 art.1(2); PT-217/2007 n.º 29).
+
+Between two consecutive hands of the same three or more players, a button that stays on
+the same seat is a rotation fault (``button_not_rotated``), under a rulebook whose text
+states the rule. The GG-2022 house rules leave the game's procedure to each game's page
+and state none, and a room's text names no rulebook: neither is judged (a rule the
+records alone cannot show: a stuck button breaks no arithmetic).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+
+from replayer.findings import Finding, FindingKind
+from replayer.sessions.chaining import Link, next_button
+from replayer.sessions.hands import HandSummary
+
+#: A rulebook's prefix -> the article on the button's rotation.
+CITATIONS: tuple[tuple[str, str], ...] = (
+    ("mo-97-2010-", "MO-97/2010 art.1(2)"),
+    ("pt-217-2007-", "PT-217/2007 n.º 29"),
+)
+
+
+def citation(rulebook: str | None) -> str | None:
+    """The rotation article of ``rulebook`` (None: it states none)."""
+    for prefix, cited in CITATIONS:
+        if rulebook and rulebook.startswith(prefix):
+            return cited
+    return None
+
+
+def rotation_findings(
+    subject: str, before: HandSummary, after: HandSummary, how: Link
+) -> Iterator[Finding]:
+    """``button_not_rotated`` when the button stayed put between consecutive hands."""
+    cited = citation(after.rulebook)
+    if how is not Link.BUTTON_STUCK or cited is None:
+        return
+    yield Finding(
+        FindingKind.BUTTON_NOT_ROTATED,
+        subject,
+        cited,
+        f"the button stayed on seat {after.button} from hand {before.hand_id} to the next "
+        f"hand {after.hand_id}; it passes clockwise to seat {next_button(before, after)}",
+        expected=next_button(before, after),
+        recorded=after.button,
+        detail={"hands": [before.hand_id, after.hand_id], "session": subject},
+    )
