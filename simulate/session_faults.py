@@ -1,0 +1,111 @@
+"""Chips taken off a poker table between two hands, planted so each hand stays legal on
+its own (issue 38: the session at a table).
+
+``plant_chip_removal`` lowers one player's starting stack in a hand, and his closing stack
+by as much, taking only chips he never put in: the hand's own reconciliation still holds,
+and only the session across hands (``replayer.sessions``) can see the chips that left.
+``removals`` plants one removal, alone, in the later hand of each consecutive pair of a
+table's sessions that offers one, saying what it planted (player, both hands, amount).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator, Mapping, Sequence
+from dataclasses import dataclass
+from itertools import pairwise
+from typing import Any
+
+from replayer.sessions import table_sessions
+from replayer.sessions.hands import HandSummary
+
+CHIPS_REMOVED = "chips_removed_between_hands"
+SESSION_FAULTS: dict[str, tuple[str, ...]] = {CHIPS_REMOVED: ("chips_vanished",)}
+"""Fault kind -> the finding kinds the session judge must raise for it."""
+
+FlatEvent = dict[str, Any]
+
+
+@dataclass(frozen=True)
+class PlantedRemoval:
+    """One planted removal: who lost how much between which two hands."""
+
+    player: str
+    before: str
+    after: str
+    amount: int
+
+
+def _put_in(events: Sequence[Mapping[str, Any]], seat: int) -> int:
+    return sum(
+        int(e.get("amount") or 0)
+        for e in events
+        if e.get("type") in ("BlindPosted", "ActionTaken") and e.get("seat") == seat
+    )
+
+
+def plant_chip_removal(
+    events: Sequence[Mapping[str, Any]], player: str, amount: int
+) -> list[FlatEvent] | None:
+    """The hand with ``amount`` fewer chips for ``player`` at its start and its end, or
+    None when he has not that many chips he never put in."""
+    start = next(e for e in events if e.get("type") == "HandStarted")
+    seats = list(start["seats"])
+    index = next((i for i, s in enumerate(seats) if s["player_id"] == player), None)
+    if index is None or amount <= 0:
+        return None
+    seat = seats[index]
+    if int(seat["stack"]) - _put_in(events, int(seat["seat"])) <= amount:
+        return None
+    planted: list[FlatEvent] = []
+    for event in events:
+        copy = dict(event)
+        if copy.get("type") == "HandStarted":
+            copy["seats"] = [
+                {**s, "stack": int(s["stack"]) - amount} if i == index else dict(s)
+                for i, s in enumerate(seats)
+            ]
+        elif copy.get("type") == "HandEnded" and copy.get("finishing_stacks"):
+            stacks = list(copy["finishing_stacks"])
+            stacks[index] = int(stacks[index]) - amount
+            copy["finishing_stacks"] = stacks
+        planted.append(copy)
+    return planted
+
+
+def _candidates(before: HandSummary, after: HandSummary) -> list[tuple[str, int]]:
+    """Players carried at the same seat with no top-up, and a quarter of the later hand's
+    stack: those the first hand paid nothing first (nothing there reads as a rake)."""
+    carried = []
+    for now in after.seats:
+        left = before.seat_of(now.player)
+        if left is not None and left.seat == now.seat and now.stack == left.end:
+            carried.append((left.collected > 0, now.player, now.stack // 4))
+    return [(player, amount) for _, player, amount in sorted(carried)]
+
+
+def tables_of(hands: Mapping[str, Sequence[Mapping[str, Any]]]) -> dict[str, list[str]]:
+    """Table -> its hands' ids (in the order given)."""
+    tables: dict[str, list[str]] = {}
+    for hand, events in hands.items():
+        start = next((e for e in events if e.get("type") == "HandStarted"), None)
+        if start is not None:
+            tables.setdefault(str(start.get("table_id")), []).append(hand)
+    return tables
+
+
+def removals(
+    hands: Mapping[str, Sequence[Mapping[str, Any]]],
+) -> Iterator[tuple[PlantedRemoval, list[str], list[FlatEvent]]]:
+    """For each consecutive pair of every table's sessions that offers one: a removal
+    planted alone in its later hand, with the session's hand ids and the later hand's
+    planted events (the session judged with them in place must find it)."""
+    for _, ids in sorted(tables_of(hands).items()):
+        for session in table_sessions([hands[h] for h in ids]):
+            order = [h.hand_id for h in session.hands]
+            for before, after in pairwise(session.hands):
+                for player, amount in _candidates(before, after):
+                    changed = plant_chip_removal(hands[after.hand_id], player, amount)
+                    if changed is not None:
+                        planted = PlantedRemoval(player, before.hand_id, after.hand_id, amount)
+                        yield planted, order, changed
+                        break
