@@ -254,3 +254,27 @@ def test_real_room_files() -> None:
         findings = [f for f in adjudicate_session(events).findings if f.kind == "chips_vanished"]
         found += [f.detail["hands"] for f in findings] == [[removal.before, removal.after]]
     assert found == planted > 0
+
+
+# -- through the one judging path -----------------------------------------------------------
+
+
+def test_replay_stores_each_session_verdict_once(tmp_path: Path, store_url: str) -> None:
+    from audit.ingest.pipeline import ingest
+    from audit.judging import current_findings, replay
+    from audit.store import AuditStore
+
+    hands = table(4)
+    hands[2] = plant_chip_removal(hands[2], "p6", 400) or []
+    path = tmp_path / "hands.txt"
+    texts = [write(hand, "pokerstars", str(2000 + n)) for n, hand in enumerate(hands)]
+    path.write_text(write_file(texts), encoding="utf-8")
+    store = AuditStore(store_url)
+    ingest(store, [path], header_zone="UTC")
+    first = replay(store)
+    assert first.subjects["table_session"] == 1
+    (row,) = list(current_findings(store, "chips_vanished"))
+    assert row["subject"] == "pokerstars/t@pokerstars/2000"
+    assert row["detail"]["hands"] == ["pokerstars/2001", "pokerstars/2002"]
+    assert row["difference"] == -400 and row["citation"] == "casino-audit chip continuity"
+    assert replay(store).adjudications_stored == 0  # the same hands, the same verdict

@@ -12,7 +12,8 @@
   and what a finding row is about);
 * ``batches``: the batched loop ``replay`` and the nightly share (``judged_batches``,
   ``VerdictWriter``);
-* ``banker_runs``: chemin de fer banker runs, judged across a table's coups.
+* ``banker_runs``: chemin de fer banker runs, judged across a table's coups;
+* ``table_sessions``: poker table sessions, judged across a table's consecutive hands.
 """
 
 from audit.judging.banker_runs import BANKER_RUN, is_coup, judge_banker_run
@@ -53,6 +54,7 @@ from audit.judging.path import (
     verdict_unit,
 )
 from audit.judging.replay import ReplaySummary, replay
+from audit.judging.table_sessions import TABLE_SESSION, judge_table_sessions
 
 __all__ = [
     "ADJUDICATORS",
@@ -61,6 +63,7 @@ __all__ = [
     "KIND",
     "OWN_TABLE",
     "REPLAY_KINDS",
+    "TABLE_SESSION",
     "Inputs",
     "ReplaySummary",
     "StoreVerdicts",
@@ -83,6 +86,7 @@ __all__ = [
     "judge",
     "judge_banker_run",
     "judge_stored",
+    "judge_table_sessions",
     "judged_batches",
     "latest",
     "opening",

@@ -24,6 +24,7 @@ from audit.judging.path import (
     started_on,
     verdict_unit,
 )
+from audit.judging.table_sessions import judge_table_sessions, session_hand
 from audit.store import AuditStore
 from replayer.findings import tally_kinds
 
@@ -63,6 +64,7 @@ def replay(
         writer.add(verdict_unit(inputs, verdict))
 
     runs: dict[str, list[list[dict[str, Any]]]] = {}
+    tables: dict[str, list[list[dict[str, Any]]]] = {}
     for kind in kinds:
         keep = None if kind == "table" else partial(_started_within, kind, since, until)
         batches = store.iter_subject_batches(kind, batch)
@@ -72,8 +74,13 @@ def replay(
                 if kind == "banked" and is_coup(inputs.events):
                     table = str(inputs.events[0].get("table_id"))
                     runs.setdefault(table, []).append(list(inputs.events))
+                if kind == "poker" and (at := session_hand(inputs.events)) is not None:
+                    tables.setdefault(at, []).append(list(inputs.events))
     for table_id, rounds in sorted(runs.items()):  # PT-217/2007 I.34, I.46 across coups
         record(*judge_banker_run(table_id, rounds))
+    for _, hands in sorted(tables.items()):  # chips carried between hands (issue 38)
+        for judged_session in judge_table_sessions(hands):
+            record(*judged_session)
     writer.flush()
     summary.adjudications_stored = writer.stored
     store.checkpoint()

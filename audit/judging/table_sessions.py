@@ -1,0 +1,44 @@
+"""Poker table sessions: a table's consecutive cash hands judged across each other
+(issue 38; ``replayer.sessions``).
+
+Chips that vanish between two hands, a room's record that disagrees with itself and a
+button that does not pass are seen across hands, never in one. A table's stored hands are
+cut into sessions by what their records say (``replayer.sessions.chaining``: time gap,
+same players, the button), and each session of two or more hands is one
+``table_session`` subject, ``<table id>@<first hand id>``, judged through
+``judge_table_sessions``: the same hands give the same inputs (their events in play
+order), so the same verdict unit, whichever path judged them. A lone hand is no session
+and stores nothing.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator, Sequence
+from typing import Any
+
+from audit.judging.path import Inputs
+from replayer.sessions import SessionVerdict, adjudicate_session, table_sessions
+from replayer.sessions.hands import summarize
+
+TABLE_SESSION = "table_session"
+"""The subject kind of a poker table's session (``<table id>@<first hand id>``)."""
+
+
+def session_hand(records: Sequence[dict[str, Any]]) -> str | None:
+    """The table of a stored poker hand a session may hold (None: none can, e.g. a
+    tournament hand or one without a known start time)."""
+    summary = summarize(records)
+    return summary.table_id if summary is not None else None
+
+
+def judge_table_sessions(
+    hands: Sequence[Sequence[dict[str, Any]]],
+) -> Iterator[tuple[Inputs, SessionVerdict]]:
+    """The inputs and verdict of each session of two or more hands among one table's
+    ``hands`` (each a stored hand's events), in play order."""
+    by_id = {str(events[0].get("hand_id")): events for events in hands if events}
+    for session in table_sessions(list(by_id.values())):
+        if len(session.hands) < 2:
+            continue
+        events = [event for hand in session.hands for event in by_id[hand.hand_id]]
+        yield Inputs(TABLE_SESSION, session.subject, events), adjudicate_session(events)
