@@ -39,6 +39,7 @@ from simulate.players import VENUES, Player, player_pool
 from simulate.poker import HandPlan, PlayedHand, play_hand
 from simulate.seating import GroupSpec, TableSession, assign_tables, group_specs
 from simulate.seating import plan_groups as _plan_groups
+from simulate.session_faults import SessionPlanter
 from simulate.tables import (
     TableSpec,
     make_tables,
@@ -48,6 +49,11 @@ from simulate.tables import (
 
 ExtraGenerator = Callable[[int, date, Path], tuple[list[str], list[PlantedFault]]]
 MISDEAL_RATE = 0.004
+HAND_SPACING = 60.0
+"""Seconds between two hands' starts at a table at most: a table deals about a hand a
+minute while it plays, so its hands are consecutive by their times
+(``replayer.sessions.chaining``: within 3 minutes); a table with more hands than minutes
+in the day deals them closer."""
 TERMS_FILE = "tables.avro"
 """The day's table declarations (``TableTermsDeclared``), ingested before any hand (not
 listed in ``manifest.input_files``, which lists the subjects' input files)."""
@@ -181,8 +187,10 @@ def _play_table(
     fault_rng = random.Random(f"{stream_id}:faults")
     session = TableSession(table, candidates, groups, book.min_players, rng)
     interval = 86_400 / max(count, 1)
-    gap = timedelta(microseconds=int(interval * 1e6 / 80))
     offset = rng.uniform(0, interval)
+    interval = min(interval, HAND_SPACING)
+    gap = timedelta(microseconds=int(interval * 1e6 / 80))
+    chips_taken = SessionPlanter(random.Random(f"{stream_id}:session-faults"), fault_rate)
     pending: list[str] = []
     files: list[str] = []
     buffer: list[dict[str, Any]] = []
@@ -214,8 +222,13 @@ def _play_table(
                     PlantedFault(kind, hand.hand_id, FAULT_FINDINGS[kind], detail)
                 )
                 break
-        buffer.extend(hand.render(settlement))
+        rendered = hand.render(settlement)
+        taken = chips_taken.planted(rendered)
+        if taken is not None:
+            manifest.faults.append(taken)
+        buffer.extend(rendered)
         session.update(dict(zip(hand.seats, hand.finishing(settlement), strict=True)))
+        chips_taken.take(rendered, session.seats)
         _count(hand, stats)
         if (number + 1) % hands_per_file == 0 or number + 1 == count:
             name = f"poker-{table.table_id}-{len(files) + 1:02d}.avro"

@@ -24,6 +24,8 @@ from pipelines.detectors.collusion import NOT_ENOUGH, PairVerdict
 from simulate.manifest import DayManifest
 
 SCORED_SEPARATELY = frozenset({"collusion_suspected", "data_quality"})
+SESSION_KINDS = frozenset({"chips_vanished", "record_contradicts_itself", "button_not_rotated"})
+"""Finding kinds of table sessions (``replayer.sessions``)."""
 
 Pair = tuple[str, str]
 
@@ -73,9 +75,11 @@ class Score:
 
 
 def finding_pairs(findings: Iterable[Mapping[str, Any]]) -> Iterator[Pair]:
-    """(subject, kind) of stored findings (``audit.judging.current_findings``)."""
+    """(subject, kind) of stored findings (``audit.judging.current_findings``); a table
+    session's finding is scored on the later hand of the two it names, where the chips
+    went missing (``simulate.session_faults``)."""
     for finding in findings:
-        yield str(finding["subject"]), str(finding["kind"])
+        yield on_hand(finding), str(finding["kind"])
 
 
 def score(manifest: DayManifest, found: Iterable[Pair]) -> Score:
@@ -88,6 +92,14 @@ def score(manifest: DayManifest, found: Iterable[Pair]) -> Score:
         frozenset(p for p in found if p[1] not in SCORED_SEPARATELY),
         frozenset(s for s, kind in found if kind == "data_quality" and s not in faulty),
     )
+
+
+def on_hand(finding: Mapping[str, Any]) -> str:
+    """The subject a finding is scored on: a session finding's later hand, else its own."""
+    hands = (finding.get("detail") or {}).get("hands")
+    if str(finding["kind"]) in SESSION_KINDS and isinstance(hands, list) and hands:
+        return str(hands[-1])
+    return str(finding["subject"])
 
 
 COLLUSION = "collusion_suspected"

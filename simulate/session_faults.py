@@ -6,17 +6,23 @@ by as much, taking only chips he never put in: the hand's own reconciliation sti
 and only the session across hands (``replayer.sessions``) can see the chips that left.
 ``removals`` plants one removal, alone, in the later hand of each consecutive pair of a
 table's sessions that offers one, saying what it planted (player, both hands, amount).
+``SessionPlanter`` takes chips off a simulated table between two hands as it plays
+(``simulate.day``), scored on the later hand (``simulate.score``).
 """
 
 from __future__ import annotations
 
+import random
 from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from itertools import pairwise
 from typing import Any
 
-from replayer.sessions import table_sessions
-from replayer.sessions.hands import HandSummary
+from replayer.sessions import DEFAULT_RULES, table_sessions
+from replayer.sessions.chaining import CHAINED, link
+from replayer.sessions.hands import HandSummary, summarize
+from simulate.manifest import PlantedFault
+from simulate.players import Player
 
 CHIPS_REMOVED = "chips_removed_between_hands"
 SESSION_FAULTS: dict[str, tuple[str, ...]] = {CHIPS_REMOVED: ("chips_vanished",)}
@@ -109,3 +115,45 @@ def removals(
                         planted = PlantedRemoval(player, before.hand_id, after.hand_id, amount)
                         yield planted, order, changed
                         break
+
+
+class SessionPlanter:
+    """Chips taken off one seated player between two hands of a simulated table, after
+    ``rate`` of the hands, from its own random stream (the other faults' draws stay as
+    they were). A removal is planted (``PlantedFault`` on the later hand) only when the
+    two hands' records show them consecutive and the player at the same seat with the
+    chips missing: a removal no record can show (he left, rebought, or the hands are not
+    consecutive by the data) is no fault to find, and is not counted."""
+
+    def __init__(self, rng: random.Random, rate: float) -> None:
+        self.rng = rng
+        self.rate = rate
+        self.pending: tuple[str, list[FlatEvent], int] | None = None
+
+    def take(self, events: list[FlatEvent], seats: dict[int, tuple[Player, int]]) -> None:
+        """After a hand (``events``) and its stacks carried into ``seats``: maybe take a
+        quarter of one player's chips off the table."""
+        if not self.rate or self.rng.random() >= self.rate:
+            return
+        rich = sorted(seat for seat, (_, stack) in seats.items() if stack >= 8)
+        if not rich:
+            return
+        seat = self.rng.choice(rich)
+        player, stack = seats[seat]
+        seats[seat] = (player, stack - stack // 4)
+        self.pending = (player.player_id, events, stack // 4)
+
+    def planted(self, events: list[FlatEvent]) -> PlantedFault | None:
+        """The fault the next hand (``events``) shows, if the records show it."""
+        if self.pending is None:
+            return None
+        player, earlier, amount = self.pending
+        self.pending = None
+        before, after = summarize(earlier), summarize(events)
+        if before is None or after is None or link(before, after, DEFAULT_RULES) not in CHAINED:
+            return None
+        left, now = before.seat_of(player), after.seat_of(player)
+        if left is None or now is None or left.seat != now.seat or now.stack != left.end - amount:
+            return None
+        detail = {"player": player, "hands": [before.hand_id, after.hand_id], "amount": amount}
+        return PlantedFault(CHIPS_REMOVED, after.hand_id, SESSION_FAULTS[CHIPS_REMOVED], detail)

@@ -278,3 +278,26 @@ def test_replay_stores_each_session_verdict_once(tmp_path: Path, store_url: str)
     assert row["detail"]["hands"] == ["pokerstars/2001", "pokerstars/2002"]
     assert row["difference"] == -400 and row["citation"] == "casino-audit chip continuity"
     assert replay(store).adjudications_stored == 0  # the same hands, the same verdict
+
+
+def test_show_lists_the_sessions_hands_with_the_break_flagged(tmp_path: Path) -> None:
+    from audit.ingest.pipeline import ingest
+    from audit.judging import current_findings, replay
+    from audit.show.explain import show_lines
+    from audit.store import AuditStore
+    from audit.wording import owed_totals
+
+    hands = table(4)
+    hands[2] = plant_chip_removal(hands[2], "p6", 400) or []
+    path = tmp_path / "hands.txt"
+    texts = [write(hand, "pokerstars", str(3000 + n)) for n, hand in enumerate(hands)]
+    path.write_text(write_file(texts), encoding="utf-8")
+    store = AuditStore(f"sqlite:///{tmp_path / 'store.db'}")
+    ingest(store, [path], header_zone="UTC")
+    replay(store)
+    lines = show_lines(store, "pokerstars/t@pokerstars/3000") or []
+    flagged = [line for line in lines if line.lstrip().startswith(">>")]
+    assert [line.split()[1] for line in flagged] == ["pokerstars/3001", "pokerstars/3002"]
+    assert any("EUR 4.00 taken off the table" in line for line in lines)
+    totals = owed_totals(current_findings(store))
+    assert totals.players["p6"]["EUR"].to_player == 400

@@ -24,7 +24,12 @@ from audit.judging.path import (
     started_on,
     verdict_unit,
 )
-from audit.judging.table_sessions import judge_table_sessions, session_hand
+from audit.judging.table_sessions import (
+    TABLE_SESSION,
+    judge_table_sessions,
+    session_hand,
+    session_unit,
+)
 from audit.store import AuditStore
 from replayer.findings import tally_kinds
 
@@ -61,7 +66,8 @@ def replay(
         summary.subjects[inputs.kind] = summary.subjects.get(inputs.kind, 0) + 1
         summary.with_findings += bool(verdict.findings)
         tally_kinds(verdict.findings, summary.findings)
-        writer.add(verdict_unit(inputs, verdict))
+        stored = session_unit if inputs.kind == TABLE_SESSION else verdict_unit
+        writer.add(stored(inputs, verdict))
 
     runs: dict[str, list[list[dict[str, Any]]]] = {}
     tables: dict[str, list[list[dict[str, Any]]]] = {}

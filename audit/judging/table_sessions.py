@@ -6,8 +6,9 @@ button that does not pass are seen across hands, never in one. A table's stored 
 cut into sessions by what their records say (``replayer.sessions.chaining``: time gap,
 same players, the button), and each session of two or more hands is one
 ``table_session`` subject, ``<table id>@<first hand id>``, judged through
-``judge_table_sessions``: the same hands give the same inputs (their events in play
-order), so the same verdict unit, whichever path judged them. A lone hand is no session
+``judge_table_sessions`` and stored by ``session_unit``: the same hands give the same
+inputs (their events in play order), so the same verdict unit, whichever path judged
+them. A lone hand is no session
 and stores nothing.
 """
 
@@ -16,7 +17,8 @@ from __future__ import annotations
 from collections.abc import Iterator, Sequence
 from typing import Any
 
-from audit.judging.path import Inputs
+from audit.judging.path import Inputs, verdict_unit
+from audit.store import SubjectRecords
 from replayer.sessions import SessionVerdict, adjudicate_session, table_sessions
 from replayer.sessions.hands import summarize
 
@@ -42,3 +44,22 @@ def judge_table_sessions(
             continue
         events = [event for hand in session.hands for event in by_id[hand.hand_id]]
         yield Inputs(TABLE_SESSION, session.subject, events), adjudicate_session(events)
+
+
+def session_unit(inputs: Inputs, verdict: SessionVerdict) -> SubjectRecords:
+    """The stored verdict unit of a session (``verdict_unit``), with who and what it is
+    about (its currency, table and first hand's start) and its hands in play order with
+    how each follows the one before (``show`` lists them)."""
+    stored = verdict_unit(inputs, verdict)
+    first = next((e for e in inputs.events if e.get("type") == "HandStarted"), {})
+    when = first.get("occurred_at")
+    record = stored.records[0]
+    record["context"] = {
+        **record["context"],
+        "currency": first.get("currency"),
+        "table": first.get("table_id"),
+        "started_at": when.isoformat() if hasattr(when, "isoformat") else None,
+    }
+    record["hands"] = list(verdict.hands)
+    record["links"] = list(verdict.links)
+    return stored

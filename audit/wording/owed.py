@@ -30,7 +30,9 @@ reading: the machine's money or games), ``return_out_of_band`` (basis points),
 ``terms_outside_rulebook`` (declared minus allowed rate, basis points), ``wrong_place``
 (places), ``collusion_suspected`` (score above the threshold), ``data_quality`` (rows
 failing); the chemin de fer garage ``illegal_action`` stores the bank played minus the
-bank before it. A ``past_posted_bet`` (like a late bet's
+bank before it. A table session's ``chips_vanished`` (``replayer.sessions.continuity``)
+stores the next hand's starting stack minus what the hand before left the player:
+negative, owed to the player it names (``detail.player``). A ``past_posted_bet`` (like a late bet's
 ``illegal_action``) owes nothing itself: its stake is due back, and what was returned
 short or over is the same bet's ``mispaid_bet``.
 
@@ -162,6 +164,8 @@ def _owed(row: Mapping[str, Any], bet_players: Mapping[tuple[str, str], str]) ->
         return _seat_owed(row, difference)
     if kind == "mispaid_prize" and isinstance(row.get("expected"), dict):
         return _satellite_owed(row)
+    if kind == "chips_vanished" and _is_amount(difference):  # chips taken off the table
+        return _by_sign(player_named(row, detail.get("player")), difference, currency, False)
     if kind not in PAYOUT_SIDE | {"mispaid_bounty", "mispaid_prize"}:
         return []
     if not _is_amount(difference):

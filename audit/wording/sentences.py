@@ -21,6 +21,7 @@ from audit.wording.rows import (
     _seat_order,
     _seat_words,
     _winners_words,
+    player_named,
 )
 from replayer.slots.meters import COMPOSITES, COUNT_METERS
 
@@ -425,6 +426,20 @@ def _clean(row: Mapping[str, Any], text: Any) -> str:
     return cleaned
 
 
+def _chips_vanished(row: Mapping[str, Any]) -> str | None:
+    detail, difference = _detail(row), row.get("difference")
+    hands = detail.get("hands")
+    if not (_is_amount(difference) and isinstance(hands, list) and len(hands) == 2):
+        return None
+    who = player_named(row, detail.get("player"))
+    return (
+        f"{who} left hand {hands[0]} with {_money(row, row.get('expected'))} and started the "
+        f"next hand {hands[1]} at the same seat with {_money(row, row.get('recorded'))}: "
+        f"{_money(row, -difference)} taken off the table with no leave or cash-out recorded "
+        f"({_cite(row)}): {_owed_words(row, difference, whom=who)}"
+    )
+
+
 def _fallback(row: Mapping[str, Any]) -> str:
     reason = _clean(row, row.get("reason")) or str(row.get("kind") or "finding")
     citation = _SPACE.sub(" ", str(row.get("citation") or "")).strip()
@@ -446,6 +461,7 @@ SENTENCES: dict[str, Callable[[Mapping[str, Any]], str | None]] = {
     "terms_missing": _terms_missing,
     "fee_not_allowed": _fee_not_allowed,
     "illegal_action": _illegal_action,
+    "chips_vanished": _chips_vanished,
 }
 
 

@@ -49,6 +49,7 @@ from audit.store import MAIN_SHARD, AuditStore, SubjectRecords
 from pipelines.detectors import Detection, collusion_detection, meters_detection
 from pipelines.detectors.banker_runs import banker_run_units, coups_noted, night_tables
 from pipelines.detectors.collusion import CollusionDetector
+from pipelines.detectors.table_sessions import night_hands, table_session_units
 from pipelines.expectations.profile import RakeProfile
 from pipelines.input_files import (
     InputFileEvents,
@@ -362,8 +363,8 @@ def detector_half(
 ) -> list[Detection]:
     """Half of ``run_detectors``, to run beside the other (neither reads what the other
     stores): the collusion detection over the window (its nights' collusion states), or
-    the slot fleet's detection and the banker runs stored (both from the day's
-    ledgers, found before the banker runs' own ledger is stored). ``units``: the ids of
+    the slot fleet's detection, the banker runs and the table sessions stored (from the
+    day's ledgers, found before their own ledgers are stored). ``units``: the ids of
     the stored units of ``DETECTOR_KINDS`` when the caller scanned once for both halves
     (``stored_unit_ids``, after the night's judging); None: scanned here."""
     with open_store(store_url) as store:
@@ -373,6 +374,7 @@ def detector_half(
             return [collusion_detection(store, day, found)]
         fleet = meters_detection(store, day, found)
         runs = banker_run_units(store, day, night_tables(store, day, found))
+        runs += table_session_units(store, day, night_hands(store, day, found))
         if runs:
             store.append(runs)
             store.checkpoint()

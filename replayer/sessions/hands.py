@@ -7,8 +7,10 @@ closing stack (``HandEnded.finishing_stacks``), else its starting stack less wha
 in (``BlindPosted``, ``ActionTaken``) plus what it was given back (``PotAwarded``, an
 uncalled bet included); a cash-out the house paid outside the pot (``CashoutPaid``) is
 the player's too, and a premium he paid the house outside it (``FeeTaken`` naming his
-seat: an all-in insurance) is gone from his chips. A hand voided or reverted returns
-every chip (MO-97/2010 art.9(2); PT n.º 69): the seat leaves with what it brought.
+seat: an all-in insurance) is gone from his chips. A hand voided or reverted with no
+closing stacks recorded returns every chip (MO-97/2010 art.9(2); PT n.º 69): the seat
+leaves with what it brought (one that records them and keeps chips is the hand's own
+``void_hand_not_refunded``, not reported again across hands).
 """
 
 from __future__ import annotations
@@ -96,10 +98,10 @@ def summarize(events: Sequence[FlatEvent]) -> HandSummary | None:
     returned = bool(types & _RETURNED)
     summary: list[Seat] = []
     for index, (seat, player, stack) in enumerate(seats):
-        if returned:
-            end = stack
-        elif len(finishing) == len(seats):
+        if len(finishing) == len(seats):
             end = int(finishing[index])
+        elif returned:
+            end = stack
         else:
             end = stack - put.get(seat, 0) + given.get(seat, 0)
         end += cashed.get(seat, 0) - premiums.get(seat, 0)
