@@ -39,7 +39,7 @@ from simulate.players import VENUES, Player, player_pool
 from simulate.poker import HandPlan, PlayedHand, play_hand
 from simulate.seating import GroupSpec, TableSession, assign_tables, group_specs
 from simulate.seating import plan_groups as _plan_groups
-from simulate.session_faults import SessionPlanter
+from simulate.session_faults import take_chips
 from simulate.tables import (
     TableSpec,
     make_tables,
@@ -190,10 +190,10 @@ def _play_table(
     offset = rng.uniform(0, interval)
     interval = min(interval, HAND_SPACING)
     gap = timedelta(microseconds=int(interval * 1e6 / 80))
-    chips_taken = SessionPlanter(random.Random(f"{stream_id}:session-faults"), fault_rate)
+    taking = random.Random(f"{stream_id}:session-faults")
+    played: list[list[dict[str, Any]]] = []
     pending: list[str] = []
     files: list[str] = []
-    buffer: list[dict[str, Any]] = []
     family = family_named("poker")
     present = {pid for p in candidates for pid in [p.player_id]}
     table_groups = [g for g in groups if sum(pid in present for pid in g.players) >= 2]
@@ -222,18 +222,18 @@ def _play_table(
                     PlantedFault(kind, hand.hand_id, FAULT_FINDINGS[kind], detail)
                 )
                 break
-        rendered = hand.render(settlement)
-        taken = chips_taken.planted(rendered)
-        if taken is not None:
-            manifest.faults.append(taken)
-        buffer.extend(rendered)
+        played.append(hand.render(settlement))
         session.update(dict(zip(hand.seats, hand.finishing(settlement), strict=True)))
-        chips_taken.take(rendered, session.seats)
         _count(hand, stats)
         if (number + 1) % hands_per_file == 0 or number + 1 == count:
+            for index in range(1, len(played)):  # chips taken between two hands
+                if fault_rate and taking.random() < fault_rate:
+                    taken = take_chips(played, index, taking)
+                    manifest.faults.extend([taken] if taken else [])
+            buffer: list[dict[str, Any]] = [event for events in played for event in events]
+            played = []
             name = f"poker-{table.table_id}-{len(files) + 1:02d}.avro"
             write_input_file(out / name, family, buffer, stream_id=stream_id)
-            buffer = []
             files.append(name)
             manifest.input_files.append(name)
     return files

@@ -6,8 +6,9 @@ by as much, taking only chips he never put in: the hand's own reconciliation sti
 and only the session across hands (``replayer.sessions``) can see the chips that left.
 ``removals`` plants one removal, alone, in the later hand of each consecutive pair of a
 table's sessions that offers one, saying what it planted (player, both hands, amount).
-``SessionPlanter`` takes chips off a simulated table between two hands as it plays
-(``simulate.day``), scored on the later hand (``simulate.score``).
+``take_chips`` takes chips off a simulated table between two hands once it has played
+them (``simulate.day``: the play is unchanged, so every other planted fault and the
+collusion figures stay as they were), scored on the later hand (``simulate.score``).
 """
 
 from __future__ import annotations
@@ -22,7 +23,6 @@ from replayer.sessions import DEFAULT_RULES, table_sessions
 from replayer.sessions.chaining import CHAINED, link
 from replayer.sessions.hands import HandSummary, summarize
 from simulate.manifest import PlantedFault
-from simulate.players import Player
 
 CHIPS_REMOVED = "chips_removed_between_hands"
 SESSION_FAULTS: dict[str, tuple[str, ...]] = {CHIPS_REMOVED: ("chips_vanished",)}
@@ -117,43 +117,47 @@ def removals(
                         break
 
 
-class SessionPlanter:
-    """Chips taken off one seated player between two hands of a simulated table, after
-    ``rate`` of the hands, from its own random stream (the other faults' draws stay as
-    they were). A removal is planted (``PlantedFault`` on the later hand) only when the
-    two hands' records show them consecutive and the player at the same seat with the
-    chips missing: a removal no record can show (he left, rebought, or the hands are not
-    consecutive by the data) is no fault to find, and is not counted."""
+def _behind(events: Sequence[Mapping[str, Any]], player: str) -> tuple[int, int] | None:
+    """(seat, chips the player never put in) in one hand (None: not dealt in)."""
+    start = next(e for e in events if e.get("type") == "HandStarted")
+    seat = next((s for s in start["seats"] if s["player_id"] == player), None)
+    if seat is None:
+        return None
+    return int(seat["seat"]), int(seat["stack"]) - _put_in(events, int(seat["seat"]))
 
-    def __init__(self, rng: random.Random, rate: float) -> None:
-        self.rng = rng
-        self.rate = rate
-        self.pending: tuple[str, list[FlatEvent], int] | None = None
 
-    def take(self, events: list[FlatEvent], seats: dict[int, tuple[Player, int]]) -> None:
-        """After a hand (``events``) and its stacks carried into ``seats``: maybe take a
-        quarter of one player's chips off the table."""
-        if not self.rate or self.rng.random() >= self.rate:
-            return
-        rich = sorted(seat for seat, (_, stack) in seats.items() if stack >= 8)
-        if not rich:
-            return
-        seat = self.rng.choice(rich)
-        player, stack = seats[seat]
-        seats[seat] = (player, stack - stack // 4)
-        self.pending = (player.player_id, events, stack // 4)
+def _run(hands: Sequence[list[FlatEvent]], index: int, player: str) -> list[int]:
+    """The hands from ``index`` on that carry ``player``'s chips on at one seat, with no
+    top-up: the hands a removal before ``index`` lowers."""
+    run = [index]
+    for later in range(index + 1, len(hands)):
+        before, after = summarize(hands[later - 1]), summarize(hands[later])
+        left = before.seat_of(player) if before else None
+        now = after.seat_of(player) if after else None
+        if left is None or now is None or left.seat != now.seat or now.stack != left.end:
+            break
+        run.append(later)
+    return run
 
-    def planted(self, events: list[FlatEvent]) -> PlantedFault | None:
-        """The fault the next hand (``events``) shows, if the records show it."""
-        if self.pending is None:
-            return None
-        player, earlier, amount = self.pending
-        self.pending = None
-        before, after = summarize(earlier), summarize(events)
-        if before is None or after is None or link(before, after, DEFAULT_RULES) not in CHAINED:
-            return None
-        left, now = before.seat_of(player), after.seat_of(player)
-        if left is None or now is None or left.seat != now.seat or now.stack != left.end - amount:
-            return None
-        detail = {"player": player, "hands": [before.hand_id, after.hand_id], "amount": amount}
-        return PlantedFault(CHIPS_REMOVED, after.hand_id, SESSION_FAULTS[CHIPS_REMOVED], detail)
+
+def take_chips(hands: list[list[FlatEvent]], index: int, rng: random.Random) -> PlantedFault | None:
+    """Chips taken off the table between ``hands[index - 1]`` and ``hands[index]`` (one
+    table's hands in play order, changed in place), from a player carried at one seat:
+    half the chips he never puts in while he stays, taken from his stacks in every hand
+    he plays on at that seat (the play is the same; each hand stays legal on its own).
+    None when the two hands are not consecutive by the data or no player can lose any."""
+    before, after = summarize(hands[index - 1]), summarize(hands[index])
+    if before is None or after is None or link(before, after, DEFAULT_RULES) not in CHAINED:
+        return None
+    players = [p for p, _ in _candidates(before, after)]
+    if not players:
+        return None
+    player = rng.choice(players)
+    run = _run(hands, index, player)
+    amount = min(b[1] for i in run if (b := _behind(hands[i], player))) // 2
+    if amount <= 0:
+        return None
+    for i in run:
+        hands[i] = plant_chip_removal(hands[i], player, amount) or hands[i]
+    detail = {"player": player, "hands": [before.hand_id, after.hand_id], "amount": amount}
+    return PlantedFault(CHIPS_REMOVED, after.hand_id, SESSION_FAULTS[CHIPS_REMOVED], detail)

@@ -301,3 +301,44 @@ def test_show_lists_the_sessions_hands_with_the_break_flagged(tmp_path: Path) ->
     assert any("EUR 4.00 taken off the table" in line for line in lines)
     totals = owed_totals(current_findings(store))
     assert totals.players["p6"]["EUR"].to_player == 400
+
+
+# -- simulated days -------------------------------------------------------------------------
+
+
+def _simulated(tmp_path: Path, fault_rate: float) -> tuple[list[Any], Any]:
+    from datetime import date
+
+    from audit.ingest.avro_files import read_events
+    from simulate import generate_day
+
+    manifest = generate_day(
+        5, date(2025, 3, 1), hands=800, tables=8, out=tmp_path, fault_rate=fault_rate
+    )
+    hands: dict[str, list[dict[str, Any]]] = {}
+    for name in manifest.input_files:
+        for event in read_events(tmp_path / name):
+            hands.setdefault(event["hand_id"], []).append(event)
+    found = [f for ids in tables_of(hands).values() for f in judged([hands[h] for h in ids])]
+    return found, manifest
+
+
+def test_a_clean_simulated_day_raises_no_session_finding(tmp_path: Path) -> None:
+    found, manifest = _simulated(tmp_path, 0.0)
+    assert manifest.faults == [] and found == []
+
+
+def test_chips_taken_in_a_simulated_day_are_each_found(tmp_path: Path) -> None:
+    found, manifest = _simulated(tmp_path, 0.03)
+    planted = {
+        (f.detail["player"], *f.detail["hands"], f.detail["amount"])
+        for f in manifest.faults
+        if f.kind == "chips_removed_between_hands"
+    }
+    got = {
+        (f.detail["player"], *f.detail["hands"], -f.difference)
+        for f in found
+        if f.kind == "chips_vanished"
+    }
+    assert len(planted) >= 5 and got == planted
+    assert {f.kind for f in found} == {"chips_vanished"}
