@@ -99,6 +99,8 @@ class TableSession:
     seats: dict[int, tuple[Player, int]] = field(default_factory=dict)
     button: int = 0
     target: int = 0
+    left: dict[str, int] = field(default_factory=dict)
+    """Who left the table while the next hand was being seated, with his chips."""
 
     def __post_init__(self) -> None:
         self.group_of = {pid: g for g in self.groups for pid in g.players}
@@ -117,19 +119,26 @@ class TableSession:
         free = self._free_seats()
         if not free or any(p is player for p, _ in self.seats.values()):
             return
-        self.seats[self.rng.choice(free)] = (player, self._buy_in())
+        # one who left this very hand sits back with at least what he left with: chips
+        # never leave the table between two of his hands (``replayer.sessions``)
+        stack = max(self._buy_in(), self.left.get(player.player_id, 0))
+        self.seats[self.rng.choice(free)] = (player, stack)
 
     def _leave(self, seat: int) -> None:
-        player, _ = self.seats.pop(seat)
+        player, stack = self.seats[seat]
+        self.left[player.player_id] = stack
+        self.seats.pop(seat)
         group = self.group_of.get(player.player_id)
         if group is not None:
             for other in [s for s, (p, _) in self.seats.items() if p.player_id in group.players]:
-                self.seats.pop(other)
+                partner, chips = self.seats.pop(other)
+                self.left[partner.player_id] = chips
 
     def next_hand(self) -> tuple[int, list[tuple[int, Player, int]]]:
         """(button seat, (seat, player, stack) in position order) for the next hand."""
         rng = self.rng
         unit = self.table.big_blind or self.table.min_bet
+        self.left = {}
         for seat in sorted(self.seats):
             if seat not in self.seats:
                 continue

@@ -15,6 +15,7 @@ and stores nothing.
 from __future__ import annotations
 
 from collections.abc import Iterator, Sequence
+from datetime import datetime
 from typing import Any
 
 from audit.judging.path import Inputs, verdict_unit
@@ -58,7 +59,7 @@ def session_unit(inputs: Inputs, verdict: SessionVerdict) -> SubjectRecords:
         **record["context"],
         "currency": first.get("currency"),
         "table": first.get("table_id"),
-        "started_at": when.isoformat() if hasattr(when, "isoformat") else None,
+        "started_at": when.isoformat() if isinstance(when, datetime) else None,
     }
     record["hands"] = list(verdict.hands)
     record["links"] = list(verdict.links)

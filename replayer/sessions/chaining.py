@@ -95,7 +95,7 @@ def next_button(previous: HandSummary, following: HandSummary) -> int | None:
     before = {s.seat for s in previous.seats}
     seats = sorted(s.seat for s in following.seats if s.seat in before)
     after = [seat for seat in seats if seat > previous.button]
-    return (after or seats or [None])[0]
+    return after[0] if after else (seats[0] if seats else None)
 
 
 def link(previous: HandSummary, following: HandSummary, rules: SessionRules) -> Link:
