@@ -342,3 +342,41 @@ def test_chips_taken_in_a_simulated_day_are_each_found(tmp_path: Path) -> None:
     }
     assert len(planted) >= 5 and got == planted
     assert {f.kind for f in found} == {"chips_vanished"}
+
+
+def test_a_session_over_midnight_is_judged_once_by_the_night_it_closes(
+    tmp_path: Path, store_url: str
+) -> None:
+    """Hands from 23:58 to 00:02: the first night leaves the open session, the second
+    judges it whole, with the same verdict unit ``replay`` stores."""
+    from datetime import date
+
+    from audit.families import family_named
+    from audit.judging import current_findings, replay
+    from audit.store import AuditStore
+    from pipelines.nightly.steps import run_nightly
+    from simulate.avro_out import write_input_file
+
+    first_day, second_day = date(2024, 3, 10), date(2024, 3, 11)
+    start = datetime(2024, 3, 10, 23, 58, tzinfo=UTC)
+    stacks = {1: 1000, 3: 1500, 4: 800, 6: 2000}
+    hands, button = [], 1
+    for n in range(5):
+        events, stacks = walk(n, stacks, button, at=start + n * timedelta(minutes=1))
+        hands.append(events)
+        button = ([s for s in sorted(stacks) if s > button] + sorted(stacks))[0]
+    hands[4] = plant_chip_removal(hands[4], "p3", 250) or []
+    inputs = tmp_path / "in"
+    for day, part in ((first_day, hands[:2]), (second_day, hands[2:])):
+        (inputs / day.isoformat()).mkdir(parents=True)
+        events = [e for hand in part for e in hand]
+        write_input_file(
+            inputs / day.isoformat() / "poker.avro", family_named("poker"), events, stream_id="s"
+        )
+    run_nightly(store_url, inputs, first_day, tmp_path / "out")
+    store = AuditStore(store_url)
+    assert list(current_findings(store, "chips_vanished")) == []  # still open at midnight
+    run_nightly(store_url, inputs, second_day, tmp_path / "out")
+    (row,) = list(current_findings(store, "chips_vanished"))
+    assert row["subject"] == "t@t/0" and row["detail"]["hands"] == ["t/3", "t/4"]
+    assert replay(store).adjudications_stored == 0  # replay's verdict is the night's
