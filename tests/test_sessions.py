@@ -26,8 +26,11 @@ from replayer.poker.replay import adjudicate_hand
 from replayer.sessions import adjudicate_session, table_sessions
 from replayer.sessions.chaining import Link
 from simulate.session_faults import plant_chip_removal, removals, tables_of
+from tests.console_store import console_store, make_client
 from tests.poker_sim import HandBuilder
 from tests.room_text_writer import write, write_file
+
+__all__ = ["console_store", "make_client"]  # fixtures used here
 
 AT = datetime(2024, 3, 10, 18, 0, tzinfo=UTC)
 GG = "gg-2022-cash-holdem"
@@ -380,3 +383,24 @@ def test_a_session_over_midnight_is_judged_once_by_the_night_it_closes(
     (row,) = list(current_findings(store, "chips_vanished"))
     assert row["subject"] == "t@t/0" and row["detail"]["hands"] == ["t/3", "t/4"]
     assert replay(store).adjudications_stored == 0  # replay's verdict is the night's
+
+
+def test_the_console_page_of_a_session_lists_its_hands_with_the_break(
+    console_store: Any, make_client: Any
+) -> None:
+    from urllib.parse import quote
+
+    from audit.judging import current_findings
+    from audit.store import AuditStore
+
+    store = AuditStore(console_store.url)
+    try:
+        row = next(iter(current_findings(store, "chips_vanished")))
+    finally:
+        store.close()
+    page = make_client("inspector").get("/subjects/" + quote(row["subject"], safe=""))
+    assert page.status_code == 200
+    text = page.text
+    assert "POKER TABLE SESSION" in text and "Verdict history" in text
+    assert all(hand in text for hand in row["detail"]["hands"])
+    assert "&gt;&gt; " in text and "taken off the table" in text
