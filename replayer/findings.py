@@ -59,6 +59,13 @@ class FindingKind(StrEnum):
     """A deduction from a pot other than rake (a jackpot drop, ``FeeTaken``) of a kind the
     rulebook and the table's terms do not allow, or above their maximum. Its money is
     inside the hand's ``mispaid_pot``, like rake above its bounds."""
+    SHOE_COMPOSITION = "shoe_composition"
+    """A shoe (sabot) whose rounds, taken together, show what its decks cannot hold: a card
+    more often than the decks have it, more cards than the shoe holds, decks or a cut card
+    other than the rules' (``replayer.casino.shoes``)."""
+    PAST_LAST_COUP = "past_last_coup"
+    """A round dealt from a shoe after its last coup: after the round in which the cut card
+    (chemin de fer: the warning card) came out, before the cards were shuffled again."""
 
 
 @dataclass(frozen=True, slots=True)

@@ -35,6 +35,8 @@ KIND_LABELS: dict[str, str] = {
     FindingKind.TERMS_OUTSIDE_RULEBOOK: "Table terms the rulebook does not allow",
     FindingKind.CONFLICTING_VERSIONS: "Operator sent conflicting versions",
     FindingKind.FEE_NOT_ALLOWED: "Fee taken that is not allowed",
+    FindingKind.SHOE_COMPOSITION: "Shoe shows cards its decks cannot hold",
+    FindingKind.PAST_LAST_COUP: "Round dealt after the shoe's last coup",
 }
 
 
@@ -75,6 +77,7 @@ SUBJECT_NOUNS: dict[str, tuple[str, str]] = {
     "tournament": ("tournament", "tournaments"),
     "table": ("table's terms", "tables' terms"),
     "banker_run": ("chemin de fer banker run", "chemin de fer banker runs"),
+    "shoe": ("shoe of cards", "shoes of cards"),
     "collusion": ("player pair or ring", "player pairs or rings"),
     "data_quality": ("night's input check", "night's input checks"),
     "meters": ("night's slot fleet check", "night's slot fleet checks"),
