@@ -104,7 +104,7 @@ def test_a_banker_who_keeps_the_hand_at_a_new_sabot_may_halve_the_bank_i33() -> 
 def test_the_hand_at_the_end_of_the_sabot_passes_from_a_banker_who_lost_it_i32() -> None:
     lost = coup(1, 100_000, shoe="shoe-A", banker_wins=False)
     found = check_banker_runs([lost, coup(2, 90_000, shoe="shoe-B")]).findings
-    assert [(f.kind, f.citation, f.recorded) for f in found] == [
+    assert [(f.kind, f.citation, f.detail["banker"]) for f in found] == [
         ("illegal_action", "PT-217/2007 I.32", "ana")
     ]
     assert kinds([lost, coup(2, 90_000, banker="bo", shoe="shoe-B")]) == []

@@ -12,7 +12,8 @@
   and what a finding row is about);
 * ``batches``: the batched loop ``replay`` and the nightly share (``judged_batches``,
   ``VerdictWriter``);
-* ``banker_runs``: chemin de fer banker runs, judged across a table's coups.
+* ``banker_runs``: chemin de fer banker runs, judged across a table's coups;
+* ``shoes``: a table's rounds dealt from one shoe, judged together.
 """
 
 from audit.judging.banker_runs import BANKER_RUN, is_coup, judge_banker_run
@@ -53,6 +54,7 @@ from audit.judging.path import (
     verdict_unit,
 )
 from audit.judging.replay import ReplaySummary, replay
+from audit.judging.shoes import SHOE, ShoeKey, judge_shoe, shoe_of, shoe_subject, shoes_of_rounds
 
 __all__ = [
     "ADJUDICATORS",
@@ -61,8 +63,10 @@ __all__ = [
     "KIND",
     "OWN_TABLE",
     "REPLAY_KINDS",
+    "SHOE",
     "Inputs",
     "ReplaySummary",
+    "ShoeKey",
     "StoreVerdicts",
     "TermsBook",
     "UnitKey",
@@ -82,11 +86,15 @@ __all__ = [
     "is_coup",
     "judge",
     "judge_banker_run",
+    "judge_shoe",
     "judge_stored",
     "judged_batches",
     "latest",
     "opening",
     "replay",
+    "shoe_of",
+    "shoe_subject",
+    "shoes_of_rounds",
     "started_at",
     "started_on",
     "supersedes",

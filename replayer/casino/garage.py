@@ -150,7 +150,11 @@ def _kept_after_loss(events: Sequence[FlatEvent], bank: FlatEvent, table_id: str
         SABOT_HAND,
         f"banker {bank['player_id']} lost the last coup of the sabot and banks the first "
         "coup of the next: the hand passes to the player on his right",
-        expected="the player on the banker's right",
-        recorded=bank["player_id"],
-        detail={"table_id": table_id, "shoe_id": events[0].get("shoe_id")},
+        expected=[],
+        recorded=bank["amount"],
+        detail={
+            "table_id": table_id,
+            "shoe_id": events[0].get("shoe_id"),
+            "banker": bank["player_id"],
+        },
     )

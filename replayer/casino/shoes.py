@@ -23,6 +23,7 @@ the shoe too) must agree with what the shoe holds:
   closing time (``ShoeOpened.closing_at``) unless the sabot began at least
   ``closing_grace`` before it (I.107).
 
+Shoe findings are counts of cards and rounds, never money: they carry no ``difference``.
 What the records cannot show is not judged: a shoe without ``ShoeOpened`` is judged for
 its composition against the rulebook's decks only (its burnt cards and cut card unknown).
 """
@@ -248,7 +249,6 @@ def _composition(shoe: _Shoe, decks: int, articles: ShoeArticles) -> list[Findin
             f"holds it {decks} times",
             expected=decks,
             recorded=seen[card],
-            difference=seen[card] - decks,
             detail={"card": card, "decks": decks},
         )
         for card, round_id in sorted(over.items())
@@ -262,7 +262,6 @@ def _composition(shoe: _Shoe, decks: int, articles: ShoeArticles) -> list[Findin
                 f"{shoe.drawn} cards drawn from one shoe of {decks} decks, which holds {holds}",
                 expected=holds,
                 recorded=shoe.drawn,
-                difference=shoe.drawn - holds,
                 detail={"decks": decks},
             )
         )
@@ -305,7 +304,6 @@ def _last_coup(shoe: _Shoe, decks: int, articles: ShoeArticles) -> list[Finding]
                     f"it lies after {reached[1]}",
                     expected=reached[1],
                     recorded=out_at,
-                    difference=out_at - reached[1],
                 )
             )
     last = recorded[0][0] if recorded else reached[0] if reached else None
