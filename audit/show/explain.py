@@ -4,7 +4,8 @@ inspector who is not a programmer.
 The subject is looked up in every event family (poker hand, banked round, slot machine,
 tournament, table declarations, incident); ``pair:A|B`` (or ``ring:A|B|C``) is a
 suspected collusion the nightly detector stored, ``table:T`` the chemin de fer banker
-runs at table T. Each family's subject is judged through the one judging path
+runs at table T, ``shoe:T:S`` the rounds table T dealt from shoe S (``audit.show.shoes``).
+Each family's subject is judged through the one judging path
 (``audit.judging.judge_stored``: the verdict ``replay`` stores), then explained
 (``explanation``: data, ``audit.show.model``) as
 
@@ -29,6 +30,7 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from audit.judging import (
+    SHOE,
     Inputs,
     Verdicts,
     context,
@@ -55,6 +57,7 @@ from audit.show.common import (
 from audit.show.model import Explanation, Line, Part, Unjudged
 from audit.show.poker import poker_body
 from audit.show.records import collusion_body, incident_body, table_body
+from audit.show.shoes import shoe_part
 from audit.show.slots import slots_body
 from audit.show.text import explanation_lines
 from audit.show.tournament import tournament_body
@@ -109,6 +112,8 @@ def explanation(
         parts += [part for part in [_collusion(store, subject_id, verdicts)] if part]
     if not parts and subject_id.startswith("table:"):
         parts += [part for part in [_banker_runs(store, subject_id, verdicts)] if part]
+    if not parts and subject_id.startswith(f"{SHOE}:"):
+        parts += [part for part in [shoe_part(store, subject_id, verdicts)] if part]
     if not parts:
         return None
     return Explanation(safe(subject_id), tuple(parts))

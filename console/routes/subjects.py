@@ -92,6 +92,8 @@ def subject_page(request: Request, viewer: Reader, subject_id: str) -> Response:
     keys: list[UnitKey] = [(kind, subject_id) for kind in stored]
     if subject_id.startswith("table:"):
         keys.append(("banker_run", subject_id))
+    if subject_id.startswith("shoe:"):
+        keys.append(("shoe", subject_id))
     units: Sequence[tuple[str, Mapping[str, Any]]] = adjudication_units(reads, keys, verdicts)
     suspicion = subject_id.startswith(SUSPECTS)
     if suspicion:  # the detector's units, as show lists them
