@@ -27,17 +27,30 @@ from __future__ import annotations
 import random
 from collections import Counter
 from dataclasses import dataclass, field
-from typing import Any
 
 from replayer.casino.cards import RANKS, SUITS, baccarat_value
-from replayer.rulebooks.casino import CASINO_RULEBOOKS
+from replayer.rulebooks.casino import (
+    CASINO_RULEBOOKS,
+    BlackjackRules,
+    CheminDeFerRules,
+    PuntoBancoRules,
+)
 from simulate.envelope import FlatEvent, renumbered
 
+ShoeRules = PuntoBancoRules | CheminDeFerRules | BlackjackRules
+
+
+def _shoe_rules(rulebook_id: str) -> ShoeRules:
+    rules = CASINO_RULEBOOKS[rulebook_id]
+    assert isinstance(rules, PuntoBancoRules | CheminDeFerRules | BlackjackRules)
+    return rules
+
+
 #: Game -> its rulebook (decks, cut card): the games dealt from a shoe.
-SHOE_RULEBOOKS: dict[str, Any] = {
-    "punto_banco": CASINO_RULEBOOKS["gg-2022-live-baccarat"],
-    "chemin_de_fer": CASINO_RULEBOOKS["pt-217-2007-chemin-de-fer"],
-    "blackjack": CASINO_RULEBOOKS["gg-2022-live-blackjack"],
+SHOE_RULEBOOKS: dict[str, ShoeRules] = {
+    "punto_banco": _shoe_rules("gg-2022-live-baccarat"),
+    "chemin_de_fer": _shoe_rules("pt-217-2007-chemin-de-fer"),
+    "blackjack": _shoe_rules("gg-2022-live-blackjack"),
 }
 #: Cards a round of the game may need at most (a blackjack round of four boxes with
 #: splits and hits stays well under 40).
@@ -90,13 +103,13 @@ class DealingShoe:
 
     def last_coup(self, events: list[FlatEvent]) -> bool:
         """Whether the round ``events`` (not yet counted out) reaches the cut card."""
-        drawn = sum(e["type"] == "CardDealt" for e in events)
+        drawn = sum(1 for e in events if e["type"] == "CardDealt")
         return not self.last_coup_dealt and self.out <= self.before_cut < self.out + drawn
 
     def can_deal_after(self, events: list[FlatEvent]) -> bool:
         """Whether, after the round ``events`` (not yet counted out), a round of the game
         surely finds its cards in what is left."""
-        drawn = sum(e["type"] == "CardDealt" for e in events)
+        drawn = sum(1 for e in events if e["type"] == "CardDealt")
         return len(self.cards) - self.out - drawn >= ROUND_NEEDS[self.game]
 
     def recorded(self, events: list[FlatEvent]) -> list[FlatEvent]:
