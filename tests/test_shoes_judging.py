@@ -6,6 +6,8 @@ from __future__ import annotations
 from datetime import date, timedelta
 from pathlib import Path
 
+import pytest
+
 from audit.judging import current_findings, replay, shoe_subject
 from audit.store import AuditStore, SubjectRecords
 from pipelines.detectors.shoes import night_shoes, shoe_units
@@ -109,3 +111,61 @@ def test_a_shoe_without_a_cut_card_closes_when_the_table_deals_from_another(
         assert list(units[-1].records[0]["open"]) == ["shoe:t-1:s-2"]
     finally:
         store.close()
+
+
+def test_show_tells_a_shoe_round_by_round_with_the_break_marked(tmp_path: Path) -> None:
+    from audit.show import show_lines
+
+    rounds = dealt_shoe("punto_banco", extra_rounds=1)
+    store = stored(tmp_path, rounds)
+    try:
+        replay(store, kinds=["banked"])
+        lines = show_lines(store, "shoe:t-1:s-1")
+    finally:
+        store.close()
+    assert lines is not None
+    text = "\n".join(lines)
+    last, past = rounds[-2][0]["round_id"], rounds[-1][0]["round_id"]
+    assert "SHOE shoe:t-1:s-1" in text and "8 decks, cut card 7 cards from the end" in text
+    assert f"{last}  " in text and "the cut card came out" in text
+    assert f">>> first divergence at round {past}: past_last_coup (finding 1)" in text
+    assert "GG-2022 live II 3.5.4" in text and "(current)" in text
+
+
+def test_a_shoe_s_evidence_bundle_is_judged_again_without_the_store(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    import copy
+    from datetime import UTC, datetime
+
+    from audit.evidence.bundle import build_bundle
+    from audit.evidence.check import verify_bundle
+    from audit.evidence.treecache import TreeCache
+    from audit.judging import StoreVerdicts
+    from audit.store.signing import SIGNING_KEY_ENV, generate_keypair, load_public_key
+
+    private, public = generate_keypair(tmp_path / "keys")
+    monkeypatch.setenv(SIGNING_KEY_ENV, str(private))
+    rounds = dealt_shoe("chemin_de_fer", extra_rounds=1)
+    store = stored(tmp_path, rounds)
+    try:
+        replay(store, kinds=["banked"])
+        bundle = build_bundle(
+            store,
+            StoreVerdicts(store),
+            "shoe:t-1:s-1",
+            made_by="tests",
+            made_at=datetime(2024, 5, 3, tzinfo=UTC),
+            trees=TreeCache(),
+        )
+    finally:
+        store.close()
+    key = load_public_key(public)
+    assert bundle["subject"] == {"kind": "shoe", "id": "shoe:t-1:s-1"}
+    assert len(bundle["inputs"]) == len(rounds) and bundle["events"] == []
+    report = verify_bundle(bundle, key)
+    assert report.ok, report.problems
+    assert "recomputed" in report.proven[1] and "past_last_coup" in report.proven[1]
+    changed = copy.deepcopy(bundle)
+    del changed["inputs"][-1]  # the round past the last coup left out
+    assert not verify_bundle(changed, key).ok
