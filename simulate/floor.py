@@ -255,7 +255,7 @@ def _floor_day(
             at = start + timedelta(seconds=offset + number * interval)
             if fault_rng.random() < fault_rate:
                 deal.pending.append(fault_rng.choice(OFFERED[table.game]))
-            yield deal.round(rng, round_id, at)
+            yield deal.round(rng, round_id, at, closing=number == table.rounds - 1)
 
 
 @dataclass
@@ -288,8 +288,11 @@ class _Deal:
             self.shoe = DealingShoe.opened(shoe_id, self.table.game, self.shoe_rng)
         return self.shoe
 
-    def round(self, rng: random.Random, round_id: str, at: datetime) -> list[FlatEvent]:
-        """The round ``round_id``, clean or with a fault planted."""
+    def round(
+        self, rng: random.Random, round_id: str, at: datetime, closing: bool = False
+    ) -> list[FlatEvent]:
+        """The round ``round_id``, clean or with a fault planted; ``closing``: the table's
+        last of the day (its shoe ends with it)."""
         game, seated = self.table.game, self.run.seated
         shoe = self._dealing()
         cards = shoe.left() if shoe is not None else None
@@ -321,7 +324,7 @@ class _Deal:
         if across and shoe is not None:
             self._plant_at_last_coup(shoe, events, round_id)
         if shoe is not None:
-            events = shoe.recorded(events)
+            events = shoe.recorded(events, closing)
         if game == "chemin_de_fer":
             void = planted is not None and planted[0] == MALFUNCTION
             keep = self.after_last_coup == "kept_hand_after_lost_sabot"

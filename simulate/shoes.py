@@ -6,7 +6,9 @@ shoe is opened as the rulebook says (its decks, the cut card ``cut_card_from_end
 from the end, chemin de fer's burnt cards, PT-217/2007 I.13) and the round whose draw
 reaches the cut card is its last (PT-217/2007 I.14; GG-2022 live II 3.2.2, 3.5.4; live
 III 3.2.2); the next round opens a new shoe. ``recorded`` writes what the records state:
-``ShoeOpened`` in a shoe's first round, ``CutCardDrawn`` where the cut card came out.
+``ShoeOpened`` in a shoe's first round, ``CutCardDrawn`` where the cut card came out,
+``ShoeEnded`` in a table's last round of the day when its shoe is not done (the table
+closes).
 
 Faults across rounds (``simulate.floor`` plants them at a shoe's last coup, so that the
 shoe closes within the day), each round legal on its own:
@@ -112,9 +114,11 @@ class DealingShoe:
         drawn = sum(1 for e in events if e["type"] == "CardDealt")
         return len(self.cards) - self.out - drawn >= ROUND_NEEDS[self.game]
 
-    def recorded(self, events: list[FlatEvent]) -> list[FlatEvent]:
+    def recorded(self, events: list[FlatEvent], closing: bool = False) -> list[FlatEvent]:
         """The round's events with the shoe's records added (``ShoeOpened`` in its first
-        round, ``CutCardDrawn`` where the card came out), the cards it drew counted out."""
+        round, ``CutCardDrawn`` where the card came out, and ``ShoeEnded`` when the table
+        closes, ``closing``, before the cut card came out), the cards it drew counted
+        out."""
         dealt = [i for i, e in enumerate(events) if e["type"] == "CardDealt"]
         first = events[0]
         base = {k: first[k] for k in ("event_id", "round_id", "sequence")}
@@ -144,6 +148,12 @@ class DealingShoe:
         self.rounds += 1
         self.shown.update(events[i]["card"] for i in dealt)
         merged = [e for i, event in enumerate(events) for e in (extra.get(i), event) if e]
+        if closing and not self.last_coup_dealt:
+            at = events[-1]["occurred_at"]
+            merged.append(
+                {**base, "occurred_at": at, "type": "ShoeEnded", "reason": "table_closed"}
+            )
+            self.last_coup_dealt = True
         return renumbered("round_id", merged)
 
 

@@ -133,6 +133,7 @@ def _body(
             for present, text in (
                 (any(e.get("type") in VOID_TYPES for e in events), "; voided"),
                 (any(e.get("type") == "CutCardDrawn" for e in events), "; the cut card came out"),
+                (any(e.get("type") == "ShoeEnded" for e in events), "; the shoe ended"),
             )
             if present
         )

@@ -5,9 +5,9 @@ report shows their findings. One table's rounds are in memory at a time.
 
 A shoe is judged once, whole, even when it spans midnight:
 
-* it is *closed* when one of its rounds records the cut card coming out
-  (``CutCardDrawn``, its last coup), or when the table dealt a round from another shoe
-  after its last round;
+* it is *closed* when one of its rounds records its last coup (``CutCardDrawn``, the cut
+  card out, or ``ShoeEnded``), or when the table dealt a round from another shoe after
+  its last round;
 * the night judges every shoe it closes, with the rounds of the previous night that
   night left open (its ledger's ``open``), and every shoe the previous night left open,
   closed or not ("at the next night");
@@ -39,6 +39,8 @@ from pipelines.night_units import LEDGER, UnitLookup, iter_days_units, unit
 SCOPE = "shoes"
 """The ledger of the night's shoes: ``<day>/shoes``."""
 Rounds = list[list[dict[str, Any]]]
+LAST_COUP = ("CutCardDrawn", "ShoeEnded")
+"""The records that make their round a shoe's last."""
 
 
 def shoes_noted(family: str, dealt: Sequence[str]) -> dict[str, list[str]]:
@@ -77,10 +79,10 @@ def night_shoes(
 
 
 def _closed(key: ShoeKey, shoes: Mapping[ShoeKey, Rounds]) -> bool:
-    """Whether the shoe's last coup is known: a round of it records the cut card, or the
-    table dealt from another shoe after its last round."""
+    """Whether the shoe's last coup is known: a round of it records it (``LAST_COUP``), or
+    the table dealt from another shoe after its last round."""
     rounds = shoes[key]
-    if any(e.get("type") == "CutCardDrawn" for r in rounds for e in r):
+    if any(e.get("type") in LAST_COUP for r in rounds for e in r):
         return True
     last = rounds[-1][0]["occurred_at"]
     return any(

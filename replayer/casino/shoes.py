@@ -16,8 +16,9 @@ the shoe too) must agree with what the shoe holds:
   comes out is the shoe's last, a round whose draw the card opens included (PT-217/2007
   I.14; GG-2022 live II 3.2.2, 3.5.4; live III 3.2.2). The last round is the one a
   ``CutCardDrawn`` record names; with a ``ShoeOpened`` stating the cut card, it is also
-  found from the cards drawn, and the two must agree. A round after it is
-  ``past_last_coup``;
+  found from the cards drawn, and the two must agree. A shoe may end sooner
+  (``ShoeEnded``: the table closed, too few players, I.15). A round after the earliest
+  of these is ``past_last_coup``;
 * chemin de fer: every coup with at least ``min_seated`` players seated (PT-217/2007
   I.16, ``RoundOpened.seated`` where recorded), and no coup past the table's official
   closing time (``ShoeOpened.closing_at``) unless the sabot began at least
@@ -306,7 +307,9 @@ def _last_coup(shoe: _Shoe, decks: int, articles: ShoeArticles) -> list[Finding]
                     recorded=out_at,
                 )
             )
-    last = recorded[0][0] if recorded else reached[0] if reached else None
+    ends = [i for i, r in enumerate(shoe.rounds) if _of_type(r, "ShoeEnded")]
+    ends += [recorded[0][0]] if recorded else [reached[0]] if reached else []
+    last = min(ends) if ends else None
     if last is not None and last < len(shoe.rounds) - 1:
         past = shoe.ids[last + 1 :]
         found.append(
@@ -315,7 +318,7 @@ def _last_coup(shoe: _Shoe, decks: int, articles: ShoeArticles) -> list[Finding]
                 past[0],
                 articles.last,
                 f"{len(past)} round(s) dealt after round {shoe.ids[last]}, the shoe's last "
-                "(the cut card came out in it), without a new shuffle",
+                "(the cut card came out in it, or the shoe ended), without a new shuffle",
                 expected=shoe.ids[last],
                 recorded=past,
                 detail={"last_coup": shoe.ids[last], "rounds": past},
