@@ -24,8 +24,8 @@ from simulate import DayManifest, PlantedFault, generate_day
 from simulate.casino import BANKED_FAULTS
 from simulate.fleet import METER_FAULTS, slot_fleet
 from simulate.floor import GAMES, banked_rounds, patrons
-from simulate.shoes import CHEMIN_FAULTS, SHOE_FAULTS
 from simulate.score import score
+from simulate.shoes import CHEMIN_FAULTS, SHOE_FAULTS
 from simulate.slots import machine_month
 from tests.determinism import assert_same_seed_same_bytes
 
