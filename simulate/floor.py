@@ -241,14 +241,10 @@ def _floor_day(
     for table in floor_tables(rounds):
         stream_id = f"{seed}:{day.isoformat()}:{table.table_id}"
         rng, fault_rng = random.Random(stream_id), random.Random(f"{stream_id}:faults")
-        deal = _Deal(
-            table,
-            day,
-            random.Random(f"{stream_id}:shoes"),
-            _BankerRun(patrons(seed, day, table.table_id)),
-            faults,
-        )
         interval = 86_400 / max(table.rounds, 1)
+        seated = _BankerRun(patrons(seed, day, table.table_id))
+        shoes = random.Random(f"{stream_id}:shoes")
+        deal = _Deal(table, day, shoes, seated, faults, interval=timedelta(seconds=interval))
         offset = rng.uniform(0, interval / 2)
         for number in range(table.rounds):
             round_id = f"{table.table_id}/{day:%Y%m%d}-{number + 1:05d}"
@@ -271,9 +267,12 @@ class _Deal:
     pending: list[str] = field(default_factory=list)
     shoe: DealingShoe | None = None
     shoes: int = 0
-    after_last_coup: str | None = None
-    """An across fault to plant in the next round (``dealt_past_last_coup`` or
-    ``kept_hand_after_lost_sabot``), planned at a shoe's last coup."""
+    interval: timedelta = timedelta(0)
+    """Between two rounds of the table."""
+    next_round: str | None = None
+    """An across fault found in the next round (``dealt_past_last_coup`` or
+    ``kept_hand_after_lost_sabot``, planned at a shoe's last coup; ``played_past_closing``,
+    at a sabot's first)."""
 
     def _dealing(self) -> DealingShoe | None:
         """The shoe this round is dealt from: a new one after the last coup (unless the
@@ -281,7 +280,7 @@ class _Deal:
         if self.table.game not in SHOE_RULEBOOKS:
             return None
         if self.shoe is None or (
-            self.shoe.last_coup_dealt and self.after_last_coup != "dealt_past_last_coup"
+            self.shoe.last_coup_dealt and self.next_round != "dealt_past_last_coup"
         ):
             self.shoes += 1
             shoe_id = f"{self.table.table_id}/{self.day:%Y%m%d}-s{self.shoes:03d}"
@@ -310,7 +309,7 @@ class _Deal:
         clean[0]["table_id"] = self.table.table_id
         if shoe is not None:
             clean[0]["shoe_id"] = shoe.shoe_id
-        planned, self.after_last_coup = self.after_last_coup, None
+        planned, self.next_round = self.next_round, None
         if planned is not None:
             self._planted(planned, round_id)
             events, planted = clean, None  # one fault a round
@@ -319,6 +318,8 @@ class _Deal:
         if planted is not None:
             kind, kinds = planted
             self._planted(kind, round_id, kinds)
+        if game == "chemin_de_fer" and shoe is not None and shoe.rounds == 0:
+            self._closing_time(shoe, at, planned is None and planted is None and not closing)
         last_coup = shoe is not None and shoe.last_coup(events)
         across = planned is None and planted is None and last_coup
         if across and shoe is not None:
@@ -327,9 +328,20 @@ class _Deal:
             events = shoe.recorded(events, closing)
         if game == "chemin_de_fer":
             void = planted is not None and planted[0] == MALFUNCTION
-            keep = self.after_last_coup == "kept_hand_after_lost_sabot"
+            keep = self.next_round == "kept_hand_after_lost_sabot"
             self.run.settle(rng, clean, void, sabot_ends=last_coup, keep=keep)
         return events
+
+    def _closing_time(self, shoe: DealingShoe, at: datetime, free: bool) -> None:
+        """A sabot's declared closing time (PT-217/2007 I.107): the day's end; with the
+        ``played_past_closing`` fault, between this first coup and the next, so that the
+        sabot, begun minutes before it, plays on past it."""
+        shoe.closing_at = datetime(self.day.year, self.day.month, self.day.day, tzinfo=UTC)
+        shoe.closing_at += timedelta(days=1)
+        if free and self.next_round is None and "played_past_closing" in self.pending:
+            self.pending.remove("played_past_closing")
+            shoe.closing_at = at + self.interval / 2
+            self.next_round = "played_past_closing"
 
     def _planted(self, kind: str, round_id: str, kinds: Sequence[str] = ()) -> None:
         detail = {"game": self.table.game, "table_id": self.table.table_id}
@@ -356,7 +368,7 @@ class _Deal:
             if kind in now and now[kind]():
                 self._planted(kind, round_id)
             elif kind in later and later[kind]():
-                self.after_last_coup = kind
+                self.next_round = kind
             else:
                 continue
             self.pending.remove(kind)

@@ -21,7 +21,8 @@ shoe closes within the day), each round legal on its own:
 * chemin de fer: ``kept_hand_after_lost_sabot``, a banker who lost the sabot's last coup
   banks the next sabot's first (PT-217/2007 I.32): ``illegal_action`` on that coup;
   ``too_few_seated``, a sabot's last coup recorded with three players seated (I.16):
-  ``illegal_action`` on it.
+  ``illegal_action`` on it; ``played_past_closing``, a sabot opened under a closing time
+  minutes away, played on past it (I.107): ``illegal_action`` on its first coup past it.
 """
 
 from __future__ import annotations
@@ -29,6 +30,7 @@ from __future__ import annotations
 import random
 from collections import Counter
 from dataclasses import dataclass, field
+from datetime import datetime
 
 from replayer.casino.cards import RANKS, SUITS, baccarat_value
 from replayer.rulebooks.casino import (
@@ -65,6 +67,7 @@ SHOE_FAULTS: dict[str, tuple[str, ...]] = {
 CHEMIN_FAULTS: dict[str, tuple[str, ...]] = {
     "kept_hand_after_lost_sabot": ("illegal_action",),
     "too_few_seated": ("illegal_action",),
+    "played_past_closing": ("illegal_action",),
 }
 """The chemin de fer faults across coups."""
 TOO_FEW_SEATED = 3
@@ -82,6 +85,8 @@ class DealingShoe:
     rounds: int = 0
     shown: Counter[str] = field(default_factory=Counter)
     last_coup_dealt: bool = False
+    closing_at: datetime | None = None
+    """The table's official closing time the sabot opens under (chemin de fer)."""
 
     @classmethod
     def opened(cls, shoe_id: str, game: str, rng: random.Random) -> DealingShoe:
@@ -132,7 +137,7 @@ class DealingShoe:
                 "decks": rules.decks,
                 "cut_card_from_end": rules.cut_card_from_end,
                 "burnt": list(self.burnt),
-                "closing_at": None,
+                "closing_at": self.closing_at,
             }
         cut = self.before_cut - self.out
         if not self.last_coup_dealt and 0 <= cut < len(dealt):
