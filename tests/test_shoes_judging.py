@@ -17,8 +17,8 @@ from tests.test_casino_shoes import dealt_shoe
 NIGHT = date(2024, 5, 2)  # dealt_shoe's rounds start 2024-05-02 20:00 UTC, a minute apart
 
 
-def stored(tmp_path: Path, rounds: list[list[dict]]) -> AuditStore:
-    store = AuditStore(f"sqlite:///{tmp_path / 'store.db'}")
+def stored(url: str, rounds: list[list[dict]]) -> AuditStore:
+    store = AuditStore(url)
     store.append([SubjectRecords("banked", r[0]["round_id"], r) for r in rounds])
     return store
 
@@ -30,9 +30,9 @@ def partition_ledger(day: date, rounds: list[list[dict]]) -> SubjectRecords:
     return unit(LEDGER, f"{day}/banked/p00", [], family="banked", ledger=entries, shoe_rounds=ids)
 
 
-def test_replay_judges_each_shoe_whole(tmp_path: Path) -> None:
+def test_replay_judges_each_shoe_whole(store_url: str) -> None:
     rounds = dealt_shoe("punto_banco", extra_rounds=1)
-    store = stored(tmp_path, rounds)
+    store = stored(store_url, rounds)
     try:
         summary = replay(store, kinds=["banked"])
         assert summary.subjects["shoe"] == 1
@@ -44,7 +44,7 @@ def test_replay_judges_each_shoe_whole(tmp_path: Path) -> None:
         store.close()
 
 
-def test_a_shoe_spanning_midnight_is_judged_once_at_the_next_night(tmp_path: Path) -> None:
+def test_a_shoe_spanning_midnight_is_judged_once_at_the_next_night(store_url: str) -> None:
     rounds = dealt_shoe("chemin_de_fer", extra_rounds=1)
     # the first 40 rounds before midnight, the rest after it
     split = 40
@@ -53,7 +53,7 @@ def test_a_shoe_spanning_midnight_is_judged_once_at_the_next_night(tmp_path: Pat
         for event in events:
             event["occurred_at"] += shift
     assert rounds[split][0]["occurred_at"].date() == NIGHT + timedelta(days=1)
-    store = stored(tmp_path, rounds)
+    store = stored(store_url, rounds)
     try:
         store.append([partition_ledger(NIGHT, rounds[:split])])
         first = shoe_units(store, NIGHT, *night_shoes(store, NIGHT))
@@ -78,9 +78,9 @@ def test_a_shoe_spanning_midnight_is_judged_once_at_the_next_night(tmp_path: Pat
         store.close()
 
 
-def test_a_shoe_closed_in_the_night_is_not_judged_again_the_next(tmp_path: Path) -> None:
+def test_a_shoe_closed_in_the_night_is_not_judged_again_the_next(store_url: str) -> None:
     rounds = dealt_shoe("blackjack")
-    store = stored(tmp_path, rounds)
+    store = stored(store_url, rounds)
     try:
         store.append([partition_ledger(NIGHT, rounds)])
         verdict, ledger = shoe_units(store, NIGHT, *night_shoes(store, NIGHT))
@@ -95,7 +95,7 @@ def test_a_shoe_closed_in_the_night_is_not_judged_again_the_next(tmp_path: Path)
 
 
 def test_a_shoe_without_a_cut_card_closes_when_the_table_deals_from_another(
-    tmp_path: Path,
+    store_url: str,
 ) -> None:
     old = [[e for e in r if e["type"] != "CutCardDrawn"] for r in dealt_shoe("punto_banco")]
     new = dealt_shoe("punto_banco", seed=2)[:1]
@@ -103,7 +103,7 @@ def test_a_shoe_without_a_cut_card_closes_when_the_table_deals_from_another(
         for event in events:
             event.update(shoe_id="s-2", round_id="t-1/next")
             event["occurred_at"] += timedelta(hours=2)
-    store = stored(tmp_path, [*old, *new])
+    store = stored(store_url, [*old, *new])
     try:
         store.append([partition_ledger(NIGHT, [*old, *new])])
         units = shoe_units(store, NIGHT, *night_shoes(store, NIGHT))
@@ -113,11 +113,11 @@ def test_a_shoe_without_a_cut_card_closes_when_the_table_deals_from_another(
         store.close()
 
 
-def test_show_tells_a_shoe_round_by_round_with_the_break_marked(tmp_path: Path) -> None:
+def test_show_tells_a_shoe_round_by_round_with_the_break_marked(store_url: str) -> None:
     from audit.show import show_lines
 
     rounds = dealt_shoe("punto_banco", extra_rounds=1)
-    store = stored(tmp_path, rounds)
+    store = stored(store_url, rounds)
     try:
         replay(store, kinds=["banked"])
         lines = show_lines(store, "shoe:t-1:s-1")
@@ -147,7 +147,7 @@ def test_a_shoe_s_evidence_bundle_is_judged_again_without_the_store(
     private, public = generate_keypair(tmp_path / "keys")
     monkeypatch.setenv(SIGNING_KEY_ENV, str(private))
     rounds = dealt_shoe("chemin_de_fer", extra_rounds=1)
-    store = stored(tmp_path, rounds)
+    store = stored(f"sqlite:///{tmp_path / 'store.db'}", rounds)
     try:
         replay(store, kinds=["banked"])
         bundle = build_bundle(
