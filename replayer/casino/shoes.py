@@ -161,14 +161,30 @@ def check_shoe(rounds: Iterable[Sequence[FlatEvent]]) -> ShoeVerdict:
         if isinstance(rules, CheminDeFerRules):
             findings += _seated(shoe, rules) + _closing(shoe, rules)
     voided = sum(any(e.get("type") in VOID_TYPES for e in r) for r in shoe.rounds)
+    where = {"table_id": str(first.get("table_id", "")), "shoe_id": str(first.get("shoe_id", ""))}
     return ShoeVerdict(
-        str(first.get("table_id", "")),
-        str(first.get("shoe_id", "")),
+        where["table_id"],
+        where["shoe_id"],
         getattr(rules, "id", None),
         len(shoe.rounds),
         voided,
         shoe.drawn,
-        tuple(findings),
+        tuple(_named(f, where) for f in findings),
+    )
+
+
+def _named(finding: Finding, where: dict[str, str]) -> Finding:
+    """The finding with its shoe named in its detail (table and shoe id): it is about a
+    round, judged as part of the shoe."""
+    return Finding(
+        finding.kind,
+        finding.subject,
+        finding.citation,
+        finding.reason,
+        finding.expected,
+        finding.recorded,
+        finding.difference,
+        {**finding.detail, **where},
     )
 
 
