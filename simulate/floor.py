@@ -18,8 +18,17 @@ Faults (``casino.plant``; the finding kinds come from running the replayer on ea
 * ``late_bet_refunded``: a bet accepted after "no more bets" (then refunded):
   ``illegal_action`` (GG-2022 live II 2.1.6, IV).
 
+Across rounds (``simulate.shoes``): the card tables deal real shoes, one after another,
+each opened and ended as the rules say (``ShoeOpened``, ``CutCardDrawn``, and
+``ShoeEnded`` when the table closes for the day mid-shoe), and plant at a shoe's last
+coup a card shown more often than its decks hold or a round dealt past it; chemin de fer
+also a banker keeping the hand after losing the sabot's last coup (PT-217/2007 I.32), a
+coup with three players seated (I.16) and a sabot played on past a closing time minutes
+after it began (I.107). Each round stays legal on its own.
+
 ``fault_rate`` is the share of rounds that get one; a drawn kind waits at its table for a
-round that offers a place for it (a payout to leave unpaid, a commission to overcharge).
+round that offers a place for it (a payout to leave unpaid, a commission to overcharge,
+a shoe's last coup).
 
 Chemin de fer is judged across coups as well: the garage rule (PT-217/2007 I.34, I.46,
 ``replayer.casino.garage``) compares each coup's bank with what the banker's previous
@@ -27,7 +36,8 @@ coup left in it. So a chemin de fer table plays banker runs: the bank stays with
 banker while he wins or ties, carrying the *due* settlement of each coup (a planted
 fault changes what was paid, never what the rules left in the bank; a voided coup leaves
 it as it was), passes to the next seat when he loses or gives it up, and after his 3rd
-and later odd won coups he sometimes sets half aside (a lawful garage, I.34). Bankers
+and later odd won coups he sometimes sets half aside (a lawful garage, I.34), or, having
+won a sabot's last coup, halves the bank for the next sabot (lawful, I.33). Bankers
 are named per day, so runs never span two days.
 
 Players are the operator's player ids (``live-p0001`` …), never seat labels: each table
@@ -242,9 +252,9 @@ def _floor_day(
         stream_id = f"{seed}:{day.isoformat()}:{table.table_id}"
         rng, fault_rng = random.Random(stream_id), random.Random(f"{stream_id}:faults")
         interval = 86_400 / max(table.rounds, 1)
-        seated = _BankerRun(patrons(seed, day, table.table_id))
+        run = _BankerRun(patrons(seed, day, table.table_id))
         shoes = random.Random(f"{stream_id}:shoes")
-        deal = _Deal(table, day, shoes, seated, faults, interval=timedelta(seconds=interval))
+        deal = _Deal(table, day, shoes, run, faults, interval=timedelta(seconds=interval))
         offset = rng.uniform(0, interval / 2)
         for number in range(table.rounds):
             round_id = f"{table.table_id}/{day:%Y%m%d}-{number + 1:05d}"
