@@ -79,7 +79,7 @@ def cmd_show(args: argparse.Namespace) -> int:
     if lines is None:
         raise CannotRun(
             f"no subject {args.id!r} in the store (hand, round, machine, "
-            "tournament, table, collusion pair, banker run or incident)"
+            "tournament, table, collusion pair, banker run, shoe or incident)"
         )
     for line in lines:
         print(line)

@@ -67,6 +67,13 @@ class FindingKind(StrEnum):
     with no rake line while the winner's next stack is net of a rake."""
     BUTTON_NOT_ROTATED = "button_not_rotated"
     """The dealer button did not pass clockwise between two consecutive hands."""
+    SHOE_COMPOSITION = "shoe_composition"
+    """A shoe (sabot) whose rounds, taken together, show what its decks cannot hold: a card
+    more often than the decks have it, more cards than the shoe holds, decks or a cut card
+    other than the rules' (``replayer.casino.shoes``)."""
+    PAST_LAST_COUP = "past_last_coup"
+    """A round dealt from a shoe after its last coup: after the round in which the cut card
+    (chemin de fer: the warning card) came out, before the cards were shuffled again."""
 
 
 @dataclass(frozen=True, slots=True)

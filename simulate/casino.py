@@ -13,7 +13,7 @@ must produce.
 from __future__ import annotations
 
 import random
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from datetime import datetime, timedelta
 from typing import Any
@@ -71,8 +71,11 @@ def _stake(rng: random.Random) -> int:
     return rng.choice([100, 200, 500, 1000, 1005, 2500, 9999])
 
 
-def punto_banco_round(rng: random.Random, round_id: str, start: datetime) -> list[FlatEvent]:
-    """A clean punto banco coup with one to four bets."""
+def punto_banco_round(
+    rng: random.Random, round_id: str, start: datetime, cards: Sequence[str] | None = None
+) -> list[FlatEvent]:
+    """A clean punto banco coup with one to four bets, dealt from ``cards`` (what is left
+    in the shoe; default: a fresh 8-deck shoe)."""
     writer = RoundWriter(round_id, start)
     writer.emit(
         "RoundOpened",
@@ -95,7 +98,7 @@ def punto_banco_round(rng: random.Random, round_id: str, start: datetime) -> lis
             amount=_stake(rng),
         )
         bets.append(bet)
-    coup = rebuild(shoe(rng, 8)[:6], punto_banco.next_side)
+    coup = rebuild((shoe(rng, 8) if cards is None else cards)[:6], punto_banco.next_side)
     hands = {"player": list(coup.player), "banker": list(coup.banker)}
     for side in coup.sides:
         writer.emit("CardDealt", to=side, card=hands[side].pop(0))
@@ -130,11 +133,13 @@ def chemin_de_fer_round(
     *,
     banker: str | None = None,
     bank: int = 20_000,
+    cards: Sequence[str] | None = None,
 ) -> list[FlatEvent]:
     """A clean chemin de fer coup: a bank, one to three covered punter stakes, 5% cagnotte.
 
     ``banker`` holds the bank (default: a banker of this coup alone) with ``bank`` in it;
-    a banker's run of coups passes what each coup left in the bank to the next."""
+    a banker's run of coups passes what each coup left in the bank to the next. The
+    cards come from ``cards`` (what is left in the sabot; default: a fresh 6-deck one)."""
     rules = CASINO_RULEBOOKS["pt-217-2007-chemin-de-fer"]
     assert isinstance(rules, CheminDeFerRules)
     writer = RoundWriter(round_id, start)
@@ -171,7 +176,8 @@ def chemin_de_fer_round(
                 )
             )
     ponto_choice, banker_choice = rng.random() < 0.5, rng.random() < 0.5
-    coup = rebuild(shoe(rng, 6)[:6], chemin_de_fer.table(rules, ponto_choice, banker_choice, False))
+    drawing = chemin_de_fer.table(rules, ponto_choice, banker_choice, False)
+    coup = rebuild((shoe(rng, 6) if cards is None else cards)[:6], drawing)
     hands = {"player": list(coup.player), "banker": list(coup.banker)}
     for side in coup.sides[:4]:
         writer.emit("CardDealt", to=side, card=hands[side].pop(0))
@@ -244,15 +250,20 @@ class BlackjackPlay:
 
 
 def blackjack_round(
-    rng: random.Random, round_id: str, start: datetime, play: BlackjackPlay = BlackjackPlay()
+    rng: random.Random,
+    round_id: str,
+    start: datetime,
+    play: BlackjackPlay = BlackjackPlay(),
+    dealing: Sequence[str] | None = None,
 ) -> tuple[list[FlatEvent], int]:
-    """A blackjack round with one to four boxes and legal random play.
+    """A blackjack round with one to four boxes and legal random play, dealt from
+    ``dealing`` (what is left in the shoe; default: a fresh 8-deck shoe).
 
     Returns the events and the number of dealer draws S17 requires (III 4.4), computed
     here independently of the replayer. The settlement follows the cards as dealt, so with
     a dealer draw error it is the settlement of the recorded, wrong, dealer hand.
     """
-    cards = iter(shoe(rng, 8))
+    cards = iter(shoe(rng, 8) if dealing is None else dealing)
     writer = RoundWriter(round_id, start)
     writer.emit(
         "RoundOpened",
@@ -418,6 +429,15 @@ SIMULATORS: dict[str, Callable[[random.Random, str, datetime], list[FlatEvent]]]
     "chemin_de_fer": chemin_de_fer_round,
     "roulette": roulette_round,
     "blackjack": lambda rng, round_id, start: blackjack_round(rng, round_id, start)[0],
+}
+#: Game name -> clean round simulator dealing from what is left in a shoe.
+SHOE_DEALERS: dict[
+    str, Callable[[random.Random, str, datetime, Sequence[str]], list[FlatEvent]]
+] = {
+    "punto_banco": punto_banco_round,
+    "blackjack": lambda rng, round_id, start, cards: blackjack_round(
+        rng, round_id, start, dealing=cards
+    )[0],
 }
 
 #: The faults ``plant`` knows in every game's rounds (where the round offers a place).

@@ -18,8 +18,17 @@ Faults (``casino.plant``; the finding kinds come from running the replayer on ea
 * ``late_bet_refunded``: a bet accepted after "no more bets" (then refunded):
   ``illegal_action`` (GG-2022 live II 2.1.6, IV).
 
+Across rounds (``simulate.shoes``): the card tables deal real shoes, one after another,
+each opened and ended as the rules say (``ShoeOpened``, ``CutCardDrawn``, and
+``ShoeEnded`` when the table closes for the day mid-shoe), and plant at a shoe's last
+coup a card shown more often than its decks hold or a round dealt past it; chemin de fer
+also a banker keeping the hand after losing the sabot's last coup (PT-217/2007 I.32), a
+coup with three players seated (I.16) and a sabot played on past a closing time minutes
+after it began (I.107). Each round stays legal on its own.
+
 ``fault_rate`` is the share of rounds that get one; a drawn kind waits at its table for a
-round that offers a place for it (a payout to leave unpaid, a commission to overcharge).
+round that offers a place for it (a payout to leave unpaid, a commission to overcharge,
+a shoe's last coup).
 
 Chemin de fer is judged across coups as well: the garage rule (PT-217/2007 I.34, I.46,
 ``replayer.casino.garage``) compares each coup's bank with what the banker's previous
@@ -27,7 +36,8 @@ coup left in it. So a chemin de fer table plays banker runs: the bank stays with
 banker while he wins or ties, carrying the *due* settlement of each coup (a planted
 fault changes what was paid, never what the rules left in the bank; a voided coup leaves
 it as it was), passes to the next seat when he loses or gives it up, and after his 3rd
-and later odd won coups he sometimes sets half aside (a lawful garage, I.34). Bankers
+and later odd won coups he sometimes sets half aside (a lawful garage, I.34), or, having
+won a sabot's last coup, halves the bank for the next sabot (lawful, I.33). Bankers
 are named per day, so runs never span two days.
 
 Players are the operator's player ids (``live-p0001`` …), never seat labels: each table
@@ -41,8 +51,8 @@ from __future__ import annotations
 
 import random
 import re
-from collections.abc import Iterator
-from dataclasses import dataclass
+from collections.abc import Callable, Iterator, Sequence
+from dataclasses import dataclass, field
 from datetime import UTC, date, datetime, timedelta
 from pathlib import Path
 
@@ -50,6 +60,7 @@ from audit.families import family_named
 from simulate.avro_out import write_input_file
 from simulate.casino import (
     BANKED_FAULTS,
+    SHOE_DEALERS,
     SIMULATORS,
     FlatEvent,
     chemin_de_fer_round,
@@ -57,6 +68,14 @@ from simulate.casino import (
 )
 from simulate.day import ExtraGenerator
 from simulate.manifest import PlantedFault
+from simulate.shoes import (
+    CHEMIN_FAULTS,
+    SHOE_FAULTS,
+    SHOE_RULEBOOKS,
+    TOO_FEW_SEATED,
+    DealingShoe,
+    shown_too_often,
+)
 from simulate.tables import OPERATORS, operator_declarations
 
 #: Game -> (table id prefix, share of the rounds in percent).
@@ -70,13 +89,20 @@ ROUNDS_PER_TABLE = 1_200
 #: Faults a game's rounds can offer a place for (``casino.plant``): only the baccarat
 #: games withhold a commission, and a late bet is planted on even-chance and baccarat bets.
 OFFERED: dict[str, tuple[str, ...]] = {
-    "punto_banco": BANKED_FAULTS,
+    "punto_banco": (*BANKED_FAULTS, *SHOE_FAULTS),
     "roulette": tuple(f for f in BANKED_FAULTS if f != "wrong_commission"),
-    "blackjack": tuple(
-        f for f in BANKED_FAULTS if f not in ("wrong_commission", "late_bet_refunded")
+    "blackjack": (
+        *(f for f in BANKED_FAULTS if f not in ("wrong_commission", "late_bet_refunded")),
+        *SHOE_FAULTS,
     ),
-    "chemin_de_fer": tuple(f for f in BANKED_FAULTS if f != "late_bet_refunded"),
+    "chemin_de_fer": (
+        *(f for f in BANKED_FAULTS if f != "late_bet_refunded"),
+        *SHOE_FAULTS,
+        *CHEMIN_FAULTS,
+    ),
 }
+ACROSS = {**SHOE_FAULTS, **CHEMIN_FAULTS}
+"""The faults planted across rounds, at a shoe's last coup (``simulate.shoes``)."""
 MALFUNCTION = "malfunction_not_refunded"
 FLOOR_OPERATOR = OPERATORS["pt"]
 """Who runs the banked floor (its tables' declared operator)."""
@@ -152,20 +178,34 @@ class _BankerRun:
         if self.bank == 0:
             self.seat, self.bank, self.wins = (self.seat + 1) % _SEATS, rng.choice(_BANKS), 0
 
-    def settle(self, rng: random.Random, events: list[FlatEvent], void: bool) -> None:
-        """Carry what the rules left in the bank (the clean coup's bank payout)."""
+    def settle(
+        self,
+        rng: random.Random,
+        events: list[FlatEvent],
+        void: bool,
+        sabot_ends: bool = False,
+        keep: bool = False,
+    ) -> None:
+        """Carry what the rules left in the bank (the clean coup's bank payout); at the end
+        of a sabot a winning banker may halve the bank (I.33). ``keep``: a banker who
+        lost the sabot's last coup keeps the hand (the I.32 fault)."""
         if void:
             return
         after = sum(
             e["amount"] for e in events if e["type"] == "PayoutMade" and e["bet_id"] == "bank"
         )
-        if after < self.bank or rng.random() < 0.1:  # lost: the hand passes, or given up
+        lost = after < self.bank
+        if lost and keep:
+            self.bank = after or rng.choice(_BANKS)
+        elif lost or rng.random() < 0.1:  # lost: the hand passes, or given up
             self.bank = 0
         elif after > self.bank:
             self.wins += 1
             self.bank = after
             if self.wins >= 3 and self.wins % 2 and rng.random() < 0.5:
                 self.bank -= self.bank // 2  # I.34 garage: the banker keeps the larger half
+            elif sabot_ends and rng.random() < 0.3:
+                self.bank -= self.bank // 2  # I.33: at a new sabot he may halve the bank
 
 
 def banked_rounds(
@@ -211,31 +251,151 @@ def _floor_day(
     for table in floor_tables(rounds):
         stream_id = f"{seed}:{day.isoformat()}:{table.table_id}"
         rng, fault_rng = random.Random(stream_id), random.Random(f"{stream_id}:faults")
-        seated = patrons(seed, day, table.table_id)
-        run = _BankerRun(seated)
         interval = 86_400 / max(table.rounds, 1)
+        run = _BankerRun(patrons(seed, day, table.table_id))
+        shoes = random.Random(f"{stream_id}:shoes")
+        deal = _Deal(table, day, shoes, run, faults, interval=timedelta(seconds=interval))
         offset = rng.uniform(0, interval / 2)
-        pending: list[str] = []
         for number in range(table.rounds):
             round_id = f"{table.table_id}/{day:%Y%m%d}-{number + 1:05d}"
             at = start + timedelta(seconds=offset + number * interval)
-            if table.game == "chemin_de_fer":
-                run.open(rng)
-                clean = chemin_de_fer_round(rng, round_id, at, banker=run.banker, bank=run.bank)
-                clean = _named(clean, seated, run.seat + 1)
-            else:
-                clean = _named(SIMULATORS[table.game](rng, round_id, at), seated, 0)
-            clean[0]["table_id"] = table.table_id
             if fault_rng.random() < fault_rate:
-                pending.append(fault_rng.choice(OFFERED[table.game]))
-            events, planted = _plant_pending(clean, pending)
-            if planted is not None:
-                kind, kinds = planted
-                detail = {"game": table.game, "table_id": table.table_id}
-                faults.append(PlantedFault(kind, round_id, tuple(sorted(set(kinds))), detail))
-            if table.game == "chemin_de_fer":
-                run.settle(rng, clean, void=planted is not None and planted[0] == MALFUNCTION)
-            yield events
+                deal.pending.append(fault_rng.choice(OFFERED[table.game]))
+            yield deal.round(rng, round_id, at, closing=number == table.rounds - 1)
+
+
+@dataclass
+class _Deal:
+    """One table's rounds through the day: its shoes (card games), its banker runs
+    (chemin de fer) and the faults waiting for a round that offers them a place."""
+
+    table: Table
+    day: date
+    shoe_rng: random.Random
+    run: _BankerRun
+    faults: list[PlantedFault]
+    pending: list[str] = field(default_factory=list)
+    shoe: DealingShoe | None = None
+    shoes: int = 0
+    interval: timedelta = timedelta(0)
+    """Between two rounds of the table."""
+    next_round: str | None = None
+    """An across fault found in the next round (``dealt_past_last_coup`` or
+    ``kept_hand_after_lost_sabot``, planned at a shoe's last coup; ``played_past_closing``,
+    at a sabot's first)."""
+
+    def _dealing(self) -> DealingShoe | None:
+        """The shoe this round is dealt from: a new one after the last coup (unless the
+        next round is planted past it); None for a game without a shoe."""
+        if self.table.game not in SHOE_RULEBOOKS:
+            return None
+        if self.shoe is None or (
+            self.shoe.last_coup_dealt and self.next_round != "dealt_past_last_coup"
+        ):
+            self.shoes += 1
+            shoe_id = f"{self.table.table_id}/{self.day:%Y%m%d}-s{self.shoes:03d}"
+            self.shoe = DealingShoe.opened(shoe_id, self.table.game, self.shoe_rng)
+        return self.shoe
+
+    def round(
+        self, rng: random.Random, round_id: str, at: datetime, closing: bool = False
+    ) -> list[FlatEvent]:
+        """The round ``round_id``, clean or with a fault planted; ``closing``: the table's
+        last of the day (its shoe ends with it)."""
+        game, seated = self.table.game, self.run.seated
+        shoe = self._dealing()
+        cards = shoe.left() if shoe is not None else None
+        if game == "chemin_de_fer":
+            self.run.open(rng)
+            clean = chemin_de_fer_round(
+                rng, round_id, at, banker=self.run.banker, bank=self.run.bank, cards=cards
+            )
+            clean = _named(clean, seated, self.run.seat + 1)
+            clean[0]["seated"] = len(seated)  # every seat taken (PT-217/2007 I.16)
+        elif shoe is not None and cards is not None:
+            clean = _named(SHOE_DEALERS[game](rng, round_id, at, cards), seated, 0)
+        else:
+            clean = _named(SIMULATORS[game](rng, round_id, at), seated, 0)
+        clean[0]["table_id"] = self.table.table_id
+        if shoe is not None:
+            clean[0]["shoe_id"] = shoe.shoe_id
+        planned, self.next_round = self.next_round, None
+        if planned is not None:
+            self._planted(planned, round_id)
+            events, planted = clean, None  # one fault a round
+        else:
+            events, planted = _plant_pending(clean, self.pending)
+        if planted is not None:
+            kind, kinds = planted
+            self._planted(kind, round_id, kinds)
+        if game == "chemin_de_fer" and shoe is not None and shoe.rounds == 0:
+            self._closing_time(shoe, at, planned is None and planted is None and not closing)
+        last_coup = shoe is not None and shoe.last_coup(events)
+        across = planned is None and planted is None and last_coup
+        if across and shoe is not None:
+            self._plant_at_last_coup(shoe, events, round_id)
+        if shoe is not None:
+            events = shoe.recorded(events, closing)
+        if game == "chemin_de_fer":
+            void = planted is not None and planted[0] == MALFUNCTION
+            keep = self.next_round == "kept_hand_after_lost_sabot"
+            self.run.settle(rng, clean, void, sabot_ends=last_coup, keep=keep)
+        return events
+
+    def _closing_time(self, shoe: DealingShoe, at: datetime, free: bool) -> None:
+        """A sabot's declared closing time (PT-217/2007 I.107): the day's end; with the
+        ``played_past_closing`` fault, between this first coup and the next, so that the
+        sabot, begun minutes before it, plays on past it."""
+        shoe.closing_at = datetime(self.day.year, self.day.month, self.day.day, tzinfo=UTC)
+        shoe.closing_at += timedelta(days=1)
+        if free and self.next_round is None and "played_past_closing" in self.pending:
+            self.pending.remove("played_past_closing")
+            shoe.closing_at = at + self.interval / 2
+            self.next_round = "played_past_closing"
+
+    def _planted(self, kind: str, round_id: str, kinds: Sequence[str] = ()) -> None:
+        detail = {"game": self.table.game, "table_id": self.table.table_id}
+        found = tuple(sorted(set(kinds or ACROSS[kind])))
+        self.faults.append(PlantedFault(kind, round_id, found, detail))
+
+    def _plant_at_last_coup(
+        self, shoe: DealingShoe, events: list[FlatEvent], round_id: str
+    ) -> None:
+        """The first pending fault across rounds this last coup offers a place for:
+        planted in it now, or planned for the next round. The faults planned for the next
+        round are tried first: few last coups offer them a place (cards left for one more
+        round, a banker who lost)."""
+        now: dict[str, Callable[[], bool]] = {
+            "card_shown_too_often": lambda: shown_too_often(shoe, events) is not None,
+            "too_few_seated": lambda: _too_few_seated(events),
+        }
+        later: dict[str, Callable[[], bool]] = {
+            "dealt_past_last_coup": lambda: shoe.can_deal_after(events),
+            "kept_hand_after_lost_sabot": lambda: _bank_loses(events),
+        }
+        waiting = [k for k in self.pending if k in ACROSS]
+        for kind in sorted(waiting, key=lambda k: k not in later):
+            if kind in now and now[kind]():
+                self._planted(kind, round_id)
+            elif kind in later and later[kind]():
+                self.next_round = kind
+            else:
+                continue
+            self.pending.remove(kind)
+            return
+
+
+def _too_few_seated(events: list[FlatEvent]) -> bool:
+    """The coup recorded with too few players seated (PT-217/2007 I.16)."""
+    events[0]["seated"] = TOO_FEW_SEATED
+    return True
+
+
+def _bank_loses(events: list[FlatEvent]) -> bool:
+    """Whether the chemin de fer bank loses this (clean) coup."""
+    bank = next(e["amount"] for e in events if e.get("bet_type") == "bank")
+    paid = sum(e["amount"] for e in events if e["type"] == "PayoutMade" and e["bet_id"] == "bank")
+    return paid < bank and not any(e["type"] == "RoundMalfunction" for e in events)
 
 
 def _plant_pending(

@@ -14,7 +14,13 @@ PONTO_WINS = [("player", "9c"), ("banker", "2h"), ("player", "Kc"), ("banker", "
 
 
 def coup(
-    n: int, bank: int, *, banker: str = "ana", stake: int = 10_000, banker_wins: bool = True
+    n: int,
+    bank: int,
+    *,
+    banker: str = "ana",
+    stake: int = 10_000,
+    banker_wins: bool = True,
+    shoe: str | None = None,
 ) -> list[dict]:
     """One coup: a bank, one ponto stake, naturals decide, correct settlement."""
     writer = RoundWriter(f"chemmy-1/{n}", START + timedelta(minutes=n))
@@ -26,6 +32,7 @@ def coup(
         currency="EUR",
         min_bet=100,
         cagnotte_bps=500,
+        shoe_id=shoe,
     )
     writer.emit("BetPlaced", bet_id="bank", player_id=banker, bet_type="bank", amount=bank)
     writer.emit("BetPlaced", bet_id="s0", player_id="rui", bet_type="ponto", amount=stake)
@@ -77,6 +84,32 @@ def test_no_garage_after_a_lost_coup_and_a_new_banker_starts_afresh() -> None:
     lost = [coup(1, 100_000), coup(2, 109_500), coup(3, 119_000, banker_wins=False)]
     assert kinds([*lost, coup(4, 20_000)]) == [("illegal_action", "chemmy-1/4", 20_000)]
     assert kinds([*lost, coup(4, 20_000, banker="bo")]) == []
+
+
+def test_a_banker_who_keeps_the_hand_at_a_new_sabot_may_halve_the_bank_i33() -> None:
+    # Misreading X2 of the audit: 109,500 halved to 54,750 at the next sabot is lawful.
+    first = coup(1, 100_000, shoe="shoe-A")
+    assert kinds([first, coup(2, 54_750, shoe="shoe-B")]) == []
+    assert kinds([first, coup(2, 109_500, shoe="shoe-B")]) == []
+    # Within one sabot the same cut is still an illegal garage (I.34), and at a new sabot
+    # anything but the whole bank or its half is (I.33).
+    assert kinds([first, coup(2, 54_750, shoe="shoe-A")]) == [
+        ("illegal_action", "chemmy-1/2", 54_750)
+    ]
+    assert kinds([first, coup(2, 40_000, shoe="shoe-B")]) == [
+        ("illegal_action", "chemmy-1/2", 40_000)
+    ]
+
+
+def test_the_hand_at_the_end_of_the_sabot_passes_from_a_banker_who_lost_it_i32() -> None:
+    lost = coup(1, 100_000, shoe="shoe-A", banker_wins=False)
+    found = check_banker_runs([lost, coup(2, 90_000, shoe="shoe-B")]).findings
+    assert [(f.kind, f.citation, f.detail["banker"]) for f in found] == [
+        ("illegal_action", "PT-217/2007 I.32", "ana")
+    ]
+    assert kinds([lost, coup(2, 90_000, banker="bo", shoe="shoe-B")]) == []
+    won = coup(1, 100_000, shoe="shoe-A")
+    assert kinds([won, coup(2, 109_500, shoe="shoe-B")]) == []
 
 
 def test_replay_judges_each_table_s_banker_runs(tmp_path) -> None:

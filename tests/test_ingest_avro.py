@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import random
 from datetime import UTC, datetime
 from pathlib import Path
 
@@ -17,6 +18,7 @@ from audit.ingest.pipeline import ingest
 from audit.ingest.quarantine import entries
 from audit.store import AuditStore
 from replayer.rulebooks.poker import POT_FEE_KINDS
+from simulate.casino import punto_banco_round
 
 POKER = family_named("poker")
 HAND_STARTED_DEFAULTS = {
@@ -89,6 +91,27 @@ def test_a_file_written_with_schema_v1_reads_with_v2(tmp_path: Path, store_url: 
     assert (summary.subjects_stored, summary.quarantined) == (1, 0)
     stored = AuditStore(store_url).records_of("poker", "old/1")
     assert stored[0]["shuffle_commitment"] is None  # the v2 default filled in
+    assert [e["type"] for e in stored] == [e["type"] for e in events]
+
+
+def test_a_banked_file_written_with_schema_v1_reads_with_v2(tmp_path: Path, store_url: str) -> None:
+    """A round written under banked v1 (no ``RoundOpened.seated``, no shoe records)
+    stores as it was: the field added in v2 left out, nothing quarantined."""
+    banked = family_named("banked")
+    v1 = json.loads((SCHEMA_DIR / "history" / "banked_round.v1.avsc").read_text())
+    assert v1["version"] == 1 and banked.version == 2
+    events = punto_banco_round(random.Random(3), "bac-old/1", T0)
+    path = tmp_path / "old-banked.avro"
+    with path.open("wb") as out:
+        fastavro.writer(
+            out,
+            fastavro.parse_schema(v1),
+            [to_avro(e, namespace=banked.namespace) for e in events],
+        )
+    summary = ingest(AuditStore(store_url), [path])
+    assert (summary.subjects_stored, summary.quarantined) == (1, 0)
+    stored = AuditStore(store_url).records_of("banked", "bac-old/1")
+    assert "seated" not in stored[0]
     assert [e["type"] for e in stored] == [e["type"] for e in events]
 
 

@@ -18,12 +18,14 @@ from audit.families import family_named
 from audit.ingest.avro_files import read_events
 from replayer.casino import adjudicate_round
 from replayer.casino.garage import check_banker_runs
+from replayer.casino.shoes import check_shoe
 from replayer.slots import reconcile_machine
 from simulate import DayManifest, PlantedFault, generate_day
 from simulate.casino import BANKED_FAULTS
 from simulate.fleet import METER_FAULTS, slot_fleet
 from simulate.floor import GAMES, banked_rounds, patrons
 from simulate.score import score
+from simulate.shoes import CHEMIN_FAULTS, SHOE_FAULTS
 from simulate.slots import machine_month
 from tests.determinism import assert_same_seed_same_bytes
 
@@ -93,9 +95,46 @@ def test_every_banked_fault_is_found_with_exactly_its_kinds(day: Day) -> None:
             chemmy[events[0]["table_id"]].append(events)
     for table in chemmy.values():  # the garage, judged across each table's coups
         findings += check_banker_runs(table).findings
+    shoes: dict[tuple[str, str], list[list[dict]]] = defaultdict(list)
+    for events in rounds.values():
+        if events[0].get("shoe_id"):
+            shoes[events[0]["table_id"], events[0]["shoe_id"]].append(events)
+    for dealt in shoes.values():  # each shoe judged whole
+        findings += check_shoe(dealt).findings
     banked = [f for f in faults if f.subject in rounds]
     assert found_kinds(findings) == planted_kinds(banked)
-    assert {f.kind for f in banked} == set(BANKED_FAULTS)
+    assert {f.kind for f in banked} == {*BANKED_FAULTS, *SHOE_FAULTS}
+
+
+def judged_across(rounds: dict[str, list[dict]]) -> list:
+    """Each round alone, each chemin de fer table's banker runs, each shoe whole."""
+    findings = [f for events in rounds.values() for f in adjudicate_round(events).findings]
+    tables: dict[str, list[list[dict]]] = defaultdict(list)
+    shoes: dict[tuple[str, str], list[list[dict]]] = defaultdict(list)
+    for events in rounds.values():
+        if events[0]["game"] == "chemin_de_fer":
+            tables[events[0]["table_id"]].append(events)
+        if events[0].get("shoe_id"):
+            shoes[events[0]["table_id"], events[0]["shoe_id"]].append(events)
+    findings += [f for coups in tables.values() for f in check_banker_runs(coups).findings]
+    return findings + [f for dealt in shoes.values() for f in check_shoe(dealt).findings]
+
+
+def test_chemin_de_fer_faults_across_coups_are_found_and_sabots_close(tmp_path: Path) -> None:
+    """A day long enough for sabots to end: a banker keeping the hand after losing the
+    sabot's last coup (PT-217/2007 I.32), a coup with three players seated (I.16), the
+    shoe faults; every one found with exactly its kinds, nothing else; a winning banker
+    sometimes halves the bank at the new sabot, which is lawful (I.33)."""
+    files, faults = banked_rounds(6_000, fault_rate=0.2, per_file=6_000)(5, DAY, tmp_path)
+    rounds = subjects(tmp_path, files, "round_id")
+    chemmy = {r: e for r, e in rounds.items() if e[0]["game"] == "chemin_de_fer"}
+    planted = [f for f in faults if f.subject in chemmy]
+    assert found_kinds(judged_across(chemmy)) == planted_kinds(planted)
+    # a sabot ends 7 cards from its end: rarely enough left for one more coup, so the
+    # "dealt past its last coup" fault is planted at the blackjack tables (previous test)
+    assert {f.kind for f in planted} >= {*CHEMIN_FAULTS, "card_shown_too_often"}
+    sabots = {(e[0]["table_id"], e[0]["shoe_id"]) for e in chemmy.values()}
+    assert len(sabots) >= 8
 
 
 def test_chemin_de_fer_tables_play_banker_runs_with_lawful_garages(day: Day) -> None:

@@ -12,6 +12,8 @@ proof linking them to a signed checkpoint (format and checker: ``audit.evidence.
 * the rulebook and each cited rule's summary (``replayer.rulebooks.citations``);
 * a collusion suspicion (``pair:A|B``), which has no events of its own: the night's
   detector unit holding it and the evidence hands it names (``suspicion_bundle``);
+* a shoe (``shoe:T:S``), which has none either: its rounds and its table's declarations
+  (``shoe_bundle``);
 * a proof (``audit.evidence.proofs``): Merkle inclusion proofs to the latest signed tree head
   when the store's checkpoints carry tree roots (``audit.store.merkle``), else the hash
   chain from the first proven row to the first signed checkpoint after the last one.
@@ -31,9 +33,10 @@ from audit.evidence.proofs import event_json, prove
 from audit.evidence.treecache import TreeCache
 from audit.ingest.conflicts import KIND as CONFLICTS
 from audit.ingest.conflicts import conflict_key
-from audit.judging import DECLARED, OWN_TABLE, Verdicts, gather, opening
+from audit.judging import DECLARED, OWN_TABLE, SHOE, Verdicts, gather, opening, shoe_of
 from audit.judging import KIND as ADJUDICATION
 from audit.show import collusion_nights
+from audit.show.shoes import rounds_of_shoe
 from audit.store import AuditStore, ChainRow, expand_row, subject_uuid
 from replayer import REPLAYER_VERSION
 from replayer.rulebooks.citations import summary_line
@@ -124,6 +127,57 @@ def suspicion_bundle(
     )
 
 
+def shoe_bundle(
+    store: AuditStore,
+    verdicts: Verdicts,
+    subject: str,
+    *,
+    made_by: str,
+    made_at: datetime,
+    trees: TreeCache,
+    proof: str = "auto",
+) -> dict[str, Any]:
+    """The evidence bundle of a shoe (``shoe:T:S``), which has no events of its own: its
+    stored rounds and its table's declarations (its ``inputs``), its current verdict and
+    the proof of them all (``audit.evidence.check`` judges the shoe again from them)."""
+    rounds = rounds_of_shoe(store, subject)
+    current = verdicts.current_unit(SHOE, subject)
+    if not rounds or not current:
+        raise NoEvidence(f"no stored shoe verdict on {subject!r}")
+    key = shoe_of(rounds[0])
+    groups = [("banked", str(r[0]["round_id"])) for r in rounds]
+    if key is not None and store.records_of("table", key[0]):
+        groups.append(("table", key[0]))
+    verdict_rows = rows_of(store, subject_uuid(ADJUDICATION, current).hex)
+    record = _verdict_record(store, verdict_rows)[1]
+    return _bundle(
+        store,
+        {"kind": SHOE, "id": subject},
+        events=[],
+        inputs=[(k, s, _rows(store, k, s)) for k, s in groups],
+        verdict=(current, verdict_rows),
+        rulebook={"id": record.get("rulebook"), "citations": _citations(record)},
+        replayer_version=record.get("replayer_version", REPLAYER_VERSION),
+        made=(made_by, made_at),
+        trees=trees,
+        proof=proof,
+    )
+
+
+def _verdict_record(store: AuditStore, rows: Sequence[ChainRow]) -> tuple[str, dict[str, Any]]:
+    """(unit id, record) of a verdict unit's stored rows (empty when not two events)."""
+    events = [
+        state
+        for row in rows
+        for _, _, state in expand_row(
+            row.originator_id, row.originator_version, row.topic, row.state
+        )
+    ]
+    if len(events) != 2:
+        return "", {}
+    return str(orjson.loads(events[0]).get("subject_id")), store.transcoder.decode_record(events[1])
+
+
 def build_bundle(
     store: AuditStore,
     verdicts: Verdicts,
@@ -143,24 +197,17 @@ def build_bundle(
         return suspicion_bundle(
             store, verdicts, subject, made_by=made_by, made_at=made_at, trees=trees, proof=proof
         )
+    if subject.startswith(f"{SHOE}:") and kind in (None, SHOE):
+        return shoe_bundle(
+            store, verdicts, subject, made_by=made_by, made_at=made_at, trees=trees, proof=proof
+        )
     kind = stored_kind(store, subject, kind)
     records = store.records_of(kind, subject)
     events = _rows(store, kind, subject)
     inputs = [(k, s, _rows(store, k, s)) for k, s in _input_groups(store, kind, subject, records)]
     current = verdicts.current_unit(kind, subject)
     verdict_rows = rows_of(store, subject_uuid(ADJUDICATION, current).hex) if current else []
-    record: dict[str, Any] = {}
-    unit_id = ""
-    verdict_events = [
-        state
-        for row in verdict_rows
-        for _, _, state in expand_row(
-            row.originator_id, row.originator_version, row.topic, row.state
-        )
-    ]
-    if len(verdict_events) == 2:
-        unit_id = str(orjson.loads(verdict_events[0]).get("subject_id"))
-        record = store.transcoder.decode_record(verdict_events[1])
+    unit_id, record = _verdict_record(store, verdict_rows)
     return _bundle(
         store,
         {"kind": kind, "id": subject},

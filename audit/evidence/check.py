@@ -15,6 +15,10 @@ A bundle (``audit.evidence.bundle.build_bundle`` makes them; one JSON file) hold
 * ``proof``: a signed checkpoint and the proof that every event above is in the store's
   history up to it (``audit.evidence.proof_check``: Merkle inclusion or hash chain).
 
+A shoe (``shoe:T:S``) has no events of its own either: its ``inputs`` are its rounds and
+its table's declarations, and its verdict is judged again from them
+(``audit.judging.judge_shoe``).
+
 A collusion suspicion (subject kind ``collusion``, ``pair:A|B``) has no events of its own:
 its ``verdict`` is the night's detector unit holding it, its ``inputs`` the evidence
 hands it names; the check is that they are stored, named by the suspicion and proven,
@@ -46,7 +50,18 @@ from eventsourcing.persistence import DatetimeAsISO, DecimalAsStr, UUIDAsHex
 from eventsourcing.utils import get_topic
 
 from audit.evidence.proof_check import ProofError, ProofResult, check_proof, row_state
-from audit.judging import ADJUDICATORS, findings_json, gather, judge
+from audit.judging import (
+    ADJUDICATORS,
+    SHOE,
+    Inputs,
+    TermsBook,
+    findings_json,
+    gather,
+    judge,
+    judge_shoe,
+    shoe_of,
+    shoe_subject,
+)
 from audit.store import (
     FIRST_RECORD_VERSION,
     SUBJECT_CLASSES,
@@ -177,21 +192,30 @@ def _rejudged(
     stored: dict[str, Any],
 ) -> str:
     """Judge the bundled events again; the statement of what matched, or BundleError."""
+    _same_replayer(stored)
+    judged = gather(_Bundled(inputs), kind, subject, records)
+    return _recomputed(judged, judge(judged), stored)
+
+
+def _same_replayer(stored: dict[str, Any]) -> None:
     version = stored.get("replayer_version")
     if version != REPLAYER_VERSION:
         raise BundleError(
             f"the verdict was made by replayer {version}; this checker runs replayer "
             f"{REPLAYER_VERSION} and cannot recompute it"
         )
-    judged = gather(_Bundled(inputs), kind, subject, records)
-    verdict = judge(judged)
+
+
+def _recomputed(judged: Inputs, verdict: Any, stored: dict[str, Any]) -> str:
+    """The verdict judged again against the stored one; what matched, or BundleError."""
+    version = stored.get("replayer_version")
     rulebook = getattr(verdict, "rulebook_id", None)
     findings = findings_json(verdict)
     if judged.digest(rulebook) != stored.get("input_digest"):
         raise BundleError("the bundled events and inputs are not the ones the verdict judged")
     if findings != stored.get("findings") or rulebook != stored.get("rulebook"):
         raise BundleError("the stored verdict is not what the replayer gives for these events")
-    if stored.get("events_judged") != len(records):
+    if stored.get("events_judged") != len(judged.events):
         raise BundleError("the stored verdict counts a different number of events")
     kinds = ", ".join(sorted({f["kind"] for f in findings})) or "none"
     return (
@@ -289,6 +313,39 @@ def _suspicion(bundle: Mapping[str, Any], subject: str, public_key: Ed25519Publi
     ]
 
 
+def _shoe(bundle: Mapping[str, Any], subject: str, public_key: Ed25519PublicKey) -> list[str]:
+    """What a shoe's bundle proves: its rounds (and its table's declarations) are stored
+    and in the signed history with its verdict, and the verdict is what the replayer
+    gives for those rounds (recomputed, ``audit.judging.judge_shoe``)."""
+    inputs: dict[tuple[str, str], list[dict[str, Any]]] = {}
+    proven: list[Mapping[str, Any]] = []
+    for group in bundle.get("inputs") or ():
+        key = (str(group["kind"]), str(group["subject"]))
+        inputs[key] = _records(*key, group.get("events") or ())
+        proven += group.get("events") or ()
+    rounds = [records for (kind, _), records in inputs.items() if kind == "banked"]
+    keys = {shoe_of(records) for records in rounds}
+    if len(keys) != 1 or shoe_subject(keys.pop() or ("", "")) != subject:
+        raise BundleError(f"the bundled rounds are not the rounds of shoe {subject}")
+    unit, stored = _verdict(bundle, SHOE, subject)
+    result = check_proof(
+        bundle.get("proof") or {}, [*proven, *bundle["verdict"]["events"]], public_key
+    )
+    shoe = shoe_of(rounds[0])
+    assert shoe is not None  # checked above
+    _same_replayer(stored)
+    judged, verdict = judge_shoe(shoe, rounds, TermsBook(_Bundled(inputs)))
+    cp = result.checkpoint
+    return [
+        f"the {len(rounds)} stored round(s) of shoe {subject} and its verdict unit {unit} are "
+        f"in the store's history up to checkpoint {cp.notification_id} ({cp.event_count} "
+        f"rows), signed by key {cp.key_id or '(unnamed)'} at {result.head_time} "
+        f"({result.method})",
+        _recomputed(judged, verdict, stored),
+        _citations(bundle, stored),
+    ]
+
+
 def verify_bundle(bundle: Mapping[str, Any], public_key: Ed25519PublicKey) -> EvidenceReport:
     """Check a bundle (see the module docstring); never raises for a bad bundle."""
     report = EvidenceReport()
@@ -306,6 +363,13 @@ def verify_bundle(bundle: Mapping[str, Any], public_key: Ed25519PublicKey) -> Ev
                 f"{str(bundle.get('made_by'))[:80]!r} are the console's claims, outside the "
                 "signature: not proven",
             ]
+            return report
+        if kind == SHOE:
+            report.proven += _shoe(bundle, subject, public_key)
+            report.notes.append(
+                "the bundle holds the rounds stored under this shoe when it was made; a round "
+                "of it stored later, outside the signed history, is not in it"
+            )
             return report
         events = list(bundle.get("events") or ())
         records = _records(kind, subject, events)

@@ -14,6 +14,7 @@
   ``VerdictWriter``);
 * ``banker_runs``: chemin de fer banker runs, judged across a table's coups;
 * ``table_sessions``: poker table sessions, judged across a table's consecutive hands.
+* ``shoes``: a table's rounds dealt from one shoe, judged together.
 """
 
 from audit.judging.banker_runs import BANKER_RUN, is_coup, judge_banker_run
@@ -54,6 +55,7 @@ from audit.judging.path import (
     verdict_unit,
 )
 from audit.judging.replay import ReplaySummary, replay
+from audit.judging.shoes import SHOE, ShoeKey, judge_shoe, shoe_of, shoe_subject, shoes_of_rounds
 from audit.judging.table_sessions import TABLE_SESSION, judge_table_sessions
 
 __all__ = [
@@ -63,9 +65,11 @@ __all__ = [
     "KIND",
     "OWN_TABLE",
     "REPLAY_KINDS",
+    "SHOE",
     "TABLE_SESSION",
     "Inputs",
     "ReplaySummary",
+    "ShoeKey",
     "StoreVerdicts",
     "TermsBook",
     "UnitKey",
@@ -85,12 +89,16 @@ __all__ = [
     "is_coup",
     "judge",
     "judge_banker_run",
+    "judge_shoe",
     "judge_stored",
     "judge_table_sessions",
     "judged_batches",
     "latest",
     "opening",
     "replay",
+    "shoe_of",
+    "shoe_subject",
+    "shoes_of_rounds",
     "started_at",
     "started_on",
     "supersedes",

@@ -68,6 +68,8 @@ _OPENING = {
     "slots": "MachineConfigured",
     "tournament": "TournamentAnnounced",
 }
+_ACROSS = {"shoe": "banked"}
+"""Kinds judged across subjects of a family, whose context is their first subject's."""
 
 
 def adjudicator(kind: str) -> Callable[..., Any]:
@@ -262,8 +264,9 @@ def context(inputs: Inputs) -> dict[str, Any]:
     name players by the operator's accounts (``TableTermsDeclared.player_accounts``);
     otherwise its player ids are seat labels, named per table (``audit.wording``).
     """
-    first = opening(inputs.kind, inputs.events) or {}
-    when = started_at(inputs.kind, inputs.events)
+    kind = _ACROSS.get(inputs.kind, inputs.kind)
+    first = opening(kind, inputs.events) or {}
+    when = started_at(kind, inputs.events)
     terms = inputs.terms or {}
     players: dict[str, str] = {}
     if inputs.kind == "poker":
@@ -280,7 +283,7 @@ def context(inputs: Inputs) -> dict[str, Any]:
         "operator": terms.get("operator"),
         "started_at": when.isoformat() if when else None,
     }
-    if inputs.kind == "banked":
+    if kind == "banked":
         about["player_accounts"] = terms.get("player_accounts") is True
     return about
 

@@ -1,5 +1,9 @@
 """Replay stored subjects through the one judging path and append the verdicts.
 
+Besides each stored subject, the subjects judged across others: a table's chemin de fer
+banker runs and its shoes, over the rounds this replay judged (a shoe whose rounds lie
+partly outside ``since``/``until`` is judged on those inside).
+
 A verdict is stored as an ``Adjudication`` unit whose id names the subject, the
 replayer version and a digest of every input judged (``audit.judging``), so replaying
 unchanged input twice stores nothing new (idempotent), and a re-judgement after new
@@ -24,6 +28,7 @@ from audit.judging.path import (
     started_on,
     verdict_unit,
 )
+from audit.judging.shoes import judge_shoe, shoe_of, shoes_of_rounds
 from audit.judging.table_sessions import (
     TABLE_SESSION,
     judge_table_sessions,
@@ -71,6 +76,7 @@ def replay(
 
     runs: dict[str, list[list[dict[str, Any]]]] = {}
     tables: dict[str, list[list[dict[str, Any]]]] = {}
+    shoe_rounds: dict[str, list[str]] = {}  # table -> its rounds dealt from a shoe
     for kind in kinds:
         keep = None if kind == "table" else partial(_started_within, kind, since, until)
         batches = store.iter_subject_batches(kind, batch)
@@ -82,11 +88,16 @@ def replay(
                     runs.setdefault(table, []).append(list(inputs.events))
                 if kind == "poker" and (at := session_hand(inputs.events)) is not None:
                     tables.setdefault(at, []).append(list(inputs.events))
+                if kind == "banked" and (key := shoe_of(inputs.events)) is not None:
+                    shoe_rounds.setdefault(key[0], []).append(inputs.subject)
     for table_id, rounds in sorted(runs.items()):  # PT-217/2007 I.34, I.46 across coups
         record(*judge_banker_run(table_id, rounds))
     for _, hands in sorted(tables.items()):  # chips carried between hands (issue 38)
         for judged_session in judge_table_sessions(hands):
             record(*judged_session)
+    for table_id in sorted(shoe_rounds):  # a table's shoes, one table in memory at a time
+        for key, dealt in sorted(shoes_of_rounds(store, shoe_rounds[table_id]).items()):
+            record(*judge_shoe(key, dealt, terms_book))
     writer.flush()
     summary.adjudications_stored = writer.stored
     store.checkpoint()

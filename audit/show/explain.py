@@ -4,8 +4,9 @@ inspector who is not a programmer.
 The subject is looked up in every event family (poker hand, banked round, slot machine,
 tournament, table declarations, incident); ``pair:A|B`` (or ``ring:A|B|C``) is a
 suspected collusion the nightly detector stored, ``table:T`` the chemin de fer banker
-runs at table T, ``<table>@<first hand>`` a poker table session
-(``audit.show.sessions``). Each family's subject is judged through the one judging path
+runs at table T, ``shoe:T:S`` the rounds table T dealt from shoe S (``audit.show.shoes``),
+``<table>@<first hand>`` a poker table session (``audit.show.sessions``). Each family's
+subject is judged through the one judging path
 (``audit.judging.judge_stored``: the verdict ``replay`` stores), then explained
 (``explanation``: data, ``audit.show.model``) as
 
@@ -30,6 +31,7 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from audit.judging import (
+    SHOE,
     Inputs,
     Verdicts,
     context,
@@ -57,6 +59,7 @@ from audit.show.model import Explanation, Line, Part, Unjudged
 from audit.show.poker import poker_body
 from audit.show.records import collusion_body, incident_body, table_body
 from audit.show.sessions import session_part
+from audit.show.shoes import shoe_part
 from audit.show.slots import slots_body
 from audit.show.text import explanation_lines
 from audit.show.tournament import tournament_body
@@ -113,6 +116,8 @@ def explanation(
         parts += [part for part in [_banker_runs(store, subject_id, verdicts)] if part]
     if not parts and "@" in subject_id:  # a poker table session: <table>@<first hand>
         parts += [part for part in [session_part(store, subject_id, verdicts)] if part]
+    if not parts and subject_id.startswith(f"{SHOE}:"):
+        parts += [part for part in [shoe_part(store, subject_id, verdicts)] if part]
     if not parts:
         return None
     return Explanation(safe(subject_id), tuple(parts))

@@ -38,6 +38,8 @@ KIND_LABELS: dict[str, str] = {
     FindingKind.CHIPS_VANISHED: "Chips left the table between hands",
     FindingKind.RECORD_CONTRADICTS_ITSELF: "Room's record disagrees with itself",
     FindingKind.BUTTON_NOT_ROTATED: "Button did not move",
+    FindingKind.SHOE_COMPOSITION: "Shoe shows cards its decks cannot hold",
+    FindingKind.PAST_LAST_COUP: "Round dealt after the shoe's last coup",
 }
 
 
@@ -79,6 +81,7 @@ SUBJECT_NOUNS: dict[str, tuple[str, str]] = {
     "table": ("table's terms", "tables' terms"),
     "banker_run": ("chemin de fer banker run", "chemin de fer banker runs"),
     "table_session": ("poker table session", "poker table sessions"),
+    "shoe": ("shoe of cards", "shoes of cards"),
     "collusion": ("player pair or ring", "player pairs or rings"),
     "data_quality": ("night's input check", "night's input checks"),
     "meters": ("night's slot fleet check", "night's slot fleet checks"),

@@ -94,6 +94,8 @@ def subject_page(request: Request, viewer: Reader, subject_id: str) -> Response:
         keys.append(("banker_run", subject_id))
     if "@" in subject_id:  # a poker table session (audit.show.sessions)
         keys.append(("table_session", subject_id))
+    if subject_id.startswith("shoe:"):
+        keys.append(("shoe", subject_id))
     units: Sequence[tuple[str, Mapping[str, Any]]] = adjudication_units(reads, keys, verdicts)
     suspicion = subject_id.startswith(SUSPECTS)
     if suspicion:  # the detector's units, as show lists them

@@ -49,6 +49,7 @@ from audit.store import MAIN_SHARD, AuditStore, SubjectRecords
 from pipelines.detectors import Detection, collusion_detection, meters_detection
 from pipelines.detectors.banker_runs import banker_run_units, coups_noted, night_tables
 from pipelines.detectors.collusion import CollusionDetector
+from pipelines.detectors.shoes import dealt_from_a_shoe, night_shoes, shoe_units, shoes_noted
 from pipelines.detectors.table_sessions import night_hands, table_session_units
 from pipelines.expectations.profile import RakeProfile
 from pipelines.input_files import (
@@ -256,10 +257,12 @@ def _judge_family(
     collusion state). The ledger
     notes which subjects' verdicts have findings (``with_findings``), so the report reads
     those verdicts alone, and, for banked rounds, which are chemin de fer coups
-    (``coups_noted``), so the night's banker runs read those rounds alone."""
+    (``coups_noted``), so the night's banker runs read those rounds alone, and which were
+    dealt from a shoe (``shoes_noted``), for the night's shoes."""
     label = f"{family}/{result.partition}"
     ledger: dict[str, dict[str, str]] = {}
     coups: list[str] = []
+    dealt: list[str] = []  # banked rounds dealt from a shoe
     flagged: list[str] = []  # subjects whose verdicts have findings
     writer = VerdictWriter(store, BATCH)
     checked: list[QualityResult] = []
@@ -275,6 +278,8 @@ def _judge_family(
             events.extend(inputs.events)
             if family == "banked" and is_coup(inputs.events):
                 coups.append(inputs.subject)
+            if dealt_from_a_shoe(family, inputs.events):
+                dealt.append(inputs.subject)
             if watcher is not None:
                 watcher.observe(inputs.events)
                 rake.add_hand(inputs.events, _declared_rake(inputs.terms))
@@ -305,6 +310,7 @@ def _judge_family(
             ledger=ledger,
             with_findings=sorted(flagged),
             **coups_noted(family, coups),
+            **shoes_noted(family, dealt),
         ),
     ]
     if watcher is not None:
@@ -363,8 +369,8 @@ def detector_half(
 ) -> list[Detection]:
     """Half of ``run_detectors``, to run beside the other (neither reads what the other
     stores): the collusion detection over the window (its nights' collusion states), or
-    the slot fleet's detection, the banker runs and the table sessions stored (from the
-    day's ledgers, found before their own ledgers are stored). ``units``: the ids of
+    the slot fleet's detection, the banker runs, the table sessions and the shoes stored
+    (from the day's ledgers, found before their own ledgers are stored). ``units``: the ids of
     the stored units of ``DETECTOR_KINDS`` when the caller scanned once for both halves
     (``stored_unit_ids``, after the night's judging); None: scanned here."""
     with open_store(store_url) as store:
@@ -375,6 +381,7 @@ def detector_half(
         fleet = meters_detection(store, day, found)
         runs = banker_run_units(store, day, night_tables(store, day, found))
         runs += table_session_units(store, day, night_hands(store, day, found))
+        runs += shoe_units(store, day, *night_shoes(store, day, found))
         if runs:
             store.append(runs)
             store.checkpoint()

@@ -10,8 +10,12 @@ exactly two ways to play on with less:
 * I.46: when the punters' stakes did not match the bank and the banker won the coup, he
   may reduce the bank to twice the stakes he won in that coup.
 
-The part set aside is the garage. Any other reduction between two coups of one banker's
-run at one table is an ``illegal_action``. A run is the consecutive coups of one table
+The part set aside is the garage. At the end of a sabot (the next coup names another
+``shoe_id``) the hand stays with a banker who won the sabot's last coup, and passes to
+his right if he lost it (I.32); a banker who keeps it may keep the bank or halve it
+(I.33). Any other reduction between two coups of one banker's run at one table, and a
+banker who lost the sabot's last coup banking the next sabot's first, is an
+``illegal_action``. A run is the consecutive coups of one table
 (in start order) whose bank bet is held by the same player; a void coup (a malfunction)
 leaves the bank as it was. Adding money to a running bank is not judged here (the
 copy is silent on it).
@@ -32,6 +36,8 @@ from replayer.findings import Finding, FindingKind
 from replayer.frozen import rebuilt_by_init
 
 GARAGE = "PT-217/2007 I.34, I.46"
+NEW_SABOT = "PT-217/2007 I.33"
+SABOT_HAND = "PT-217/2007 I.32"
 GARAGE_HALF_ROUNDING = "banker keeps the larger half"
 FIRST_GARAGE_WIN = 3  # I.34: "no final do terceiro golpe ganho e em números ímpares seguintes"
 
@@ -56,6 +62,8 @@ class _Run:
     won_last: bool = False
     stakes_won_last: int = 0
     bank_matched_last: bool = True
+    lost_last: bool = False
+    shoe: object = None
 
 
 def _bank_bet(events: Sequence[FlatEvent]) -> FlatEvent | None:
@@ -63,9 +71,12 @@ def _bank_bet(events: Sequence[FlatEvent]) -> FlatEvent | None:
     return banks[0] if len(banks) == 1 else None
 
 
-def _allowed(run: _Run) -> set[int]:
-    """Bank amounts the banker may play the next coup with (PT-217/2007 I.34, I.46)."""
+def _allowed(run: _Run, new_sabot: bool) -> set[int]:
+    """Bank amounts the banker may play the next coup with (PT-217/2007 I.34, I.46; at a
+    new sabot, I.33: keep or halve)."""
     allowed = {run.bank_after}
+    if new_sabot:
+        allowed.add(run.bank_after - run.bank_after // 2)
     if run.won_last and run.wins >= FIRST_GARAGE_WIN and run.wins % 2 == 1:
         allowed.add(run.bank_after - run.bank_after // 2)
     if run.won_last and not run.bank_matched_last:
@@ -89,18 +100,23 @@ def check_banker_runs(rounds: Iterable[Sequence[FlatEvent]]) -> RunVerdict:
             run = None
             continue
         verdict = adjudicate_round(events, with_steps=False)
+        shoe = events[0].get("shoe_id")
         if run is not None and run.banker == bank["player_id"]:
-            allowed = _allowed(run)
+            new_sabot = shoe != run.shoe
+            if new_sabot and run.lost_last:
+                findings.append(_kept_after_loss(events, bank, table_id))
+            allowed = _allowed(run, new_sabot)
             if bank["amount"] < run.bank_after and bank["amount"] not in allowed:
                 findings.append(
                     Finding(
                         FindingKind.ILLEGAL_ACTION,
                         str(events[0].get("round_id", "")),
-                        GARAGE,
+                        f"{GARAGE}, I.33" if new_sabot else GARAGE,
                         f"banker {bank['player_id']} plays {bank['amount']} after "
                         f"{run.wins} won coup(s) with {run.bank_after} in the bank: a "
                         "garage is allowed only after the 3rd and later odd won coups "
-                        "(I.34) or down to twice the stakes won (I.46)",
+                        "(I.34) or down to twice the stakes won (I.46)"
+                        + (", and at a new sabot to half the bank (I.33)" if new_sabot else ""),
                         expected=sorted(allowed),
                         recorded=bank["amount"],
                         difference=bank["amount"] - run.bank_after,
@@ -121,4 +137,24 @@ def check_banker_runs(rounds: Iterable[Sequence[FlatEvent]]) -> RunVerdict:
         run.stakes_won_last = min(pontos, bank["amount"]) if won else 0
         run.bank_matched_last = pontos >= bank["amount"]
         run.bank_after = after
+        run.lost_last = not verdict.void and after < bank["amount"]
+        run.shoe = shoe
     return RunVerdict(table_id, rulebook, tuple(findings))
+
+
+def _kept_after_loss(events: Sequence[FlatEvent], bank: FlatEvent, table_id: str) -> Finding:
+    """PT-217/2007 I.32: a banker who lost the sabot's last coup banks the next sabot."""
+    return Finding(
+        FindingKind.ILLEGAL_ACTION,
+        str(events[0].get("round_id", "")),
+        SABOT_HAND,
+        f"banker {bank['player_id']} lost the last coup of the sabot and banks the first "
+        "coup of the next: the hand passes to the player on his right",
+        expected=[],
+        recorded=bank["amount"],
+        detail={
+            "table_id": table_id,
+            "shoe_id": events[0].get("shoe_id"),
+            "banker": bank["player_id"],
+        },
+    )

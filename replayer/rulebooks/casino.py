@@ -15,7 +15,7 @@ registers them. ``casino_rulebook_for`` chooses one the way the replayer does.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from datetime import UTC, datetime
+from datetime import UTC, datetime, timedelta
 from enum import StrEnum
 from fractions import Fraction
 from math import ceil, floor
@@ -69,6 +69,8 @@ class PuntoBancoRules(InForce):
 
     game: ClassVar[str] = "punto_banco"
     decks: int = 8  # GG-2022 live II 1.3.1
+    # GG-2022 live II 1.3.1, 3.3.4: the cut card is placed seven cards from the back.
+    cut_card_from_end: int = 7
     commission_bps: int = 500  # GG-2022 live II 2.2: banker wins 1:1 less 5% of the amount won
     # choice: II 2.2 states 5%; a table may charge less, never more. A round declaring more
     # (RoundOpened.commission_bps) is judged at this rate (replayer/casino/punto_banco.py).
@@ -88,6 +90,13 @@ class CheminDeFerRules(InForce):
 
     game: ClassVar[str] = "chemin_de_fer"
     decks: int = 6  # PT-217/2007 I.4
+    # PT-217/2007 I.13: the warning card (carta-aviso) goes between the 7th and the 8th card
+    # from the end, so seven cards lie behind it.
+    cut_card_from_end: int = 7
+    min_seated: int = 4  # PT-217/2007 I.16: no coup with fewer than four seated players
+    # PT-217/2007 I.107: past the official closing time, play goes on only to the end of a
+    # sabot begun at least this long before it.
+    closing_grace: timedelta = timedelta(minutes=20)
     # PT-217/2007 I.64-65 refer to the ponto's rules without stating them (cut from the copy);
     # RULES.md: draws on 0-4, optional on 5 (the choice is his alone, I.99), stands on 6-7.
     ponto_draws_to: int = 4
@@ -123,6 +132,8 @@ class BlackjackRules(InForce):
     # choice: III does not give the number of decks (the cut card 4 decks from the back,
     # III 3.3, implies more than 4); 8 bounds how often one card may appear in a round.
     decks: int = 8
+    # GG-2022 live III 3.3: the cut card is placed four decks from the back of the shoe.
+    cut_card_from_end: int = 4 * 52
     dealer_stands_on: int = 17  # III 1.2.3, 4.4: draws to 16, stands on all 17s (hard or soft)
     blackjack_pays: Fraction = Fraction(3, 2)  # III 1.2.3, 2.3
     # III 2.3 pays blackjack "at least" 3 to 2, so an odd stake's half unit is rounded up.

@@ -441,6 +441,35 @@ _PT_I: tuple[tuple[str, str, str], ...] = (
         "For a banker who does not know the rules the croupier declares 'the banker plays by "
         "the table', and he must draw in the two cases where drawing is optional",
     ),
+    (
+        "I.14",
+        "Last coup of the sabot",
+        "Once the warning card is out, the coup in progress is the sabot's last; no other is "
+        "played before the cards are shuffled and cut again (a coup whose draw the warning "
+        "card opens is still played)",
+    ),
+    (
+        "I.16",
+        "Four players",
+        "A game may neither begin nor go on unless at least four players are seated at the table",
+    ),
+    (
+        "I.32",
+        "The hand at the end of the sabot",
+        "When the sabot ends, the hand stays with the banker who dealt the last coup if he won "
+        "it, and passes to the player on his right if he lost it",
+    ),
+    (
+        "I.33",
+        "The bank at a new sabot",
+        "A banker who keeps the hand at the end of the sabot may keep the bank or halve it",
+    ),
+    (
+        "I.107",
+        "Closing time",
+        "Play goes on past the official closing time to the end of the sabot only if that "
+        "sabot began at least twenty minutes before it",
+    ),
 )
 
 _PT_II: tuple[tuple[str, str, str], ...] = (
@@ -1023,6 +1052,17 @@ _GG_LIVE_II: tuple[tuple[str, str, str], ...] = (
         "When the cut card appears, the hand in play is the last before the shuffle; no "
         "further cards are dealt until the cards are shuffled",
     ),
+    (
+        "live II 3.2.2",
+        "Reshuffle at the cut card",
+        "After each shoe the cards are shuffled again, at the end of the hand during which "
+        "the cut card is reached",
+    ),
+    (
+        "live II 3.3.4",
+        "Cut card position",
+        "The cut card is placed seven cards from the back of the stack",
+    ),
 )
 
 _GG_LIVE_III: tuple[tuple[str, str, str], ...] = (
@@ -1140,6 +1180,12 @@ _GG_LIVE_III: tuple[tuple[str, str, str], ...] = (
         "Drawing",
         "A player under 21 may draw (not on blackjack or 21); the dealer draws until a hard "
         "or soft 17 to 21, and not at all when every player's hand is decided",
+    ),
+    (
+        "live III 3.2.2",
+        "Reshuffle at the cut card",
+        "After each shoe the cards are shuffled again, at the end of the hand during which "
+        "the cut card is reached",
     ),
 )
 
