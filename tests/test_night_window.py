@@ -94,3 +94,19 @@ def test_another_days_files_in_a_days_folder_are_found_by_the_nightly(
         "no event falls in the night of 2025-03-05" in r for rs in outside.values() for r in rs
     )
     capsys.readouterr()
+
+
+def test_the_dags_mapped_steps_find_them_too(tmp_path: Path) -> None:
+    """The DAG's task instances (``pipelines.nightly.chunk_steps``: ``ingest_chunk`` over
+    input files, ``judge_chunk`` over partitions) give the same finding."""
+    from pipelines.nightly.chunk_steps import ingest_chunk, judge_chunk
+    from pipelines.nightly.partitions import PARTITIONS
+
+    inputs = write_day(tmp_path / "in")
+    shutil.copytree(inputs / DAY.isoformat(), inputs / OTHER.isoformat())
+    url = f"sqlite:///{tmp_path / 'store.db'}"
+    files = sorted(str(p) for p in (inputs / OTHER.isoformat()).rglob("*.avro"))
+    ingest_chunk(url, OTHER, files)
+    judged = judge_chunk(url, OTHER, list(range(PARTITIONS)))
+    assert sum(p["quality_findings"] for p in judged) >= 9
+    assert len(_outside(url)) == 9
