@@ -103,3 +103,27 @@ def test_the_roles_block_ends_with_the_readers_verify_exit_0(
         allowed = (0,) if last else (0, 1)  # a night's findings are exit 1; never exit 2
         assert done.returncode in allowed, f"{command}\n{done.stdout}\n{done.stderr}"
     assert "chain intact" in done.stdout and "0 checkpoint(s) unsigned" in done.stdout
+
+
+def test_a_writer_without_the_key_is_named_as_such_not_as_deleted_checkpoints(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """The roles block's writer run without ``CASINO_AUDIT_SIGNING_KEY``: the reader's
+    ``verify --public-key`` cannot vouch for the store (exit 1) and says why in the words
+    of the likely cause first, not "checkpoints deleted, replaced by unsigned ones"."""
+    from audit.store import AuditStore, generate_keypair
+    from cli.main import main
+    from tests.test_store import hand
+
+    monkeypatch.delenv("CASINO_AUDIT_SIGNING_KEY", raising=False)
+    _, public = generate_keypair(tmp_path / "keys")
+    url = f"sqlite:///{tmp_path / 'store.db'}"
+    store = AuditStore(url)
+    store.append([hand("t/1")])
+    assert store.checkpoint() is not None
+    store.close()
+    capsys.readouterr()
+    assert main(["--store", url, "verify", "--public-key", str(public)]) == 1
+    out = capsys.readouterr().out
+    assert "NOT VERIFIED" in out and "written without a signing key" in out
+    assert "replaced by unsigned ones" not in out

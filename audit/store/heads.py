@@ -189,7 +189,8 @@ def require_signed(
             broken_at=late[0].notification_id,
             problem=(
                 f"{len(late)} checkpoint(s) after the first signed one are unsigned, the first "
-                f"at notification {late[0].notification_id}: signatures stripped or "
+                f"at notification {late[0].notification_id}: written by a writer without the "
+                "signing key (CASINO_AUDIT_SIGNING_KEY), or signatures stripped or "
                 "checkpoints replaced"
             ),
         )
