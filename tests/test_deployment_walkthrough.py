@@ -45,11 +45,12 @@ def roles_block() -> list[str]:
 @pytest.fixture
 def names() -> Iterator[dict[str, str]]:
     """The text's names -> the test's (unique on the shared cluster); dropped after."""
+    base = postgres_base_url()  # skips without a server, before anything is made
     tag = uuid.uuid4().hex[:8]
     swap = {role: f"{role}_{tag}" for role in ("audit_owner", "audit_writer", "audit_reader")}
     swap["schema=audit"] = f"schema=deploy_{tag}"
     yield swap
-    with psycopg.connect(postgres_base_url(), autocommit=True) as conn:
+    with psycopg.connect(base, autocommit=True) as conn:
         schema = swap["schema=audit"].split("=")[1]
         conn.execute(sql.SQL("DROP SCHEMA IF EXISTS {} CASCADE").format(sql.Identifier(schema)))
         for role in (swap["audit_owner"], swap["audit_writer"], swap["audit_reader"]):
