@@ -1,9 +1,10 @@
 """SQLite's write lock (``audit.store.sqlite_recorder``): a writer whose lock timeout runs
 out while another connection holds the lock asks again instead of failing the ingest
-with "database is locked" (the cause of the flaky
-``test_concurrent_ingests_of_overlapping_files_store_each_subject_once[sqlite-2]``:
-SQLite's busy handler polls, so a writer can keep missing the gaps between other
-writers' transactions on a loaded machine), and a checkpoint takes the lock at BEGIN
+with "database is locked" (how
+``test_concurrent_ingests_of_overlapping_files_store_each_subject_once[sqlite-2]`` failed
+once in CI; not reproduced here, where its writers hold the lock under 0.1 s: SQLite's
+busy handler polls rather than queues, so a writer on a loaded machine can miss the
+gaps between other writers' transactions), and a checkpoint takes the lock at BEGIN
 like an append. Deterministic: the holder commits when the waiter's first try has
 failed (the module's pause between tries), never after a time."""
 
