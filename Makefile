@@ -19,10 +19,13 @@ REDIS    := /usr/bin/redis-server
 .PHONY: install chromium redis demo test lint long bench clean
 
 $(STAMP): pyproject.toml constraints.txt setup.py $(COMPILED_LISTS) $(COMPILED_SOURCES)
+	@echo "make: [1/2] creating the virtualenv $(VENV)" >&2
 	$(PYTHON) -m venv $(VENV)
 	$(PY) -m pip install --quiet --upgrade "pip>=24"
-	$(PY) -m pip install --quiet -c constraints.txt -e ".[test,celery]"
+	@echo "make: [2/2] installing the locked dependencies, then compiling the replayer's and ingest's hot paths with mypyc ('Building editable': a few minutes; about 6 in all on 2 cores)" >&2
+	$(PY) -m pip install --progress-bar on -c constraints.txt -e ".[test,celery]"
 	touch $(STAMP)
+	@echo "make: installed; the command is $(VENV)/bin/casino-audit (or '. $(VENV)/bin/activate' first)" >&2
 
 install: $(STAMP)
 
@@ -46,6 +49,7 @@ redis:
 
 demo: $(STAMP)
 	$(VENV)/bin/casino-audit demo
+	@echo "make: the command is $(VENV)/bin/casino-audit, not on your PATH: run '$(VENV)/bin/casino-audit ...', or '. $(VENV)/bin/activate' first" >&2
 
 test: $(STAMP) chromium redis
 	$(VENV)/bin/ruff check audit replayer pipelines simulate console cli tests benchmarks

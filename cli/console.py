@@ -56,6 +56,12 @@ def add_parsers(sub: Subcommands) -> None:
     )
     p.add_argument("--public-key", help="check checkpoint signatures on the overview")
     p.add_argument(
+        "--sign-key",
+        metavar="PRIVATE_KEY",
+        help="Ed25519 private key (casino-audit keygen): the console signs a checkpoint over "
+        "each event of its access trail as it writes it (default: $CASINO_AUDIT_SIGNING_KEY)",
+    )
+    p.add_argument(
         "--secret-key-file",
         help="key signing sessions (default $CASINO_AUDIT_CONSOLE_SECRET, else random)",
     )
@@ -110,18 +116,20 @@ def cmd_serve(args: argparse.Namespace) -> int:
     from eventsourcing.persistence import PersistenceError
 
     from audit.config import StoreURLError, parse_store_url, store_url_from_env
-    from audit.store import KeyError_, StoreMissing, load_public_key
+    from audit.store import KeyError_, StoreMissing, load_private_key, load_public_key
     from console.app import create_app
 
     url = store_url_from_env(args.store)
     proxies = proxy_options(args.trusted_proxy)
     try:
         public_key = load_public_key(Path(args.public_key)) if args.public_key else None
+        signing_key = load_private_key(Path(args.sign_key)) if args.sign_key else None
         app = create_app(
             url,
             secret_key=_secret(args.secret_key_file),
             reports_dir=args.reports or os.environ.get(OUT_ENV) or DEFAULT_OUT,
             public_key=public_key,
+            signing_key=signing_key,
             cookie_secure=args.secure_cookies,
         )
     except (StoreMissing, StoreURLError, KeyError_) as error:

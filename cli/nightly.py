@@ -65,11 +65,13 @@ def _run(
     from eventsourcing.persistence import PersistenceError
 
     from audit.store import StoreUnusable
+    from pipelines.night_window import BadTolerance, tolerance_from_env
     from pipelines.nightly import NoInput, default_workers, run_nightly
 
     try:
+        tolerance_from_env()  # a bad setting stops the night before anything is read
         return run_nightly(url, input_dir, day, out_dir, workers=workers or default_workers())
-    except (NoInput, StoreUnusable) as error:  # their messages name the store already
+    except (NoInput, StoreUnusable, BadTolerance) as error:  # their messages say what
         raise CannotRun(str(error)) from None
     except (PersistenceError, OSError) as error:
         where = parse_store_url(url).redacted()

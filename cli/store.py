@@ -173,6 +173,13 @@ def cmd_verify(args: argparse.Namespace) -> int:
             f"signatures: {report.signatures_checked} valid, "
             f"{report.unsigned_checkpoints} checkpoint(s) unsigned"
         )
+    if report.trail_unsigned:
+        print(
+            f"unsigned tail: the {report.trail_unsigned} row(s) after the last signed "
+            "checkpoint are the console's own access trail (page views, sessions, sign-offs, "
+            "notes), not yet signed: the next signed checkpoint covers them (serve "
+            "--sign-key signs them as they are written)"
+        )
     return EXIT_OK
 
 

@@ -30,7 +30,7 @@ from pathlib import Path
 from urllib.parse import urlencode
 
 from argon2 import PasswordHasher
-from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PublicKey
+from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey, Ed25519PublicKey
 from fastapi import Depends, FastAPI, Request
 from fastapi.exceptions import RequestValidationError
 from fastapi.responses import RedirectResponse, Response
@@ -65,6 +65,7 @@ def create_app(
     secret_key: bytes | str | None = None,
     reports_dir: Path | str | None = None,
     public_key: Ed25519PublicKey | None = None,
+    signing_key: Ed25519PrivateKey | None = None,
     session_seconds: int = 8 * 3600,
     cookie_secure: bool = False,
     verify_every: timedelta = timedelta(seconds=60),
@@ -77,7 +78,9 @@ def create_app(
     ``secret_key`` signs sessions (random per process when None); ``reports_dir`` is the
     nightly report root whose plots the night pages show; ``public_key`` checks checkpoint
     signatures on the overview (verified in the background, again when the head has moved,
-    at most once per ``verify_every``); ``cookie_secure`` marks cookies ``Secure`` (serve
+    at most once per ``verify_every``); ``signing_key`` (default: the store's,
+    ``CASINO_AUDIT_SIGNING_KEY``) signs a checkpoint over each event the console appends
+    (``console.auth.trail.seal``); ``cookie_secure`` marks cookies ``Secure`` (serve
     over TLS); ``clock``, ``hasher`` and ``chain_executor`` (where verifications run) are
     for tests.
     """
@@ -95,6 +98,8 @@ def create_app(
         chain_executor=chain_executor,
     )
     store = AuditStore(store_url)
+    if signing_key is not None:
+        store.signing_key = signing_key
     runtime = Runtime(settings, store)
 
     @asynccontextmanager

@@ -29,7 +29,8 @@ contract in ``pyproject.toml`` says so and ``lint-imports`` checks it). Its publ
 * signatures and witnesses: ``SIGNING_KEY_ENV``, ``generate_keypair``,
   ``load_private_key``, ``load_public_key``, ``key_id``, ``signature_valid``,
   ``KeyError_``, ``require_signed``; ``witness_from_env``, ``describe_head``,
-  ``WitnessError``.
+  ``WitnessError``; the unsigned tail of the console's trail, ``TRAIL_TOPICS``,
+  ``AfterSigned``, ``events_after``.
 """
 
 from audit.collector import collector_paused
@@ -107,6 +108,7 @@ from audit.store.subjects import (
     subject_uuid,
 )
 from audit.store.transcoder import OrjsonTranscoder
+from audit.store.unsigned_tail import TRAIL_TOPICS, AfterSigned, events_after
 from audit.store.versions import event_digest, sequence_conflict
 from audit.store.witness import WitnessError, describe_head, witness_from_env
 
@@ -125,9 +127,11 @@ __all__ = [
     "SIGNING_KEY_ENV",
     "STORED",
     "SUBJECT_CLASSES",
+    "TRAIL_TOPICS",
     "VERDICT_RECORD",
     "AccessTrail",
     "Adjudication",
+    "AfterSigned",
     "AppendResult",
     "ArchiveError",
     "ArchiveReport",
@@ -164,6 +168,7 @@ __all__ = [
     "decode_compact_state",
     "describe_head",
     "event_digest",
+    "events_after",
     "expand_row",
     "first_named",
     "generate_keypair",

@@ -10,7 +10,7 @@ is a new event.
 from __future__ import annotations
 
 import os
-from collections.abc import Iterable, Iterator, Sequence
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
@@ -38,6 +38,7 @@ from audit.store.subjects import (
     subject_uuid,
 )
 from audit.store.transcoder import OrjsonTranscoder
+from audit.store.unsigned_tail import AfterSigned, events_after
 from audit.store.witness import WitnessReport
 
 APP_NAME = "CasinoAudit"
@@ -515,19 +516,31 @@ class AuditStore(Application[UUID]):
         a prefix deleted otherwise fails as any deletion does); with a
         public key,
         also every checkpoint's signature, and refuse a store whose checkpoints are
-        missing or unsigned (``audit.store.heads.require_signed``)."""
+        missing or unsigned (``audit.store.heads.require_signed``; a tail of the
+        console's own access trail after the last signed checkpoint is named, not
+        failed)."""
         from audit.store.heads import require_signed
 
+        report, checkpoints, head = self.verify_chain()
+        if public_key is None or not report.ok:
+            return report
+        return require_signed(report, checkpoints, public_key, self.unsigned_tail(head))
+
+    def verify_chain(self) -> tuple[ChainReport, list[Checkpoint], int]:
+        """``verify`` without a key: (its report, the checkpoints it checked, the last
+        notification id it read), so that every later count is taken at the same head."""
         recorder = self.chained
         checkpoints = recorder.checkpoints()
         start, unheld = self._retention_start()
         if unheld is not None:
-            return unheld
-        rows = recorder.iter_chain_rows(recorder.settled_head())
-        report = verify_rows(rows, checkpoints, start)
-        if public_key is None or not report.ok:
-            return report
-        return require_signed(report, checkpoints, public_key)
+            return unheld, checkpoints, 0
+        head = recorder.settled_head()
+        return verify_rows(recorder.iter_chain_rows(head), checkpoints, start), checkpoints, head
+
+    def unsigned_tail(self, upto: int) -> Callable[[int], AfterSigned]:
+        """The rows after a notification id up to ``upto``, and how many are the
+        console's trail (``audit.store.unsigned_tail``)."""
+        return lambda after: events_after(self.chained, after, upto)
 
     def verify_witness(
         self, witness: str | os.PathLike[str], public_key: Ed25519PublicKey | None = None

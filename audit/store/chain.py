@@ -246,6 +246,9 @@ class ChainReport:
     signatures_checked: int = 0
     unsigned_checkpoints: int = 0
     shards: int = 0
+    trail_unsigned: int = 0
+    """Rows after the last signed checkpoint that are all the console's own access trail
+    (``audit.store.unsigned_tail``): named, not failed, by ``require_signed``."""
 
     @property
     def ok(self) -> bool:

@@ -14,7 +14,7 @@ chain hashes are read, never the event bodies).
 from __future__ import annotations
 
 import time
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from dataclasses import replace
 from typing import Any
 
@@ -25,6 +25,7 @@ from audit.store.chain import ChainReport, Checkpoint
 from audit.store.merkle import TreeBuilder
 from audit.store.recording import ChainedRecorder
 from audit.store.signing import sign, signature_valid
+from audit.store.unsigned_tail import AfterSigned
 
 
 def _trusted_base(
@@ -130,12 +131,18 @@ def make_checkpoint(recorder: ChainedRecorder, key: Ed25519PrivateKey | None) ->
 
 
 def require_signed(
-    report: ChainReport, checkpoints: list[Checkpoint], public_key: Ed25519PublicKey
+    report: ChainReport,
+    checkpoints: list[Checkpoint],
+    public_key: Ed25519PublicKey,
+    tail: Callable[[int], AfterSigned] | None = None,
 ) -> ChainReport:
     """``verify --public-key`` without a witness: every checkpoint's signature verifies,
     and signatures cover the whole store. Refused: a store without checkpoints or
     without a signed one, an unsigned checkpoint after the first signed one (signatures
-    stripped or checkpoints replaced), and events after the last signed checkpoint.
+    stripped or checkpoints replaced), and events after the last signed checkpoint,
+    unless ``tail`` (the rows after a notification id, ``unsigned_tail.events_after``)
+    says every one of them is the console's own access trail: that tail is named
+    (``trail_unsigned``), not failed; the next signed checkpoint covers it.
     Unsigned checkpoints before the first signed one (written before signing was set
     up) are counted, not failed: the first signed checkpoint covers them.
 
@@ -170,8 +177,9 @@ def require_signed(
             report,
             problem=(
                 f"nothing signed vouches for the store's {report.events_checked} events: "
-                f"{what} (checkpoints deleted, replaced by unsigned ones or stripped of "
-                "their signatures)"
+                f"{what}: written without a signing key (set CASINO_AUDIT_SIGNING_KEY for "
+                "the writer, or sign the head: casino-audit checkpoint --sign-key FILE), or "
+                "signed checkpoints deleted or stripped (verify --witness tells them apart)"
             ),
         )
     late = [c for c in ordered if not c.signature and c.notification_id > signed[0].notification_id]
@@ -181,22 +189,36 @@ def require_signed(
             broken_at=late[0].notification_id,
             problem=(
                 f"{len(late)} checkpoint(s) after the first signed one are unsigned, the first "
-                f"at notification {late[0].notification_id}: signatures stripped or "
+                f"at notification {late[0].notification_id}: written by a writer without the "
+                "signing key (CASINO_AUDIT_SIGNING_KEY), or signatures stripped or "
                 "checkpoints replaced"
             ),
         )
     last = signed[-1]
     if last.event_count < report.events_checked:
-        return replace(
-            report,
-            broken_at=last.notification_id,
-            problem=(
-                f"{report.events_checked - last.event_count} event(s) after the last signed "
-                f"checkpoint (notification {last.notification_id}) are not covered by a "
-                "signature: appended after it, or its later checkpoints dropped"
-            ),
-        )
+        return _unsigned_tail(report, last, tail)
     return report
+
+
+def _unsigned_tail(
+    report: ChainReport, last: Checkpoint, tail: Callable[[int], AfterSigned] | None
+) -> ChainReport:
+    """The verdict on rows after the last signed checkpoint ``last``: named when they are
+    all the console's trail, else not covered (how many of them are trail said too)."""
+    after = tail(last.notification_id) if tail is not None else None
+    if after is not None and after.only_trail:
+        return replace(report, trail_unsigned=after.trail)
+    later = report.events_checked - last.event_count
+    trail = f" ({after.trail} of them the console's access trail)" if after and after.trail else ""
+    return replace(
+        report,
+        broken_at=last.notification_id,
+        problem=(
+            f"{later} event(s) after the last signed checkpoint (notification "
+            f"{last.notification_id}) are not covered by a signature{trail}: appended after "
+            "it, or its later checkpoints dropped"
+        ),
+    )
 
 
 # -- proofs over the stored events (RFC 9162 §2.1.3-2.1.4) ---------------------------------

@@ -17,6 +17,9 @@ at a time whatever the shards; shards let PostgreSQL's writers run side by side)
 
 from __future__ import annotations
 
+import random
+import sqlite3
+import time
 from collections.abc import Iterator, Sequence
 from typing import Any
 
@@ -50,13 +53,32 @@ def _column_names(c: SQLiteCursor, table: str) -> set[str]:
     return {r[1] for r in c.fetchall()}
 
 
+LOCKED_ATTEMPTS = 4
+"""How many times a write transaction asks for SQLite's write lock, each waiting up to
+the lock timeout (``SQLITE_LOCK_TIMEOUT``), before "database is locked" is an error."""
+
+
 class _ImmediateTransaction(SQLiteTransaction):
     """A transaction that takes SQLite's write lock at BEGIN (waiting up to the lock
-    timeout), so nothing can commit between its reads and its writes."""
+    timeout), so nothing can commit between its reads and its writes: it never holds a
+    read snapshot it would have to upgrade (a deferred transaction that read, then
+    writes after another writer committed, gets SQLITE_BUSY at once, busy timeout or
+    not). SQLite's busy handler polls (sleeps up to 100 ms between tries) rather than
+    queueing, so under a loaded CPU a writer can keep missing the short gaps between
+    other writers' transactions: when the lock timeout runs out, BEGIN is asked again,
+    up to ``LOCKED_ATTEMPTS`` times, before the error stands."""
 
     def __enter__(self) -> SQLiteCursor:
         cursor = self.connection.cursor()
-        cursor.execute("BEGIN IMMEDIATE")
+        for _ in range(LOCKED_ATTEMPTS - 1):
+            try:
+                cursor.execute("BEGIN IMMEDIATE")
+                return cursor
+            except sqlite3.OperationalError as error:
+                if "locked" not in str(error):
+                    raise
+                time.sleep(random.uniform(0, 0.05))  # the waiting writers spread out
+        cursor.execute("BEGIN IMMEDIATE")  # the last try: its error stands
         return cursor
 
 
@@ -253,7 +275,11 @@ class ChainedSQLiteApplicationRecorder(PackedReads, CheckpointReads, SQLiteAppli
         self._has_tree_columns(add=True)
         columns, values = checkpoint_row(checkpoint, sharded=self.is_sharded())
         marks = ",".join("?" * len(values))
-        with self.datastore.transaction(commit=True) as c:
+        with (
+            self.datastore.get_connection(commit=True) as connection,
+            _ImmediateTransaction(connection, commit=True) as c,
+            c,
+        ):
             c.execute(
                 f"INSERT OR IGNORE INTO chain_checkpoints ({columns}) VALUES ({marks})", values
             )

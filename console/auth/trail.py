@@ -41,11 +41,12 @@ def _fact_id(now: datetime) -> str:
 
 def seal(store: AuditStore) -> None:
     """Sign a checkpoint over what the console just wrote, when this process holds the
-    signing key (``CASINO_AUDIT_SIGNING_KEY``). Without it nothing is written: an
-    unsigned checkpoint after signed ones reads as stripped signatures; the console's
-    events are covered by the next signed checkpoint (ingest, replay, nightly or
-    ``casino-audit checkpoint``), and until then the overview counts them as its own
-    trail, never as an alarm (``console.readmodel.signatures``)."""
+    signing key (``serve --sign-key``, ``CASINO_AUDIT_SIGNING_KEY``). Without it nothing
+    is written: an unsigned checkpoint after signed ones reads as stripped signatures;
+    the console's events are covered by the next signed checkpoint (ingest, replay,
+    nightly or ``casino-audit checkpoint``), and until then ``verify --public-key`` and
+    the overview name them as its own unsigned trail, never as an alarm
+    (``audit.store.unsigned_tail``, ``console.readmodel.signatures``)."""
     if store.signing_key is not None:
         store.checkpoint()
 

@@ -28,13 +28,8 @@ from typing import Any
 from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PublicKey
 from cryptography.hazmat.primitives.serialization import Encoding, PublicFormat
 
-from audit.store import AuditStore, ChainReport, Checkpoint, require_signed
-from console.readmodel.signatures import (
-    AfterSigned,
-    SignatureStatus,
-    events_after,
-    signature_status,
-)
+from audit.store import AfterSigned, AuditStore, ChainReport, Checkpoint, require_signed
+from console.readmodel.signatures import SignatureStatus, signature_status
 
 Verified = tuple[ChainReport, int, ChainReport | None, SignatureStatus | None, int]
 """What a verification gives: (the chain's report, the head it started at, the signatures'
@@ -63,16 +58,16 @@ def verify_store(store_url: str, public_key: bytes | None) -> Verified:
     ``public_key`` is the raw Ed25519 key whose signatures the checkpoints must carry."""
     store = AuditStore(store_url)
     try:
-        recorder: Any = store.recorder
-        head = int(recorder.max_notification_id() or 0)
-        report = store.verify()
-        checkpoints = recorder.checkpoints()
+        report, checkpoints, head = store.verify_chain()
         signed = status = None
         if public_key is not None and report.ok:
+            # one head for every count: the rows verified, the rows after the last signed
+            # checkpoint and how many are trail (``audit.store.unsigned_tail``)
             key = Ed25519PublicKey.from_public_bytes(public_key)
-            signed = require_signed(report, checkpoints, key)
+            tail = store.unsigned_tail(head)
+            signed = require_signed(report, checkpoints, key, tail)
             last = max((c for c in checkpoints if c.signature), default=None, key=_position)
-            after = events_after(recorder, last.notification_id) if last else AfterSigned(0, 0)
+            after = tail(last.notification_id) if last else AfterSigned(0, 0)
             status = signature_status(checkpoints, key, after)
         return report, head, signed, status, len(checkpoints)
     finally:

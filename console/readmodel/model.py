@@ -45,6 +45,7 @@ from eventsourcing.utils import get_topic
 
 from audit.judging import finding_about, supersedes, unit_subject
 from audit.store import (
+    TRAIL_TOPICS,
     VERDICT_RECORD,
     AccessTrail,
     Adjudication,
@@ -57,7 +58,6 @@ from audit.store import (
     originator_hex,
 )
 from audit.wording import player_named
-from console.readmodel.signatures import TRAIL_TOPICS
 from pipelines.night_units import COLLUSION_STATE, INTAKE, LEDGER, QUALITY
 from pipelines.report import DETECTORS
 
@@ -184,7 +184,7 @@ class ReadModel:
         """How many verdict units were projected: changes when findings may have."""
         self.events_generation = 0
         """Changes whenever a refresh finds events other than the console's own access
-        trail (``console.readmodel.signatures.TRAIL_TOPICS``: looks, sessions), or cannot tell: a
+        trail (``audit.store.TRAIL_TOPICS``: looks, sessions), or cannot tell: a
         key for what is computed from stored events (``console.readmodel.investigations``), which a
         reader's looks never change."""
         self.quarantined = 0

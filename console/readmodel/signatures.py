@@ -22,31 +22,12 @@ and only the cases that point to tampering are alarms:
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any
 
 from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PublicKey
-from eventsourcing.utils import get_topic
 
-from audit.store import (
-    INTERNAL_RECORD_TYPES,
-    AccessTrail,
-    Checkpoint,
-    IncidentNote,
-    SignOff,
-    signature_valid,
-)
+from audit.store import AfterSigned, Checkpoint, signature_valid
 
 OK, NEUTRAL, ALARM = "ok", "neutral", "alarm"
-
-TRAIL_TOPICS = tuple(
-    topic
-    for cls in (AccessTrail, SignOff, IncidentNote)
-    for topic in (
-        get_topic(cls.Opened),
-        *(get_topic(cls.event_class(name)) for name in INTERNAL_RECORD_TYPES[cls]),
-    )
-)
-"""The topics of the console's access-trail facts (``console.auth.trail``)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -58,40 +39,11 @@ class SignatureStatus:
     detail: str
 
 
-@dataclass(frozen=True, slots=True)
-class AfterSigned:
-    """The events stored after the last signed checkpoint: all of them, and how many of
-    those are the console's access trail."""
-
-    events: int
-    trail: int
-
-
-def _count(recorder: Any, start: int, stop: int, topics: tuple[str, ...], batch: int) -> int:
-    count = 0
-    while page := recorder.select_notifications(start, batch, stop=stop, topics=topics):
-        count += len(page)
-        start = page[-1].id + 1
-    return count
-
-
-def events_after(recorder: Any, notification_id: int, batch: int = 2000) -> AfterSigned:
-    """The events after ``notification_id``, both counts taken up to the same head (so
-    trail appended meanwhile never makes the two disagree)."""
-    stop = int(recorder.max_notification_id() or 0)
-    if stop <= notification_id:
-        return AfterSigned(0, 0)
-    start = notification_id + 1
-    return AfterSigned(
-        _count(recorder, start, stop, (), batch), _count(recorder, start, stop, TRAIL_TOPICS, batch)
-    )
-
-
 def signature_status(
     checkpoints: list[Checkpoint], public_key: Ed25519PublicKey, after: AfterSigned
 ) -> SignatureStatus:
     """The status of a store whose chain verified, under ``public_key``; ``after``: the
-    events after its last signed checkpoint (``events_after``)."""
+    rows after its last signed checkpoint (``audit.store.events_after``)."""
     ordered = sorted(checkpoints, key=lambda c: c.notification_id)
     signed = [c for c in ordered if c.signature]
     forged = next((c for c in signed if not signature_valid(c, public_key)), None)

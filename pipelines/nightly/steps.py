@@ -70,6 +70,7 @@ from pipelines.night_units import (
     unit,
     unit_lookup,
 )
+from pipelines.night_window import NightWindow, outside_night, tolerance_from_env, with_window
 from pipelines.nightly.intake import (
     ReadByIngest,
     day_intakes,
@@ -79,7 +80,7 @@ from pipelines.nightly.intake import (
 from pipelines.nightly.partitions import PARTITIONS, partition_name
 from pipelines.quality import QualityResult, Validations, merged, readability
 from pipelines.report import ReportPaths, write_report
-from replayer.findings import tally_kinds
+from replayer.findings import Finding, tally_kinds
 from replayer.rulebooks.poker import RakeTerms
 from replayer.terms import declared_rake
 
@@ -268,6 +269,8 @@ def _judge_family(
     checked: list[QualityResult] = []
     watcher = CollusionDetector(as_of=day) if family == "poker" else None
     rake = RakeProfile()
+    window = NightWindow(day, tolerance_from_env())  # pipelines.night_window
+    outside: list[Finding] = []
     batches = store.iter_record_batches(family, subjects, BATCH)
     for judged in judged_batches(store, family, batches, terms_book, keep=bool):
         events: list[dict[str, Any]] = []  # a subject with no records: all quarantined
@@ -276,6 +279,8 @@ def _judge_family(
             if verdict.findings:
                 flagged.append(inputs.subject)
             events.extend(inputs.events)
+            if late := outside_night(window, inputs.subject, inputs.events):
+                outside.append(late)
             if family == "banked" and is_coup(inputs.events):
                 coups.append(inputs.subject)
             if dealt_from_a_shoe(family, inputs.events):
@@ -288,7 +293,7 @@ def _judge_family(
     writer.flush()
     result.verdicts_stored += writer.stored
     result.judged[family] = len(ledger)
-    quality = merged(label, family, checked)
+    quality = with_window(merged(label, family, checked), outside)
     result.events_checked += quality.events
     result.quality_findings += len(quality.findings)
     scope = f"{day.isoformat()}/{label}"
