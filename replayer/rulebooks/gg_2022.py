@@ -171,6 +171,7 @@ CASH_HOLDEM = PokerRulebook(
     raise_cap_no_limit=None,
     raise_cap_pot_limit=None,
     raise_cap_lifted_heads_up=True,
+    raise_amount_unlimited_heads_up=False,  # pot limit binds heads-up too, as the rooms play
     min_players=2,
     max_seats=None,
     split_unit=SplitUnit.SMALLEST_CHIP,  # mãos atadas: split equally

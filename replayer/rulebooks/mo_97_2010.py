@@ -8,9 +8,14 @@ Choices the text leaves open, each beside its value below:
 
 * art.12(2) caps raises at three per round "in games with betting limits"
   (設有限額的牌局); art.11(2) uses the same words for the pot-limit game, so the cap
-  applies to pot-limit omaha (PO) and not to no-limit (NO, art.12(3)). Art.12(4) lifts
-  it heads-up (the Chinese says the raise "amount" is unlimited; we read it, with the
-  digest, as the number of raises).
+  applies to pot-limit omaha (PO) and not to no-limit (NO, art.12(3)).
+* art.12(4): 「如只有兩位博彩者進行牌局(head up),則加注的金額不設限制」, heads-up "the
+  *amount* of a raise is not limited": with two players left in the hand the pot-limit
+  maximum of art.11(2) does not bind (``raise_amount_unlimited_heads_up``). The text
+  speaks of the amount, not of the number of raises; the number is lifted too
+  (``raise_cap_lifted_heads_up``), since a cap of three raises bounds what a raise may
+  reach and art.12(4) sets no limit on it. (The replayer once lifted only the number,
+  reading the digest rather than the text.)
 * art.5 names the 1st and 2nd player left of the button for the blinds; heads-up this
   would make the button the big blind. We follow the universal heads-up convention
   (button posts the small blind) that operators record.
@@ -102,7 +107,8 @@ OMAHA = PokerRulebook(
     max_raise_pot_limit=RaiseMax.POT,  # art.11(2)
     raise_cap_no_limit=None,  # art.12(3)
     raise_cap_pot_limit=3,  # art.12(2)
-    raise_cap_lifted_heads_up=True,  # art.12(4)
+    raise_cap_lifted_heads_up=True,  # art.12(4): no limit heads-up, the number neither
+    raise_amount_unlimited_heads_up=True,  # art.12(4): 加注的金額不設限制
     min_players=2,  # art.2(3)
     max_seats=None,  # art.2(2): more than ten seats allowed
     split_unit=SplitUnit.SMALLEST_CHIP,  # art.10(4)

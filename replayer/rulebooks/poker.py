@@ -303,6 +303,9 @@ class PokerRulebook:
     """Raises per betting round in P variants (None: unlimited)."""
     raise_cap_lifted_heads_up: bool
     """No raise cap while only two players remain in the hand."""
+    raise_amount_unlimited_heads_up: bool
+    """No maximum raise (``RaiseMax``) while only two players remain in the hand: the
+    raise *amount* is unlimited heads-up (MO-97/2010 art.12(4)), not only their number."""
     min_players: int
     """Fewest players a hand may be dealt to."""
     max_seats: int | None

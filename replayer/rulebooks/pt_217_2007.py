@@ -16,7 +16,8 @@ Choices the text leaves open, each beside its value below:
   call (``RaiseMax.BETS_SO_FAR``), for every hold'em/omaha hand whatever its recorded
   structure letter.
 * n.º 87-88: three raises per round, unlimited with two players left; forced bets are
-  not raises.
+  not raises. N.º 88 (and 47) lift the *number* of raises ("o número de repiques é
+  ilimitado"), not n.º 86's maximum: heads-up a raise is still at most the bets so far.
 * n.º 17 (ranking list) is cut from the copy: the standard order (``evaluator.STANDARD``).
   n.º 103/105 (sintético changes) are cut: flush above full house, ace low A-8-9-T-J
   (n.º 95) (``evaluator.SYNTHETIC``).
@@ -116,6 +117,7 @@ OMAHA = PokerRulebook(
     raise_cap_no_limit=3,  # n.º 87
     raise_cap_pot_limit=3,  # n.º 87
     raise_cap_lifted_heads_up=True,  # n.º 88, 47
+    raise_amount_unlimited_heads_up=False,  # n.º 88 lifts the number of raises only
     min_players=4,  # n.º 24
     max_seats=10,  # n.º 6
     split_unit=SplitUnit.TABLE_MINIMUM,  # n.º 67
