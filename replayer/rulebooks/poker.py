@@ -316,6 +316,12 @@ class PokerRulebook:
     """Who receives what cannot be divided equally."""
     run_share: RunShare
     """How a pot is divided between boards run more than once (``runs.split_runs``)."""
+    board_runs_forbidden_by: str | None
+    """The article that forbids running the board more than once (MO-97/2010 art.10(3):
+    no agreement to share the pot, every seat plays on to the result), or None where the
+    source allows it or is silent. A hand run more than once under such a rulebook is
+    ``illegal_action`` citing it; its pots are still judged run by run (``run_share``),
+    as the players agreed to share them."""
     rake_split: RakeSplit
     """How the hand's rake is shared over its pots (``rake.share_rake``); with no rake
     terms the rake cannot be checked, and the room's own per-pot split stands."""

@@ -123,6 +123,7 @@ OMAHA = PokerRulebook(
     split_unit=SplitUnit.TABLE_MINIMUM,  # n.º 67
     odd_chip=OddChip.ONE_UNIT_EACH_FROM_BUTTON,  # n.º 67
     run_share=RunShare.EXACT,  # silent on runs: each run P/k, n.º 66-67 the leftover units
+    board_runs_forbidden_by=None,  # silent (n.º 56's "parol" annuls plays; runs do not)
     rake_split=RakeSplit.PROPORTIONAL,  # n.º 65: the percentage "retirada de cada um dos
     # pagamentos", each pot's payment its own share
     rake=None,  # n.º 7 list cut: declared per table
