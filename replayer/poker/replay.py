@@ -35,6 +35,7 @@ from replayer.findings import Finding, FindingKind
 from replayer.poker.betting import QUALITY, Issue
 from replayer.poker.dispatch import apply
 from replayer.poker.hand import SCHEMA, Hand, open_hand
+from replayer.poker.limits import Stakes, action_issues, hand_stakes, opening_issues
 from replayer.poker.settlement import settle
 from replayer.poker.steps import StepLog
 from replayer.poker.table import seating_issues
@@ -143,7 +144,8 @@ def adjudicate_hand(
     try:
         hand = open_hand(chosen, start, ordered[0], hand_id, rake_terms, fee_terms)
         log = StepLog(hand.table, hand.board) if with_steps else None
-        return _with_chips(_replay(hand, ordered, log), start, ordered)
+        stakes = hand_stakes(chosen.table_limits, start, table_terms)
+        return _with_chips(_replay(hand, ordered, log, stakes), start, ordered)
     except (KeyError, TypeError, ValueError, IndexError) as error:
         return _empty(
             hand_id,
@@ -222,10 +224,15 @@ def _empty(hand_id: str, rulebook_id: str | None, finding: Finding) -> HandVerdi
     )
 
 
-def _replay(hand: Hand, ordered: list[HeldEvent], log: StepLog | None) -> HandVerdict:
-    """Apply every event, settle, and assemble the verdict."""
+def _replay(
+    hand: Hand, ordered: list[HeldEvent], log: StepLog | None, stakes: Stakes | None
+) -> HandVerdict:
+    """Apply every event, settle, and assemble the verdict; the stakes against the
+    table's limits where the rulebook ties them (``limits``)."""
     issues = hand.issues
     issues.extend(seating_issues(hand.book, hand.table))
+    if stakes is not None:
+        issues.extend(opening_issues(stakes, hand.table))
     findings: list[Finding] = []
     previous = None
     for event in ordered:
@@ -242,6 +249,8 @@ def _replay(hand: Hand, ordered: list[HeldEvent], log: StepLog | None) -> HandVe
             )
         previous = sequence if isinstance(sequence, int) else previous
         seat = apply(hand, event)
+        if stakes is not None and event.get("type") == "ActionTaken":
+            issues.extend(action_issues(stakes, event))
         if issues or log is not None:
             raised = [_event_finding(hand, issue, event, seat) for issue in issues]
             issues.clear()

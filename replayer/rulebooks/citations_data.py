@@ -730,6 +730,12 @@ _PT_II: tuple[tuple[str, str, str], ...] = (
         "At the final table players may agree to end the tournament without a winner, "
         "including how the prizes are shared",
     ),
+    (
+        "n.º 19",
+        "Bets within the table limits",
+        "Players bet only with chips, and every bet lies within the limits authorised for "
+        "the table and approved by the concessionaire",
+    ),
 )
 
 _PT_III: tuple[tuple[str, str, str], ...] = (

@@ -32,6 +32,12 @@ Choices the text leaves open, each beside its value below:
   table, and a fee taken without them is ``terms_missing``.
 * Boards run more than once after an all-in: silent. Each run shares the pot equally and
   n.º 66-67 settle the shares and the leftover units (``runs.split_runs``).
+* n.º 19-20, 82-83 (``TableLimits``): the small blind is half the table minimum, the big
+  blind the minimum (sintético has no blinds; its ante, n.º 102, is "no valor mínimo
+  fixado pela concessionária", a minimum of its own), no bet or raise above the table
+  maximum, and a declared minimum from 20% to 40% of the maximum. The minimum is the
+  declared table terms' ``min_bet``, else the hand's own; n.º 21 (how the maximum is
+  fixed) is cut, so a bet or raise is bounded by the chips that one action puts in.
 * n.º 24: fewer than four players suspends the game; a hand dealt to fewer is reported
   as ``invalid_deal`` (the deal should not have happened) and otherwise judged as played.
 * Sintético (n.º 95-112): ante from every player (n.º 102), no burn (n.º 100), five board
@@ -60,6 +66,7 @@ from replayer.rulebooks.poker import (
     RunShare,
     ShortBlind,
     SplitUnit,
+    TableLimits,
 )
 
 _K = "PT-217/2007"
@@ -93,6 +100,14 @@ _CITE = Citations(
     void_refund=f"{_K} n.º 69",
 )
 
+LIMITS = TableLimits(
+    within="PT-217/2007 n.º 19",
+    minimum_share="PT-217/2007 n.º 20",
+    min_to_max_bps=(2000, 4000),  # n.º 20 "entre 20% ou 40% do máximo": read as a band
+    small_blind="PT-217/2007 n.º 82",
+    big_blind="PT-217/2007 n.º 83",
+)
+
 OMAHA = PokerRulebook(
     id="pt-217-2007-omaha",
     title="Portaria n.º 217/2007, Secção II, póquer não bancado, variante omaha",
@@ -123,6 +138,7 @@ OMAHA = PokerRulebook(
     split_unit=SplitUnit.TABLE_MINIMUM,  # n.º 67
     odd_chip=OddChip.ONE_UNIT_EACH_FROM_BUTTON,  # n.º 67
     run_share=RunShare.EXACT,  # silent on runs: each run P/k, n.º 66-67 the leftover units
+    table_limits=LIMITS,  # n.º 19-20, 82-83
     board_runs_forbidden_by=None,  # silent (n.º 56's "parol" annuls plays; runs do not)
     rake_split=RakeSplit.PROPORTIONAL,  # n.º 65: the percentage "retirada de cada um dos
     # pagamentos", each pot's payment its own share
@@ -174,6 +190,9 @@ SYNTHETIC = replace(
     raise_cap_no_limit=None,  # n.º 47, 112: no cap set for sintético
     raise_cap_pot_limit=None,
     max_seats=11,  # n.º 6, 99
+    # n.º 102's ante is "no valor mínimo fixado pela concessionária": a minimum of its own,
+    # not said to be the table minimum, so the ante is the hand's declared one (``blinds``)
+    table_limits=replace(LIMITS, small_blind=None, big_blind=None),
 )
 
 RULEBOOKS = (OMAHA, HOLDEM, SYNTHETIC)
