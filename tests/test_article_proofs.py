@@ -1,0 +1,68 @@
+"""Rules the code applied with no test naming them (the audit's "implemented, no test"
+rows): one test per article, each asserting the finding that cites it and that the legal
+case raises nothing."""
+
+from __future__ import annotations
+
+from replayer.casino import adjudicate_round
+from replayer.poker import adjudicate_hand
+from tests.poker_sim import HandBuilder
+from tests.test_casino_blackjack import round_of
+from tests.test_casino_chemin_de_fer import coup
+
+
+def _cited(findings: tuple, kind: str = "illegal_action") -> list[str]:
+    return [f.citation for f in findings if f.kind == kind]
+
+
+def test_the_bank_is_at_least_the_table_minimum_pt_i35_37() -> None:
+    """I.35: the bank is at least the table minimum (I.37: no maximum)."""
+    cards = [("ponto", "9h"), ("banker", "2c"), ("ponto", "Kd"), ("banker", "3d")]
+    assert _cited(adjudicate_round(coup(cards, [100], {"s0": 200}, bank=20_000)).findings) == []
+    low = adjudicate_round(coup(cards, [50], {"s0": 100}, bank=50)).findings
+    assert "PT-217/2007 I.35-37" in _cited(low)
+
+
+def test_a_punto_stake_is_a_multiple_of_the_minimum_pt_i36() -> None:
+    cards = [("ponto", "9h"), ("banker", "2c"), ("ponto", "Kd"), ("banker", "3d")]
+    findings = adjudicate_round(coup(cards, [150], {"s0": 300})).findings
+    assert _cited(findings) == ["PT-217/2007 I.36"]
+
+
+def test_the_synthetic_ante_is_the_tables_pt_n102() -> None:
+    """N.º 102: every player makes the initial bet (ante) the house fixed; an ante of
+    another amount is illegal."""
+    syn = {"variant": "NSY", "rulebook": "pt-217-2007-synthetic"}
+    stacks = {1: 100, 2: 100, 3: 100, 4: 100}
+    hand = HandBuilder(**syn, stacks=stacks, blinds=(0, 0), ante=2)
+    for seat, amount in ((1, 2), (2, 2), (3, 1), (4, 2)):
+        hand.post(seat, "ante", amount)
+    assert _cited(adjudicate_hand(hand.events).findings) == ["PT-217/2007 n.º 102"]
+
+
+def test_the_initial_deal_is_hand_dealer_hand_dealer_gg_live_iii_3_4() -> None:
+    good = [(1, "7s"), ("dealer", "9c"), (1, "Td"), ("dealer", "9d")]
+    assert adjudicate_round(round_of(good, {})).findings == ()
+    bad = [("dealer", "9c"), (1, "7s"), (1, "Td"), ("dealer", "9d")]
+    assert _cited(adjudicate_round(round_of(bad, {})).findings, "invalid_deal") == [
+        "GG-2022 live III 3.4"
+    ]
+
+
+def test_a_decision_needs_a_hand_in_play_gg_live_iii_3_5() -> None:
+    """III 3.5: each hand in play, in turn, takes its options; a decision recorded for a
+    hand the round never dealt is illegal."""
+    dealt = [(1, "Ts"), ("dealer", "9c"), (1, "8d"), ("dealer", "9d"), (1, "2c")]
+    hit = [("PlayerDecision", {"hand": 1, "decision": "hit"})]
+    assert adjudicate_round(round_of(dealt, {"m1": 200}, hit)).findings == ()
+    ghost = [*hit, ("PlayerDecision", {"hand": 2, "decision": "stand"})]
+    findings = adjudicate_round(round_of(dealt, {"m1": 200}, ghost)).findings
+    assert _cited(findings) == ["GG-2022 live III 3.5"]
+
+
+def test_no_decision_once_the_dealers_ace_shows_blackjack_gg_live_iii_3_7() -> None:
+    dealt = [(1, "Ts"), ("dealer", "Ac"), (1, "6d"), ("dealer", "Kc")]
+    assert adjudicate_round(round_of(dealt, {})).findings == ()
+    hit = [("PlayerDecision", {"hand": 1, "decision": "hit"})]
+    findings = adjudicate_round(round_of([*dealt, (1, "2c")], {}, hit)).findings
+    assert "GG-2022 live III 3.7" in _cited(findings)
