@@ -7,8 +7,11 @@ from __future__ import annotations
 from replayer.casino import adjudicate_round
 from replayer.poker import adjudicate_hand
 from tests.poker_sim import HandBuilder
+from tests.test_casino_baccarat import BANKER_WINS
+from tests.test_casino_baccarat import coup as baccarat
 from tests.test_casino_blackjack import round_of
 from tests.test_casino_chemin_de_fer import coup
+from tests.test_casino_roulette import spin
 
 
 def _cited(findings: tuple, kind: str = "illegal_action") -> list[str]:
@@ -66,3 +69,62 @@ def test_no_decision_once_the_dealers_ace_shows_blackjack_gg_live_iii_3_7() -> N
     hit = [("PlayerDecision", {"hand": 1, "decision": "hit"})]
     findings = adjudicate_round(round_of([*dealt, (1, "2c")], {}, hit)).findings
     assert "GG-2022 live III 3.7" in _cited(findings)
+
+
+def _poker(book: dict, seats: int, hole: str | None = None) -> HandBuilder:
+    stacks = {seat: 100 for seat in range(1, seats + 1)}
+    hand = HandBuilder(**book, stacks=stacks).post(1, "small_blind", 1).post(2, "big_blind", 2)
+    return hand.hole(3, hole) if hole else hand
+
+
+MO = {"variant": "PO", "rulebook": "mo-97-2010-omaha"}
+PT_OMAHA = {"variant": "PO", "rulebook": "pt-217-2007-omaha"}
+PT_HOLDEM = {"variant": "NT", "rulebook": "pt-217-2007-holdem"}
+
+
+def test_at_least_two_players_mo_art_2_3() -> None:
+    alone = HandBuilder(**MO, stacks={1: 100}).events
+    assert _cited(adjudicate_hand(alone).findings, "invalid_deal") == ["MO-97/2010 art.2(3)"]
+    assert _cited(adjudicate_hand(_poker(MO, 2).events).findings, "invalid_deal") == []
+
+
+def test_ten_seats_in_holdem_and_omaha_pt_n6() -> None:
+    eleven = adjudicate_hand(_poker(PT_HOLDEM, 11).events).findings
+    assert _cited(eleven, "invalid_deal") == ["PT-217/2007 n.º 6"]
+    assert _cited(adjudicate_hand(_poker(PT_HOLDEM, 10).events).findings, "invalid_deal") == []
+
+
+def test_four_hole_cards_in_omaha_pt_n77() -> None:
+    two = adjudicate_hand(_poker(PT_OMAHA, 4, "Ah Kd").events).findings
+    assert _cited(two, "invalid_deal") == ["PT-217/2007 n.º 77"]
+    four = adjudicate_hand(_poker(PT_OMAHA, 4, "Ah Kd 2c 3c").events).findings
+    assert _cited(four, "invalid_deal") == []
+
+
+def test_three_cards_for_the_flop_pt_n41_43_45() -> None:
+    def flop(cards: str) -> list[str]:
+        hand = _poker(PT_HOLDEM, 4).act(3, "call", 2).act(4, "call", 2).act(1, "call", 1)
+        hand.act(2, "check").board(cards)
+        return _cited(adjudicate_hand(hand.events).findings, "invalid_deal")
+
+    assert flop("2c 7d 9h") == []
+    assert flop("2c 7d 9h Ks") == ["PT-217/2007 n.º 41, 43, 45"]
+
+
+def test_blind_positions_and_the_first_to_act_pt_n81_84() -> None:
+    """N.º 81: the small bet first left of the mão, the big bet next; n.º 84: the player
+    left of the big bet speaks first."""
+    hand = HandBuilder(**PT_HOLDEM, stacks={1: 100, 2: 100, 3: 100, 4: 100})
+    swapped = hand.post(2, "small_blind", 1).post(1, "big_blind", 2)
+    assert "PT-217/2007 n.º 81-83" in _cited(adjudicate_hand(swapped.events).findings)
+    early = _poker(PT_HOLDEM, 4).act(4, "call", 2)
+    assert _cited(adjudicate_hand(early.events).findings) == ["PT-217/2007 n.º 84"]
+
+
+def test_bets_within_the_table_limits_gg_live_ii_2_1_7_iv_2_1_4() -> None:
+    small = spin([("straight", [17], 50)], 3, {})
+    assert _cited(adjudicate_round(small).findings) == ["GG-2022 live IV 2.1.4-2.1.5"]
+    assert adjudicate_round(spin([("straight", [17], 100)], 3, {})).findings == ()
+    low = baccarat(BANKER_WINS, [("player", 50)], {})
+    assert _cited(adjudicate_round(low).findings) == ["GG-2022 live II 2.1.7"]
+    assert adjudicate_round(baccarat(BANKER_WINS, [("player", 100)], {})).findings == ()
