@@ -121,10 +121,14 @@ def test_blind_positions_and_the_first_to_act_pt_n81_84() -> None:
     assert _cited(adjudicate_hand(early.events).findings) == ["PT-217/2007 n.º 84"]
 
 
-def test_bets_within_the_table_limits_gg_live_ii_2_1_7_iv_2_1_4() -> None:
+def test_bets_within_the_table_limits_gg_live_ii_2_1_7_iii_2_1_4_iv_2_1_4() -> None:
     small = spin([("straight", [17], 50)], 3, {})
     assert _cited(adjudicate_round(small).findings) == ["GG-2022 live IV 2.1.4-2.1.5"]
     assert adjudicate_round(spin([("straight", [17], 100)], 3, {})).findings == ()
     low = baccarat(BANKER_WINS, [("player", 50)], {})
     assert _cited(adjudicate_round(low).findings) == ["GG-2022 live II 2.1.7"]
     assert adjudicate_round(baccarat(BANKER_WINS, [("player", 100)], {})).findings == ()
+    dealt = [(1, "7s"), ("dealer", "9c"), (1, "Td"), ("dealer", "9d")]
+    assert _cited(adjudicate_round(round_of(dealt, {}, stake=50)).findings) == [
+        "GG-2022 live III 2.1.4"
+    ]
