@@ -132,3 +132,34 @@ def test_bets_within_the_table_limits_gg_live_ii_2_1_7_iii_2_1_4_iv_2_1_4() -> N
     assert _cited(adjudicate_round(round_of(dealt, {}, stake=50)).findings) == [
         "GG-2022 live III 2.1.4"
     ]
+
+
+def _to_showdown() -> HandBuilder:
+    """Four players call the big blind and check every later round; under PT-217/2007
+    n.º 85 the mão (seat 4, the button) opens each later round, the river's too."""
+    hand = _poker(PT_HOLDEM, 4).act(3, "call", 2).act(4, "call", 2).act(1, "call", 1)
+    hand.act(2, "check")
+    for cards in ("2c 7d 9h", "Jd", "Ks"):
+        hand.board(cards)
+        for seat in (4, 1, 2, 3):
+            hand.act(seat, "check")
+    return hand
+
+
+def test_the_last_rounds_opener_shows_first_then_clockwise_pt_n62() -> None:
+    holes = {1: "Ah Ad", 2: "3c 4c", 3: "5s 6s", 4: "8h 8d"}
+
+    def order(*seats: int) -> list[tuple[str, str]]:
+        hand = _to_showdown()
+        for seat in seats:
+            hand.show(seat, holes[seat])
+        verdict = adjudicate_hand(hand.award(1, 8).end().events)
+        return [(f.citation, f.reason) for f in verdict.findings if f.kind == "illegal_action"]
+
+    assert order(4, 1, 2, 3) == []
+    reason = (
+        "shows after seat {}: the showdown begins with seat 4, who opened the last "
+        "betting round, then goes clockwise"
+    )
+    assert order(1, 2, 3, 4) == [("PT-217/2007 n.º 62", "seat 4: " + reason.format(3))]
+    assert order(4, 2, 1, 3) == [("PT-217/2007 n.º 62", "seat 1: " + reason.format(2))]

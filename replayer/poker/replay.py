@@ -37,6 +37,7 @@ from replayer.poker.dispatch import apply
 from replayer.poker.hand import SCHEMA, Hand, open_hand
 from replayer.poker.limits import Stakes, action_issues, hand_stakes, opening_issues
 from replayer.poker.settlement import settle
+from replayer.poker.showdown_order import ShowdownOrder
 from replayer.poker.steps import StepLog
 from replayer.poker.table import seating_issues
 from replayer.poker.tournament_chips import conservation_finding, is_tournament
@@ -228,11 +229,14 @@ def _replay(
     hand: Hand, ordered: list[HeldEvent], log: StepLog | None, stakes: Stakes | None
 ) -> HandVerdict:
     """Apply every event, settle, and assemble the verdict; the stakes against the
-    table's limits where the rulebook ties them (``limits``)."""
+    table's limits and the showdown's order where the rulebook sets them (``limits``,
+    ``showdown_order``)."""
     issues = hand.issues
     issues.extend(seating_issues(hand.book, hand.table))
     if stakes is not None:
         issues.extend(opening_issues(stakes, hand.table))
+    order_by = hand.book.showdown_order_by
+    showdown = None if order_by is None else ShowdownOrder(order_by, hand.table)
     findings: list[Finding] = []
     previous = None
     for event in ordered:
@@ -251,6 +255,8 @@ def _replay(
         seat = apply(hand, event)
         if stakes is not None and event.get("type") == "ActionTaken":
             issues.extend(action_issues(stakes, event))
+        if showdown is not None:
+            issues.extend(showdown.see(event))
         if issues or log is not None:
             raised = [_event_finding(hand, issue, event, seat) for issue in issues]
             issues.clear()

@@ -363,6 +363,10 @@ class PokerRulebook:
     source ties no stake to them (MO-97/2010 art.4(3) only posts the blind limits, art.5
     makes the small blind "generally" half the big one; GG-2022 leaves stakes to the game
     pages)."""
+    showdown_order_by: str | None
+    """The article that orders the showdown, the opener of the last betting round first,
+    then clockwise (PT-217/2007 n.º 62; ``replayer.poker.showdown_order``), or None where
+    the source sets no order (MO-97/2010 art.8(5): every player reveals; GG-2022 silent)."""
     board_runs_forbidden_by: str | None
     """The article that forbids running the board more than once (MO-97/2010 art.10(3):
     no agreement to share the pot, every seat plays on to the result), or None where the

@@ -139,6 +139,7 @@ OMAHA = PokerRulebook(
     odd_chip=OddChip.ONE_UNIT_EACH_FROM_BUTTON,  # n.º 67
     run_share=RunShare.EXACT,  # silent on runs: each run P/k, n.º 66-67 the leftover units
     table_limits=LIMITS,  # n.º 19-20, 82-83
+    showdown_order_by="PT-217/2007 n.º 62",  # the last round's opener first, then clockwise
     board_runs_forbidden_by=None,  # silent (n.º 56's "parol" annuls plays; runs do not)
     rake_split=RakeSplit.PROPORTIONAL,  # n.º 65: the percentage "retirada de cada um dos
     # pagamentos", each pot's payment its own share
