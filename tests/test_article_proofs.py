@@ -163,3 +163,26 @@ def test_the_last_rounds_opener_shows_first_then_clockwise_pt_n62() -> None:
     )
     assert order(1, 2, 3, 4) == [("PT-217/2007 n.º 62", "seat 4: " + reason.format(3))]
     assert order(4, 2, 1, 3) == [("PT-217/2007 n.º 62", "seat 1: " + reason.format(2))]
+
+
+def test_a_board_card_turned_early_loses_a_betting_round_pt_n110() -> None:
+    """Sintético deals the board one card a round (n.º 107-108); two cards turned at once
+    lose the round the second skipped (n.º 110): the betting goes on in the next round and
+    the board still ends at five cards. Hold'em and omaha have no such rule: too many
+    cards at once is an invalid deal (n.º 41, 43, 45)."""
+    syn = {"variant": "NSY", "rulebook": "pt-217-2007-synthetic"}
+
+    def hand(*boards: str) -> list[str]:
+        played = HandBuilder(**syn, stacks={1: 100, 2: 100, 3: 100, 4: 100}, ante=1)
+        for seat in (1, 2, 3, 4):
+            played.post(seat, "ante", 1)
+        for cards in boards:
+            played.board(cards)
+            for seat in (1, 2, 3, 4):
+                played.act(seat, "check")
+        return _cited(adjudicate_hand(played.events).findings, "invalid_deal")
+
+    assert hand("As", "Ks", "Qs", "Js", "Ts") == []
+    assert hand("As Ks", "Qs", "Js", "Ts") == []  # the first round is lost
+    assert hand("As", "Ks Qs Js", "Ts") == []  # two rounds lost
+    assert hand("As Ks", "Qs", "Js", "Ts", "9s") == ["PT-217/2007 n.º 107-108"]

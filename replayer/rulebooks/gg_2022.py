@@ -178,6 +178,7 @@ CASH_HOLDEM = PokerRulebook(
     odd_chip=CASH_ODD_CHIP,  # silent: open choice, as the room's histories pay
     run_share=CASH_RUN_SHARE,  # silent: open choice, as the room's histories pay
     table_limits=None,  # stakes per game page, no rule ties them together
+    extra_board_card_by=None,  # the room deals; silent
     showdown_order_by=None,  # silent; the room shows the cards itself
     board_runs_forbidden_by=None,  # silent; the rooms offer running it twice
     rake_split=CASH_RAKE_SPLIT,  # silent: open choice, as the side-pot records show

@@ -122,6 +122,7 @@ OMAHA = PokerRulebook(
     odd_chip=OddChip.FIRST_WINNER_FROM_SEAT_ONE,  # art.10(5)
     run_share=RunShare.EXACT,  # runs forbidden; judged as agreed: P/k, art.10(4)-(5)
     table_limits=None,  # art.4(3) posts the blind limits; art.5 SB "generally" half
+    extra_board_card_by=None,  # art.9: a dealing error is corrected, else void
     showdown_order_by=None,  # art.8(5): every participant reveals, in no order
     board_runs_forbidden_by="MO-97/2010 art.10(3)",  # 不得協議分享彩池: no pot-sharing
     rake_split=RakeSplit.PROPORTIONAL,  # art.16: the rate is of each hand's pot

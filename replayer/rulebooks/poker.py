@@ -363,6 +363,10 @@ class PokerRulebook:
     source ties no stake to them (MO-97/2010 art.4(3) only posts the blind limits, art.5
     makes the small blind "generally" half the big one; GG-2022 leaves stakes to the game
     pages)."""
+    extra_board_card_by: str | None
+    """The article by which a board card turned before its time loses a betting round
+    (PT-217/2007 n.º 110, sintético: "perdem-se tantos turnos de apostas quantas as cartas
+    descobertas"), or None where more board cards than are due is ``invalid_deal``."""
     showdown_order_by: str | None
     """The article that orders the showdown, the opener of the last betting round first,
     then clockwise (PT-217/2007 n.º 62; ``replayer.poker.showdown_order``), or None where

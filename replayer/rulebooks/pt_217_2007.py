@@ -43,8 +43,10 @@ Choices the text leaves open, each beside its value below:
 * Sintético (n.º 95-112): ante from every player (n.º 102), no burn (n.º 100), five board
   cards from the bottom one at a time, a betting round after each (n.º 107-108), the
   first round opened left of the mão (n.º 107), the next ones by the player who made the
-  highest bet in the previous round (n.º 108). Minimum raise and raise cap are not set
-  (n.º 112 refers to the general rules, which are silent): previous bet or raise, no cap.
+  highest bet in the previous round (n.º 108); a board card turned before its time loses
+  a betting round per card (n.º 110, ``extra_board_card_by``). Minimum raise and raise
+  cap are not set (n.º 112 refers to the general rules, which are silent): previous bet
+  or raise, no cap.
 """
 
 from __future__ import annotations
@@ -139,6 +141,7 @@ OMAHA = PokerRulebook(
     odd_chip=OddChip.ONE_UNIT_EACH_FROM_BUTTON,  # n.º 67
     run_share=RunShare.EXACT,  # silent on runs: each run P/k, n.º 66-67 the leftover units
     table_limits=LIMITS,  # n.º 19-20, 82-83
+    extra_board_card_by=None,  # omaha, hold'em: n.º 69-71 (n.º 110 is sintético's)
     showdown_order_by="PT-217/2007 n.º 62",  # the last round's opener first, then clockwise
     board_runs_forbidden_by=None,  # silent (n.º 56's "parol" annuls plays; runs do not)
     rake_split=RakeSplit.PROPORTIONAL,  # n.º 65: the percentage "retirada de cada um dos
@@ -191,6 +194,7 @@ SYNTHETIC = replace(
     raise_cap_no_limit=None,  # n.º 47, 112: no cap set for sintético
     raise_cap_pot_limit=None,
     max_seats=11,  # n.º 6, 99
+    extra_board_card_by="PT-217/2007 n.º 110",  # a card turned early loses a betting round
     # n.º 102's ante is "no valor mínimo fixado pela concessionária": a minimum of its own,
     # not said to be the table minimum, so the ante is the hand's declared one (``blinds``)
     table_limits=replace(LIMITS, small_blind=None, big_blind=None),
