@@ -206,6 +206,7 @@ def _outside(table_id: str, record: FlatEvent, book: Any) -> list[Finding]:
             declared = declared_rake(record)
         except ValueError as error:
             return [_finding(FindingKind.DATA_QUALITY, table_id, record, SCHEMA, str(error))]
+        found.extend(_limits_outside(table_id, record, book))
         law = book.rake
         if declared is None or law is None:
             return found
@@ -257,6 +258,30 @@ def _outside(table_id: str, record: FlatEvent, book: Any) -> list[Finding]:
             )
         )
     return found
+
+
+def _limits_outside(table_id: str, record: FlatEvent, book: PokerRulebook) -> list[Finding]:
+    """A declared minimum that is not the share of the maximum the rulebook allows
+    (``TableLimits``: PT-217/2007 n.º 20, from 20% to 40%)."""
+    rules = book.table_limits
+    minimum, maximum = record.get("min_bet"), record.get("max_bet")
+    if rules is None or not isinstance(minimum, int) or not isinstance(maximum, int):
+        return []
+    issue = rules.minimum_share_issue(minimum, maximum)
+    if issue is None:
+        return []
+    low, high = rules.min_to_max_bps
+    return [
+        _finding(
+            FindingKind.TERMS_OUTSIDE_RULEBOOK,
+            table_id,
+            record,
+            rules.minimum_share,
+            issue,
+            expected={"min_bet_bps_of_max": [low, high]},
+            recorded={"min_bet": minimum, "max_bet": maximum},
+        )
+    ]
 
 
 def _percent(bps: int) -> str:

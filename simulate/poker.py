@@ -28,6 +28,7 @@ from replayer.poker.cards import full_deck, synthetic_deck
 from replayer.poker.pots import build_pots, split_pots
 from replayer.poker.rake import expected_rake, rake_bounds
 from replayer.poker.showdown import hand_values, winners
+from replayer.poker.showdown_order import last_round_opener
 from replayer.rulebooks.poker import VARIANTS, PokerRulebook, RaiseMax, SplitUnit, Structure
 from simulate.envelope import envelope
 from simulate.manifest import CollusionGroup
@@ -467,8 +468,9 @@ def _settle(hand: _Hand, rng: random.Random, deck: list[str], salt: str) -> Play
     shown: list[int] = []
     if len(contested) > 1:
         winning = {p for won in won_by for p in won}
-        for p in contested:
-            if p not in winning and rng.random() < 0.4:
+        mucks = {p: p not in winning and rng.random() < 0.4 for p in contested}
+        for p in _showdown_order(book, hand, contested):
+            if mucks[p]:
                 hand.emit("CardsShown", seat=hand.seats[p], cards=[], mucked=True)
             else:
                 hand.emit("CardsShown", seat=hand.seats[p], cards=list(hand.holes[p]), mucked=False)
@@ -490,3 +492,14 @@ def _settle(hand: _Hand, rng: random.Random, deck: list[str], salt: str) -> Play
         revealed=(deck, salt) if table.committed else None,
         ended_at=hand.at,
     )
+
+
+def _showdown_order(book: PokerRulebook, hand: _Hand, contested: list[int]) -> list[int]:
+    """The order the players in the showdown show: where the rulebook orders it
+    (PT-217/2007 n.º 62), the opener of the last betting round first, then clockwise;
+    else position order."""
+    opener = last_round_opener(hand.events)
+    if book.showdown_order_by is None or opener not in hand.seats:
+        return contested
+    start = hand.seats.index(opener)
+    return sorted(contested, key=lambda p: (p - start) % hand.n)

@@ -188,6 +188,26 @@ def test_no_raise_cap_heads_up_mo_art_12_4():
     assert illegal(hand) == []
 
 
+def test_heads_up_the_raise_amount_is_unlimited_mo_art_12_4():
+    """MO-97/2010 art.12(4): 「如只有兩位博彩者進行牌局(head up),則加注的金額不設限制」: heads-up
+    the *amount* of a raise is unlimited, so art.11(2)'s pot limit does not bind (the audit's
+    spot check P1: a raise to 50 over blinds 1/2 was flagged "above the maximum of 4")."""
+    hand = HandBuilder(**MO, stacks={1: 1000, 2: 1000}, button=2)
+    hand.post(2, "small_blind", 1).post(1, "big_blind", 2).act(2, "raise", 49)
+    assert illegal(hand) == []
+    # With three players in the hand the pot limit binds again (art.11(2)).
+    three = blinds(HandBuilder(**MO, stacks={1: 1000, 2: 1000, 3: 1000})).act(3, "raise", 50)
+    assert [c for _, c, _ in illegal(three)] == ["MO-97/2010 art.11(2)"]
+
+
+def test_pt_heads_up_lifts_the_number_of_raises_not_their_size_n86_n88():
+    """PT-217/2007 n.º 88 makes the *number* of raises unlimited heads-up; n.º 86's maximum
+    (the total of the bets so far) still binds."""
+    hand = HandBuilder(**PT, stacks={1: 1000, 2: 1000}, button=2)
+    hand.post(2, "small_blind", 1).post(1, "big_blind", 2).act(2, "raise", 49)
+    assert [c for _, c, _ in illegal(hand)] == ["PT-217/2007 n.º 86"]
+
+
 def test_pt_three_raises_per_round_n87():
     hand = HandBuilder(**PT, stacks={1: 1000, 2: 1000, 3: 1000, 4: 1000})
     hand.post(1, "small_blind", 1).post(2, "big_blind", 2)

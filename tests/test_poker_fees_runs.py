@@ -177,7 +177,7 @@ def test_run_twice_odd_chip_by_the_macau_rule() -> None:
     hand._add("BoardRun", run=1).award(1, 993, 0)
     hand._add("BoardRun", run=2).award(2, 992, 0)
     verdict = adjudicate_hand(hand.rake(15).end([993, 992]).events)
-    assert kinds(verdict) == []
+    assert kinds(verdict) == ["illegal_action"]  # art.10(3): see the test below
     assert verdict.expected_payouts == {1: 993, 2: 992}
     swapped = adjudicate_hand(
         [
@@ -188,8 +188,33 @@ def test_run_twice_odd_chip_by_the_macau_rule() -> None:
     )
     mispaid = only(swapped, "mispaid_pot")
     assert mispaid.difference == {"1": -1, "2": 1}
-    assert "silent on boards run more than once" in mispaid.citation
+    assert mispaid.citation.startswith("MO-97/2010 art.10(4), 10(5)")
     assert mispaid.detail["boards"][1][-2:] == ["Kc", "9d"]
+
+
+def test_a_board_run_twice_is_a_pot_sharing_agreement_mo_art_10_3():
+    """MO-97/2010 art.10(3):
+    「博彩者之間不得協議分享彩池,
+    故各門應繼續進行博彩直至產生最後結果為止」: no agreement to share the pot, every seat
+    plays on to the result. Running the board
+    twice divides the pot between two boards by agreement: one illegal_action citing
+    art.10(3), on the hand's settlement; the same hand under PT-217/2007 (silent) and one
+    board under MO raise nothing."""
+    hand = all_in(variant="NO", rulebook="mo-97-2010-omaha", bb=3)
+    run_twice(hand, "Ac 8d", "Kc 9d", flop="As Ks 7h")
+    hand._add("BoardRun", run=1).award(1, 993, 0)
+    hand._add("BoardRun", run=2).award(2, 992, 0)
+    events = hand.rake(15).end([993, 992]).events
+    agreement = only(adjudicate_hand(events), "illegal_action")
+    assert agreement.citation == "MO-97/2010 art.10(3)"
+    assert agreement.recorded == {"runs": 2}
+    assert "agreed to share the pot" in agreement.reason
+    pt_book = "pt-217-2007-omaha"
+    pt = [{**e, "rulebook": pt_book} if e["type"] == "HandStarted" else e for e in events]
+    assert not [f for f in adjudicate_hand(pt).findings if "share the pot" in f.reason]
+    once = one_board(all_in(variant="NO", rulebook="mo-97-2010-omaha", bb=3))
+    once.award(1, 1985, 0).rake(15).end([1985, 0])
+    assert kinds(adjudicate_hand(once.events)) == []
 
 
 def test_the_same_winner_in_every_run_takes_the_whole_pot() -> None:

@@ -115,7 +115,7 @@ WINDOW_DAYS = 30
 CITATIONS = {
     "gg": "GG-2022 política de conluio (Política de desconexões)",
     "pt": "PT-217/2007 II n.º 56 (entendimento entre os jogadores vedado)",
-    "mo": "MO-97/2010 (silent on collusion: operator's house rules)",
+    "mo": "MO-97/2010 art.10(3) (no agreement between players to share the pot)",
 }
 _VOID = frozenset({"HandVoided", "HandReverted"})
 

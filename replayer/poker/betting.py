@@ -2,9 +2,8 @@
 
 Players are addressed by *position*: 0 is the first player dealt in left of the button,
 ``n - 1`` the button (or the last player before an empty button seat). State is plain
-ints, lists and bools; each transition checks what the rulebook requires and appends an
-``Issue`` for every departure, then applies the action *as recorded* so that the rest of
-the hand can still be judged ("the replay continues as recorded").
+ints, lists and bools; each transition appends an ``Issue`` for every departure from the
+rulebook, then applies the action *as recorded* ("the replay continues as recorded").
 
 Transitions (the checks each makes, with the rulebook field that cites it):
 
@@ -36,12 +35,11 @@ Transitions (the checks each makes, with the rulebook field that cites it):
     ``POT``, the pot after calling, holds every chip in it, the house's money put in by
     a promotion too, as GGPoker's Cash Drop hands are raised; ``BETS_SO_FAR``, PT-217/2007
     n.º 86 "o total das apostas até aí efectuadas", the players' bets alone); at
-    most ``raise_cap`` raises per round unless two players remain (``raise_cap``).
+    most ``raise_cap`` raises per round unless two players remain (``raise_cap``), and no
+    ``RaiseMax`` heads-up if ``raise_amount_unlimited_heads_up`` (MO-97/2010 art.12(4)).
 ``start_round`` (board dealt)
-    resets the round; opens with the player the rulebook names.
-
-An action amount larger than the stack is a data-quality issue; the stack is taken to go
-to zero (the excess is ignored) so the state never holds negative chips.
+    resets the round; opens with the player the rulebook names. (An action larger than
+    the stack is a data-quality issue; the stack goes to zero.)
 """
 
 from __future__ import annotations
@@ -96,6 +94,7 @@ class Betting:
         "current",
         "dead",
         "folded",
+        "free_heads_up",
         "full_raise",
         "house",
         "later_first",
@@ -149,6 +148,7 @@ class Betting:
         self.max_rule = book.max_raise(structure)
         self.cap = book.raise_cap(structure)
         self.cap_lifted_heads_up = book.raise_cap_lifted_heads_up
+        self.free_heads_up = book.raise_amount_unlimited_heads_up
         self.later_first = book.later_rounds_first
         self.sb_expected = n - 1 if n == 2 and book.heads_up_button_small_blind else 0
         self.small_blind_pos = -1
@@ -557,7 +557,8 @@ class Betting:
                     )
                 )
             self.raises += 1
-        if self.max_rule is not RaiseMax.UNLIMITED:
+        heads_up_free = self.free_heads_up and self.in_hand() == 2
+        if self.max_rule is not RaiseMax.UNLIMITED and not heads_up_free:
             bets = sum(self.put)
             most = bets + self.house + to_call if self.max_rule is RaiseMax.POT else bets
             most = max(most, minimum)

@@ -3,7 +3,9 @@
 ``book.board_schedule`` is the number of board cards due before each betting round
 ((0, 3, 1, 1) in hold'em and omaha: flop, turn, river; cited by ``book.cite.board``).
 Betting while board cards are still due, more cards at once than are due, or more board
-cards than the game has is ``invalid_deal``; a board dealt while players still owe an
+cards than the game has is ``invalid_deal``, except that where the rulebook says so
+(``extra_board_card_by``: PT-217/2007 n.º 110, sintético) cards turned before their time
+lose the betting rounds they skip, as many rounds as cards; a board dealt while players still owe an
 action in the open round is a data-quality issue. The replay continues as recorded.
 
 Boards run more than once after an all-in (``BoardRun``, ``start_run``): the board dealt
@@ -28,6 +30,7 @@ class Board:
         "cards",
         "citation",
         "common",
+        "early",
         "needed",
         "round",
         "run",
@@ -40,6 +43,7 @@ class Board:
         schedule = book.board_schedule
         self.schedule = schedule
         self.citation = book.cite.board
+        self.early = book.extra_board_card_by is not None
         self.cards: list[str] = []
         self.burns: list[str] = []
         # The betting round the board dealt so far leads to (0: before any board card).
@@ -141,6 +145,8 @@ class Board:
                 self.cards.extend(cards)
                 return
             self.needed = self.schedule[self.round]
+        if self.early:
+            self._skip_rounds(len(cards))
         if len(cards) > self.needed:
             issues.append(
                 Issue(
@@ -155,3 +161,13 @@ class Board:
         self.needed = max(0, self.needed - len(cards))
         if not self.needed:
             self.open_round(betting)
+
+    def _skip_rounds(self, dealt: int) -> None:
+        """Cards beyond those due lose the rounds they skip (n.º 110): the board leads to
+        the round their schedule reaches; what is still beyond the game stays excess."""
+        extra = dealt - self.needed
+        schedule = self.schedule
+        while extra > 0 and self.round + 1 < len(schedule) and schedule[self.round + 1] <= extra:
+            self.round += 1
+            extra -= schedule[self.round]
+            self.needed += schedule[self.round]

@@ -35,7 +35,9 @@ from replayer.findings import Finding, FindingKind
 from replayer.poker.betting import QUALITY, Issue
 from replayer.poker.dispatch import apply
 from replayer.poker.hand import SCHEMA, Hand, open_hand
+from replayer.poker.limits import Stakes, action_issues, hand_stakes, opening_issues
 from replayer.poker.settlement import settle
+from replayer.poker.showdown_order import ShowdownOrder
 from replayer.poker.steps import StepLog
 from replayer.poker.table import seating_issues
 from replayer.poker.tournament_chips import conservation_finding, is_tournament
@@ -143,7 +145,8 @@ def adjudicate_hand(
     try:
         hand = open_hand(chosen, start, ordered[0], hand_id, rake_terms, fee_terms)
         log = StepLog(hand.table, hand.board) if with_steps else None
-        return _with_chips(_replay(hand, ordered, log), start, ordered)
+        stakes = hand_stakes(chosen.table_limits, start, table_terms)
+        return _with_chips(_replay(hand, ordered, log, stakes), start, ordered)
     except (KeyError, TypeError, ValueError, IndexError) as error:
         return _empty(
             hand_id,
@@ -222,10 +225,18 @@ def _empty(hand_id: str, rulebook_id: str | None, finding: Finding) -> HandVerdi
     )
 
 
-def _replay(hand: Hand, ordered: list[HeldEvent], log: StepLog | None) -> HandVerdict:
-    """Apply every event, settle, and assemble the verdict."""
+def _replay(
+    hand: Hand, ordered: list[HeldEvent], log: StepLog | None, stakes: Stakes | None
+) -> HandVerdict:
+    """Apply every event, settle, and assemble the verdict; the stakes against the
+    table's limits and the showdown's order where the rulebook sets them (``limits``,
+    ``showdown_order``)."""
     issues = hand.issues
     issues.extend(seating_issues(hand.book, hand.table))
+    if stakes is not None:
+        issues.extend(opening_issues(stakes, hand.table))
+    order_by = hand.book.showdown_order_by
+    showdown = None if order_by is None else ShowdownOrder(order_by, hand.table)
     findings: list[Finding] = []
     previous = None
     for event in ordered:
@@ -242,6 +253,10 @@ def _replay(hand: Hand, ordered: list[HeldEvent], log: StepLog | None) -> HandVe
             )
         previous = sequence if isinstance(sequence, int) else previous
         seat = apply(hand, event)
+        if stakes is not None and event.get("type") == "ActionTaken":
+            issues.extend(action_issues(stakes, event))
+        if showdown is not None:
+            issues.extend(showdown.see(event))
         if issues or log is not None:
             raised = [_event_finding(hand, issue, event, seat) for issue in issues]
             issues.clear()

@@ -372,9 +372,23 @@ def _paid_by_pot(hand: Hand, count: int) -> list[int | None]:
 
 
 def _check_runs(hand: Hand) -> None:
-    """Runs numbered 1..k, every run dealing its own cards."""
+    """Runs numbered 1..k, every run dealing its own cards; and a rulebook that forbids
+    sharing a pot between runs (``PokerRulebook.board_runs_forbidden_by``: MO-97/2010
+    art.10(3)) is told the board was run more than once."""
     board = hand.board
     runs = sorted(board.runs)
+    forbidden = hand.book.board_runs_forbidden_by
+    if forbidden is not None and len(runs) > 1:
+        hand.issues.append(
+            Issue(
+                FindingKind.ILLEGAL_ACTION,
+                forbidden,
+                f"the board was run {len(runs)} times: the players agreed to share the pot "
+                "instead of playing one board to the result",
+                "one board played to the result",
+                {"runs": len(runs)},
+            )
+        )
     common = board.common[0] if board.common is not None else 0
     empty = [run for run, (cards, _, _) in sorted(board.runs.items()) if len(cards) <= common]
     if runs != list(range(1, len(runs) + 1)) or empty:

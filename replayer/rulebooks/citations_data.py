@@ -759,6 +759,18 @@ _PT_II: tuple[tuple[str, str, str], ...] = (
         "At the final table players may agree to end the tournament without a winner, "
         "including how the prizes are shared",
     ),
+    (
+        "n.º 19",
+        "Bets within the table limits",
+        "Players bet only with chips, and every bet lies within the limits authorised for "
+        "the table and approved by the concessionaire",
+    ),
+    (
+        "n.º 110",
+        "Board card turned early (sintético)",
+        "If the dealer turns more than one of the five community cards, as many betting "
+        "rounds are lost as cards were turned",
+    ),
 )
 
 _PT_III: tuple[tuple[str, str, str], ...] = (

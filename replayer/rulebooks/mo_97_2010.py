@@ -8,9 +8,14 @@ Choices the text leaves open, each beside its value below:
 
 * art.12(2) caps raises at three per round "in games with betting limits"
   (設有限額的牌局); art.11(2) uses the same words for the pot-limit game, so the cap
-  applies to pot-limit omaha (PO) and not to no-limit (NO, art.12(3)). Art.12(4) lifts
-  it heads-up (the Chinese says the raise "amount" is unlimited; we read it, with the
-  digest, as the number of raises).
+  applies to pot-limit omaha (PO) and not to no-limit (NO, art.12(3)).
+* art.12(4): 「如只有兩位博彩者進行牌局(head up),則加注的金額不設限制」, heads-up "the
+  *amount* of a raise is not limited": with two players left in the hand the pot-limit
+  maximum of art.11(2) does not bind (``raise_amount_unlimited_heads_up``). The text
+  speaks of the amount, not of the number of raises; the number is lifted too
+  (``raise_cap_lifted_heads_up``), since a cap of three raises bounds what a raise may
+  reach and art.12(4) sets no limit on it. (The replayer once lifted only the number,
+  reading the digest rather than the text.)
 * art.5 names the 1st and 2nd player left of the button for the blinds; heads-up this
   would make the button the big blind. We follow the universal heads-up convention
   (button posts the small blind) that operators record.
@@ -25,8 +30,15 @@ Choices the text leaves open, each beside its value below:
   whole of what it lets the house take from a pot (場方在每局彩池中抽取 ... 作佣金: 3%-5% as
   commission), so we allow no other deduction: ``FeeTerms(kinds=frozenset())``; a table
   declaration may narrow this, never widen it (``replayer.terms.fees_in_force``).
-* Boards run more than once after an all-in: silent. Each run shares the pot equally and
-  art.10(4)-(5) settles the shares and the indivisible remainder (``runs.split_runs``).
+* art.10(3): 「博彩者之間不得協議分享彩池,故各門應繼續進行博彩直至產生最後結果為止」, "players
+  may not agree to share the pot, so every seat plays on until the final result". A board
+  run more than once after an all-in is such an agreement: the players agree to divide
+  the pot between several boards instead of playing the one board to its result. We read
+  the text as forbidding it (``board_runs_forbidden_by``): a hand run more than once is
+  ``illegal_action`` citing art.10(3). Its pots are still judged as the players agreed to
+  share them, each run P/k, art.10(4)-(5) settling the shares and the indivisible
+  remainder (``runs.split_runs``), so a payout that does not even follow the agreement is
+  a ``mispaid_pot`` as well.
 """
 
 from __future__ import annotations
@@ -84,7 +96,7 @@ OMAHA = PokerRulebook(
         rake_rate=f"{_K} art.16",
         rake_cap=f"{_K} art.16",
         fees=f"{_K} art.16",
-        board_runs=f"{_K} art.10(4), 10(5) (silent on boards run more than once)",
+        board_runs=f"{_K} art.10(4), 10(5) (the shares of a pot run more than once)",
         void_refund=f"{_K} art.9(2)",
     ),
     deck_size=52,  # art.1(1)(3)
@@ -102,12 +114,17 @@ OMAHA = PokerRulebook(
     max_raise_pot_limit=RaiseMax.POT,  # art.11(2)
     raise_cap_no_limit=None,  # art.12(3)
     raise_cap_pot_limit=3,  # art.12(2)
-    raise_cap_lifted_heads_up=True,  # art.12(4)
+    raise_cap_lifted_heads_up=True,  # art.12(4): no limit heads-up, the number neither
+    raise_amount_unlimited_heads_up=True,  # art.12(4): 加注的金額不設限制
     min_players=2,  # art.2(3)
     max_seats=None,  # art.2(2): more than ten seats allowed
     split_unit=SplitUnit.SMALLEST_CHIP,  # art.10(4)
     odd_chip=OddChip.FIRST_WINNER_FROM_SEAT_ONE,  # art.10(5)
-    run_share=RunShare.EXACT,  # silent on runs: each run P/k, art.10(4)-(5) the remainder
+    run_share=RunShare.EXACT,  # runs forbidden; judged as agreed: P/k, art.10(4)-(5)
+    table_limits=None,  # art.4(3) posts the blind limits; art.5 SB "generally" half
+    extra_board_card_by=None,  # art.9: a dealing error is corrected, else void
+    showdown_order_by=None,  # art.8(5): every participant reveals, in no order
+    board_runs_forbidden_by="MO-97/2010 art.10(3)",  # 不得協議分享彩池: no pot-sharing
     rake_split=RakeSplit.PROPORTIONAL,  # art.16: the rate is of each hand's pot
     rake=RakeTerms(min_bps=300, max_bps=500, cap_big_blinds=5),  # art.16
     fees=FeeTerms(kinds=frozenset()),  # art.16: the commission is the house's whole take

@@ -212,6 +212,48 @@ class FeeTerms:
 
 
 @dataclass(frozen=True, slots=True)
+class TableLimits:
+    """A table's stakes fixed by its minimum and maximum bet (PT-217/2007 n.º 19-20, 82-83),
+    each rule with the article it cites (None: the source sets no such rule).
+
+    The table minimum is the declared ``TableTermsDeclared.min_bet`` in force, else the
+    hand's own ``HandStarted.min_bet``; the maximum is the declared ``max_bet`` (none
+    declared: unchecked). ``replayer.poker.limits`` applies them."""
+
+    within: str
+    """Every bet and raise at most the table maximum (n.º 19: bets "compreendidas entre os
+    limites autorizados")."""
+    minimum_share: str
+    """The declared minimum a share of the maximum, and the hand's minimum bet not below
+    the table's ("não podem ser inferiores ao mínimo fixado") (n.º 20)."""
+    min_to_max_bps: tuple[int, int]
+    """The band the minimum may be, basis points of the maximum: n.º 20 "pode variar
+    entre 20% ou 40% do máximo, dependendo da modalidade", read as anywhere from 20% to
+    40% (the modalities of n.º 21 are cut from the copy)."""
+    small_blind: str | None
+    """The small blind is half the table minimum (n.º 82)."""
+    big_blind: str | None
+    """The big blind is the table minimum (n.º 83)."""
+
+    def minimum_share_issue(self, minimum: int, maximum: int) -> str | None:
+        """Why a declared minimum is not a share of the maximum ``min_to_max_bps`` allows
+        (n.º 20), or None.
+
+        >>> from replayer.rulebooks.pt_217_2007 import LIMITS
+        >>> LIMITS.minimum_share_issue(30, 100) is None, LIMITS.minimum_share_issue(10, 100)
+        (True, 'declared minimum 10 is 10% of the maximum 100; allowed 20%-40%')
+        """
+        low, high = self.min_to_max_bps
+        if maximum > 0 and low * maximum <= minimum * 10_000 <= high * maximum:
+            return None
+        share = f"{minimum * 100 / maximum:g}%" if maximum > 0 else "no share"
+        return (
+            f"declared minimum {minimum} is {share} of the maximum {maximum}; "
+            f"allowed {low / 100:g}%-{high / 100:g}%"
+        )
+
+
+@dataclass(frozen=True, slots=True)
 class Citations:
     """The article each rule cites in a finding, e.g. ``"MO-97/2010 art.12(1)"``."""
 
@@ -303,6 +345,9 @@ class PokerRulebook:
     """Raises per betting round in P variants (None: unlimited)."""
     raise_cap_lifted_heads_up: bool
     """No raise cap while only two players remain in the hand."""
+    raise_amount_unlimited_heads_up: bool
+    """No maximum raise (``RaiseMax``) while only two players remain in the hand: the
+    raise *amount* is unlimited heads-up (MO-97/2010 art.12(4)), not only their number."""
     min_players: int
     """Fewest players a hand may be dealt to."""
     max_seats: int | None
@@ -313,6 +358,25 @@ class PokerRulebook:
     """Who receives what cannot be divided equally."""
     run_share: RunShare
     """How a pot is divided between boards run more than once (``runs.split_runs``)."""
+    table_limits: TableLimits | None
+    """The stakes the table's minimum and maximum fix (``TableLimits``); None where the
+    source ties no stake to them (MO-97/2010 art.4(3) only posts the blind limits, art.5
+    makes the small blind "generally" half the big one; GG-2022 leaves stakes to the game
+    pages)."""
+    extra_board_card_by: str | None
+    """The article by which a board card turned before its time loses a betting round
+    (PT-217/2007 n.º 110, sintético: "perdem-se tantos turnos de apostas quantas as cartas
+    descobertas"), or None where more board cards than are due is ``invalid_deal``."""
+    showdown_order_by: str | None
+    """The article that orders the showdown, the opener of the last betting round first,
+    then clockwise (PT-217/2007 n.º 62; ``replayer.poker.showdown_order``), or None where
+    the source sets no order (MO-97/2010 art.8(5): every player reveals; GG-2022 silent)."""
+    board_runs_forbidden_by: str | None
+    """The article that forbids running the board more than once (MO-97/2010 art.10(3):
+    no agreement to share the pot, every seat plays on to the result), or None where the
+    source allows it or is silent. A hand run more than once under such a rulebook is
+    ``illegal_action`` citing it; its pots are still judged run by run (``run_share``),
+    as the players agreed to share them."""
     rake_split: RakeSplit
     """How the hand's rake is shared over its pots (``rake.share_rake``); with no rake
     terms the rake cannot be checked, and the room's own per-pot split stands."""

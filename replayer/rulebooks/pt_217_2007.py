@@ -16,7 +16,8 @@ Choices the text leaves open, each beside its value below:
   call (``RaiseMax.BETS_SO_FAR``), for every hold'em/omaha hand whatever its recorded
   structure letter.
 * n.º 87-88: three raises per round, unlimited with two players left; forced bets are
-  not raises.
+  not raises. N.º 88 (and 47) lift the *number* of raises ("o número de repiques é
+  ilimitado"), not n.º 86's maximum: heads-up a raise is still at most the bets so far.
 * n.º 17 (ranking list) is cut from the copy: the standard order (``evaluator.STANDARD``).
   n.º 103/105 (sintético changes) are cut: flush above full house, ace low A-8-9-T-J
   (n.º 95) (``evaluator.SYNTHETIC``).
@@ -31,13 +32,21 @@ Choices the text leaves open, each beside its value below:
   table, and a fee taken without them is ``terms_missing``.
 * Boards run more than once after an all-in: silent. Each run shares the pot equally and
   n.º 66-67 settle the shares and the leftover units (``runs.split_runs``).
+* n.º 19-20, 82-83 (``TableLimits``): the small blind is half the table minimum, the big
+  blind the minimum (sintético has no blinds; its ante, n.º 102, is "no valor mínimo
+  fixado pela concessionária", a minimum of its own), no bet or raise above the table
+  maximum, and a declared minimum from 20% to 40% of the maximum. The minimum is the
+  declared table terms' ``min_bet``, else the hand's own; n.º 21 (how the maximum is
+  fixed) is cut, so a bet or raise is bounded by the chips that one action puts in.
 * n.º 24: fewer than four players suspends the game; a hand dealt to fewer is reported
   as ``invalid_deal`` (the deal should not have happened) and otherwise judged as played.
 * Sintético (n.º 95-112): ante from every player (n.º 102), no burn (n.º 100), five board
   cards from the bottom one at a time, a betting round after each (n.º 107-108), the
   first round opened left of the mão (n.º 107), the next ones by the player who made the
-  highest bet in the previous round (n.º 108). Minimum raise and raise cap are not set
-  (n.º 112 refers to the general rules, which are silent): previous bet or raise, no cap.
+  highest bet in the previous round (n.º 108); a board card turned before its time loses
+  a betting round per card (n.º 110, ``extra_board_card_by``). Minimum raise and raise
+  cap are not set (n.º 112 refers to the general rules, which are silent): previous bet
+  or raise, no cap.
 """
 
 from __future__ import annotations
@@ -59,6 +68,7 @@ from replayer.rulebooks.poker import (
     RunShare,
     ShortBlind,
     SplitUnit,
+    TableLimits,
 )
 
 _K = "PT-217/2007"
@@ -92,6 +102,14 @@ _CITE = Citations(
     void_refund=f"{_K} n.º 69",
 )
 
+LIMITS = TableLimits(
+    within="PT-217/2007 n.º 19",
+    minimum_share="PT-217/2007 n.º 20",
+    min_to_max_bps=(2000, 4000),  # n.º 20 "entre 20% ou 40% do máximo": read as a band
+    small_blind="PT-217/2007 n.º 82",
+    big_blind="PT-217/2007 n.º 83",
+)
+
 OMAHA = PokerRulebook(
     id="pt-217-2007-omaha",
     title="Portaria n.º 217/2007, Secção II, póquer não bancado, variante omaha",
@@ -116,11 +134,16 @@ OMAHA = PokerRulebook(
     raise_cap_no_limit=3,  # n.º 87
     raise_cap_pot_limit=3,  # n.º 87
     raise_cap_lifted_heads_up=True,  # n.º 88, 47
+    raise_amount_unlimited_heads_up=False,  # n.º 88 lifts the number of raises only
     min_players=4,  # n.º 24
     max_seats=10,  # n.º 6
     split_unit=SplitUnit.TABLE_MINIMUM,  # n.º 67
     odd_chip=OddChip.ONE_UNIT_EACH_FROM_BUTTON,  # n.º 67
     run_share=RunShare.EXACT,  # silent on runs: each run P/k, n.º 66-67 the leftover units
+    table_limits=LIMITS,  # n.º 19-20, 82-83
+    extra_board_card_by=None,  # omaha, hold'em: n.º 69-71 (n.º 110 is sintético's)
+    showdown_order_by="PT-217/2007 n.º 62",  # the last round's opener first, then clockwise
+    board_runs_forbidden_by=None,  # silent (n.º 56's "parol" annuls plays; runs do not)
     rake_split=RakeSplit.PROPORTIONAL,  # n.º 65: the percentage "retirada de cada um dos
     # pagamentos", each pot's payment its own share
     rake=None,  # n.º 7 list cut: declared per table
@@ -171,6 +194,10 @@ SYNTHETIC = replace(
     raise_cap_no_limit=None,  # n.º 47, 112: no cap set for sintético
     raise_cap_pot_limit=None,
     max_seats=11,  # n.º 6, 99
+    extra_board_card_by="PT-217/2007 n.º 110",  # a card turned early loses a betting round
+    # n.º 102's ante is "no valor mínimo fixado pela concessionária": a minimum of its own,
+    # not said to be the table minimum, so the ante is the hand's declared one (``blinds``)
+    table_limits=replace(LIMITS, small_blind=None, big_blind=None),
 )
 
 RULEBOOKS = (OMAHA, HOLDEM, SYNTHETIC)
