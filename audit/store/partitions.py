@@ -38,7 +38,7 @@ from eventsourcing.persistence import OperationalError
 from psycopg import sql
 
 from audit.config import StoreURL
-from audit.store.existing import POSTGRES_EVENTS_TABLE, StoreUnusable, connect
+from audit.store.existing import POSTGRES_EVENTS_TABLE, StoreUnusable, connect, safe_message
 
 STRIDE = 10**12
 """Notification ids per partition: partition k holds [k·STRIDE + 1, (k+1)·STRIDE + 1)."""
@@ -179,9 +179,9 @@ def _settle(conn: Any, schema: str) -> None:
     )
 
 
-def _owner_only(error: Exception, what: str, where: str) -> RetentionError:
+def _owner_only(error: Exception, what: str, url: StoreURL) -> RetentionError:
     return RetentionError(
-        f"cannot {what} on the store {where}: {str(error).splitlines()[0]} (retention is "
+        f"cannot {what} on the store {url.redacted()}: {safe_message(error, url)} (retention is "
         "the store owner's: run it as the role db init made the store with)"
     )
 
@@ -217,7 +217,7 @@ def cut_day(store: Any, url: StoreURL, attempts: int = 5) -> tuple[Any, int]:
                     )
                     return checkpoint, index
             except psycopg.Error as error:
-                raise _owner_only(error, "cut the day", url.redacted()) from None
+                raise _owner_only(error, "cut the day", url) from None
     raise RetentionError(f"writers kept the head of {url.redacted()} moving: try the cut again")
 
 
@@ -326,5 +326,5 @@ def retire(store: Any, url: StoreURL, through: int, out: Path) -> Any:
                     )
                     conn.execute(sql.SQL("DROP TABLE {}").format(name))
         except psycopg.Error as error:
-            raise _owner_only(error, "retire the rows", url.redacted()) from None
+            raise _owner_only(error, "retire the rows", url) from None
     return record
