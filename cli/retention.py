@@ -3,13 +3,16 @@ day cut and archive (the owner's), and checking an archive alone.
 
     casino-audit --store URL retention cut
     casino-audit --store URL retention archive --through CHECKPOINT --out FILE
+    casino-audit --store URL retention attest --archive FILE
     casino-audit verify-archive FILE [--public-key KEY]
 
 ``retention cut`` records a checkpoint (signed with ``$CASINO_AUDIT_SIGNING_KEY``,
 published to ``$CASINO_AUDIT_WITNESS`` when set) and starts the next partition after it.
 ``retention archive`` writes the rows up to a cut's checkpoint, as stored, with the
 checkpoints, to FILE, checks FILE alone, then records the retention and detaches and
-drops the retired partitions (``audit.store.partitions``). ``verify-archive`` needs no
+drops the retired partitions (``audit.store.partitions``); the record is signed with the
+store's key and published to the witness (``audit.store.retention_trust``). ``retention
+attest`` signs a record made before records were signed. ``verify-archive`` needs no
 store. Exit codes as ``cli.common``: 0 done (an archive that verifies), 1 an archive that
 does not, 2 could not run.
 """
@@ -40,6 +43,11 @@ def add_parsers(sub: Subcommands) -> None:
         help="the notification id of the checkpoint a day cut printed",
     )  # fmt: skip
     p.add_argument("--out", required=True, metavar="FILE", help="the archive (must not exist)")
+    p = actions.add_parser(
+        "attest",
+        help="sign and publish a retention record made before records were signed (owner)",
+    )
+    p.add_argument("--archive", required=True, metavar="FILE", help="the record's archive file")
     parser.set_defaults(run=cmd_retention)
 
     p = sub.add_parser("verify-archive", help="check a retention archive alone, without any store")
@@ -50,7 +58,7 @@ def add_parsers(sub: Subcommands) -> None:
 
 def cmd_retention(args: argparse.Namespace) -> int:
     from audit.config import parse_store_url, store_url_from_env
-    from audit.store import RetentionError, cut_day, retire
+    from audit.store import RetentionError, attest, cut_day, retire
     from audit.wording import terminal_safe
 
     url = parse_store_url(store_url_from_env(args.store))
@@ -64,6 +72,13 @@ def cmd_retention(args: argparse.Namespace) -> int:
                 f"day cut at checkpoint {checkpoint.notification_id} "
                 f"({checkpoint.event_count} rows); partition {index} takes the next writes"
             )
+            return EXIT_OK
+        if args.retention_command == "attest":
+            try:
+                record = attest(store, url, Path(args.archive))
+            except OSError as error:
+                raise CannotRun(f"--archive {args.archive}: {error.strerror}") from None
+            print(f"attested: {record.describe()}, signed by key {record.key_id}")
             return EXIT_OK
         try:
             record = retire(store, url, args.through, Path(args.out))

@@ -71,7 +71,7 @@ from audit.store.merkle import (
 )
 from audit.store.packing import PackedRowError
 from audit.store.packing import expand as expand_row
-from audit.store.partitions import RetentionError, cut_day, retire
+from audit.store.partitions import RetentionError, attest, cut_day, retire
 from audit.store.reads import RecordReads, Records, StoreReads
 from audit.store.retention import RetentionRecord
 from audit.store.roles import grant, init_store
@@ -155,6 +155,7 @@ __all__ = [
     "StoreUnusable",
     "SubjectRecords",
     "WitnessError",
+    "attest",
     "bytes_digest",
     "canonical",
     "canonical_bytes",
