@@ -4,7 +4,7 @@ day cut and archive (the owner's), and checking an archive alone.
     casino-audit --store URL retention cut
     casino-audit --store URL retention archive --through CHECKPOINT --out FILE
     casino-audit --store URL retention attest --archive FILE
-    casino-audit verify-archive FILE [--public-key KEY]
+    casino-audit [--store URL] verify-archive FILE [--public-key KEY] [--max-bytes N]
 
 ``retention cut`` records a checkpoint (signed with ``$CASINO_AUDIT_SIGNING_KEY``,
 published to ``$CASINO_AUDIT_WITNESS`` when set) and starts the next partition after it.
@@ -13,16 +13,23 @@ checkpoints, to FILE, checks FILE alone, then records the retention and detaches
 drops the retired partitions (``audit.store.partitions``); the record is signed with the
 store's key and published to the witness (``audit.store.retention_trust``). ``retention
 attest`` signs a record made before records were signed. ``verify-archive`` needs no
-store. Exit codes as ``cli.common``: 0 done (an archive that verifies), 1 an archive that
-does not, 2 could not run.
+store; given one (``--store`` or ``$CASINO_AUDIT_STORE``) it also compares the archive
+with the store's retention record (range, rows and SHA-256), else prints what to
+compare. Exit codes as ``cli.common``: 0 done (an archive that verifies and, given a
+store, is the one its record names), 1 an archive that does not, 2 could not run.
 """
 
 from __future__ import annotations
 
 import argparse
 from pathlib import Path
+from typing import TYPE_CHECKING
 
+from audit.config import STORE_ENV
 from cli.common import EXIT_DATA_PROBLEMS, EXIT_OK, CannotRun, Subcommands, open_store
+
+if TYPE_CHECKING:
+    from audit.store import ArchiveReport
 
 
 def add_parsers(sub: Subcommands) -> None:
@@ -53,6 +60,10 @@ def add_parsers(sub: Subcommands) -> None:
     p = sub.add_parser("verify-archive", help="check a retention archive alone, without any store")
     p.add_argument("file", metavar="FILE")
     p.add_argument("--public-key", help="also check every checkpoint's Ed25519 signature")
+    p.add_argument(
+        "--max-bytes", type=int, default=None, metavar="N",
+        help="refuse a larger file (default 1 TiB)",
+    )  # fmt: skip
     p.set_defaults(run=cmd_verify_archive)
 
 
@@ -95,15 +106,21 @@ def cmd_retention(args: argparse.Namespace) -> int:
 
 
 def cmd_verify_archive(args: argparse.Namespace) -> int:
+    """Check the archive alone; given a store (``--store`` or ``$CASINO_AUDIT_STORE``),
+    also against the store's retention record, else print what to compare with it."""
     from audit.store import ArchiveError, KeyError_, load_public_key, verify_archive
+    from audit.store.archive import MAX_ARCHIVE_BYTES
     from audit.wording import terminal_safe
 
     try:
         public_key = load_public_key(Path(args.public_key)) if args.public_key else None
     except KeyError_ as error:
         raise CannotRun(str(error)) from None
+    bound = args.max_bytes if args.max_bytes is not None else MAX_ARCHIVE_BYTES
+    if bound < 1:
+        raise CannotRun("--max-bytes must be at least 1")
     try:
-        report = verify_archive(args.file, public_key)
+        report = verify_archive(args.file, public_key, bound)
     except ArchiveError as error:
         raise CannotRun(str(error)) from None
     except OSError as error:
@@ -112,9 +129,44 @@ def cmd_verify_archive(args: argparse.Namespace) -> int:
     if not report.ok:
         print(f"ARCHIVE BROKEN ({span}): {terminal_safe(report.problem)}")
         return EXIT_DATA_PROBLEMS
-    signed = f", {report.signatures_checked} signature(s) valid" if public_key is not None else ""
+    signed = (
+        f", {report.signatures_checked} signature(s) valid"
+        if public_key is not None
+        else "; signatures and key ids not checked (no --public-key)"
+    )
     print(
         f"archive intact: {report.rows} rows ({span}), {report.checkpoints} checkpoints"
         f"{signed}; sha256 {report.sha256}"
     )
+    return _against_the_store(args, report)
+
+
+def _against_the_store(args: argparse.Namespace, report: ArchiveReport) -> int:
+    """The archive against the store's retention record (``compare_with_record``), or,
+    with no store named, what to compare it with."""
+    import os
+
+    from audit.store.archive import compare_with_record
+    from audit.store.existing import StoreUnusable
+
+    if args.store is None and not os.environ.get(STORE_ENV):
+        print(
+            "not compared with a store: it is the archive a store retired only if that "
+            f"store's retention record at checkpoint {report.through} names sha256 "
+            f"{report.sha256} and {report.rows} rows after {report.first} (casino-audit "
+            "verify prints the record; or run verify-archive with --store)"
+        )
+        return EXIT_OK
+    try:
+        store = open_store(args, create=False)
+    except StoreUnusable as error:
+        raise CannotRun(str(error)) from None
+    try:
+        problem = compare_with_record(report, store.chained.retention_records())
+    finally:
+        store.close()
+    if problem:
+        print(f"NOT THE STORE'S ARCHIVE: {problem}")
+        return EXIT_DATA_PROBLEMS
+    print(f"the store's retention record at checkpoint {report.through} names this archive")
     return EXIT_OK
