@@ -183,3 +183,43 @@ def test_archiving_without_the_stores_key_is_refused(
         assert opened.retention() is None
     finally:
         opened.close()
+
+
+def test_verify_archive_given_the_store_compares_with_its_record(
+    store: Store, phh_sample: Path
+) -> None:
+    """A genuine archive cut short at an earlier checkpoint (``through`` set there)
+    verifies alone; given the store, its sha256 and range are not the record's."""
+    import json
+
+    cut = _two_days(store, phh_sample)
+    archive = store.tmp / "day1.jsonl"
+    assert store.cli("retention", "archive", "--through", str(cut), "--out", str(archive))[0] == 0
+    code, out = store.cli("verify-archive", str(archive), "--public-key", str(store.public_key))
+    assert code == 0, out
+    assert f"the store's retention record at checkpoint {cut} names this archive" in out
+    lines = [json.loads(line) for line in archive.read_text().splitlines()]
+    earlier = max(
+        line["checkpoint"]["notification_id"]
+        for line in lines
+        if "checkpoint" in line and line["checkpoint"]["notification_id"] < cut
+    )
+    lines[0]["through"] = earlier
+    kept = [
+        line
+        for line in lines
+        if not any(
+            k in line and line[k]["notification_id"] > earlier for k in ("row", "checkpoint")
+        )
+    ]
+    short = store.tmp / "short.jsonl"
+    short.write_text("".join(json.dumps(line) + "\n" for line in kept))
+    code, out = store.cli("verify-archive", str(short), "--public-key", str(store.public_key))
+    assert code == 1, out
+    assert f"no retention record at checkpoint {earlier}" in out
+    # The same content spaced otherwise: it verifies, but it is not the record's file.
+    other = store.tmp / "other.jsonl"
+    other.write_text(archive.read_text().replace('{"format"', '{ "format"', 1))
+    code, out = store.cli("verify-archive", str(other))
+    assert code == 1, out
+    assert "names archive sha256" in out
