@@ -14,6 +14,8 @@ the witness lacks. A store archived before records were signed fails verify nami
 from __future__ import annotations
 
 import os
+import subprocess
+import sys
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -223,3 +225,57 @@ def test_verify_archive_given_the_store_compares_with_its_record(
     code, out = store.cli("verify-archive", str(other))
     assert code == 1, out
     assert "names archive sha256" in out
+
+
+def _writer(store: Store, phh_sample: Path, number: int) -> subprocess.Popen[str]:
+    """A writer process: three ingests of two hands each on its own chain shard."""
+    commands = [
+        [sys.executable, "-m", "cli", "--store", store.url, "ingest", "--chain-shard",
+         f"writer/{number}", "--rulebook", "gg-2022-cash-holdem",
+         str(hands(phh_sample, store.tmp / f"w{number}-{r}", 4 + 6 * number + 2 * r, 2))]
+        for r in range(3)
+    ]  # fmt: skip
+    program = (
+        "import subprocess, sys\n"
+        f"for command in {commands!r}:\n"
+        "    done = subprocess.run(command, capture_output=True, text=True)\n"
+        "    print(done.returncode, done.stdout[-300:].replace(chr(10), ' '))\n"
+    )
+    return subprocess.Popen(
+        [sys.executable, "-c", program],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.STDOUT,
+        text=True,
+        env={**os.environ, "PYTHONPATH": os.getcwd()},
+    )
+
+
+def test_a_retention_cut_interleaved_with_three_writers(store: Store, phh_sample: Path) -> None:
+    """Three writer processes ingest on their own shards while the owner cuts the day
+    twice: every hand is stored once and the store verifies; then the first day is
+    archived, the archive verifies alone and is the record's, and the store verifies
+    from the signed record against the witness."""
+    _ingest(store, hands(phh_sample, store.tmp / "d0", 0, 4))
+    writers = [_writer(store, phh_sample, n) for n in range(3)]
+    cuts = [_cut(store) for _ in range(2)]
+    outputs = [w.communicate(timeout=900)[0] for w in writers]  # a guard, not a measure
+    for output in outputs:
+        codes = [line.split()[0] for line in output.splitlines() if line[:1].isdigit()]
+        assert codes == ["0", "0", "0"], output
+    opened = AuditStore(store.url, create=False)
+    try:
+        stored = sorted(set(opened.iter_subject_ids("poker")))
+        assert len(stored) == 4 + 3 * 6, "\n".join([*stored, *outputs])
+    finally:
+        opened.close()
+    code, out = _verify(store)
+    assert code == 0, out
+    archive = store.tmp / "day1.jsonl"
+    code, out = store.cli("retention", "archive", "--through", str(cuts[0]), "--out", str(archive))
+    assert code == 0, out
+    code, out = store.cli("verify-archive", str(archive), "--public-key", str(store.public_key))
+    assert code == 0, out
+    assert "names this archive" in out
+    _ingest(store, hands(phh_sample, store.tmp / "d9", 22, 2))  # a head after the writers
+    code, out = _verify(store)
+    assert code == 0, out
