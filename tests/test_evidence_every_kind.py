@@ -147,3 +147,9 @@ def test_a_bundle_whose_unauthenticated_list_was_altered_is_refused(
     assert "unauthenticated fields" in " ".join(report.problems)
     del bundle["unauthenticated"]  # a bundle made before the field: read as marked
     assert verify_bundle(bundle, load_public_key(console_store.public_key)).ok
+    # A field renamed (found by the archive and bundle fuzz tier: "made_by" -> "maee_by"
+    # was ignored and the bundle proven): any field a bundle does not hold is refused.
+    bundle["maee_by"] = bundle.pop("made_by")
+    report = verify_bundle(bundle, load_public_key(console_store.public_key))
+    assert not report.ok
+    assert "fields a bundle does not hold: ['maee_by']" in " ".join(report.problems)

@@ -65,6 +65,12 @@ from replayer.rulebooks.citations import summary_line
 FORMAT = "casino-audit evidence bundle"
 FORMAT_VERSION = 1
 UNAUTHENTICATED = ("made_at", "made_by")
+BUNDLE_FIELDS = frozenset(
+    {"format", "format_version", *UNAUTHENTICATED, "unauthenticated", "subject", "events",
+     "inputs", "verdict", "rulebook", "replayer_version", "proof"}
+)  # fmt: skip
+"""Every top-level field a bundle holds (``audit.evidence.bundle``): any other is refused,
+never ignored."""
 """The bundle's fields no signature covers: the bundle lists them (``unauthenticated``)
 and every report says they are claims, not proof."""
 VERDICT_KIND = "adjudication"
@@ -308,6 +314,9 @@ def verify_bundle(bundle: Mapping[str, Any], public_key: Ed25519PublicKey) -> Ev
     try:
         if bundle.get("format") != FORMAT or bundle.get("format_version") != FORMAT_VERSION:
             raise BundleError("not a casino-audit evidence bundle (version 1)")
+        unknown = sorted(str(k) for k in bundle if k not in BUNDLE_FIELDS)
+        if unknown:
+            raise BundleError(f"fields a bundle does not hold: {str(unknown)[:200]}")
         marked = bundle.get("unauthenticated", list(UNAUTHENTICATED))  # older bundles: none
         if marked != list(UNAUTHENTICATED):
             raise BundleError(
