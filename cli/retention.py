@@ -108,8 +108,13 @@ def cmd_retention(args: argparse.Namespace) -> int:
 def cmd_verify_archive(args: argparse.Namespace) -> int:
     """Check the archive alone; given a store (``--store`` or ``$CASINO_AUDIT_STORE``),
     also against the store's retention record, else print what to compare with it."""
-    from audit.store import ArchiveError, KeyError_, load_public_key, verify_archive
-    from audit.store.archive import MAX_ARCHIVE_BYTES
+    from audit.store import (
+        MAX_ARCHIVE_BYTES,
+        ArchiveError,
+        KeyError_,
+        load_public_key,
+        verify_archive,
+    )
     from audit.wording import terminal_safe
 
     try:
@@ -146,8 +151,7 @@ def _against_the_store(args: argparse.Namespace, report: ArchiveReport) -> int:
     with no store named, what to compare it with."""
     import os
 
-    from audit.store.archive import compare_with_record
-    from audit.store.existing import StoreUnusable
+    from audit.store import StoreUnusable, compare_with_record
 
     if args.store is None and not os.environ.get(STORE_ENV):
         print(

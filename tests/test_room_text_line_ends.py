@@ -1,4 +1,3 @@
-# ruff: noqa: E501  (the rooms' header lines are longer than 100 characters)
 """Room text read with every line-end form (issue 41 item 4): LF, CRLF, a CR alone (old
 Mac OS exports: before, a CR-only GG file was refused whole, 0 of 14 hands stored),
 CRLF with an extra CR, and the forms mixed in one file. The same hands are stored the

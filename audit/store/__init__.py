@@ -43,7 +43,13 @@ from audit.store.application import (
     EventConflict,
     SubjectRecords,
 )
-from audit.store.archive import ArchiveError, ArchiveReport, verify_archive
+from audit.store.archive import (
+    MAX_ARCHIVE_BYTES,
+    ArchiveError,
+    ArchiveReport,
+    compare_with_record,
+    verify_archive,
+)
 from audit.store.canonical_json import bytes_digest, canonical, canonical_bytes, record_digest
 from audit.store.chain import (
     LEGACY_FORM,
@@ -119,6 +125,7 @@ __all__ = [
     "INTERNAL_RECORD_TYPES",
     "LEGACY_FORM",
     "MAIN_SHARD",
+    "MAX_ARCHIVE_BYTES",
     "MAX_SHARD_NAME",
     "RETIRED",
     "SHARD_FORM",
@@ -161,6 +168,7 @@ __all__ = [
     "canonical_bytes",
     "chain_row",
     "collector_paused",
+    "compare_with_record",
     "cut_day",
     "decode_compact_state",
     "describe_head",

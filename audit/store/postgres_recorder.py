@@ -427,7 +427,8 @@ class ChainedPostgresApplicationRecorder(PackedReads, CheckpointReads, PostgresA
                         SQL("t.") + Identifier(c) for c in RETENTION_COLUMNS.split(", ")
                     ),
                     signature=SQL(
-                        "coalesce(g.signature, ''::bytea) AS signature, coalesce(g.key_id, '') AS key_id"
+                        "coalesce(g.signature, ''::bytea) AS signature, "
+                        "coalesce(g.key_id, '') AS key_id"
                         if signed
                         else "''::bytea AS signature, '' AS key_id"
                     ),

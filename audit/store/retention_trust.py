@@ -16,7 +16,7 @@ So a record counts only when:
   are gone with their partitions; a row still there means the record was forged (or the
   rows were put back), and ``verify`` names it.
 * **witnessed where a witness is configured**: ``retention archive`` publishes the record
-  (``witness_entry``, format ``WITNESS_FORMAT``) to ``$CASINO_AUDIT_WITNESS`` beside the
+  (``witness_entry``, format ``witness.RETENTION_FORMAT``) to ``$CASINO_AUDIT_WITNESS`` beside the
   tree heads, and ``verify --witness`` requires the store's latest record to be there,
   field for field and signature for signature.
 
@@ -41,9 +41,9 @@ from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey,
 
 from audit.store.chain import Checkpoint
 from audit.store.retention import RetentionRecord
+from audit.store.witness import RETENTION_FORMAT, is_retention_entry, load_entries, publish_entry
 
 RETENTION_DOMAIN = b"casino-audit retention v1\n"
-WITNESS_FORMAT = "casino-audit retention v1"
 ATTEST = "casino-audit retention attest --archive FILE"
 
 
@@ -119,7 +119,7 @@ def record_problem(
 def witness_entry(record: RetentionRecord) -> dict[str, object]:
     """The record as published to a witness (one JSON object, beside the tree heads)."""
     return {
-        "format": WITNESS_FORMAT,
+        "format": RETENTION_FORMAT,
         "checkpoint_id": record.checkpoint_id,
         "retired_rows": record.retired_rows,
         "archived_rows": record.archived_rows,
@@ -130,14 +130,8 @@ def witness_entry(record: RetentionRecord) -> dict[str, object]:
     }
 
 
-def is_retention_entry(entry: object) -> bool:
-    """Whether a witness entry is a retention record (not a tree head)."""
-    return isinstance(entry, dict) and entry.get("format") == WITNESS_FORMAT
-
-
 def publish(record: RetentionRecord, witness: str | os.PathLike[str]) -> Path:
     """Publish the record to the witness (a directory or a JSON-lines file)."""
-    from audit.store.witness import publish_entry
 
     line = json.dumps(witness_entry(record), sort_keys=True, separators=(",", ":")) + "\n"
     return publish_entry(witness, line.encode(), f"retention-{record.checkpoint_id:012d}")
@@ -146,7 +140,6 @@ def publish(record: RetentionRecord, witness: str | os.PathLike[str]) -> Path:
 def witnessed_problem(record: RetentionRecord, witness: str | os.PathLike[str]) -> str:
     """Why the witness does not vouch for ``record``, or "" when it holds it exactly
     (entries that cannot be read are ``load_heads``'s to report)."""
-    from audit.store.witness import load_entries
 
     entries: list[object] = []
     for _, content in load_entries(witness):

@@ -57,6 +57,8 @@ WITNESS_ENV = "CASINO_AUDIT_WITNESS"
 FORMAT = "casino-audit tree head v3"
 #: Heads published before the shard heads were signed (read, never written).
 LEGACY_FORMAT = "casino-audit tree head v2"
+#: A retention record published beside the heads (``audit.store.retention_trust``).
+RETENTION_FORMAT = "casino-audit retention v1"
 
 
 class WitnessError(ValueError):
@@ -224,8 +226,6 @@ def load_heads(witness: str | os.PathLike[str]) -> tuple[list[WitnessedHead], li
     (retention records, ``audit.store.retention_trust``, are not heads: skipped here).
 
     Raises WitnessError when the witness itself does not exist or cannot be read."""
-    from audit.store.retention_trust import is_retention_entry
-
     heads: list[WitnessedHead] = []
     problems: list[str] = []
     for where, content in load_entries(witness):
@@ -236,6 +236,11 @@ def load_heads(witness: str | os.PathLike[str]) -> tuple[list[WitnessedHead], li
         except ValueError as error:  # json.JSONDecodeError is a ValueError
             problems.append(f"witness entry {where} cannot be read: {error}")
     return heads, problems
+
+
+def is_retention_entry(entry: object) -> bool:
+    """Whether a witness entry is a retention record (not a tree head)."""
+    return isinstance(entry, dict) and entry.get("format") == RETENTION_FORMAT
 
 
 def load_entries(witness: str | os.PathLike[str]) -> list[tuple[str, str]]:
