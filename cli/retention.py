@@ -89,7 +89,7 @@ def cmd_retention(args: argparse.Namespace) -> int:
                 record = attest(store, url, Path(args.archive))
             except OSError as error:
                 raise CannotRun(f"--archive {args.archive}: {error.strerror}") from None
-            print(f"attested: {record.describe()}, signed by key {record.key_id}")
+            print(f"attested: {record.describe()}")
             return EXIT_OK
         try:
             record = retire(store, url, args.through, Path(args.out))

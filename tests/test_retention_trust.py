@@ -126,6 +126,7 @@ def test_a_genuine_record_is_signed_witnessed_and_verifies(store: Store, phh_sam
     code, out = _verify(store)
     assert code == 0, out
     assert "consistent with every witnessed head" in out
+    assert f"retired at checkpoint {cut} on " in out and f"(signed by key {key_id})" in out
     # The record's fields changed behind the signature (a new row at another checkpoint
     # cannot reuse it; here the witness's copy is altered): named as rewritten.
     path = store.tmp / "witness.jsonl"

@@ -56,9 +56,10 @@ class RetentionRecord:
         """One line for ``verify``: what left the store, when, and in which archive."""
         when = self.when("%Y-%m-%d %H:%M UTC")
         first = self.retired_rows - self.archived_rows + 1
+        signed = f"signed by key {self.key_id}" if self.signature else "unsigned"
         return (
             f"rows {first}..{self.retired_rows} retired at checkpoint {self.checkpoint_id} "
-            f"on {when}, archive sha256 {self.archive_sha256}"
+            f"on {when}, archive sha256 {self.archive_sha256} ({signed})"
         )
 
 
