@@ -272,7 +272,7 @@ def test_fuzz_archives_long(targets: dict, tmp_path: Path) -> None:
             "seconds": round(time.monotonic() - started, 1),
             "peak_rss_mib": round(resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024),
         }
-        tracebacks += outcome.tracebacks
+        tracebacks += outcome.tracebacks + [f"false proof: {c}" for c in outcome.proven_changes]
         false_proofs += outcome.false_proofs
     report.write_text(json.dumps(figures, indent=2) + "\n")
     (report.parent / "fuzz-archives-tracebacks.txt").write_text("\n".join(tracebacks))
