@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import os
 import re
+from collections.abc import Iterable
 from dataclasses import dataclass
 from urllib.parse import parse_qs, unquote, urlsplit
 
@@ -81,10 +82,23 @@ def _without_password(url: str) -> str:
     return url
 
 
-def scrub(text: str, url: str) -> str:
-    """``text`` (an error message) with the password of the store URL ``url`` replaced by
-    ``***``, as typed and as decoded, wherever it occurs whole (not as a piece of a
-    longer word): a last guard before anything is printed."""
+def mask_secrets(text: str, secrets: Iterable[str]) -> str:
+    """``text`` with every secret replaced by ``***`` wherever it occurs whole (not as a
+    piece of a longer word: a one-letter password must not turn "cannot open" into
+    "cann***t ***pen"), longest first, and also as the secret reads once its whitespace
+    is collapsed. The project's one way to mask a secret in a message: ``scrub`` (a
+    store URL's password, as typed and decoded) and ``audit.store.existing.safe_message``
+    (a driver's error) both call it."""
+    for secret in sorted(set(filter(None, secrets)), key=len, reverse=True):
+        text = _whole(secret).sub("***", text)
+        if secret.split():  # also as it reads once its whitespace is collapsed
+            text = _whole(" ".join(secret.split())).sub("***", text)
+    return text
+
+
+def url_secrets(url: str) -> set[str]:
+    """The secrets a store URL holds: its password and any ``password=`` query value, as
+    typed and as decoded (nothing when the URL cannot be split)."""
     secrets: set[str] = set()
     try:
         parts = urlsplit(url)
@@ -93,16 +107,17 @@ def scrub(text: str, url: str) -> str:
             secrets |= {value, unquote(value)}
     except ValueError:
         pass
-    for secret in sorted(filter(None, secrets), key=len, reverse=True):
-        text = _whole(secret).sub("***", text)
-        if secret.split():  # also as it reads once its whitespace is collapsed
-            text = _whole(" ".join(secret.split())).sub("***", text)
-    return text
+    return secrets - {""}
+
+
+def scrub(text: str, url: str) -> str:
+    """``text`` (an error message) with the password of the store URL ``url`` masked
+    (``mask_secrets``): a last guard before anything is printed."""
+    return mask_secrets(text, url_secrets(url))
 
 
 def _whole(secret: str) -> re.Pattern[str]:
-    """Where ``secret`` occurs whole: not inside a longer word (a one-letter password
-    must not turn "cannot open" into "cann***t ***pen")."""
+    """Where ``secret`` occurs whole: not inside a longer word."""
     return re.compile(rf"(?<![^\W_]){re.escape(secret)}(?![^\W_])")
 
 

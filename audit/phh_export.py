@@ -16,7 +16,12 @@ Mapping (the inverse of ``audit.ingest.phh``):
   ``pN cbr X`` (X the player's total on the street), ``pN sm CARDS`` / ``pN sm``; burns
   are not written (PHH has none);
 * amounts in major units of ``currency`` (chips: ``phh_money.CHIP_MINOR_UNITS`` minor units),
-  exact decimals; ``finishing_stacks`` as recorded; a room's tournament hand (currency
+  exact decimals; ``finishing_stacks`` what each player holds after the hand: the
+  recorded stack the pot left him plus what the house paid him outside the pot (a
+  cash-out, ``_cashouts``) less what he paid it (a cash-out's fee, the pot a cashed-out
+  player won, an insurance premium: ``_fees`` with a player); so a PHH reader replaying
+  the actions gets the pot's stacks, and those plus ``_cashouts`` less the players'
+  ``_fees`` are ``finishing_stacks``; a room's tournament hand (currency
   ``CHIPS``, whole chips) in chips without a ``currency``, its header's level as PHH's
   ``level`` (an integer: ``III`` is 3) and its tournament as ``_tournament``;
 * fixed-limit hold'em (``FT``) with PHH's ``small_bet`` and ``big_bet`` (the stored
@@ -128,8 +133,9 @@ def hand_phh(events: Sequence[Event]) -> str:
         next(p["player_id"] for p in start["seats"] if p["seat"] == s) for s in hand.order
     ]
     fields["seats"] = list(hand.order)
-    if "_finishing" in fields:
-        fields["finishing_stacks"] = fields.pop("_finishing")
+    if written.finishing:
+        held = {s: written.finishing[s] + written.outside.get(s, 0) for s in hand.order}
+        fields["finishing_stacks"] = [hand.amount(held[s]) for s in hand.order]
     if start["currency"] not in (CHIPS, TOURNAMENT_CHIPS):
         fields["currency"] = start["currency"]
     level = level_of(str(start.get("source") or ""))
@@ -157,6 +163,12 @@ class _Written:
     )
     run: int = 0
     rake: int = 0
+    finishing: dict[int, int] = field(default_factory=dict)
+    """Seat -> its recorded finishing stack (the chips the pot left it)."""
+    outside: dict[int, int] = field(default_factory=dict)
+    """Seat -> chips settled with the house outside the pot: cash-outs paid to it, less
+    the fees it paid (a cash-out's fee, the pot a cashed-out player won passed to the
+    house, an insurance premium)."""
 
 
 def _blind_posted(written: _Written, event: Event) -> None:
@@ -206,12 +218,15 @@ def _rake_taken(written: _Written, event: Event) -> None:
 def _fee_taken(written: _Written, event: Event) -> None:
     hand = written.hand
     payer = None if event.get("seat") is None else hand.player[event["seat"]]
+    if event.get("seat") is not None:
+        written.outside[event["seat"]] = written.outside.get(event["seat"], 0) - event["amount"]
     fee = {"kind": event["kind"], "amount": hand.amount(event["amount"])}
     written.extra["_fees"].append(fee | ({"player": payer} if payer else {}))
 
 
 def _cashout_paid(written: _Written, event: Event) -> None:
     hand = written.hand
+    written.outside[event["seat"]] = written.outside.get(event["seat"], 0) + event["amount"]
     written.extra["_cashouts"].append(
         f"{hand.player[event['seat']]} {hand.amount(event['amount'])}"
     )
@@ -227,11 +242,8 @@ def _hand_ended(written: _Written, event: Event) -> None:
     ``HandStarted.seats`` order: ``schemas/poker_hand.avsc``)."""
     if not event.get("finishing_stacks"):
         return
-    hand = written.hand
-    by_seat = dict(
-        zip((s["seat"] for s in hand.start["seats"]), event["finishing_stacks"], strict=False)
-    )
-    written.fields["_finishing"] = [hand.amount(by_seat[s]) for s in hand.order]
+    seats = (s["seat"] for s in written.hand.start["seats"])
+    written.finishing = dict(zip(seats, event["finishing_stacks"], strict=False))
 
 
 def _hand_void(written: _Written, event: Event) -> None:

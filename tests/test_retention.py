@@ -79,6 +79,10 @@ def _drop(schema: str) -> None:
 
 @pytest.fixture
 def store(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Iterator[Store]:
+    yield from partitioned_store(tmp_path, monkeypatch)
+
+
+def partitioned_store(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Iterator[Store]:
     """A new partitioned store (``db init --partitioned``), checkpoints signed and
     published to a witness (``tmp_path / "witness.jsonl"``)."""
     url, schema = _schema_url()

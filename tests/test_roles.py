@@ -31,6 +31,7 @@ from tests.conftest import postgres_base_url
 TABLES = (POSTGRES_EVENTS_TABLE, POSTGRES_CHECKPOINTS_TABLE)
 RETENTION = f"{POSTGRES_EVENTS_TABLE}_retention"  # the owner's records: append-only too
 RETIRED = f"{POSTGRES_EVENTS_TABLE}_retired"  # the subjects retentions retired: likewise
+SIGNATURES = f"{POSTGRES_EVENTS_TABLE}_retention_signatures"  # the records' signatures
 SEQUENCE = f"{POSTGRES_EVENTS_TABLE}_notification_id_seq"
 
 
@@ -153,7 +154,7 @@ def test_db_init_makes_the_owner_own_every_object(deployment: Deployment) -> Non
     assert {owner for _, owner in functions} == {deployment.owner}
     assert sorted(triggers) == sorted(
         (table, trigger)
-        for table in (*TABLES, RETENTION, RETIRED)
+        for table in (*TABLES, RETENTION, RETIRED, SIGNATURES)
         for trigger in ("casino_audit_append_only", "casino_audit_no_truncate")
     )
 
@@ -162,7 +163,7 @@ def _privileges(base: str, role: str, schema: str) -> dict[str, set[str]]:
     """Every effective privilege of ``role`` on the store's objects (column ones too)."""
     held: dict[str, set[str]] = {}
     with psycopg.connect(base) as conn:
-        for table in (*TABLES, RETENTION, RETIRED):
+        for table in (*TABLES, RETENTION, RETIRED, SIGNATURES):
             oid = conn.execute("SELECT %s::regclass::oid", (f"{schema}.{table}",)).fetchone()[0]
             for privilege in (
                 "SELECT",
@@ -208,6 +209,7 @@ def test_the_writer_and_the_reader_hold_exactly_what_they_need(deployment: Deplo
         POSTGRES_CHECKPOINTS_TABLE: {"SELECT", "INSERT"},
         RETENTION: {"SELECT"},
         RETIRED: {"SELECT"},
+        SIGNATURES: {"SELECT"},
         SEQUENCE: {"USAGE"},
         "schema": {"USAGE"},
     }
@@ -217,6 +219,7 @@ def test_the_writer_and_the_reader_hold_exactly_what_they_need(deployment: Deplo
         POSTGRES_CHECKPOINTS_TABLE: {"SELECT"},
         RETENTION: {"SELECT"},
         RETIRED: {"SELECT"},
+        SIGNATURES: {"SELECT"},
         "schema": {"USAGE"},
     }
 

@@ -28,7 +28,7 @@ from typing import Any
 import orjson
 
 from audit.evidence.chainrows import rows_of
-from audit.evidence.check import FORMAT, FORMAT_VERSION, SUSPECTS, SUSPICION
+from audit.evidence.check import FORMAT, FORMAT_VERSION, SUSPECTS, SUSPICION, UNAUTHENTICATED
 from audit.evidence.proofs import event_json, prove
 from audit.evidence.treecache import TreeCache
 from audit.ingest.conflicts import KIND as CONFLICTS
@@ -244,6 +244,7 @@ def _bundle(
         "format_version": FORMAT_VERSION,
         "made_at": made[1].isoformat(),
         "made_by": made[0],
+        "unauthenticated": list(UNAUTHENTICATED),
         "subject": subject,
         "events": [event_json(r) for r in events],
         "inputs": [

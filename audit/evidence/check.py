@@ -35,7 +35,10 @@ What a bundle cannot prove is said with every report (``EvidenceReport.notes``):
 verdict is the current one *as of the bundle's checkpoint* (a newer verdict on the
 subject, stored after that checkpoint, is not in an older bundle: the current one is
 on the console or in ``casino-audit show``), and ``made_at`` / ``made_by`` are what the
-console wrote when it made the file, outside the signature: claims, not proof.
+console wrote when it made the file, outside the signature: claims, not proof. The bundle
+says so itself (``"unauthenticated": ["made_at", "made_by"]``, ``UNAUTHENTICATED``; a
+bundle made before carries no such field and is read as if it did; one listing other
+fields is refused), and every report repeats it.
 """
 
 from __future__ import annotations
@@ -76,6 +79,15 @@ from replayer.rulebooks.citations import summary_line
 
 FORMAT = "casino-audit evidence bundle"
 FORMAT_VERSION = 1
+UNAUTHENTICATED = ("made_at", "made_by")
+BUNDLE_FIELDS = frozenset(
+    {"format", "format_version", *UNAUTHENTICATED, "unauthenticated", "subject", "events",
+     "inputs", "verdict", "rulebook", "replayer_version", "proof"}
+)  # fmt: skip
+"""Every top-level field a bundle holds (``audit.evidence.bundle``): any other is refused,
+never ignored."""
+"""The bundle's fields no signature covers: the bundle lists them (``unauthenticated``)
+and every report says they are claims, not proof."""
 VERDICT_KIND = "adjudication"
 SUSPICION = "collusion"
 """The subject kind of a collusion suspicion's bundle (no events of its own)."""
@@ -268,10 +280,17 @@ def _unproven(bundle: Mapping[str, Any], kind: str, subject: str, result: ProofR
         f"this is the {kind} subject's verdict as of checkpoint {cp.notification_id} "
         f"({result.head_time}); a newer verdict stored after it would not be in this "
         f"bundle: see the current one with `{show_command(subject)}` or on the console",
-        f"made_at {str(bundle.get('made_at'))[:40]!r} and made_by "
-        f"{str(bundle.get('made_by'))[:80]!r} are the console's claims, outside the "
-        "signature: not proven",
+        claims(bundle),
     ]
+
+
+def claims(bundle: Mapping[str, Any]) -> str:
+    """The note on the fields no signature covers (``UNAUTHENTICATED``)."""
+    return (
+        f"made_at {str(bundle.get('made_at'))[:40]!r} and made_by "
+        f"{str(bundle.get('made_by'))[:80]!r} are unauthenticated: the console's claims, "
+        "outside the signature, not proven"
+    )
 
 
 def _suspicion(bundle: Mapping[str, Any], subject: str, public_key: Ed25519PublicKey) -> list[str]:
@@ -352,6 +371,15 @@ def verify_bundle(bundle: Mapping[str, Any], public_key: Ed25519PublicKey) -> Ev
     try:
         if bundle.get("format") != FORMAT or bundle.get("format_version") != FORMAT_VERSION:
             raise BundleError("not a casino-audit evidence bundle (version 1)")
+        unknown = sorted(str(k) for k in bundle if k not in BUNDLE_FIELDS)
+        if unknown:
+            raise BundleError(f"fields a bundle does not hold: {str(unknown)[:200]}")
+        marked = bundle.get("unauthenticated", list(UNAUTHENTICATED))  # older bundles: none
+        if marked != list(UNAUTHENTICATED):
+            raise BundleError(
+                f"the bundle's unauthenticated fields are {str(marked)[:80]}, not "
+                f"{list(UNAUTHENTICATED)}: altered"
+            )
         kind, subject = str(bundle["subject"]["kind"]), str(bundle["subject"]["id"])
         if kind == SUSPICION:
             report.proven += _suspicion(bundle, subject, public_key)
@@ -359,9 +387,7 @@ def verify_bundle(bundle: Mapping[str, Any], public_key: Ed25519PublicKey) -> Ev
                 "the score is computed over every hand the pair shared in the window, which "
                 "this bundle does not hold: it is stored, not recomputed here; the evidence "
                 "hands are the ones that weigh most",
-                f"made_at {str(bundle.get('made_at'))[:40]!r} and made_by "
-                f"{str(bundle.get('made_by'))[:80]!r} are the console's claims, outside the "
-                "signature: not proven",
+                claims(bundle),
             ]
             return report
         if kind == SHOE:

@@ -51,6 +51,36 @@ class ProofError(ValueError):
     """The proof does not hold; the message says which part."""
 
 
+#: The fields of a bundled row (``audit.evidence.proofs.event_json``): any other is
+#: refused, never ignored (a renamed ``chain_shard`` read as the main shard's ``""``).
+ROW_FIELDS = frozenset(
+    {"notification_id", "originator_id", "version", "topic", "state", "state_b64",
+     "chain_shard", "chain_form", "chain_prev", "chain_hash"}
+)  # fmt: skip
+
+
+def hex_bytes(value: object, what: str) -> bytes:
+    """Bytes written as lowercase hex, as the product writes them; another spelling of the
+    same bytes (upper case, spaces) is refused, so every byte of a bundle is as made."""
+    text = str(value)
+    try:
+        data = bytes.fromhex(text)
+    except ValueError:
+        data = None
+    if data is None or data.hex() != text:
+        raise ProofError(f"{what} is not lowercase hex as the store writes it")
+    return data
+
+
+def _row_fields(row: Mapping[str, Any]) -> None:
+    unknown = sorted(str(k) for k in row if k not in ROW_FIELDS)
+    if unknown:
+        raise ProofError(
+            f"event at notification {row.get('notification_id')} holds fields a bundled row "
+            f"does not: {str(unknown)[:120]}"
+        )
+
+
 def row_state(row: Mapping[str, Any]) -> bytes:
     """A bundled row's exact stored state bytes (text, or base64 when not UTF-8)."""
     if "state_b64" in row:
@@ -76,16 +106,16 @@ def checkpoint_of(data: Mapping[str, Any]) -> Checkpoint:
     """The ``Checkpoint`` a bundle's checkpoint section describes."""
     values: dict[str, Any] = {
         "notification_id": int(data["notification_id"]),
-        "chain_hash": bytes.fromhex(str(data["chain_hash"])),
+        "chain_hash": hex_bytes(data["chain_hash"], "the checkpoint's chain hash"),
         "event_count": int(data["event_count"]),
-        "signature": bytes.fromhex(str(data.get("signature") or "")),
+        "signature": hex_bytes(data.get("signature") or "", "the checkpoint's signature"),
         "key_id": str(data.get("key_id") or ""),
     }
     known = {f.name for f in fields(Checkpoint)}
     if data.get("tree_root"):
         if "tree_root" not in known:
             raise ProofError("the checkpoint is a signed tree head, which this checker cannot read")
-        values["tree_root"] = bytes.fromhex(str(data["tree_root"]))
+        values["tree_root"] = hex_bytes(data["tree_root"], "the checkpoint's tree root")
         values["head_time"] = int(data.get("head_time") or 0)
         if "shard_heads" in data:  # signed with the tree head (message v3)
             values["shard_heads"] = heads_from_list(data["shard_heads"])
@@ -131,9 +161,10 @@ def check_proof(
     checkpoint = checkpoint_of(proof["checkpoint"])
     _signed(checkpoint, public_key)
     for event in events:
+        _row_fields(event)
         if int(event["notification_id"]) > checkpoint.notification_id:
             raise ProofError(f"event {event['notification_id']} is after the checkpoint")
-        prev = bytes.fromhex(str(event["chain_prev"]))
+        prev = hex_bytes(event["chain_prev"], f"event {event['notification_id']}'s chain_prev")
         if recomputed_hash(event, prev).hex() != event["chain_hash"]:
             raise ProofError(
                 f"event at notification {event['notification_id']} does not match its chain "
@@ -155,8 +186,8 @@ def _merkle(proof: Mapping[str, Any], events: Sequence[Mapping[str, Any]], cp: C
         entry = paths.get(str(event["notification_id"]))
         if entry is None:
             raise ProofError(f"no inclusion proof for notification {event['notification_id']}")
-        path = [bytes.fromhex(str(h)) for h in entry["path"]]
-        leaf = leaf_hash(bytes.fromhex(str(event["chain_hash"])))
+        path = [hex_bytes(h, "an inclusion proof's hash") for h in entry["path"]]
+        leaf = leaf_hash(hex_bytes(event["chain_hash"], "a chain hash"))
         if not verify_inclusion(leaf, int(entry["index"]), cp.event_count, path, cp.tree_root):
             raise ProofError(
                 f"the inclusion proof of notification {event['notification_id']} does not "
@@ -171,6 +202,7 @@ def _hash_chain(
     head row was stored."""
     rows: dict[int, Mapping[str, Any]] = {}
     for row in [*events, *(proof.get("rows") or ())]:
+        _row_fields(row)
         number = int(row["notification_id"])
         if number in rows:
             raise ProofError(f"notification {number} is bundled twice")
@@ -181,7 +213,7 @@ def _hash_chain(
     first = min(int(e["notification_id"]) for e in events)
     if int(ordered[0]["notification_id"]) != first:
         raise ProofError("rows before the first proven event are bundled")
-    prev = bytes.fromhex(str(ordered[0]["chain_prev"]))
+    prev = hex_bytes(ordered[0]["chain_prev"], "the first row's chain_prev")
     for row in ordered:
         prev = recomputed_hash(row, prev)
         if "chain_hash" in row and row["chain_hash"] != prev.hex():

@@ -44,7 +44,13 @@ from audit.store.application import (
     EventConflict,
     SubjectRecords,
 )
-from audit.store.archive import ArchiveError, ArchiveReport, verify_archive
+from audit.store.archive import (
+    MAX_ARCHIVE_BYTES,
+    ArchiveError,
+    ArchiveReport,
+    compare_with_record,
+    verify_archive,
+)
 from audit.store.canonical_json import bytes_digest, canonical, canonical_bytes, record_digest
 from audit.store.chain import (
     LEGACY_FORM,
@@ -72,7 +78,7 @@ from audit.store.merkle import (
 )
 from audit.store.packing import PackedRowError
 from audit.store.packing import expand as expand_row
-from audit.store.partitions import RetentionError, cut_day, retire
+from audit.store.partitions import RetentionError, attest, cut_day, retire
 from audit.store.reads import RecordReads, Records, StoreReads
 from audit.store.retention import RetentionRecord
 from audit.store.roles import grant, init_store
@@ -121,6 +127,7 @@ __all__ = [
     "INTERNAL_RECORD_TYPES",
     "LEGACY_FORM",
     "MAIN_SHARD",
+    "MAX_ARCHIVE_BYTES",
     "MAX_SHARD_NAME",
     "RETIRED",
     "SHARD_FORM",
@@ -159,11 +166,13 @@ __all__ = [
     "StoreUnusable",
     "SubjectRecords",
     "WitnessError",
+    "attest",
     "bytes_digest",
     "canonical",
     "canonical_bytes",
     "chain_row",
     "collector_paused",
+    "compare_with_record",
     "cut_day",
     "decode_compact_state",
     "describe_head",

@@ -492,21 +492,32 @@ class AuditStore(Application[UUID]):
         retired): the tree over the retired rows, which proofs of later rows need."""
         return self.chained.retention_start()
 
-    def _retention_start(self) -> tuple[Checkpoint | None, ChainReport | None]:
+    def _retention_start(
+        self, public_key: Ed25519PublicKey | None
+    ) -> tuple[Checkpoint | None, ChainReport | None]:
         """(where verification starts: the latest retention record's checkpoint, None
-        from genesis; a failed report when the record names a checkpoint the store does
-        not hold with that many rows: removed or replaced)."""
+        from genesis; a failed report when the record does not count: its checkpoint is
+        not held with that many rows (removed or replaced), a row is still attached at
+        or below it, it is unsigned or not signed by the store's key,
+        ``audit.store.retention_trust``)."""
+        from audit.store.retention_trust import record_problem
+
         record = self.retention()
         if record is None:
             return None, None
         start = self.chained.retention_start()
-        if start is not None and start.event_count == record.retired_rows:
-            return start, None
-        problem = (
-            f"the retention record names checkpoint {record.checkpoint_id} with "
-            f"{record.retired_rows} rows, which the store does not hold as such: the "
-            "checkpoint was removed or replaced"
-        )
+        if start is None or start.event_count != record.retired_rows:
+            problem = (
+                f"the retention record names checkpoint {record.checkpoint_id} with "
+                f"{record.retired_rows} rows, which the store does not hold as such: the "
+                "checkpoint was removed or replaced"
+            )
+        else:
+            kept = next(iter(self.chained.iter_chain_rows(record.checkpoint_id)), None)
+            attached = kept.notification_id if kept is not None else None
+            problem = record_problem(record, start, attached, public_key)
+            if not problem:
+                return start, None
         return None, ChainReport(0, b"", 0, broken_at=record.checkpoint_id, problem=problem)
 
     def verify(self, public_key: Ed25519PublicKey | None = None) -> ChainReport:
@@ -531,7 +542,7 @@ class AuditStore(Application[UUID]):
         notification id it read), so that every later count is taken at the same head."""
         recorder = self.chained
         checkpoints = recorder.checkpoints()
-        start, unheld = self._retention_start()
+        start, unheld = self._retention_start(public_key)
         if unheld is not None:
             return unheld, checkpoints, 0
         head = recorder.settled_head()
@@ -548,16 +559,22 @@ class AuditStore(Application[UUID]):
         """Check the store against every head in the witness (``audit.store.witness``), in
         one pass over the events, besides the chain and the database's checkpoints.
         Raises ``WitnessError`` when the witness cannot be read at all."""
+        from audit.store.retention_trust import witnessed_problem
         from audit.store.witness import load_heads, verify_witnessed
 
         heads, unreadable = load_heads(witness)
         recorder = self.chained
         checkpoints = recorder.checkpoints()
-        start, unheld = self._retention_start()
+        start, unheld = self._retention_start(public_key)
         if unheld is not None:
             return WitnessReport(unheld, heads_checked=len(heads))
         rows = recorder.iter_chain_rows(recorder.settled_head())
-        return verify_witnessed(rows, checkpoints, heads, public_key, unreadable, start)
+        report = verify_witnessed(rows, checkpoints, heads, public_key, unreadable, start)
+        record = self.retention()
+        problem = witnessed_problem(record, witness) if record is not None else ""
+        if problem:
+            report.problems.append(problem)
+        return report
 
     def close(self) -> None:
         self.factory.close()

@@ -20,7 +20,7 @@ from typing import TYPE_CHECKING, Any
 
 from eventsourcing.persistence import PersistenceError
 
-from audit.config import StoreURL
+from audit.config import StoreURL, mask_secrets
 
 if TYPE_CHECKING:
     from psycopg import Connection
@@ -119,15 +119,11 @@ def _require_sqlite(url: StoreURL) -> None:
 
 
 def safe_message(error: BaseException, url: StoreURL) -> str:
-    """An error's text for a user: one line, without the URL's password (replaced
-    before the whitespace is collapsed, and after, in case it holds some)."""
-    text = str(error)
-    if url.password:
-        text = text.replace(url.password, "***")
-    text = " ".join(text.split())
-    if url.password.split():
-        text = text.replace(" ".join(url.password.split()), "***")
-    return text
+    """An error's text for a user: one line, the URL's password masked wherever it
+    occurs whole (``audit.config.mask_secrets``, before the whitespace is collapsed and
+    after)."""
+    text = " ".join(mask_secrets(str(error), (url.password,)).split())
+    return mask_secrets(text, (url.password,))
 
 
 def connect(url: StoreURL, **options: Any) -> Connection[TupleRow]:

@@ -20,6 +20,10 @@ partitions, not statement triggers). A store made without the option is unchange
   with the checkpoints, to FILE (``audit.store.archive``), verifies FILE alone, then in
   one transaction writes the retention record (``audit.store.retention``) and the
   subjects the retired rows held, and detaches and drops every partition wholly up to N.
+  The record is signed with the store's key (refused without it) and published to the
+  witness when one is set (``audit.store.retention_trust``).
+* ``attest`` (``casino-audit retention attest --archive FILE``): signs and publishes a
+  record written before records were signed, once its archive checks out.
 
 Detaching, dropping and moving the sequence are the owner's: a writer role (``db grant
 --writer``) holds INSERT and SELECT, not ownership, and PostgreSQL refuses it all.
@@ -38,7 +42,7 @@ from eventsourcing.persistence import OperationalError
 from psycopg import sql
 
 from audit.config import StoreURL
-from audit.store.existing import POSTGRES_EVENTS_TABLE, StoreUnusable, connect
+from audit.store.existing import POSTGRES_EVENTS_TABLE, StoreUnusable, connect, safe_message
 
 STRIDE = 10**12
 """Notification ids per partition: partition k holds [k·STRIDE + 1, (k+1)·STRIDE + 1)."""
@@ -179,9 +183,9 @@ def _settle(conn: Any, schema: str) -> None:
     )
 
 
-def _owner_only(error: Exception, what: str, where: str) -> RetentionError:
+def _owner_only(error: Exception, what: str, url: StoreURL) -> RetentionError:
     return RetentionError(
-        f"cannot {what} on the store {where}: {str(error).splitlines()[0]} (retention is "
+        f"cannot {what} on the store {url.redacted()}: {safe_message(error, url)} (retention is "
         "the store owner's: run it as the role db init made the store with)"
     )
 
@@ -217,7 +221,7 @@ def cut_day(store: Any, url: StoreURL, attempts: int = 5) -> tuple[Any, int]:
                     )
                     return checkpoint, index
             except psycopg.Error as error:
-                raise _owner_only(error, "cut the day", url.redacted()) from None
+                raise _owner_only(error, "cut the day", url) from None
     raise RetentionError(f"writers kept the head of {url.redacted()} moving: try the cut again")
 
 
@@ -277,12 +281,14 @@ def retire(store: Any, url: StoreURL, through: int, out: Path) -> Any:
 
     from audit.store.archive import file_sha256, verify_archive, write_archive
     from audit.store.retention import RetentionRecord
+    from audit.store.retention_trust import insert_signature, sign
 
     schema = url.schema or "public"
     recorder = store.chained
     end = recorder.checkpoint_at(through)
     if end is None or not end.tree_root:
         raise RetentionError(f"the store holds no tree head at notification {through}")
+    key = _signing_key(end)
     first = recorder.retention_start()
     if first is not None and first.notification_id >= through:
         raise RetentionError(f"rows up to notification {first.notification_id} are already retired")
@@ -300,12 +306,13 @@ def retire(store: Any, url: StoreURL, through: int, out: Path) -> Any:
             written = write_archive(file, first, through, checkpoints, rows)
             file.flush()
             os.fsync(file.fileno())
-        report = verify_archive(out)
+        report = verify_archive(out, key.public_key())
         if not report.ok:
             raise RetentionError(f"the archive {out} does not verify: {report.problem}")
-        record = RetentionRecord(
+        unsigned = RetentionRecord(
             through, end.event_count, written, time.time_ns() // 1_000_000, file_sha256(out)
         )
+        record = sign(unsigned, end, key)
         try:
             with conn.transaction():
                 _settle(conn, schema)
@@ -318,6 +325,7 @@ def retire(store: Any, url: StoreURL, through: int, out: Path) -> Any:
                     ),
                     (through, end.event_count, written, record.retired_at, record.archive_sha256),
                 )
+                insert_signature(conn, schema, record)
                 _record_retired_subjects(conn, schema, after, through)
                 for part in parts:
                     name = sql.Identifier(schema, part.name)
@@ -326,5 +334,72 @@ def retire(store: Any, url: StoreURL, through: int, out: Path) -> Any:
                     )
                     conn.execute(sql.SQL("DROP TABLE {}").format(name))
         except psycopg.Error as error:
-            raise _owner_only(error, "retire the rows", url.redacted()) from None
+            raise _owner_only(error, "retire the rows", url) from None
+    _publish(record)
     return record
+
+
+def _signing_key(checkpoint: Any) -> Any:
+    """The store's key for a retention record at ``checkpoint`` (``RetentionError``
+    saying why there is none: ``audit.store.retention_trust.signing_key_for``)."""
+    from audit.store.retention_trust import Unsignable, signing_key_for
+
+    try:
+        return signing_key_for(checkpoint)
+    except Unsignable as error:
+        raise RetentionError(str(error)) from None
+
+
+def _publish(record: Any) -> None:
+    """The record to ``$CASINO_AUDIT_WITNESS``, when set (``retention_trust.publish``)."""
+    from audit.store.retention_trust import publish
+    from audit.store.witness import witness_from_env
+
+    witness = witness_from_env()
+    if witness:
+        publish(record, witness)
+
+
+def attest(store: Any, url: StoreURL, archive: Path) -> Any:
+    """Sign (and publish) a retention record written before records were signed, given
+    its archive file (``audit.store.retention_trust``, "Stores archived before"): the
+    file's SHA-256 is the record's, it verifies alone with the store's key, ends at the
+    record's checkpoint with the record's rows, and no row is attached at or below it.
+    Returns the signed record (a record already signed is published again, unchanged)."""
+    import psycopg
+
+    from audit.store.archive import file_sha256, verify_archive
+    from audit.store.retention_trust import insert_signature, sign
+
+    digest = file_sha256(archive)
+    recorder = store.chained
+    record = next((r for r in recorder.retention_records() if r.archive_sha256 == digest), None)
+    if record is None:
+        raise RetentionError(f"no retention record of {url.redacted()} names the archive {digest}")
+    if record.signature:
+        _publish(record)
+        return record
+    at = f"the retention record at checkpoint {record.checkpoint_id}"
+    end = recorder.checkpoint_at(record.checkpoint_id)
+    if end is None or end.event_count != record.retired_rows:
+        raise RetentionError(f"{at}: the store does not hold its checkpoint with its rows")
+    key = _signing_key(end)
+    report = verify_archive(archive, key.public_key())
+    if not report.ok:
+        raise RetentionError(f"the archive {archive} does not verify: {report.problem}")
+    if (report.through, report.rows) != (record.checkpoint_id, record.archived_rows):
+        raise RetentionError(
+            f"{at} took {record.archived_rows} rows through it; the archive holds "
+            f"{report.rows} through {report.through}"
+        )
+    kept = next(iter(recorder.iter_chain_rows(record.checkpoint_id)), None)
+    if kept is not None:
+        raise RetentionError(f"{at}: the row at notification {kept.notification_id} is still there")
+    signed = sign(record, end, key)
+    try:
+        with connect(url) as conn, conn.transaction():
+            insert_signature(conn, url.schema or "public", signed)
+    except psycopg.Error as error:
+        raise _owner_only(error, "attest the retention", url) from None
+    _publish(signed)
+    return signed

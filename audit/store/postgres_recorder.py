@@ -134,6 +134,7 @@ class ChainedPostgresApplicationRecorder(PackedReads, CheckpointReads, PostgresA
         ]
         self.retention_table = Identifier(f"{self.events_table_name}_retention")
         self.retired_table = Identifier(f"{self.events_table_name}_retired")
+        self.signatures_table = Identifier(f"{self.events_table_name}_retention_signatures")
         self.sql_create_statements += [
             SQL(
                 "CREATE TABLE IF NOT EXISTS {schema}.{retention} ("
@@ -145,6 +146,10 @@ class ChainedPostgresApplicationRecorder(PackedReads, CheckpointReads, PostgresA
                 "CREATE TABLE IF NOT EXISTS {schema}.{retired} ("
                 "originator_id uuid PRIMARY KEY, checkpoint_id bigint NOT NULL)"
             ).format(schema=schema, retired=self.retired_table),
+            SQL(
+                "CREATE TABLE IF NOT EXISTS {schema}.{signatures} ("
+                "checkpoint_id bigint PRIMARY KEY, signature bytea NOT NULL, key_id text NOT NULL)"
+            ).format(schema=schema, signatures=self.signatures_table),
         ]
         self._add_tree_columns = SQL(_ADD_TREE_COLUMNS).format(
             schema=schema,
@@ -175,7 +180,8 @@ class ChainedPostgresApplicationRecorder(PackedReads, CheckpointReads, PostgresA
         self._formed = False  # whether its rows have the chain form column (with shards)
         self._partitioned: bool | None = None  # whether the events table is partitioned
         self.chain_shard = MAIN_SHARD  # the shard this recorder appends to (set by the store)
-        for target in (table, self.checkpoints_table, self.retention_table, self.retired_table):
+        owners = (self.retention_table, self.retired_table, self.signatures_table)
+        for target in (table, self.checkpoints_table, *owners):
             self.sql_create_statements += [
                 SQL(
                     "CREATE OR REPLACE TRIGGER casino_audit_append_only "
@@ -192,6 +198,7 @@ class ChainedPostgresApplicationRecorder(PackedReads, CheckpointReads, PostgresA
         self._checkpoints = SQL("{schema}.{cp}").format(schema=schema, cp=self.checkpoints_table)
         self._retention = SQL("{schema}.{r}").format(schema=schema, r=self.retention_table)
         self._retired = SQL("{schema}.{r}").format(schema=schema, r=self.retired_table)
+        self._signatures = SQL("{schema}.{r}").format(schema=schema, r=self.signatures_table)
         self._has_retired: bool | None = None  # whether the store has the retired table
         self._append_key = Literal(
             f"casino-audit append {self.datastore.schema}.{self.events_table_name}"
@@ -405,13 +412,32 @@ class ChainedPostgresApplicationRecorder(PackedReads, CheckpointReads, PostgresA
         return bool(_only_row(curs)["n"])
 
     def retention_records(self) -> list[RetentionRecord]:
-        """Every retention record (``audit.store.retention``), oldest first."""
+        """Every retention record (``audit.store.retention``), oldest first, each with
+        its signature (``audit.store.retention_trust``; empty when it has none, or on a
+        store made before the signatures' table)."""
         with self.datastore.transaction(commit=False) as curs:
             if not self._has_retention(curs):
                 return []
+            signed = self._has_table(curs, "_retention_signatures")
             curs.execute(
-                SQL("SELECT {columns} FROM {r} ORDER BY checkpoint_id").format(
-                    columns=SQL(RETENTION_COLUMNS), r=self._retention
+                SQL(
+                    "SELECT {columns}, {signature} FROM {r} AS t {join} ORDER BY t.checkpoint_id"
+                ).format(
+                    columns=SQL(", ").join(
+                        SQL("t.") + Identifier(c) for c in RETENTION_COLUMNS.split(", ")
+                    ),
+                    signature=SQL(
+                        "coalesce(g.signature, ''::bytea) AS signature, "
+                        "coalesce(g.key_id, '') AS key_id"
+                        if signed
+                        else "''::bytea AS signature, '' AS key_id"
+                    ),
+                    r=self._retention,
+                    join=SQL("LEFT JOIN {g} AS g ON g.checkpoint_id = t.checkpoint_id").format(
+                        g=self._signatures
+                    )
+                    if signed
+                    else SQL(""),
                 )
             )
             return [RetentionRecord(*r.values()) for r in curs.fetchall()]

@@ -36,13 +36,17 @@ RETENTION_COLUMNS = "checkpoint_id, retired_rows, archived_rows, retired_at, arc
 @dataclass(frozen=True)
 class RetentionRecord:
     """Rows up to ``checkpoint_id`` (``retired_rows`` of them in all) retired; this
-    archive (``archive_sha256``) took ``archived_rows`` of them, at ``retired_at``."""
+    archive (``archive_sha256``) took ``archived_rows`` of them, at ``retired_at``;
+    ``signature`` by the key ``key_id`` (``audit.store.retention_trust``; empty: an
+    unsigned record, which does not count)."""
 
     checkpoint_id: int
     retired_rows: int
     archived_rows: int
     retired_at: int
     archive_sha256: str
+    signature: bytes = b""
+    key_id: str = ""
 
     def when(self, form: str) -> str:
         """``retired_at`` as a UTC time in ``form`` (``strftime``)."""
@@ -52,9 +56,10 @@ class RetentionRecord:
         """One line for ``verify``: what left the store, when, and in which archive."""
         when = self.when("%Y-%m-%d %H:%M UTC")
         first = self.retired_rows - self.archived_rows + 1
+        signed = f"signed by key {self.key_id}" if self.signature else "unsigned"
         return (
             f"rows {first}..{self.retired_rows} retired at checkpoint {self.checkpoint_id} "
-            f"on {when}, archive sha256 {self.archive_sha256}"
+            f"on {when}, archive sha256 {self.archive_sha256} ({signed})"
         )
 
 

@@ -71,7 +71,9 @@ RETENTION_TABLE = f"{POSTGRES_EVENTS_TABLE}_retention"
 """The owner's retention records (``audit.store.retention``): both roles only read it."""
 RETIRED_TABLE = f"{POSTGRES_EVENTS_TABLE}_retired"
 """The subjects retentions retired (``audit.store.retention``): both roles only read it."""
-OWNERS_TABLES = (RETENTION_TABLE, RETIRED_TABLE)
+RETENTION_SIGNATURES_TABLE = f"{POSTGRES_EVENTS_TABLE}_retention_signatures"
+"""The retention records' signatures (``audit.store.retention_trust``): read-only too."""
+OWNERS_TABLES = (RETENTION_TABLE, RETIRED_TABLE, RETENTION_SIGNATURES_TABLE)
 
 
 class RoleError(StoreUnusable):

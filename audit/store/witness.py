@@ -57,6 +57,8 @@ WITNESS_ENV = "CASINO_AUDIT_WITNESS"
 FORMAT = "casino-audit tree head v3"
 #: Heads published before the shard heads were signed (read, never written).
 LEGACY_FORMAT = "casino-audit tree head v2"
+#: A retention record published beside the heads (``audit.store.retention_trust``).
+RETENTION_FORMAT = "casino-audit retention v1"
 
 
 class WitnessError(ValueError):
@@ -153,20 +155,26 @@ def publish(head: Checkpoint, witness: str | os.PathLike[str]) -> Path:
     already there is not written twice. Returns the file written to."""
     if not head.tree_root:
         raise WitnessError("only tree heads (checkpoints with a Merkle root) can be published")
+    line = json.dumps(head_json(head), sort_keys=True, separators=(",", ":")) + "\n"
+    stem = f"tree-head-{head.event_count:012d}-{head.head_time}"
+    return publish_entry(witness, line.encode(), stem)
+
+
+def publish_entry(witness: str | os.PathLike[str], data: bytes, stem: str) -> Path:
+    """Write one entry (a JSON line) to the witness: appended to a JSON-lines file, or as
+    ``<stem>.json`` in a directory; an entry already there is not written twice."""
     text = os.fspath(witness)
     path = Path(text)
-    line = json.dumps(head_json(head), sort_keys=True, separators=(",", ":")) + "\n"
     try:
         if _is_directory(path, text):
-            return _publish_file_in(path, head, line.encode())
-        return _append_line(path, line.encode())
+            return _publish_file_in(path, stem, data)
+        return _append_line(path, data)
     except OSError as error:
         raise WitnessError(f"cannot publish to the witness {text}: {error}") from None
 
 
-def _publish_file_in(folder: Path, head: Checkpoint, data: bytes) -> Path:
+def _publish_file_in(folder: Path, stem: str, data: bytes) -> Path:
     folder.mkdir(parents=True, exist_ok=True)
-    stem = f"tree-head-{head.event_count:012d}-{head.head_time}"
     for attempt in range(100):
         target = folder / (f"{stem}.json" if not attempt else f"{stem}-{attempt}.json")
         try:
@@ -181,7 +189,7 @@ def _publish_file_in(folder: Path, head: Checkpoint, data: bytes) -> Path:
         finally:
             os.close(descriptor)
         return target
-    raise WitnessError(f"too many heads named {stem} in {folder}")
+    raise WitnessError(f"too many entries named {stem} in {folder}")
 
 
 def _append_line(path: Path, data: bytes) -> Path:
@@ -214,34 +222,45 @@ class WitnessedHead:
 
 
 def load_heads(witness: str | os.PathLike[str]) -> tuple[list[WitnessedHead], list[str]]:
-    """Every head in the witness, and a problem for each entry that cannot be read.
+    """Every head in the witness, and a problem for each entry that cannot be read
+    (retention records, ``audit.store.retention_trust``, are not heads: skipped here).
+
+    Raises WitnessError when the witness itself does not exist or cannot be read."""
+    heads: list[WitnessedHead] = []
+    problems: list[str] = []
+    for where, content in load_entries(witness):
+        try:
+            entry = json.loads(content)
+            if not is_retention_entry(entry):
+                heads.append(WitnessedHead(head_from_json(entry), where))
+        except ValueError as error:  # json.JSONDecodeError is a ValueError
+            problems.append(f"witness entry {where} cannot be read: {error}")
+    return heads, problems
+
+
+def is_retention_entry(entry: object) -> bool:
+    """Whether a witness entry is a retention record (not a tree head)."""
+    return isinstance(entry, dict) and entry.get("format") == RETENTION_FORMAT
+
+
+def load_entries(witness: str | os.PathLike[str]) -> list[tuple[str, str]]:
+    """Every entry of the witness as (where: ``file`` or ``file:line``, its text).
 
     Raises WitnessError when the witness itself does not exist or cannot be read."""
     text = os.fspath(witness)
     path = Path(text)
-    heads: list[WitnessedHead] = []
-    problems: list[str] = []
     try:
         if path.is_dir():
-            entries: Iterator[tuple[str, str]] = (
-                (str(file), file.read_text()) for file in sorted(path.glob("*.json"))
-            )
-        elif path.is_file():
-            entries = (
+            return [(str(file), file.read_text()) for file in sorted(path.glob("*.json"))]
+        if path.is_file():
+            return [
                 (f"{path}:{number}", line)
                 for number, line in enumerate(path.read_text().splitlines(), 1)
                 if line.strip()
-            )
-        else:
-            raise WitnessError(f"no witness at {text}")
-        for where, content in entries:
-            try:
-                heads.append(WitnessedHead(head_from_json(json.loads(content)), where))
-            except ValueError as error:  # json.JSONDecodeError is a ValueError
-                problems.append(f"witness entry {where} cannot be read: {error}")
+            ]
     except (OSError, UnicodeDecodeError) as error:
         raise WitnessError(f"cannot read the witness {text}: {error}") from None
-    return heads, problems
+    raise WitnessError(f"no witness at {text}")
 
 
 # -- verification ------------------------------------------------------------------------

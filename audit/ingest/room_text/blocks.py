@@ -8,7 +8,8 @@ hands where files were joined with ``cat``. A file that opens with a UTF-16 byte
 mark (saved as "Unicode" by a Windows editor) is read as UTF-16 whole (``from_utf16``;
 the hand's source says so); one that does not decode so is rejected naming the byte.
 
-Lines: no-break spaces are spaces; leading and trailing blanks are dropped (archive
+Lines end at LF, CRLF or a CR alone (old Mac exports), mixed as they come
+(``LINE_END``). No-break spaces are spaces; leading and trailing blanks are dropped (archive
 exports indent every line;
 GGPoker ends ``Dealt to`` lines with a space); the archive separators ``*********** #
 12 **************`` are dropped. A block starts at each hand header of a room read here
@@ -47,6 +48,9 @@ OTHER_ROOMS: tuple[tuple[re.Pattern[str], str], ...] = (
 #: UTF-16 byte-order marks (little- and big-endian).
 UTF16_BOMS = (b"\xff\xfe", b"\xfe\xff")
 SEPARATOR = re.compile(r"\*{3,} # \d+ \*{3,}")
+#: A line ends at LF, CRLF (CRs before the LF included: ``\r\r\n`` is one end), or a CR
+#: alone (old Mac OS exports end every line so); the forms may be mixed in one file.
+LINE_END = re.compile(rb"\r*\n|\r")
 _SUMMARY_LINE = re.compile(
     r"Seat \d+: .+|Total pot .+|(?:(?:FIRST|SECOND|THIRD) )?Board \[.*\]|Hand was run .+"
     r"|FIRST|SECOND|THIRD"
@@ -82,8 +86,8 @@ def from_utf16(data: bytes) -> bytes:
 
 def decode(data: bytes) -> Iterator[tuple[int, str, str | None, bool]]:
     """(line number, text, bad-bytes reason or None, read as cp1252) per line."""
-    for number, raw in enumerate(data.split(b"\n"), start=1):
-        raw = raw.rstrip(b"\r").replace(b"\xef\xbb\xbf", b"")  # a BOM, whatever follows
+    for number, raw in enumerate(LINE_END.split(data), start=1):
+        raw = raw.replace(b"\xef\xbb\xbf", b"")  # a BOM, whatever follows
         bad, legacy = None, False
         try:
             text = raw.decode("utf-8")

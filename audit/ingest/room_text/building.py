@@ -374,7 +374,8 @@ class HandBuilder:
     def ps_cashout(self, seat: int, chips: int, fee: int) -> None:
         """PokerStars' all-in cash-out: ``NAME cashed out the hand for $X | Cash Out Fee
         $Y``: the house buys the player's equity, X + Y, and keeps the fee Y
-        (``CashoutPaid`` X + Y, ``FeeTaken`` kind ``other`` Y paid by the seat)."""
+        (``CashoutPaid`` X + Y, ``FeeTaken`` kind ``other`` Y paid by the seat); the
+        line without a fee (``NAME cashed out the hand for $X``) is ``CashoutPaid`` X."""
         self.cashout(seat, chips + fee)
         self.fee("other", fee, seat)
 

@@ -53,7 +53,9 @@ _RETURNED = re.compile(r"Uncalled bet \((?P<amount>[^()]+)\) returned to (?P<nam
 _COLLECTED = re.compile(
     r"(?P<amount>\S+) from (?:(?P<main>main )?pot|(?P<side>side pot)(?:-(?P<n>\d+))?)"
 )
-_CASHED_OUT = re.compile(r"(?P<amount>\S+) \| Cash Out Fee (?P<fee>\S+)")
+#: ``NAME cashed out the hand for $X`` with ``| Cash Out Fee $Y`` or, in PokerStars'
+#: files without a fee, alone.
+_CASHED_OUT = re.compile(r"(?P<amount>\S+)(?: \| Cash Out Fee (?P<fee>\S+))?")
 _CASH_DROP = re.compile(r"Cash Drop to Pot : total (?P<amount>\S+)")
 _SUMMARY_SEAT = re.compile(r"Seat (?P<seat>\d+): (?P<rest>.+)")
 _SUMMARY_INFO = re.compile(
@@ -219,8 +221,11 @@ class _Reader:
             cashed = _CASHED_OUT.fullmatch(split[1])
             if cashed is None:
                 raise line.error("not understood")
+            fee = cashed.group("fee")
             builder.ps_cashout(
-                split[0], amount(cashed.group("amount"), money), amount(cashed.group("fee"), money)
+                split[0],
+                amount(cashed.group("amount"), money),
+                amount(fee, money) if fee is not None else 0,
             )
         elif split := self.names.split(text, ": "):
             self._player(split[0], split[1], line)
