@@ -532,14 +532,17 @@ class AuditStore(Application[UUID]):
         failed)."""
         from audit.store.heads import require_signed
 
-        report, checkpoints, head = self.verify_chain()
+        report, checkpoints, head = self.verify_chain(public_key)
         if public_key is None or not report.ok:
             return report
         return require_signed(report, checkpoints, public_key, self.unsigned_tail(head))
 
-    def verify_chain(self) -> tuple[ChainReport, list[Checkpoint], int]:
-        """``verify`` without a key: (its report, the checkpoints it checked, the last
-        notification id it read), so that every later count is taken at the same head."""
+    def verify_chain(
+        self, public_key: Ed25519PublicKey | None = None
+    ) -> tuple[ChainReport, list[Checkpoint], int]:
+        """``verify`` without the checkpoints' signatures: (its report, the checkpoints it
+        checked, the last notification id it read), so that every later count is taken at
+        the same head; ``public_key`` checks the retention record's signature."""
         recorder = self.chained
         checkpoints = recorder.checkpoints()
         start, unheld = self._retention_start(public_key)

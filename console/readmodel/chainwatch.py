@@ -58,12 +58,12 @@ def verify_store(store_url: str, public_key: bytes | None) -> Verified:
     ``public_key`` is the raw Ed25519 key whose signatures the checkpoints must carry."""
     store = AuditStore(store_url)
     try:
-        report, checkpoints, head = store.verify_chain()
+        key = None if public_key is None else Ed25519PublicKey.from_public_bytes(public_key)
+        report, checkpoints, head = store.verify_chain(key)
         signed = status = None
-        if public_key is not None and report.ok:
+        if key is not None and report.ok:
             # one head for every count: the rows verified, the rows after the last signed
             # checkpoint and how many are trail (``audit.store.unsigned_tail``)
-            key = Ed25519PublicKey.from_public_bytes(public_key)
             tail = store.unsigned_tail(head)
             signed = require_signed(report, checkpoints, key, tail)
             last = max((c for c in checkpoints if c.signature), default=None, key=_position)
