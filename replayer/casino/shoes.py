@@ -188,12 +188,6 @@ def _named(finding: Finding, where: dict[str, str]) -> Finding:
     )
 
 
-def _finding(
-    kind: FindingKind, round_id: str, citation: str, reason: str, **fields: Any
-) -> Finding:
-    return Finding(kind, round_id, citation, reason, **fields)
-
-
 def _opened_twice(shoe: _Shoe) -> list[Finding]:
     """``ShoeOpened`` belongs in the shoe's first round, once (the schema's rule)."""
     places = [i for i, r in enumerate(shoe.rounds) if _of_type(r, "ShoeOpened")]
@@ -201,7 +195,7 @@ def _opened_twice(shoe: _Shoe) -> list[Finding]:
         return []
     named = [shoe.ids[i] for i in places]
     return [
-        _finding(
+        Finding(
             FindingKind.DATA_QUALITY,
             named[-1],
             SCHEMA_CITATION,
@@ -220,7 +214,7 @@ def _as_opened(shoe: _Shoe, rules: Any, articles: ShoeArticles) -> list[Finding]
     decks = shoe.opened.get("decks")
     if articles.decks_fixed and decks != rules.decks:
         found.append(
-            _finding(
+            Finding(
                 FindingKind.SHOE_COMPOSITION,
                 shoe.ids[0],
                 articles.decks,
@@ -232,7 +226,7 @@ def _as_opened(shoe: _Shoe, rules: Any, articles: ShoeArticles) -> list[Finding]
     cut = shoe.opened.get("cut_card_from_end")
     if cut is not None and cut != rules.cut_card_from_end:
         found.append(
-            _finding(
+            Finding(
                 FindingKind.SHOE_COMPOSITION,
                 shoe.ids[0],
                 articles.cut,
@@ -258,7 +252,7 @@ def _composition(shoe: _Shoe, decks: int, articles: ShoeArticles) -> list[Findin
         if past_end is None and before + len(cards) > holds:
             past_end = round_id
     found = [
-        _finding(
+        Finding(
             FindingKind.SHOE_COMPOSITION,
             round_id,
             articles.decks,
@@ -272,7 +266,7 @@ def _composition(shoe: _Shoe, decks: int, articles: ShoeArticles) -> list[Findin
     ]
     if past_end is not None:
         found.append(
-            _finding(
+            Finding(
                 FindingKind.SHOE_COMPOSITION,
                 past_end,
                 articles.decks,
@@ -313,7 +307,7 @@ def _last_coup(shoe: _Shoe, decks: int, articles: ShoeArticles) -> list[Finding]
         out_at = shoe.drawn_before[index] + after
         if out_at != reached[1]:
             found.append(
-                _finding(
+                Finding(
                     FindingKind.SHOE_COMPOSITION,
                     shoe.ids[index],
                     articles.cut,
@@ -329,7 +323,7 @@ def _last_coup(shoe: _Shoe, decks: int, articles: ShoeArticles) -> list[Finding]
     if last is not None and last < len(shoe.rounds) - 1:
         past = shoe.ids[last + 1 :]
         found.append(
-            _finding(
+            Finding(
                 FindingKind.PAST_LAST_COUP,
                 past[0],
                 articles.last,
@@ -350,7 +344,7 @@ def _seated(shoe: _Shoe, rules: CheminDeFerRules) -> list[Finding]:
         seated = _opening(events).get("seated")
         if seated is not None and seated < rules.min_seated:
             found.append(
-                _finding(
+                Finding(
                     FindingKind.ILLEGAL_ACTION,
                     round_id,
                     SEATED,
@@ -374,7 +368,7 @@ def _closing(shoe: _Shoe, rules: CheminDeFerRules) -> list[Finding]:
         return []
     minutes = int((closing - began).total_seconds() // 60)
     return [
-        _finding(
+        Finding(
             FindingKind.ILLEGAL_ACTION,
             late[0],
             CLOSING,
