@@ -59,6 +59,21 @@ class FindingKind(StrEnum):
     """A deduction from a pot other than rake (a jackpot drop, ``FeeTaken``) of a kind the
     rulebook and the table's terms do not allow, or above their maximum. Its money is
     inside the hand's ``mispaid_pot``, like rake above its bounds."""
+    ACTED_OUT_OF_TIME = "acted_out_of_time"
+    """An action other than a fold or a check taken after the player's time to act and
+    largest time bank ran out, by the events' own times (GG-2022 time limit, time bank,
+    disconnections): the room folds him (checks him when he faces no bet)."""
+    TOURNAMENT_CHIPS_UNBALANCED = "tournament_chips_unbalanced"
+    """A tournament's chip count that covers every player still in and does not add up
+    to the chips its entries brought (chips left the tournament, or came from nowhere,
+    between hands: MO-97/2010 art.4(2))."""
+    ELIMINATION_CONTRADICTS_CHIPS = "elimination_contradicts_chips"
+    """A tournament elimination the chip counts contradict: a player counted with chips
+    after his elimination, or a finishing place other than the number of players in
+    when he went out."""
+    LATE_ENTRY_AFTER_ITM = "late_entry_after_itm"
+    """A tournament entry taken after the field reached the paid places, when the rules
+    close late registration (GG-2022 Política de torneios)."""
 
 
 @dataclass(frozen=True, slots=True)

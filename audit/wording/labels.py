@@ -35,6 +35,10 @@ KIND_LABELS: dict[str, str] = {
     FindingKind.TERMS_OUTSIDE_RULEBOOK: "Table terms the rulebook does not allow",
     FindingKind.CONFLICTING_VERSIONS: "Operator sent conflicting versions",
     FindingKind.FEE_NOT_ALLOWED: "Fee taken that is not allowed",
+    FindingKind.ACTED_OUT_OF_TIME: "Action after the player's time ran out",
+    FindingKind.TOURNAMENT_CHIPS_UNBALANCED: "Tournament chips do not add up",
+    FindingKind.ELIMINATION_CONTRADICTS_CHIPS: "Elimination the chip counts contradict",
+    FindingKind.LATE_ENTRY_AFTER_ITM: "Entry after the paid places were reached",
 }
 
 
