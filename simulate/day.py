@@ -48,6 +48,9 @@ from simulate.tables import (
 
 ExtraGenerator = Callable[[int, date, Path], tuple[list[str], list[PlantedFault]]]
 MISDEAL_RATE = 0.004
+EVENT_GAP = timedelta(seconds=2)
+"""The most time between two events of a hand: a player acts well inside any clock
+(GG-2022's, ``replayer.poker.clock``), however few hands a table deals in the day."""
 TERMS_FILE = "tables.avro"
 """The day's table declarations (``TableTermsDeclared``), ingested before any hand (not
 listed in ``manifest.input_files``, which lists the subjects' input files)."""
@@ -181,7 +184,7 @@ def _play_table(
     fault_rng = random.Random(f"{stream_id}:faults")
     session = TableSession(table, candidates, groups, book.min_players, rng)
     interval = 86_400 / max(count, 1)
-    gap = timedelta(microseconds=int(interval * 1e6 / 80))
+    gap = min(EVENT_GAP, timedelta(microseconds=int(interval * 1e6 / 80)))
     offset = rng.uniform(0, interval)
     pending: list[str] = []
     files: list[str] = []

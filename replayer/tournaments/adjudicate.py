@@ -9,6 +9,7 @@ from dataclasses import dataclass
 from replayer.events import FlatEvent
 from replayer.findings import Finding
 from replayer.tournaments.bounties import bounty_findings
+from replayer.tournaments.continuity import continuity_findings
 from replayer.tournaments.eliminations import place_findings
 from replayer.tournaments.money import Remainder
 from replayer.tournaments.prizes import prize_findings
@@ -28,12 +29,14 @@ def adjudicate_tournament(
     target_events: Sequence[FlatEvent] | None = None,
     bounty_remainder: Remainder = Remainder.DROP,
 ) -> TournamentVerdict:
-    """Same-hand places, bounty splits, cash prizes by place and, given the target's
-    events, satellite seats."""
+    """Same-hand places, bounty splits, cash prizes by place, chips, eliminations and
+    late entries across the hands (``continuity``) and, given the target's events,
+    satellite seats."""
     tournament_id = str(events[0]["tournament_id"]) if events else ""
     findings = place_findings(tournament_id, events)
     findings += bounty_findings(tournament_id, events, bounty_remainder)
     findings += prize_findings(tournament_id, events)
+    findings += continuity_findings(tournament_id, events)
     if target_events:
         findings += satellite_findings(tournament_id, events, target_events)
     announced = next((e for e in events if e["type"] == "TournamentAnnounced"), None)
