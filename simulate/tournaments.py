@@ -45,6 +45,10 @@ Faults (``tournament_faults.TOURNAMENT_FAULTS``; the finding kinds come from run
 * ``extra_seat_fee_included``: that T$ paid as the target's full entry, fee included:
   ``mispaid_prize`` (same rule).
 
+Faults across a tournament's hands (``cross_hand_faults``, ``cross_hand_rate`` of the
+tournaments without one of the faults above): chips leaving the tournament between hands,
+a player counted after his elimination, an entry once in the money.
+
 Not planted: a cash prize paid for the wrong place or amount, or a bounty paid to a
 player who did not win the hand: the replayer compares neither (it judges only
 satellite seats among prizes, and takes a bounty's winners from BountyAwarded), so
@@ -69,6 +73,7 @@ from typing import Any
 
 from audit.families import family_named
 from simulate.avro_out import write_input_file
+from simulate.cross_hand_faults import plant_cross_hand
 from simulate.day import ExtraGenerator
 from simulate.envelope import envelope
 from simulate.manifest import PlantedFault
@@ -234,10 +239,13 @@ class Played:
         return self.knockouts[-1].at + timedelta(minutes=1)
 
 
-def tournament_day(count: int, *, fault_rate: float = 0.0, per_file: int = 100) -> ExtraGenerator:
+def tournament_day(
+    count: int, *, fault_rate: float = 0.0, per_file: int = 100, cross_hand_rate: float = 0.0
+) -> ExtraGenerator:
     """An ``extra`` generator: ``count`` tournaments in ``tournaments-<k>.avro`` input files of
     at most ``per_file`` tournaments (a satellite always beside its target), a fault
-    planted in about ``fault_rate`` of them."""
+    planted in about ``fault_rate`` of them and, in about ``cross_hand_rate`` of the others,
+    a fault across their hands (``cross_hand_faults``)."""
 
     def extra(seed: int, day: date, out: Path) -> tuple[list[str], list[PlantedFault]]:
         faults: list[PlantedFault] = []
@@ -261,7 +269,7 @@ def tournament_day(count: int, *, fault_rate: float = 0.0, per_file: int = 100) 
             )
             buffer.clear()
 
-        for unit in _units(seed, day, count, fault_rate, faults):
+        for unit in _units(seed, day, count, fault_rate, faults, cross_hand_rate):
             if buffer and held + len(unit) > per_file:
                 flush()
                 held = 0
@@ -275,12 +283,18 @@ def tournament_day(count: int, *, fault_rate: float = 0.0, per_file: int = 100) 
 
 
 def _units(
-    seed: int, day: date, count: int, fault_rate: float, faults: list[PlantedFault]
+    seed: int,
+    day: date,
+    count: int,
+    fault_rate: float,
+    faults: list[PlantedFault],
+    cross_hand_rate: float = 0.0,
 ) -> Iterator[list[list[FlatEvent]]]:
     """The day's tournaments in order of start, a satellite together with its target,
     each as its flat events, faults planted (and appended to ``faults``)."""
     pool = [player.player_id for player in player_pool(seed, VENUE)]
     fault_rng = _stream(seed, day, "tournaments:faults")
+    cross_rng = _stream(seed, day, "tournaments:cross-hand")
     pending: list[str] = []
     for unit in _programme(seed, day, count):
         if len(unit) == 1:
@@ -294,6 +308,8 @@ def _units(
                 pending.append(fault_rng.choice(OFFERED[fmt]))
             clean = _render(tournament)
             faulty, fault = plant_pending(clean, fmt, pending, fault_rng)
+            if fault is None and cross_rng.random() < cross_hand_rate:
+                faulty, fault = plant_cross_hand(faulty, len(faults), cross_rng)
             faults += [fault] if fault is not None else []
             events.append(faulty)
         yield events
@@ -484,12 +500,27 @@ def _knockouts(
             for player, seat in zip(winner_ids, seats[len(busted_ids) :], strict=True)
         )
         counted = len(busted) > 1 and rng.random() < CHIPS_COUNTED
+        if len(busted) + len(winners) == len(remaining):  # a count of every player in
+            winners, counted = _balanced(winners, busted, STARTING_CHIPS * len(players), counted)
         hand_id = f"{spec.tournament_id}/h{number:04d}"
         first_place = len(remaining) - len(busted) + 1
         knockouts.append(Knockout(hand_id, at, tuple(busted), first_place, winners, counted))
         remaining = survivors
         at += timedelta(seconds=rng.randint(40, 160))
     return knockouts, remaining
+
+
+def _balanced(
+    winners: tuple[AtHandStart, ...], busted: Sequence[AtHandStart], total: int, counted: bool
+) -> tuple[tuple[AtHandStart, ...], bool]:
+    """A hand dealt to every player in: the last winner holds what the others do not of
+    the ``total`` the entries brought (MO-97/2010 art.4(2), ``continuity``); when too
+    little is left for him, the chips go on the eliminations instead of a count."""
+    *others, last = winners
+    left = total - sum(p.chips for p in (*others, *busted))
+    if left < 25:
+        return winners, False
+    return (*others, AtHandStart(last.player_id, left, last.seat_from_button)), counted
 
 
 def _draw(rng: random.Random, table: tuple[tuple[float, int], ...]) -> int:

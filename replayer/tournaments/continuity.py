@@ -20,10 +20,13 @@ elimination takes him out. Then:
   is not in, and finishing places other than the number of players in when they went
   out (the k players eliminated in one hand among R still in finish R-k+1 .. R; which of
   them finishes where is the same-hand rule's, ``eliminations``);
-* **late entries close at the money** (GG-2022 Política de torneios: once the next
-  player eliminated will win a prize, "Nenhum jogador adicional poderá entrar"): an
-  entry after the start when no more players are in than places paid
-  (``TournamentAnnounced.payouts``) is ``late_entry_after_itm``.
+* **late entries close at the money** (GG-2022 Política de torneios: late registration
+  closes "se um número suficiente de jogadores for eliminado para iniciar os
+  pagamentos"; once the next player eliminated will win a prize, "Nenhum jogador
+  adicional poderá entrar"): an entry after the start, once players have been
+  eliminated and no more are in than places paid (``TournamentAnnounced.payouts``), is
+  ``late_entry_after_itm``. Before any elimination a small field is not "in the money":
+  the paid places announced are those of the final field.
 
 Choice: every entry brings ``starting_chips`` (re-entries and rebuys buy a starting
 stack; the schema records no other chip amount for an entry, nor any add-on).
@@ -65,6 +68,7 @@ class _Field:
     starting_chips: int
     paid_places: int
     entries: int = 0
+    eliminations: int = 0
     started: bool = False
     playing: set[str] = field(default_factory=set)
     out_in: dict[str, str | None] = field(default_factory=dict)
@@ -105,7 +109,7 @@ def _run_key(event: FlatEvent) -> tuple[str, Any]:
 
 def _entered(tournament_id: str, state: _Field, event: FlatEvent) -> list[Finding]:
     player = str(event["player_id"])
-    late = state.started and 0 < len(state.playing) <= state.paid_places
+    late = state.started and state.eliminations > 0 and len(state.playing) <= state.paid_places
     state.entries += 1
     state.playing.add(player)
     state.out_in.pop(player, None)
@@ -157,6 +161,7 @@ def _eliminated(
                 )
             )
         state.playing.discard(player)
+        state.eliminations += 1
         state.out_in[player] = None if hand is None else str(hand)
     return findings
 
