@@ -74,6 +74,9 @@ class FindingKind(StrEnum):
     LATE_ENTRY_AFTER_ITM = "late_entry_after_itm"
     """A tournament entry taken after the field reached the paid places, when the rules
     close late registration (GG-2022 Política de torneios)."""
+    ENTRY_NOT_PERSONAL = "entry_not_personal"
+    """Tournament chips played, or an elimination recorded, for a player who holds no
+    entry of his own: someone took another's place (PT-217/2007 n.º 117)."""
 
 
 @dataclass(frozen=True, slots=True)

@@ -6,6 +6,9 @@ finding kinds the replayer must raise for it (``CROSS_HAND_FAULTS``):
   art.4(2)): ``tournament_chips_unbalanced``;
 * ``counted_after_elimination``: a later hand's count naming a player already eliminated,
   with chips: ``elimination_contradicts_chips``;
+* ``entry_played_by_another``: a later hand's count naming, beside a player still in,
+  one who never entered (PT-217/2007 n.º 117: the entry is personal):
+  ``entry_not_personal``;
 * ``late_entry_after_itm``: a new player's entry after the last elimination, when no more
   players are in than places paid (GG-2022 Política de torneios): ``late_entry_after_itm``
   (his never being eliminated also makes the completed tournament's winner unknown, a
@@ -32,10 +35,12 @@ Planted = tuple[list[FlatEvent], dict[str, Any]]
 CHIPS_LEFT = "chips_left_tournament"
 COUNTED_AFTER_ELIMINATION = "counted_after_elimination"
 LATE_ENTRY = "late_entry_after_itm"
+ANOTHER_PLAYS = "entry_played_by_another"
 CROSS_HAND_FAULTS: dict[str, tuple[str, ...]] = {
     CHIPS_LEFT: ("tournament_chips_unbalanced",),
     COUNTED_AFTER_ELIMINATION: ("elimination_contradicts_chips",),
     LATE_ENTRY: ("late_entry_after_itm",),
+    ANOTHER_PLAYS: ("entry_not_personal",),
 }
 CROSS_HAND_KINDS = tuple(CROSS_HAND_FAULTS)
 
@@ -110,6 +115,20 @@ def counted_after_elimination(events: list[FlatEvent], rng: random.Random) -> Pl
     return planted, {"hand_id": hand, "player_id": out}
 
 
+def another_plays(events: list[FlatEvent], rng: random.Random) -> Planted | None:
+    """A later hand's count naming a stranger in the seat of a player still in."""
+    moments = [(i, p) for i, p in _in_after(events) if len(p) >= 2]
+    if not moments:
+        return None
+    index, playing = rng.choice(moments)
+    seat_of, other = playing[0], playing[1]
+    stranger = f"{seat_of}-substitute"
+    chips = {stranger: 25 * rng.randint(40, 400), other: 25 * rng.randint(40, 400)}
+    hand = f"{events[index]['hand_id']}+1"
+    planted = _insert(events, index, "ChipCountRecorded", counts=_counts(chips), hand_id=hand)
+    return planted, {"hand_id": hand, "player_id": stranger, "entry_of": seat_of}
+
+
 def late_entry(events: list[FlatEvent], rng: random.Random) -> Planted | None:
     """A new player's entry right after the last elimination, in the money."""
     paid = len(events[0]["payouts"])
@@ -131,6 +150,7 @@ PLANTERS: dict[str, Callable[[list[FlatEvent], random.Random], Planted | None]] 
     CHIPS_LEFT: chips_left,
     COUNTED_AFTER_ELIMINATION: counted_after_elimination,
     LATE_ENTRY: late_entry,
+    ANOTHER_PLAYS: another_plays,
 }
 
 

@@ -128,6 +128,17 @@ def test_a_player_at_zero_never_eliminated() -> None:
     assert kinds(t) == ["elimination_contradicts_chips"]
 
 
+def test_pt_117_the_entry_is_personal() -> None:
+    """PT-217/2007 n.º 117: no participant may have another take his place: X, who never
+    entered, is counted with chips and eliminated."""
+    t = count(four_players(), "h2", A=5_000, X=5_000)
+    bust(t, "h2", "X", 4)
+    found = continuity_findings("t", t.events)
+    assert [str(f.kind) for f in found] == ["entry_not_personal"] * 2
+    assert {f.citation for f in found} == {"PT-217/2007 n.º 117"}
+    assert {f.detail["player_id"] for f in found} == {"X"}
+
+
 def test_gg_torneios_no_entry_once_in_the_money() -> None:
     """GG-2022 Política de torneios: once the next player out wins a prize, "Nenhum
     jogador adicional poderá entrar". Two places paid, two players in: E may not enter."""

@@ -39,6 +39,7 @@ KIND_LABELS: dict[str, str] = {
     FindingKind.TOURNAMENT_CHIPS_UNBALANCED: "Tournament chips do not add up",
     FindingKind.ELIMINATION_CONTRADICTS_CHIPS: "Elimination the chip counts contradict",
     FindingKind.LATE_ENTRY_AFTER_ITM: "Entry after the paid places were reached",
+    FindingKind.ENTRY_NOT_PERSONAL: "Tournament seat played by someone without an entry",
 }
 
 

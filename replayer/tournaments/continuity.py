@@ -20,6 +20,9 @@ elimination takes him out. Then:
   is not in, and finishing places other than the number of players in when they went
   out (the k players eliminated in one hand among R still in finish R-k+1 .. R; which of
   them finishes where is the same-hand rule's, ``eliminations``);
+* **the entry is personal** (PT-217/2007 n.º 117: "pessoal e intransmissível", no
+  participant may have another take his place): chips counted, or an elimination
+  recorded, for a player who never entered is ``entry_not_personal``;
 * **late entries close at the money** (GG-2022 Política de torneios: late registration
   closes "se um número suficiente de jogadores for eliminado para iniciar os
   pagamentos"; once the next player eliminated will win a prize, "Nenhum jogador
@@ -47,6 +50,7 @@ RECORDS = "casino-audit tournament chips"
 CHIPS_ARTICLE = {"mo-": "MO-97/2010 art.4(2)", "gg-": "GG-2022 Poker Regras"}
 PLACES = "casino-audit tournament chips; GG-2022 Política de eliminação de torneios"
 LATE_ENTRY = "GG-2022 Política de torneios"
+PERSONAL = "PT-217/2007 n.º 117"
 
 
 def chips_citation(rulebook: str | None) -> str:
@@ -71,6 +75,7 @@ class _Field:
     eliminations: int = 0
     started: bool = False
     playing: set[str] = field(default_factory=set)
+    entered: set[str] = field(default_factory=set)
     out_in: dict[str, str | None] = field(default_factory=dict)
     """Player -> the hand that eliminated him (while he stays out)."""
     whole_count: str | None = None
@@ -112,6 +117,7 @@ def _entered(tournament_id: str, state: _Field, event: FlatEvent) -> list[Findin
     late = state.started and state.eliminations > 0 and len(state.playing) <= state.paid_places
     state.entries += 1
     state.playing.add(player)
+    state.entered.add(player)
     state.out_in.pop(player, None)
     if not late:
         return []
@@ -139,7 +145,9 @@ def _eliminated(
     due = set(range(before - len(group) + 1, before + 1))
     for event in group:
         player, place = str(event["player_id"]), int(event["place"])
-        if player not in state.playing:
+        if player not in state.entered:
+            findings.append(_stranger(tournament_id, player, hand, "eliminated"))
+        elif player not in state.playing:
             findings.append(
                 _contradiction(
                     tournament_id,
@@ -172,7 +180,9 @@ def _counted(tournament_id: str, state: _Field, event: FlatEvent, rulebook: Any)
     findings = []
     for player, chips in sorted(counts.items()):
         out = state.out_in.get(player, "")
-        if chips > 0 and player in state.out_in and out != hand:
+        if player not in state.entered:
+            findings.append(_stranger(tournament_id, player, hand, f"counted with {chips:,} chips"))
+        elif chips > 0 and player in state.out_in and out != hand:
             findings.append(
                 _contradiction(
                     tournament_id,
@@ -222,6 +232,20 @@ def _total(
             detail={"hand_id": hand, "previous_hand_id": state.whole_count or None},
         )
     ]
+
+
+def _stranger(tournament_id: str, player: str, hand: Any, what: str) -> Finding:
+    """A player without an entry of his own in the tournament's hands."""
+    return Finding(
+        FindingKind.ENTRY_NOT_PERSONAL,
+        tournament_id,
+        PERSONAL,
+        f"hand {hand}: {player} {what}, but he holds no entry: an entry is personal and "
+        "cannot pass to another player",
+        expected="a player with an entry",
+        recorded=player,
+        detail={"player_id": player, "hand_id": hand},
+    )
 
 
 def _contradiction(tournament_id: str, reason: str, **parts: Any) -> Finding:
