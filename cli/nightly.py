@@ -90,7 +90,7 @@ def _print_summary(summary: NightlySummary) -> None:
     print(f"new facts stored:      {summary.units_stored} finding unit(s)")
     print("findings by kind:")
     for kind, count in summary.findings.items():
-        print(f"  {kind:<24}{count}")
+        print(f"  {kind:<30}{count}")
     if not summary.findings:
         print("  (none)")
     if summary.report:
@@ -161,7 +161,7 @@ def _print_found_vs_planted(url: str, manifest: DayManifest) -> None:
     subjects = Counter(kind for _, kind in found if kind != COLLUSION)
     print("found vs planted, in subjects (planted: manifest.json):")
     for kind in sorted(set(planted) | set(subjects)):
-        print(f"  {kind:<24}{subjects[kind]:>6} found {planted[kind]:>6} planted")
+        print(f"  {kind:<30}{subjects[kind]:>6} found {planted[kind]:>6} planted")
     for line in collusion_lines(manifest, found, window.verdict):
         print(f"  {line}")
     print("hands, rounds, machines and tournaments (collusion and data quality aside):")

@@ -65,7 +65,8 @@ def test_mo_art_4_2_chips_leaving_the_tournament_between_hands() -> None:
     assert finding.kind == FindingKind.TOURNAMENT_CHIPS_UNBALANCED
     assert finding.citation == "casino-audit tournament chips; MO-97/2010 art.4(2)"
     assert (finding.expected, finding.recorded, finding.difference) == (20_000, 18_500, -1_500)
-    assert finding.detail == {"hand_id": "h2", "previous_hand_id": "h1"}
+    assert finding.detail["hand_id"] == "h2" and finding.detail["previous_hand_id"] == "h1"
+    assert t.events[finding.detail["sequence"]]["type"] == "ChipCountRecorded"
 
 
 def test_gg_chips_from_nowhere_and_a_partial_count_is_no_total() -> None:
@@ -95,7 +96,8 @@ def test_a_player_counted_with_chips_after_his_elimination() -> None:
     count(t, "h3", A=8_000, D=2_000)
     [finding] = continuity_findings("t", t.events)
     assert finding.kind == FindingKind.ELIMINATION_CONTRADICTS_CHIPS
-    assert finding.detail == {"player_id": "D", "hand_id": "h3", "eliminated_in": "h1"}
+    assert (finding.detail["player_id"], finding.detail["hand_id"]) == ("D", "h3")
+    assert finding.detail["eliminated_in"] == "h1"
 
 
 def test_the_busting_hands_own_count_may_name_him() -> None:

@@ -18,6 +18,19 @@ def _ordinal(place: Any) -> str:
     return f"{place}{suffix}"
 
 
+def _chips(value: Any) -> str:
+    return f"{value:,} chips" if isinstance(value, int) else safe(value)
+
+
+_NOT_MONEY = {
+    "tournament_chips_unbalanced": _chips,
+    "elimination_contradicts_chips": _chips,
+    "late_entry_after_itm": safe,
+    "entry_not_personal": safe,
+}
+"""Kinds whose expected value is chips, places or words, never money (``continuity``)."""
+
+
 def _implicated(finding: Any, events: Sequence[Mapping[str, Any]]) -> int | None:
     """The event a tournament finding is about (its sequence)."""
     detail = finding.detail
@@ -100,6 +113,8 @@ def tournament_body(
             want = f.expected
             if str(f.kind) == "wrong_place":
                 want = _ordinal(want)
+            elif str(f.kind) in _NOT_MONEY:
+                want = _NOT_MONEY[str(f.kind)](want)
             elif isinstance(want, Mapping):
                 want = f"{safe(want.get('kind'))} {cash(want.get('amount'))}"
             else:
@@ -115,6 +130,24 @@ def tournament_body(
         at = clock(event.get("occurred_at"), date=False)
         lines.append(step(f"{INDENT}#{sequence:<4} {at}  {text}{expected(event)}"))
 
+    started = next((e["sequence"] for e in ordered if e.get("type") == "TournamentStarted"), None)
+    late = [
+        e
+        for e in entries
+        if (started is not None and e.get("sequence", 0) > started) or e.get("sequence") in at_event
+    ]
+    if late:
+        lines += [BLANK, heading("ENTRIES AFTER THE START (late registration, re-entries)")]
+        for event in late:
+            emit(event, f"{safe(event.get('player_id'))} enters ({safe(event.get('entry_id'))})")
+    counts = [e for e in ordered if e.get("type") == "ChipCountRecorded"]
+    if counts:
+        lines += [BLANK, heading("CHIP COUNTS (chips at the start of a hand)")]
+        for event in counts:
+            held = {safe(c.get("player_id")): c.get("chips") for c in event.get("counts") or ()}
+            total = sum(v for v in held.values() if isinstance(v, int))
+            named = ", ".join(f"{p} {_chips(c)}" for p, c in held.items())
+            emit(event, f"hand {safe(event.get('hand_id'))}: {total:,} chips in all ({named})")
     sections = (
         ("PLACES (eliminations in order, as recorded)", "PlayerEliminated"),
         ("BOUNTIES", "BountyAwarded"),

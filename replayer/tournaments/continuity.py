@@ -146,7 +146,7 @@ def _eliminated(
     for event in group:
         player, place = str(event["player_id"]), int(event["place"])
         if player not in state.entered:
-            findings.append(_stranger(tournament_id, player, hand, "eliminated"))
+            findings.append(_stranger(tournament_id, player, event, "eliminated"))
         elif player not in state.playing:
             findings.append(
                 _contradiction(
@@ -181,7 +181,9 @@ def _counted(tournament_id: str, state: _Field, event: FlatEvent, rulebook: Any)
     for player, chips in sorted(counts.items()):
         out = state.out_in.get(player, "")
         if player not in state.entered:
-            findings.append(_stranger(tournament_id, player, hand, f"counted with {chips:,} chips"))
+            findings.append(
+                _stranger(tournament_id, player, event, f"counted with {chips:,} chips")
+            )
         elif chips > 0 and player in state.out_in and out != hand:
             findings.append(
                 _contradiction(
@@ -190,7 +192,12 @@ def _counted(tournament_id: str, state: _Field, event: FlatEvent, rulebook: Any)
                     f"elimination in hand {out}",
                     expected=0,
                     recorded=chips,
-                    detail={"player_id": player, "hand_id": hand, "eliminated_in": out},
+                    detail={
+                        "player_id": player,
+                        "hand_id": hand,
+                        "eliminated_in": out,
+                        "sequence": event["sequence"],
+                    },
                 )
             )
         elif chips == 0 and player in state.playing:
@@ -200,7 +207,7 @@ def _counted(tournament_id: str, state: _Field, event: FlatEvent, rulebook: Any)
                     f"hand {hand}: {player} counted with no chips, never eliminated",
                     expected="an elimination",
                     recorded=0,
-                    detail={"player_id": player, "hand_id": hand},
+                    detail={"player_id": player, "hand_id": hand, "sequence": event["sequence"]},
                 )
             )
     if set(counts) == state.playing and state.playing:
@@ -229,13 +236,18 @@ def _total(
             expected=in_play,
             recorded=counted,
             difference=counted - in_play,
-            detail={"hand_id": hand, "previous_hand_id": state.whole_count or None},
+            detail={
+                "hand_id": hand,
+                "previous_hand_id": state.whole_count or None,
+                "sequence": event["sequence"],
+            },
         )
     ]
 
 
-def _stranger(tournament_id: str, player: str, hand: Any, what: str) -> Finding:
+def _stranger(tournament_id: str, player: str, event: FlatEvent, what: str) -> Finding:
     """A player without an entry of his own in the tournament's hands."""
+    hand = event.get("hand_id")
     return Finding(
         FindingKind.ENTRY_NOT_PERSONAL,
         tournament_id,
@@ -244,7 +256,7 @@ def _stranger(tournament_id: str, player: str, hand: Any, what: str) -> Finding:
         "cannot pass to another player",
         expected="a player with an entry",
         recorded=player,
-        detail={"player_id": player, "hand_id": hand},
+        detail={"player_id": player, "hand_id": hand, "sequence": event["sequence"]},
     )
 
 
