@@ -77,6 +77,10 @@ class FindingKind(StrEnum):
     ENTRY_NOT_PERSONAL = "entry_not_personal"
     """Tournament chips played, or an elimination recorded, for a player who holds no
     entry of his own: someone took another's place (PT-217/2007 n.º 117)."""
+    DEAL_OUTSIDE_RULES = "deal_outside_rules"
+    """A tournament deal the rules do not allow: not every remaining player a party to it
+    (GG-2022 Política de negociação), made before the final table (PT-217/2007 n.º 119),
+    or sharing other than the prizes left to win."""
 
 
 @dataclass(frozen=True, slots=True)

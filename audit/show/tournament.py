@@ -28,7 +28,20 @@ _NOT_MONEY = {
     "late_entry_after_itm": safe,
     "entry_not_personal": safe,
 }
+_WORDS = (list, str)
+"""Expected values in words (a deal's parties, the final table's size): never money."""
 """Kinds whose expected value is chips, places or words, never money (``continuity``)."""
+
+
+def _agreed(event: Mapping[str, Any], cash: Any) -> str:
+    """A deal (PT-217/2007 n.º 119) or a sanction (n.º 122) in words."""
+    if event.get("type") == "DealAgreed":
+        shares = "; ".join(
+            f"{safe(s.get('player_id'))} {cash(s.get('amount'))}" for s in event.get("shares") or ()
+        )
+        return f"a deal ends the tournament: {shares}"
+    reason = f" ({safe(event['reason'])})" if event.get("reason") else ""
+    return f"{safe(event.get('player_id'))} is {safe(event.get('sanction'))}{reason}"
 
 
 def _implicated(finding: Any, events: Sequence[Mapping[str, Any]]) -> int | None:
@@ -115,6 +128,8 @@ def tournament_body(
                 want = _ordinal(want)
             elif str(f.kind) in _NOT_MONEY:
                 want = _NOT_MONEY[str(f.kind)](want)
+            elif isinstance(want, _WORDS):
+                want = safe(", ".join(want) if isinstance(want, list) else want)
             elif isinstance(want, Mapping):
                 want = f"{safe(want.get('kind'))} {cash(want.get('amount'))}"
             else:
@@ -148,6 +163,11 @@ def tournament_body(
             total = sum(v for v in held.values() if isinstance(v, int))
             named = ", ".join(f"{p} {_chips(c)}" for p, c in held.items())
             emit(event, f"hand {safe(event.get('hand_id'))}: {total:,} chips in all ({named})")
+    agreed = [e for e in ordered if e.get("type") in ("DealAgreed", "PlayerSanctioned")]
+    if agreed:
+        lines += [BLANK, heading("DEALS AND SANCTIONS")]
+        for event in agreed:
+            emit(event, _agreed(event, cash))
     sections = (
         ("PLACES (eliminations in order, as recorded)", "PlayerEliminated"),
         ("BOUNTIES", "BountyAwarded"),

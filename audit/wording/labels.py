@@ -40,6 +40,7 @@ KIND_LABELS: dict[str, str] = {
     FindingKind.ELIMINATION_CONTRADICTS_CHIPS: "Elimination the chip counts contradict",
     FindingKind.LATE_ENTRY_AFTER_ITM: "Entry after the paid places were reached",
     FindingKind.ENTRY_NOT_PERSONAL: "Tournament seat played by someone without an entry",
+    FindingKind.DEAL_OUTSIDE_RULES: "Tournament deal the rules do not allow",
 }
 
 

@@ -736,6 +736,12 @@ _PT_II: tuple[tuple[str, str, str], ...] = (
         "At the final table players may agree to end the tournament without a winner, "
         "including how the prizes are shared",
     ),
+    (
+        "n.º 122",
+        "Sanctioned players",
+        "A player sanctioned with leaving the table takes the last place in dispute when he "
+        "committed the fault; a disqualified player loses any prize",
+    ),
 )
 
 _PT_III: tuple[tuple[str, str, str], ...] = (
@@ -959,12 +965,6 @@ _GG_POLICIES: tuple[tuple[str, str, str], ...] = (
         "Tournament deals",
         "A deal is allowed in many tournaments when every remaining player agrees to make "
         "one, chosen at the table; it is then discussed and accepted or rejected",
-    ),
-    (
-        "Política de apostas em torneios",
-        "Tournament staking",
-        "A player may sell part of his action after registering and before the start; if "
-        "he unregisters before the start, the stakes go back to those who bought them",
     ),
 )
 

@@ -140,8 +140,9 @@ def _bounty(tally: _Tally, event: FlatEvent, position: int) -> None:
 
 def _read_above(tally: _Tally, event: FlatEvent, position: int) -> None:
     """Nothing to tally: the announcement, the start and the end are read by
-    ``state_before`` itself; prizes, refunds and a cancellation are judged elsewhere
-    (``prizes``, ``cancellation``)."""
+    ``state_before`` itself; prizes, refunds, a cancellation, a deal and a sanction are
+    judged elsewhere (``prizes``, ``cancellation``, ``deals``, ``sanctions``; a
+    sanctioned player leaves by the elimination recorded after it)."""
 
 
 TALLY: dict[str, Callable[[_Tally, FlatEvent, int], None]] = {
@@ -155,5 +156,7 @@ TALLY: dict[str, Callable[[_Tally, FlatEvent, int], None]] = {
     "TournamentCancelled": _read_above,
     "RefundPaid": _read_above,
     "TournamentCompleted": _read_above,
+    "DealAgreed": _read_above,
+    "PlayerSanctioned": _read_above,
 }
 """Record type -> what its event adds to the state (every type of the tournament schema)."""
