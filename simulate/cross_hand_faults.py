@@ -9,6 +9,12 @@ finding kinds the replayer must raise for it (``CROSS_HAND_FAULTS``):
 * ``entry_played_by_another``: a later hand's count naming, beside a player still in,
   one who never entered (PT-217/2007 n.º 117: the entry is personal):
   ``entry_not_personal``;
+* ``deal_shares_more``: the last few players end a freezeout or bounty tournament by a
+  deal (schema v2 ``DealAgreed``) sharing more than the prizes left, and are paid what
+  it says (PT-217/2007 n.º 119): ``deal_outside_rules``;
+* ``disqualified_paid``: a player in the money disqualified (``PlayerSanctioned``) just
+  before his elimination, and paid his place's prize all the same (n.º 122):
+  ``mispaid_prize``;
 * ``late_entry_after_itm``: a new player's entry after the last elimination, when no more
   players are in than places paid (GG-2022 Política de torneios): ``late_entry_after_itm``
   (his never being eliminated also makes the completed tournament's winner unknown, a
@@ -36,11 +42,15 @@ CHIPS_LEFT = "chips_left_tournament"
 COUNTED_AFTER_ELIMINATION = "counted_after_elimination"
 LATE_ENTRY = "late_entry_after_itm"
 ANOTHER_PLAYS = "entry_played_by_another"
+DEAL_SHARES_MORE = "deal_shares_more"
+DISQUALIFIED_PAID = "disqualified_paid"
 CROSS_HAND_FAULTS: dict[str, tuple[str, ...]] = {
     CHIPS_LEFT: ("tournament_chips_unbalanced",),
     COUNTED_AFTER_ELIMINATION: ("elimination_contradicts_chips",),
     LATE_ENTRY: ("late_entry_after_itm",),
     ANOTHER_PLAYS: ("entry_not_personal",),
+    DEAL_SHARES_MORE: ("deal_outside_rules",),
+    DISQUALIFIED_PAID: ("mispaid_prize",),
 }
 CROSS_HAND_KINDS = tuple(CROSS_HAND_FAULTS)
 
@@ -146,11 +156,70 @@ def late_entry(events: list[FlatEvent], rng: random.Random) -> Planted | None:
     return planted, {"player_id": player, "entry_id": entry}
 
 
+def deal_shares_more(events: list[FlatEvent], rng: random.Random) -> Planted | None:
+    """After a busting hand leaving 2-4 players, a deal ends the tournament: each is paid
+    an equal share of the prizes left plus ``over`` to the first."""
+    payouts = [int(p) for p in events[0]["payouts"]]
+    moments = [(i, p) for i, p in _in_after(events) if 2 <= len(p) <= min(4, len(payouts))]
+    if events[0].get("satellite_for") or not moments:
+        return None
+    index, playing = rng.choice(moments)
+    at = events[index]["occurred_at"]
+    kept = [e for e in events if e["occurred_at"] <= at]
+    left = sum(payouts[: len(playing)])
+    amounts = [left // len(playing)] * len(playing)
+    amounts[0] += left - sum(amounts)
+    over = 100 * rng.randint(1, 20)
+    amounts[0] += over
+    field, later = "tournament_id", at + (events[index + 1]["occurred_at"] - at) / 2
+    tail: list[FlatEvent] = [
+        {
+            "type": "DealAgreed",
+            "shares": [
+                {"player_id": p, "amount": a} for p, a in zip(playing, amounts, strict=True)
+            ],
+        },
+        *(
+            {"type": "PrizePaid", "player_id": p, "place": None, "amount": a, "kind": "cash"}
+            for p, a in zip(playing, amounts, strict=True)
+        ),
+        {"type": "TournamentCompleted"},
+    ]
+    dated = [
+        {"event_id": "", field: events[0][field], "sequence": 0, "occurred_at": later, **e}
+        for e in tail
+    ]
+    return renumbered(field, [*kept, *dated]), {"players": playing, "over": over}
+
+
+def disqualified_paid(events: list[FlatEvent], rng: random.Random) -> Planted | None:
+    """A player eliminated in the money is disqualified just before; his prize stands."""
+    paid = {str(e["player_id"]) for e in events if e["type"] == "PrizePaid" and e.get("place")}
+    if events[0].get("satellite_for"):
+        return None
+    chosen = [
+        i
+        for i, e in enumerate(events)
+        if e["type"] == "PlayerEliminated"
+        and str(e["player_id"]) in paid
+        and events[i - 1].get("hand_id") != e["hand_id"]  # first out of its hand
+    ]
+    if not chosen:
+        return None
+    index = rng.choice(chosen)
+    player = str(events[index]["player_id"])
+    sanction = {"player_id": player, "sanction": "disqualified", "reason": "collusion"}
+    planted = _insert(events, index - 1, "PlayerSanctioned", **sanction)
+    return planted, {"player_id": player}
+
+
 PLANTERS: dict[str, Callable[[list[FlatEvent], random.Random], Planted | None]] = {
     CHIPS_LEFT: chips_left,
     COUNTED_AFTER_ELIMINATION: counted_after_elimination,
     LATE_ENTRY: late_entry,
     ANOTHER_PLAYS: another_plays,
+    DEAL_SHARES_MORE: deal_shares_more,
+    DISQUALIFIED_PAID: disqualified_paid,
 }
 
 
