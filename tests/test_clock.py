@@ -130,3 +130,16 @@ def test_a_rulebook_without_a_clock_judges_no_time() -> None:
     book = get_rulebook("mo-97-2010-omaha")
     assert getattr(book, "clock", "missing") is None
     assert late(slow) != []  # the GG book judges the same times
+
+
+def test_the_finding_reads_with_the_player_and_the_money() -> None:
+    """Players by name, money as money (``audit.wording.sentence``)."""
+    from audit.wording.sentences import sentence
+
+    events = raised_then("call")
+    sequence = first(events, "call", 1)
+    [finding] = late(delayed(events, sequence, timedelta(minutes=5)))
+    row = {**finding.as_dict(), "currency": "EUR", "players": {"1": "p1", "2": "p2"}}
+    text = sentence(row)
+    assert text.startswith("seat 1 (p1) calls EUR 0.04 after 301 s")
+    assert "Política de limite de tempo de jogo" in text
