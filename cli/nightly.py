@@ -135,7 +135,7 @@ def cmd_demo(args: argparse.Namespace) -> int:
     manifest = demo_day(DEMO_DIR)
     summary = _run(url, DEMO_DIR, DEMO_DAY, DEMO_DIR / "reports")
     _print_summary(summary)
-    _print_found_vs_planted(url, manifest)
+    elsewhere = _print_found_vs_planted(url, manifest)
     store = shlex.quote(parse_store_url(url).redacted())
     print(f"look up one: casino-audit --store {store} show <subject>")
     print(f"console:     casino-audit --store {store} user add NAME --role inspector")
@@ -144,11 +144,15 @@ def cmd_demo(args: argparse.Namespace) -> int:
         f"             casino-audit --store {store} serve --reports {reports}"
         "   # then http://127.0.0.1:8765/"
     )
-    return _exit_code(summary)
+    problems = summary.quarantined or elsewhere
+    return EXIT_DATA_PROBLEMS if problems else EXIT_OK
 
 
-def _print_found_vs_planted(url: str, manifest: DayManifest) -> None:
-    """Subjects found and planted per finding kind, then the deterministic faults' score."""
+def _print_found_vs_planted(url: str, manifest: DayManifest) -> int:
+    """Subjects found and planted per finding kind, then the deterministic faults' score;
+    returns how many subjects raised data-quality findings where no fault was planted (a
+    planted fault may break a data expectation: a chip count naming a player without an
+    entry, a tournament a late entry leaves without a winner)."""
     from audit.judging import current_findings
     from pipelines.detectors import collusion_window
     from pipelines.nightly import open_store
@@ -165,5 +169,7 @@ def _print_found_vs_planted(url: str, manifest: DayManifest) -> None:
     for line in collusion_lines(manifest, found, window.verdict):
         print(f"  {line}")
     print("hands, rounds, machines and tournaments (collusion and data quality aside):")
-    for line in score(manifest, found).lines():
+    scored = score(manifest, found)
+    for line in scored.lines():
         print(f"  {line}")
+    return len(scored.quality_elsewhere)
