@@ -1,6 +1,6 @@
 """Tournament schema v2 (issue 38 item 2): deals (PT-217/2007 n.º 119, GG-2022 Política
-de negociação de torneios) and sanctions (n.º 122), judged and stored; a v1 file still
-reads.
+de negociação de torneios), sanctions (n.º 122) and staked entries withdrawn before the
+start (GG-2022 Política de apostas em torneios), judged and stored; a v1 file still reads.
 """
 
 from __future__ import annotations
@@ -142,3 +142,43 @@ def test_a_tournament_file_written_with_schema_v1_reads_with_v2(
     assert [e["type"] for e in again][-3:-1] == ["PrizePaid", "PrizePaid"]
     assert "DealAgreed" in {e["type"] for e in again}
     assert adjudicate_tournament(again).findings == ()
+
+
+STAKING = "GG-2022 Política de apostas em torneios"
+
+
+def withdrawn(*refunds: tuple[str, int]) -> Tournament:
+    """B sells 30% of his entry (1,000 buy-in + 100 fee) to X and 20% to Y, then withdraws
+    it before the start; ``refunds`` follow."""
+    t = Tournament()
+    t.register("A", "e-A")
+    t.register("B", "e-B", stakes=[("X", 3_000), ("Y", 2_000)])
+    t.add("PlayerUnregistered", player_id="B", entry_id="e-B")
+    for person, amount in refunds:
+        t.add("RefundPaid", player_id=person, amount=amount, component="buy_in")
+    return t.add("TournamentStarted", late_registration_until=None)
+
+
+def test_gg_staking_a_withdrawn_entrys_stakes_go_back_to_the_backers() -> None:
+    """GG-2022 Política de apostas em torneios: X gets 30% of the price back, Y 20%, B the
+    rest; the sum is the whole entry."""
+    clean = withdrawn(("X", 330), ("Y", 220), ("B", 550))
+    assert adjudicate_tournament(clean.events).findings == ()
+    kept = withdrawn(("B", 1_100))  # the seller kept the backers' money
+    found = {f.detail["player_id"]: f for f in adjudicate_tournament(kept.events).findings}
+    assert sorted(found) == ["B", "X", "Y"]
+    assert {str(f.kind) for f in found.values()} == {"refund_mismatch"}
+    assert found["X"].citation == STAKING
+    assert (found["X"].expected, found["X"].recorded, found["X"].difference) == (330, 0, -330)
+    assert found["B"].difference == 550
+
+
+def test_an_unstaked_withdrawal_is_not_a_staking_matter_and_leaves_the_field() -> None:
+    t = Tournament(payouts=(1_000,))
+    t.register("A", "e-A").register("B", "e-B").register("C", "e-C")
+    t.add("PlayerUnregistered", player_id="C", entry_id="e-C")
+    t.add("TournamentStarted", late_registration_until=None)
+    bust(t, "h1", "B", 2)
+    t.add("PrizePaid", player_id="A", place=1, amount=1_000, kind="cash")
+    t.add("TournamentCompleted")
+    assert adjudicate_tournament(t.events).findings == ()

@@ -966,6 +966,12 @@ _GG_POLICIES: tuple[tuple[str, str, str], ...] = (
         "A deal is allowed in many tournaments when every remaining player agrees to make "
         "one, chosen at the table; it is then discussed and accepted or rejected",
     ),
+    (
+        "Política de apostas em torneios",
+        "Tournament staking",
+        "A player may sell part of his action after registering and before the start; if "
+        "he unregisters before the start, the stakes go back to those who bought them",
+    ),
 )
 
 _GG_LIVE_II: tuple[tuple[str, str, str], ...] = (

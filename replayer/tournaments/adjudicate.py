@@ -16,6 +16,7 @@ from replayer.tournaments.money import Remainder
 from replayer.tournaments.prizes import prize_findings
 from replayer.tournaments.sanctions import sanction_findings
 from replayer.tournaments.satellites import satellite_findings
+from replayer.tournaments.staking import staking_findings
 
 
 @dataclass(frozen=True, slots=True)
@@ -33,7 +34,7 @@ def adjudicate_tournament(
 ) -> TournamentVerdict:
     """Same-hand places, bounty splits, cash prizes by place, chips, eliminations and
     late entries across the hands (``continuity``), deals (``deals``), sanctions
-    (``sanctions``) and, given the target's events,
+    (``sanctions``), stakes in a withdrawn entry (``staking``) and, given the target's events,
     satellite seats."""
     tournament_id = str(events[0]["tournament_id"]) if events else ""
     findings = place_findings(tournament_id, events)
@@ -42,6 +43,7 @@ def adjudicate_tournament(
     findings += continuity_findings(tournament_id, events)
     findings += deal_findings(tournament_id, events)
     findings += sanction_findings(tournament_id, events)
+    findings += staking_findings(tournament_id, events)
     if target_events:
         findings += satellite_findings(tournament_id, events, target_events)
     announced = next((e for e in events if e["type"] == "TournamentAnnounced"), None)

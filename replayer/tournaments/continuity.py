@@ -101,6 +101,9 @@ def continuity_findings(tournament_id: str, events: Sequence[FlatEvent]) -> list
                 findings += _entered(tournament_id, state, event)
             elif kind == "TournamentStarted":
                 state.started = True
+            elif kind == "PlayerUnregistered":
+                state.entries -= 1
+                state.playing.discard(str(event["player_id"]))
             elif kind == "ChipCountRecorded":
                 findings += _counted(tournament_id, state, event, rulebook)
     return findings

@@ -56,7 +56,7 @@ def deal_findings(tournament_id: str, events: Sequence[FlatEvent]) -> list[Findi
     for event in ordered:
         if event["type"] == "PlayerRegistered":
             playing.add(str(event["player_id"]))
-        elif event["type"] == "PlayerEliminated":
+        elif event["type"] in ("PlayerEliminated", "PlayerUnregistered"):
             playing.discard(str(event["player_id"]))
         elif event["type"] == "DealAgreed":
             findings += _judged(tournament_id, event, sorted(playing), seats, payouts)

@@ -50,6 +50,7 @@ def prize_findings(tournament_id: str, events: Sequence[FlatEvent]) -> list[Find
         return []
     places = rule_places(events)
     entries = Counter(str(e["player_id"]) for e in events if e["type"] == "PlayerRegistered")
+    entries.subtract(str(e["player_id"]) for e in events if e["type"] == "PlayerUnregistered")
     shares, out = deal_shares(events), disqualified(events)
     # Standing: a player with an entry never eliminated (re-entries: one place each).
     standing = sorted(p for p, n in entries.items() if len(places.get(p, ())) < n)

@@ -40,6 +40,8 @@ def sanction_findings(tournament_id: str, events: Sequence[FlatEvent]) -> list[F
         player = str(event.get("player_id"))
         if event["type"] == "PlayerRegistered":
             playing.add(player)
+        elif event["type"] == "PlayerUnregistered":
+            playing.discard(player)
         elif event["type"] == "PlayerSanctioned" and event.get("sanction") == "removed":
             last_place[player] = len(playing)
         elif event["type"] == "PlayerEliminated":

@@ -124,6 +124,16 @@ def _registered(tally: _Tally, event: FlatEvent, position: int) -> None:
     tally.playing[entry.player_id] = position
 
 
+def _unregistered(tally: _Tally, event: FlatEvent, position: int) -> None:
+    """An entry withdrawn before the start: as if never made (its refunds: ``staking``)."""
+    entry_id, player = str(event["entry_id"]), str(event["player_id"])
+    tally.entries = [e for e in tally.entries if e.entry_id != entry_id]
+    current = tally.current.get(player)
+    if current is not None and current.entry_id == entry_id:
+        del tally.current[player]
+        tally.playing.pop(player, None)
+
+
 def _eliminated(tally: _Tally, event: FlatEvent, position: int) -> None:
     tally.playing.pop(str(event["player_id"]), None)
 
@@ -158,5 +168,6 @@ TALLY: dict[str, Callable[[_Tally, FlatEvent, int], None]] = {
     "TournamentCompleted": _read_above,
     "DealAgreed": _read_above,
     "PlayerSanctioned": _read_above,
+    "PlayerUnregistered": _unregistered,
 }
 """Record type -> what its event adds to the state (every type of the tournament schema)."""
