@@ -15,6 +15,9 @@ finding kinds the replayer must raise for it (``CROSS_HAND_FAULTS``):
 * ``disqualified_paid``: a player in the money disqualified (``PlayerSanctioned``) just
   before his elimination, and paid his place's prize all the same (n.º 122):
   ``mispaid_prize``;
+* ``stakes_kept``: a new player sells 30% and 20% of his entry, withdraws it before the
+  start (schema v2 ``PlayerUnregistered``) and is refunded the whole price himself, the
+  backers nothing (GG-2022 Política de apostas em torneios): ``refund_mismatch``;
 * ``late_entry_after_itm``: a new player's entry after the last elimination, when no more
   players are in than places paid (GG-2022 Política de torneios): ``late_entry_after_itm``
   (his never being eliminated also makes the completed tournament's winner unknown, a
@@ -44,6 +47,7 @@ LATE_ENTRY = "late_entry_after_itm"
 ANOTHER_PLAYS = "entry_played_by_another"
 DEAL_SHARES_MORE = "deal_shares_more"
 DISQUALIFIED_PAID = "disqualified_paid"
+STAKES_KEPT = "stakes_kept"
 CROSS_HAND_FAULTS: dict[str, tuple[str, ...]] = {
     CHIPS_LEFT: ("tournament_chips_unbalanced",),
     COUNTED_AFTER_ELIMINATION: ("elimination_contradicts_chips",),
@@ -51,6 +55,7 @@ CROSS_HAND_FAULTS: dict[str, tuple[str, ...]] = {
     ANOTHER_PLAYS: ("entry_not_personal",),
     DEAL_SHARES_MORE: ("deal_outside_rules",),
     DISQUALIFIED_PAID: ("mispaid_prize",),
+    STAKES_KEPT: ("refund_mismatch",),
 }
 CROSS_HAND_KINDS = tuple(CROSS_HAND_FAULTS)
 
@@ -213,6 +218,33 @@ def disqualified_paid(events: list[FlatEvent], rng: random.Random) -> Planted | 
     return planted, {"player_id": player}
 
 
+def stakes_kept(events: list[FlatEvent], rng: random.Random) -> Planted | None:
+    """A staked entry withdrawn before the start, its whole price refunded to the seller."""
+    start = next(i for i, e in enumerate(events) if e["type"] == "TournamentStarted")
+    model = next(e for e in events if e["type"] == "PlayerRegistered")
+    seller, entry = f"{model['player_id']}-seller", f"{model['entry_id']}-staked"
+    backers = [f"{seller}-backer-{n}" for n in (1, 2)]
+    price = sum(int(model[k]) for k in ("buy_in", "fee", "bounty"))
+    stakes = [
+        {"backer_id": b, "share_bps": bps} for b, bps in zip(backers, (3_000, 2_000), strict=True)
+    ]
+    body = {k: model[k] for k in ("buy_in", "fee", "bounty", "paid_with")}
+    planted = _insert(
+        events,
+        start - 1,
+        "PlayerRegistered",
+        player_id=seller,
+        entry_id=entry,
+        stakes=stakes,
+        **body,
+    )
+    planted = _insert(planted, start, "PlayerUnregistered", player_id=seller, entry_id=entry)
+    planted = _insert(
+        planted, start + 1, "RefundPaid", player_id=seller, amount=price, component="other"
+    )
+    return planted, {"player_id": seller, "entry_id": entry, "backers": backers}
+
+
 PLANTERS: dict[str, Callable[[list[FlatEvent], random.Random], Planted | None]] = {
     CHIPS_LEFT: chips_left,
     COUNTED_AFTER_ELIMINATION: counted_after_elimination,
@@ -220,6 +252,7 @@ PLANTERS: dict[str, Callable[[list[FlatEvent], random.Random], Planted | None]] 
     ANOTHER_PLAYS: another_plays,
     DEAL_SHARES_MORE: deal_shares_more,
     DISQUALIFIED_PAID: disqualified_paid,
+    STAKES_KEPT: stakes_kept,
 }
 
 
