@@ -33,8 +33,14 @@ _WORDS = (list, str)
 """Kinds whose expected value is chips, places or words, never money (``continuity``)."""
 
 
+_AGREED = ("DealAgreed", "PlayerSanctioned", "PlayerUnregistered")
+
+
 def _agreed(event: Mapping[str, Any], cash: Any) -> str:
-    """A deal (PT-217/2007 n.º 119) or a sanction (n.º 122) in words."""
+    """A deal (PT-217/2007 n.º 119), a sanction (n.º 122) or an entry withdrawn before the
+    start (GG-2022 staking) in words."""
+    if event.get("type") == "PlayerUnregistered":
+        return f"{safe(event.get('player_id'))} withdraws {safe(event.get('entry_id'))}"
     if event.get("type") == "DealAgreed":
         shares = "; ".join(
             f"{safe(s.get('player_id'))} {cash(s.get('amount'))}" for s in event.get("shares") or ()
@@ -113,7 +119,12 @@ def tournament_body(
             )
         )
     )
-    entries = [e for e in ordered if e.get("type") == "PlayerRegistered"]
+    withdrawn = {e.get("entry_id") for e in ordered if e.get("type") == "PlayerUnregistered"}
+    entries = [
+        e
+        for e in ordered
+        if e.get("type") == "PlayerRegistered" and e.get("entry_id") not in withdrawn
+    ]
     collected = sum(int(e.get("buy_in") or 0) + int(e.get("bounty") or 0) for e in entries)
     lines.append(
         row(f"{INDENT}entries: {len(entries)}, prize pool and bounties collected {cash(collected)}")
@@ -163,9 +174,9 @@ def tournament_body(
             total = sum(v for v in held.values() if isinstance(v, int))
             named = ", ".join(f"{p} {_chips(c)}" for p, c in held.items())
             emit(event, f"hand {safe(event.get('hand_id'))}: {total:,} chips in all ({named})")
-    agreed = [e for e in ordered if e.get("type") in ("DealAgreed", "PlayerSanctioned")]
+    agreed = [e for e in ordered if e.get("type") in _AGREED]
     if agreed:
-        lines += [BLANK, heading("DEALS AND SANCTIONS")]
+        lines += [BLANK, heading("DEALS, SANCTIONS AND WITHDRAWN ENTRIES")]
         for event in agreed:
             emit(event, _agreed(event, cash))
     sections = (
