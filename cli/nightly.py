@@ -92,7 +92,7 @@ def _print_summary(summary: NightlySummary) -> None:
     print(f"new facts stored:      {summary.units_stored} finding unit(s)")
     print("findings by kind:")
     for kind, count in summary.findings.items():
-        print(f"  {kind:<24}{count}")
+        print(f"  {kind:<30}{count}")
     if not summary.findings:
         print("  (none)")
     if summary.report:
@@ -137,7 +137,7 @@ def cmd_demo(args: argparse.Namespace) -> int:
     manifest = demo_day(DEMO_DIR)
     summary = _run(url, DEMO_DIR, DEMO_DAY, DEMO_DIR / "reports")
     _print_summary(summary)
-    _print_found_vs_planted(url, manifest)
+    elsewhere = _print_found_vs_planted(url, manifest)
     store = shlex.quote(parse_store_url(url).redacted())
     print(f"look up one: casino-audit --store {store} show <subject>")
     print(f"console:     casino-audit --store {store} user add NAME --role inspector")
@@ -146,11 +146,15 @@ def cmd_demo(args: argparse.Namespace) -> int:
         f"             casino-audit --store {store} serve --reports {reports}"
         "   # then http://127.0.0.1:8765/"
     )
-    return _exit_code(summary)
+    problems = summary.quarantined or elsewhere
+    return EXIT_DATA_PROBLEMS if problems else EXIT_OK
 
 
-def _print_found_vs_planted(url: str, manifest: DayManifest) -> None:
-    """Subjects found and planted per finding kind, then the deterministic faults' score."""
+def _print_found_vs_planted(url: str, manifest: DayManifest) -> int:
+    """Subjects found and planted per finding kind, then the deterministic faults' score;
+    returns how many subjects raised data-quality findings where no fault was planted (a
+    planted fault may break a data expectation: a chip count naming a player without an
+    entry, a tournament a late entry leaves without a winner)."""
     from audit.judging import current_findings
     from pipelines.detectors import collusion_window
     from pipelines.nightly import open_store
@@ -163,9 +167,11 @@ def _print_found_vs_planted(url: str, manifest: DayManifest) -> None:
     subjects = Counter(kind for _, kind in found if kind != COLLUSION)
     print("found vs planted, in subjects (planted: manifest.json):")
     for kind in sorted(set(planted) | set(subjects)):
-        print(f"  {kind:<24}{subjects[kind]:>6} found {planted[kind]:>6} planted")
+        print(f"  {kind:<30}{subjects[kind]:>6} found {planted[kind]:>6} planted")
     for line in collusion_lines(manifest, found, window.verdict):
         print(f"  {line}")
     print("hands, rounds, machines and tournaments (collusion and data quality aside):")
-    for line in score(manifest, found).lines():
+    scored = score(manifest, found)
+    for line in scored.lines():
         print(f"  {line}")
+    return len(scored.quality_elsewhere)

@@ -74,6 +74,28 @@ class FindingKind(StrEnum):
     PAST_LAST_COUP = "past_last_coup"
     """A round dealt from a shoe after its last coup: after the round in which the cut card
     (chemin de fer: the warning card) came out, before the cards were shuffled again."""
+    ACTED_OUT_OF_TIME = "acted_out_of_time"
+    """An action other than a fold or a check taken after the player's time to act and
+    largest time bank ran out, by the events' own times (GG-2022 time limit, time bank,
+    disconnections): the room folds him (checks him when he faces no bet)."""
+    TOURNAMENT_CHIPS_UNBALANCED = "tournament_chips_unbalanced"
+    """A tournament's chip count that covers every player still in and does not add up
+    to the chips its entries brought (chips left the tournament, or came from nowhere,
+    between hands: MO-97/2010 art.4(2))."""
+    ELIMINATION_CONTRADICTS_CHIPS = "elimination_contradicts_chips"
+    """A tournament elimination the chip counts contradict: a player counted with chips
+    after his elimination, or a finishing place other than the number of players in
+    when he went out."""
+    LATE_ENTRY_AFTER_ITM = "late_entry_after_itm"
+    """A tournament entry taken after the field reached the paid places, when the rules
+    close late registration (GG-2022 Política de torneios)."""
+    ENTRY_NOT_PERSONAL = "entry_not_personal"
+    """Tournament chips played, or an elimination recorded, for a player who holds no
+    entry of his own: someone took another's place (PT-217/2007 n.º 117)."""
+    DEAL_OUTSIDE_RULES = "deal_outside_rules"
+    """A tournament deal the rules do not allow: not every remaining player a party to it
+    (GG-2022 Política de negociação), made before the final table (PT-217/2007 n.º 119),
+    or sharing other than the prizes left to win."""
 
 
 @dataclass(frozen=True, slots=True)

@@ -54,6 +54,9 @@ HAND_SPACING = 60.0
 minute while it plays, so its hands are consecutive by their times
 (``replayer.sessions.chaining``: within 3 minutes); a table with more hands than minutes
 in the day deals them closer."""
+EVENT_GAP = timedelta(seconds=2)
+"""The most time between two events of a hand: a player acts well inside any clock
+(GG-2022's, ``replayer.poker.clock``), however few hands a table deals in the day."""
 TERMS_FILE = "tables.avro"
 """The day's table declarations (``TableTermsDeclared``), ingested before any hand (not
 listed in ``manifest.input_files``, which lists the subjects' input files)."""
@@ -189,7 +192,7 @@ def _play_table(
     interval = 86_400 / max(count, 1)
     offset = rng.uniform(0, interval)
     interval = min(interval, HAND_SPACING)
-    gap = timedelta(microseconds=int(interval * 1e6 / 80))
+    gap = min(EVENT_GAP, timedelta(microseconds=int(interval * 1e6 / 80)))
     taking = random.Random(f"{stream_id}:session-faults")
     played: list[list[dict[str, Any]]] = []
     pending: list[str] = []

@@ -2,7 +2,9 @@
 
 Seed 7, 2025-03-01: 3,000 poker hands at eight tables (two colluding pairs, 1% of hands
 with a planted fault), 2,000 banked rounds of four games (1% faulty), 20 slot machines
-with hourly readings (10% faulty) and 6 tournaments (a third faulty). Tests that must
+with hourly readings (10% faulty), 6 tournaments (a third faulty, and a fault across the
+hands of each other one: ``cross_hand_faults``) and 60 hands at a GGPoker table where a
+tenth of the hands hold an action after the time ran out (``late_actions``). Tests that must
 hold "for every subject of the demo day" generate exactly this day.
 """
 
@@ -14,6 +16,7 @@ from pathlib import Path
 from simulate.day import generate_day
 from simulate.fleet import slot_fleet
 from simulate.floor import banked_rounds
+from simulate.late_actions import late_actions
 from simulate.manifest import DayManifest
 from simulate.tournaments import tournament_day
 
@@ -22,6 +25,7 @@ DEMO_DAY, DEMO_SEED, DEMO_HANDS = date(2025, 3, 1), 7, 3_000
 #: rounds and, so that a small fleet and a handful of tournaments show some, 10% of the
 #: machines and a third of the tournaments.
 DEMO_ROUNDS, DEMO_MACHINES, DEMO_TOURNAMENTS = 2_000, 20, 6
+DEMO_CLOCK_HANDS = 60
 
 
 def demo_day(input_dir: Path) -> DayManifest:
@@ -36,6 +40,7 @@ def demo_day(input_dir: Path) -> DayManifest:
         extra=[
             banked_rounds(DEMO_ROUNDS, fault_rate=0.01),
             slot_fleet(DEMO_MACHINES, fault_rate=0.1),
-            tournament_day(DEMO_TOURNAMENTS, fault_rate=0.3),
+            tournament_day(DEMO_TOURNAMENTS, fault_rate=0.3, cross_hand_rate=1.0),
+            late_actions(DEMO_CLOCK_HANDS, fault_rate=0.1),
         ],
     )

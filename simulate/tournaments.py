@@ -45,6 +45,10 @@ Faults (``tournament_faults.TOURNAMENT_FAULTS``; the finding kinds come from run
 * ``extra_seat_fee_included``: that T$ paid as the target's full entry, fee included:
   ``mispaid_prize`` (same rule).
 
+Faults across a tournament's hands (``cross_hand_faults``, ``cross_hand_rate`` of the
+tournaments without one of the faults above): chips leaving the tournament between hands,
+a player counted after his elimination, an entry once in the money.
+
 Not planted: a cash prize paid for the wrong place or amount, or a bounty paid to a
 player who did not win the hand: the replayer compares neither (it judges only
 satellite seats among prizes, and takes a bounty's winners from BountyAwarded), so
@@ -69,14 +73,16 @@ from typing import Any
 
 from audit.families import family_named
 from simulate.avro_out import write_input_file
+from simulate.cross_hand_faults import plant_cross_hand
 from simulate.day import ExtraGenerator
 from simulate.envelope import envelope
+from simulate.knockouts import STARTING_CHIPS, Knockout, knockouts_until
 from simulate.manifest import PlantedFault
 from simulate.players import player_pool
 from simulate.tables import OPERATORS, operator_declarations
 from simulate.tournament_faults import OFFERED, FlatEvent, plant_pending
 
-CURRENCY, VENUE, STARTING_CHIPS = "USD", "gg", 20_000
+CURRENCY, VENUE = "USD", "gg"
 TERMS_FILE = "tournament-terms.avro"
 """Each tournament's declared operator (the room running it), not listed among the input files
 of subjects: the tournament is its own table (``audit.judging.OWN_TABLE``)."""
@@ -85,14 +91,6 @@ TOURNAMENTS_PER_SATELLITE = 10
 REGISTRATION, LATE_REGISTRATION = timedelta(hours=2), timedelta(hours=1)
 TARGET_START, SATELLITE_LEAD = timedelta(hours=19), timedelta(hours=6)
 PAID_PERCENT, MIN_PAID = 15, 3
-SAME_HAND = ((0.01, 3), (0.07, 2))
-"""(cumulative chance, players busted) of a hand busting more than one."""
-SPLIT_POT = ((0.01, 3), (0.09, 2))
-"""(cumulative chance, winners) of a hand whose pot is split."""
-EQUAL_STACKS, CHIPS_COUNTED = 0.25, 0.5
-"""Chances that a same-hand elimination starts from equal stacks; that its chips are
-recorded in a ChipCountRecorded of the hand rather than on the eliminations."""
-SEATS = range(1, 10)
 
 
 @dataclass(frozen=True, slots=True)
@@ -190,28 +188,6 @@ class Registration:
 
 
 @dataclass(frozen=True, slots=True)
-class AtHandStart:
-    """A player at the start of a hand: his chips and his seat from the button."""
-
-    player_id: str
-    chips: int
-    seat_from_button: int
-
-
-@dataclass(frozen=True, slots=True)
-class Knockout:
-    """A hand that busted players: ``busted`` best first, from place ``first_place`` on."""
-
-    hand_id: str
-    at: datetime
-    busted: tuple[AtHandStart, ...]
-    first_place: int
-    winners: tuple[AtHandStart, ...]
-    counted: bool
-    """Chips recorded in a ChipCountRecorded of the hand, not on the eliminations."""
-
-
-@dataclass(frozen=True, slots=True)
 class Prize:
     player_id: str
     place: int | None
@@ -234,10 +210,13 @@ class Played:
         return self.knockouts[-1].at + timedelta(minutes=1)
 
 
-def tournament_day(count: int, *, fault_rate: float = 0.0, per_file: int = 100) -> ExtraGenerator:
+def tournament_day(
+    count: int, *, fault_rate: float = 0.0, per_file: int = 100, cross_hand_rate: float = 0.0
+) -> ExtraGenerator:
     """An ``extra`` generator: ``count`` tournaments in ``tournaments-<k>.avro`` input files of
     at most ``per_file`` tournaments (a satellite always beside its target), a fault
-    planted in about ``fault_rate`` of them."""
+    planted in about ``fault_rate`` of them and, in about ``cross_hand_rate`` of the others,
+    a fault across their hands (``cross_hand_faults``)."""
 
     def extra(seed: int, day: date, out: Path) -> tuple[list[str], list[PlantedFault]]:
         faults: list[PlantedFault] = []
@@ -261,7 +240,7 @@ def tournament_day(count: int, *, fault_rate: float = 0.0, per_file: int = 100) 
             )
             buffer.clear()
 
-        for unit in _units(seed, day, count, fault_rate, faults):
+        for unit in _units(seed, day, count, fault_rate, faults, cross_hand_rate):
             if buffer and held + len(unit) > per_file:
                 flush()
                 held = 0
@@ -275,12 +254,18 @@ def tournament_day(count: int, *, fault_rate: float = 0.0, per_file: int = 100) 
 
 
 def _units(
-    seed: int, day: date, count: int, fault_rate: float, faults: list[PlantedFault]
+    seed: int,
+    day: date,
+    count: int,
+    fault_rate: float,
+    faults: list[PlantedFault],
+    cross_hand_rate: float = 0.0,
 ) -> Iterator[list[list[FlatEvent]]]:
     """The day's tournaments in order of start, a satellite together with its target,
     each as its flat events, faults planted (and appended to ``faults``)."""
     pool = [player.player_id for player in player_pool(seed, VENUE)]
     fault_rng = _stream(seed, day, "tournaments:faults")
+    cross_rng = _stream(seed, day, "tournaments:cross-hand")
     pending: list[str] = []
     for unit in _programme(seed, day, count):
         if len(unit) == 1:
@@ -294,6 +279,8 @@ def _units(
                 pending.append(fault_rng.choice(OFFERED[fmt]))
             clean = _render(tournament)
             faulty, fault = plant_pending(clean, fmt, pending, fault_rng)
+            if fault is None and cross_rng.random() < cross_hand_rate:
+                faulty, fault = plant_cross_hand(faulty, len(faults), cross_rng)
             faults += [fault] if fault is not None else []
             events.append(faulty)
         yield events
@@ -400,7 +387,9 @@ def _played_down(rng: random.Random, spec: Spec, entries: list[Registration]) ->
     pool is what the entries collected, or the guarantee if more."""
     pool = max(len(entries) * spec.price.buy_in, spec.guarantee)
     payouts = payout_table(pool, len(entries))
-    knockouts, (winner,) = _knockouts(rng, spec, [entry.player_id for entry in entries], 1)
+    knockouts, (winner,) = knockouts_until(
+        rng, spec.tournament_id, spec.late_end, [entry.player_id for entry in entries], 1
+    )
     return Played(spec, entries, payouts, knockouts, [Prize(winner, 1, payouts[0])])
 
 
@@ -416,7 +405,7 @@ def _satellite(
     entries = _entries(rng, players, spec.start - REGISTRATION, spec.late_end)
     seats, leftover = divmod(size * spec.price.buy_in, target.price.entry)
     payouts = [target.price.entry] * seats + ([leftover] if leftover else [])
-    knockouts, winners = _knockouts(rng, spec, players, seats)
+    knockouts, winners = knockouts_until(rng, spec.tournament_id, spec.late_end, players, seats)
     already = set(registered)
     finish = [
         Prize(player, None, target.price.seat_value, "tournament_money")
@@ -454,52 +443,6 @@ def payout_table(pool: int, entries: int) -> list[int]:
     prizes = [100 * amount for amount in dollars]
     prizes[0] += pool - sum(prizes)
     return prizes
-
-
-def _knockouts(
-    rng: random.Random, spec: Spec, players: Sequence[str], until: int
-) -> tuple[list[Knockout], list[str]]:
-    """Bust players from the end of late registration until ``until`` remain; the
-    busting hands and the players left."""
-    remaining = list(players)
-    at = spec.late_end + timedelta(seconds=rng.randrange(600))
-    number = 0
-    knockouts = []
-    while len(remaining) > until:
-        number += rng.randint(1, 12)
-        busted_ids = rng.sample(remaining, min(_draw(rng, SAME_HAND), len(remaining) - until))
-        survivors = [player for player in remaining if player not in busted_ids]
-        winner_ids = rng.sample(survivors, min(_draw(rng, SPLIT_POT), len(survivors)))
-        average = STARTING_CHIPS * len(players) // len(remaining)
-        seats = rng.sample(SEATS, len(busted_ids) + len(winner_ids))
-        stacks = [_stack(rng, average) for _ in busted_ids]
-        if len(busted_ids) > 1 and rng.random() < EQUAL_STACKS:
-            stacks = [stacks[0]] * len(stacks)
-        busted = sorted(
-            map(AtHandStart, busted_ids, stacks, seats[: len(busted_ids)]),
-            key=lambda b: (-b.chips, b.seat_from_button),  # GG-2022: best place first
-        )
-        winners = tuple(
-            AtHandStart(player, _stack(rng, average), seat)
-            for player, seat in zip(winner_ids, seats[len(busted_ids) :], strict=True)
-        )
-        counted = len(busted) > 1 and rng.random() < CHIPS_COUNTED
-        hand_id = f"{spec.tournament_id}/h{number:04d}"
-        first_place = len(remaining) - len(busted) + 1
-        knockouts.append(Knockout(hand_id, at, tuple(busted), first_place, winners, counted))
-        remaining = survivors
-        at += timedelta(seconds=rng.randint(40, 160))
-    return knockouts, remaining
-
-
-def _draw(rng: random.Random, table: tuple[tuple[float, int], ...]) -> int:
-    """How many, from (cumulative chance, how many) rows; 1 otherwise."""
-    roll = rng.random()
-    return next((many for chance, many in table if roll < chance), 1)
-
-
-def _stack(rng: random.Random, average: int) -> int:
-    return 25 * max(1, int(average * rng.uniform(0.05, 1.5)) // 25)
 
 
 # ---------------------------------------------------------------------- events

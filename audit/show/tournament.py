@@ -18,6 +18,38 @@ def _ordinal(place: Any) -> str:
     return f"{place}{suffix}"
 
 
+def _chips(value: Any) -> str:
+    return f"{value:,} chips" if isinstance(value, int) else safe(value)
+
+
+_NOT_MONEY = {
+    "tournament_chips_unbalanced": _chips,
+    "elimination_contradicts_chips": _chips,
+    "late_entry_after_itm": safe,
+    "entry_not_personal": safe,
+}
+_WORDS = (list, str)
+"""Expected values in words (a deal's parties, the final table's size): never money."""
+"""Kinds whose expected value is chips, places or words, never money (``continuity``)."""
+
+
+_AGREED = ("DealAgreed", "PlayerSanctioned", "PlayerUnregistered")
+
+
+def _agreed(event: Mapping[str, Any], cash: Any) -> str:
+    """A deal (PT-217/2007 n.º 119), a sanction (n.º 122) or an entry withdrawn before the
+    start (GG-2022 staking) in words."""
+    if event.get("type") == "PlayerUnregistered":
+        return f"{safe(event.get('player_id'))} withdraws {safe(event.get('entry_id'))}"
+    if event.get("type") == "DealAgreed":
+        shares = "; ".join(
+            f"{safe(s.get('player_id'))} {cash(s.get('amount'))}" for s in event.get("shares") or ()
+        )
+        return f"a deal ends the tournament: {shares}"
+    reason = f" ({safe(event['reason'])})" if event.get("reason") else ""
+    return f"{safe(event.get('player_id'))} is {safe(event.get('sanction'))}{reason}"
+
+
 def _implicated(finding: Any, events: Sequence[Mapping[str, Any]]) -> int | None:
     """The event a tournament finding is about (its sequence)."""
     detail = finding.detail
@@ -87,7 +119,12 @@ def tournament_body(
             )
         )
     )
-    entries = [e for e in ordered if e.get("type") == "PlayerRegistered"]
+    withdrawn = {e.get("entry_id") for e in ordered if e.get("type") == "PlayerUnregistered"}
+    entries = [
+        e
+        for e in ordered
+        if e.get("type") == "PlayerRegistered" and e.get("entry_id") not in withdrawn
+    ]
     collected = sum(int(e.get("buy_in") or 0) + int(e.get("bounty") or 0) for e in entries)
     lines.append(
         row(f"{INDENT}entries: {len(entries)}, prize pool and bounties collected {cash(collected)}")
@@ -100,6 +137,10 @@ def tournament_body(
             want = f.expected
             if str(f.kind) == "wrong_place":
                 want = _ordinal(want)
+            elif str(f.kind) in _NOT_MONEY:
+                want = _NOT_MONEY[str(f.kind)](want)
+            elif isinstance(want, _WORDS):
+                want = safe(", ".join(want) if isinstance(want, list) else want)
             elif isinstance(want, Mapping):
                 want = f"{safe(want.get('kind'))} {cash(want.get('amount'))}"
             else:
@@ -115,6 +156,29 @@ def tournament_body(
         at = clock(event.get("occurred_at"), date=False)
         lines.append(step(f"{INDENT}#{sequence:<4} {at}  {text}{expected(event)}"))
 
+    started = next((e["sequence"] for e in ordered if e.get("type") == "TournamentStarted"), None)
+    late = [
+        e
+        for e in entries
+        if (started is not None and e.get("sequence", 0) > started) or e.get("sequence") in at_event
+    ]
+    if late:
+        lines += [BLANK, heading("ENTRIES AFTER THE START (late registration, re-entries)")]
+        for event in late:
+            emit(event, f"{safe(event.get('player_id'))} enters ({safe(event.get('entry_id'))})")
+    counts = [e for e in ordered if e.get("type") == "ChipCountRecorded"]
+    if counts:
+        lines += [BLANK, heading("CHIP COUNTS (chips at the start of a hand)")]
+        for event in counts:
+            held = {safe(c.get("player_id")): c.get("chips") for c in event.get("counts") or ()}
+            total = sum(v for v in held.values() if isinstance(v, int))
+            named = ", ".join(f"{p} {_chips(c)}" for p, c in held.items())
+            emit(event, f"hand {safe(event.get('hand_id'))}: {total:,} chips in all ({named})")
+    agreed = [e for e in ordered if e.get("type") in _AGREED]
+    if agreed:
+        lines += [BLANK, heading("DEALS, SANCTIONS AND WITHDRAWN ENTRIES")]
+        for event in agreed:
+            emit(event, _agreed(event, cash))
     sections = (
         ("PLACES (eliminations in order, as recorded)", "PlayerEliminated"),
         ("BOUNTIES", "BountyAwarded"),

@@ -40,6 +40,12 @@ KIND_LABELS: dict[str, str] = {
     FindingKind.BUTTON_NOT_ROTATED: "Button did not move",
     FindingKind.SHOE_COMPOSITION: "Shoe shows cards its decks cannot hold",
     FindingKind.PAST_LAST_COUP: "Round dealt after the shoe's last coup",
+    FindingKind.ACTED_OUT_OF_TIME: "Action after the player's time ran out",
+    FindingKind.TOURNAMENT_CHIPS_UNBALANCED: "Tournament chips do not add up",
+    FindingKind.ELIMINATION_CONTRADICTS_CHIPS: "Elimination the chip counts contradict",
+    FindingKind.LATE_ENTRY_AFTER_ITM: "Entry after the paid places were reached",
+    FindingKind.ENTRY_NOT_PERSONAL: "Tournament seat played by someone without an entry",
+    FindingKind.DEAL_OUTSIDE_RULES: "Tournament deal the rules do not allow",
 }
 
 

@@ -415,6 +415,22 @@ def _illegal_action(row: Mapping[str, Any]) -> str | None:
     )
 
 
+def _acted_late(row: Mapping[str, Any]) -> str | None:
+    """An action after the clock ran out (``replayer.poker.clock``): who, what, how long."""
+    detail = _detail(row)
+    seconds, amount = detail.get("seconds"), detail.get("amount")
+    if not isinstance(seconds, (int, float)) or detail.get("seat") is None:
+        return None
+    action = str(row.get("recorded"))
+    stake = f" {_money(row, amount)}" if _is_amount(amount) and amount else ""
+    return (
+        f"{_seat_words(row, detail['seat'])} {action}s{stake} after {seconds:g} s, past "
+        f"{detail.get('limit_seconds', 0):g} s to act and a time bank of at most "
+        f"{detail.get('time_bank_seconds', 0):g} s: the room folds him, or checks when he "
+        f"faces no bet ({_cite(row)})"
+    )
+
+
 _SEAT = re.compile(r"\bseat (\d+)\b(?! \()")
 
 
@@ -462,6 +478,7 @@ SENTENCES: dict[str, Callable[[Mapping[str, Any]], str | None]] = {
     "fee_not_allowed": _fee_not_allowed,
     "illegal_action": _illegal_action,
     "chips_vanished": _chips_vanished,
+    "acted_out_of_time": _acted_late,
 }
 
 

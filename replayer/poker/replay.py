@@ -18,6 +18,8 @@ It never raises on bad input; what it cannot judge it reports (``data_quality``,
    refund of a void hand, against the payouts recorded. Cash-outs the house paid outside
    the pot are reported (``HandVerdict.cashouts``), never counted as payouts.
 4. A tournament hand's chips are conserved, judged or not (``tournament_chips``).
+5. Under a rulebook with a clock, no action but a fold or a check comes after the
+   player's time ran out, by the events' own times (``clock``).
 
 Findings are ordered by (event sequence, kind, canonical JSON).
 """
@@ -33,6 +35,7 @@ from typing import Any
 from replayer.events import FlatEvent, HeldEvent
 from replayer.findings import Finding, FindingKind
 from replayer.poker.betting import QUALITY, Issue
+from replayer.poker.clock import late_actions
 from replayer.poker.dispatch import apply
 from replayer.poker.hand import SCHEMA, Hand, open_hand
 from replayer.poker.limits import Stakes, action_issues, hand_stakes, opening_issues
@@ -146,7 +149,8 @@ def adjudicate_hand(
         hand = open_hand(chosen, start, ordered[0], hand_id, rake_terms, fee_terms)
         log = StepLog(hand.table, hand.board) if with_steps else None
         stakes = hand_stakes(chosen.table_limits, start, table_terms)
-        return _with_chips(_replay(hand, ordered, log, stakes), start, ordered)
+        verdict = _with_chips(_replay(hand, ordered, log, stakes), start, ordered)
+        return _with_clock(verdict, chosen, ordered)
     except (KeyError, TypeError, ValueError, IndexError) as error:
         return _empty(
             hand_id,
@@ -180,6 +184,15 @@ def _with_chips(verdict: HandVerdict, start: HeldEvent, ordered: list[HeldEvent]
         return verdict
     findings = tuple(sorted((*verdict.findings, finding), key=_finding_order))
     return replace(verdict, findings=findings)
+
+
+def _with_clock(verdict: HandVerdict, book: PokerRulebook, ordered: list[HeldEvent]) -> HandVerdict:
+    """The verdict with an ``acted_out_of_time`` finding for each action taken after the
+    rulebook's clock ran out (``clock``)."""
+    late = late_actions(verdict.hand_id, book.clock, ordered)
+    if not late:
+        return verdict
+    return replace(verdict, findings=tuple(sorted((*verdict.findings, *late), key=_finding_order)))
 
 
 def _in_sequence(events: Sequence[FlatEvent]) -> list[HeldEvent]:

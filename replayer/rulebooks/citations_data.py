@@ -287,6 +287,12 @@ _MO: tuple[tuple[str, str, str], ...] = (
         "The Omaha rules say nothing on collusion beyond forbidding pot-sharing agreements "
         "(art.10(3)); the operator's house rules apply",
     ),
+    (
+        "art.4(2)",
+        "Tournament chips stay on the table",
+        "In a tournament a player may not take off the table, while playing, the chips he "
+        "plays with or the chips he wins in it",
+    ),
 )
 
 _PT_I: tuple[tuple[str, str, str], ...] = (
@@ -771,6 +777,12 @@ _PT_II: tuple[tuple[str, str, str], ...] = (
         "If the dealer turns more than one of the five community cards, as many betting "
         "rounds are lost as cards were turned",
     ),
+    (
+        "n.º 122",
+        "Sanctioned players",
+        "A player sanctioned with leaving the table takes the last place in dispute when he "
+        "committed the fault; a disqualified player loses any prize",
+    ),
 )
 
 _PT_III: tuple[tuple[str, str, str], ...] = (
@@ -982,6 +994,24 @@ _GG_POLICIES: tuple[tuple[str, str, str], ...] = (
         "RNG casino disconnection",
         "A player disconnected mid-game resumes on logging in; a pending bet is kept 24 "
         "hours, then cancelled and returned to the balance if the game is not completed",
+    ),
+    (
+        "Política de banco de horas",
+        "Time bank",
+        "A player who has not decided in time draws on his time bank; one who has not acted "
+        "when the bank runs out has his hand folded",
+    ),
+    (
+        "Política de negociação de torneios",
+        "Tournament deals",
+        "A deal is allowed in many tournaments when every remaining player agrees to make "
+        "one, chosen at the table; it is then discussed and accepted or rejected",
+    ),
+    (
+        "Política de apostas em torneios",
+        "Tournament staking",
+        "A player may sell part of his action after registering and before the start; if "
+        "he unregisters before the start, the stakes go back to those who bought them",
     ),
 )
 

@@ -69,10 +69,11 @@ tournament hand, and what these books make of it:
 from __future__ import annotations
 
 from dataclasses import replace
-from datetime import UTC, datetime
+from datetime import UTC, datetime, timedelta
 
 from replayer.rankings import STANDARD
 from replayer.rulebooks.poker import (
+    ActionClock,
     Citations,
     FeeTerms,
     FirstToAct,
@@ -110,6 +111,23 @@ CASH_RAKE_SPLIT = RakeSplit.RUNNING_TOTAL
 """Open choice where GG-2022 is silent (module docstring): the hand's rake is taken from
 the main pot first at the rate, then from each side pot, as every real side-pot record
 read (PokerStars') shows; GG's own cash histories read here have no side pot."""
+
+TIME_TO_ACT = timedelta(seconds=30)
+LARGEST_TIME_BANK = timedelta(seconds=120)
+"""Open choices where GG-2022 sets no number (Política de limite de tempo de jogo: the
+limit "varia por mesa, por variante de jogo e/ou por estágio de jogo"; Política de banco
+de horas: a bank "será acessado" with no size): 30 s to act and a bank of at most 120 s.
+An action is judged late only after both (``replayer.poker.clock``)."""
+
+_CLOCK = f"{_K} Política de limite de tempo de jogo; Política de banco de horas"
+CASH_CLOCK = ActionClock(TIME_TO_ACT, LARGEST_TIME_BANK, _CLOCK)
+TOURNAMENT_CLOCK = ActionClock(
+    TIME_TO_ACT,
+    LARGEST_TIME_BANK,
+    f"{_CLOCK}; Política de desconexões de torneios e de não participação",
+)
+"""Out of time a tournament hand is folded facing action, else may be checked
+(Política de desconexões); a cash hand is folded (a check then folds nothing)."""
 
 _CITE = Citations(
     rulebook=_K,
@@ -184,6 +202,7 @@ CASH_HOLDEM = PokerRulebook(
     rake_split=CASH_RAKE_SPLIT,  # silent: open choice, as the side-pot records show
     rake=None,  # per game page: declare per table
     fees=None,  # not mentioned: declare per table
+    clock=CASH_CLOCK,  # limite de tempo, banco de horas: sizes an open choice
 )
 
 CASH_OMAHA = replace(
@@ -231,6 +250,7 @@ TOURNAMENT_HOLDEM = replace(
     odd_chip=TOURNAMENT_ODD_CHIP,  # silent: open choice
     rake=RakeTerms(min_bps=0, max_bps=0),  # taxas e ancinho: no rake in tournaments
     fees=FeeTerms(kinds=frozenset()),  # the tournament fee is in the buy-in, not the pot
+    clock=TOURNAMENT_CLOCK,  # desconexões: out of time, fold facing action, else check
 )
 
 TOURNAMENT_OMAHA = replace(

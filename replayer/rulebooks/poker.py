@@ -14,7 +14,7 @@ plus ``NO`` no-limit omaha and ``NS``/``PS`` no/pot-limit "póquer sintético" a
 from __future__ import annotations
 
 from dataclasses import dataclass
-from datetime import datetime
+from datetime import datetime, timedelta
 from enum import StrEnum
 
 from replayer.rankings import Ranking
@@ -254,6 +254,23 @@ class TableLimits:
 
 
 @dataclass(frozen=True, slots=True)
+class ActionClock:
+    """A rulebook's clock (``replayer.poker.clock``): the time to act, the largest time
+    bank, and the article they come from."""
+
+    limit: timedelta
+    """Time to act on each decision."""
+    time_bank: timedelta
+    """The most extra time a player's bank can hold (spent across hands)."""
+    citation: str
+
+    @property
+    def longest(self) -> timedelta:
+        """The longest any player may take over one action: the limit and a full bank."""
+        return self.limit + self.time_bank
+
+
+@dataclass(frozen=True, slots=True)
 class Citations:
     """The article each rule cites in a finding, e.g. ``"MO-97/2010 art.12(1)"``."""
 
@@ -387,6 +404,9 @@ class PokerRulebook:
     """Fees other than rake allowed from a pot; None when the source leaves them to a
     per-table declaration (then a fee taken without declared terms is ``terms_missing``).
     Each rulebook states its choice beside the value: no source mentions such fees."""
+    clock: ActionClock | None = None
+    """The time to act and the time bank (``replayer.poker.clock``); None where the source
+    sets no clock (a live table's dealer judges the pace)."""
 
     def covers(self, variant: str, at: datetime) -> bool:
         """In force at ``at`` for ``variant``."""

@@ -5,7 +5,11 @@
   included, in exact integer arithmetic (``money``);
 * ``adjudicate.adjudicate_tournament``: same-hand elimination places, bounty splits and
   extra satellite seats, with ``wrong_place``, ``mispaid_bounty``, ``mispaid_prize``
-  findings (``kinds``).
+  findings; across the hands (``continuity``) chips that stay in, eliminations that agree
+  with the counts, entries that are personal and close at the money
+  (``tournament_chips_unbalanced``, ``elimination_contradicts_chips``,
+  ``entry_not_personal``, ``late_entry_after_itm``); deals (``deals``,
+  ``deal_outside_rules``) and sanctions (``sanctions``).
 
 Tournaments are played under PT-217/2007 II n.º 113-124 (late registration, re-entries
 and rebuys, n.º 116) and GG-2022's tournament policies.

@@ -98,9 +98,7 @@ def cancellation_refunds(
     if not state.started:
         case, pool = Case.NOT_STARTED, 0
         lines = [
-            line
-            for entry in state.entries
-            for line in _staked(state, entry, _entry_back(state, entry), CITATIONS[case])
+            line for entry in state.entries for line in stakes_back(state, entry, CITATIONS[case])
         ]
         return Cancellation(
             state.tournament_id, case, CITATIONS[case], pool, guarantee_met, tuple(lines), ()
@@ -181,6 +179,12 @@ def _entry_back(state: TournamentState, entry: Entry) -> list[Refund]:
         for component, amount in parts
         if amount
     ]
+
+
+def stakes_back(state: TournamentState, entry: Entry, cite: str) -> list[Refund]:
+    """An entry's price back before the start, each backer's share split off (the
+    cancellation's first case; an unregistration, ``staking``)."""
+    return _staked(state, entry, _entry_back(state, entry), cite)
 
 
 def _staked(state: TournamentState, entry: Entry, lines: list[Refund], cite: str) -> list[Refund]:

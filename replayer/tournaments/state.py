@@ -124,6 +124,16 @@ def _registered(tally: _Tally, event: FlatEvent, position: int) -> None:
     tally.playing[entry.player_id] = position
 
 
+def _unregistered(tally: _Tally, event: FlatEvent, position: int) -> None:
+    """An entry withdrawn before the start: as if never made (its refunds: ``staking``)."""
+    entry_id, player = str(event["entry_id"]), str(event["player_id"])
+    tally.entries = [e for e in tally.entries if e.entry_id != entry_id]
+    current = tally.current.get(player)
+    if current is not None and current.entry_id == entry_id:
+        del tally.current[player]
+        tally.playing.pop(player, None)
+
+
 def _eliminated(tally: _Tally, event: FlatEvent, position: int) -> None:
     tally.playing.pop(str(event["player_id"]), None)
 
@@ -140,8 +150,9 @@ def _bounty(tally: _Tally, event: FlatEvent, position: int) -> None:
 
 def _read_above(tally: _Tally, event: FlatEvent, position: int) -> None:
     """Nothing to tally: the announcement, the start and the end are read by
-    ``state_before`` itself; prizes, refunds and a cancellation are judged elsewhere
-    (``prizes``, ``cancellation``)."""
+    ``state_before`` itself; prizes, refunds, a cancellation, a deal and a sanction are
+    judged elsewhere (``prizes``, ``cancellation``, ``deals``, ``sanctions``; a
+    sanctioned player leaves by the elimination recorded after it)."""
 
 
 TALLY: dict[str, Callable[[_Tally, FlatEvent, int], None]] = {
@@ -155,5 +166,8 @@ TALLY: dict[str, Callable[[_Tally, FlatEvent, int], None]] = {
     "TournamentCancelled": _read_above,
     "RefundPaid": _read_above,
     "TournamentCompleted": _read_above,
+    "DealAgreed": _read_above,
+    "PlayerSanctioned": _read_above,
+    "PlayerUnregistered": _unregistered,
 }
 """Record type -> what its event adds to the state (every type of the tournament schema)."""
