@@ -107,5 +107,14 @@ DESCRIBERS: dict[str, Describer] = {
     "RoundMalfunction": _declared("a malfunction"),
     "RefundPaid": _on_bet("is refunded"),
     "RoundSettled": lambda e, currency: "the round is settled",
+    "ShoeOpened": lambda e, currency: (
+        f"a new shoe of {safe(e.get('decks'))} decks, the cut card "
+        f"{safe(e.get('cut_card_from_end'))} cards from its end"
+    ),
+    "CutCardDrawn": lambda e, currency: (
+        f"the cut card comes out after {safe(e.get('after_cards'))} of the round's cards: "
+        "this round is the shoe's last"
+    ),
+    "ShoeEnded": lambda e, currency: f"the shoe ends after this round: {safe(e.get('reason'))}",
 }
 """Record type -> its describer (every type of the banked schema's union)."""

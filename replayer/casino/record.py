@@ -161,6 +161,11 @@ def _read_by_the_game(record: RoundRecord, event: FlatEvent) -> None:
     reads these events themselves."""
 
 
+def _read_for_the_shoe(record: RoundRecord, event: FlatEvent) -> None:
+    """A shoe's own record (its opening, the cut card out, its end) moves no money in the
+    round: it is judged across the shoe's rounds (``replayer.casino.shoes``)."""
+
+
 def _read_bet(record: RoundRecord, event: FlatEvent) -> None:
     if event["bet_id"] in record.bets:
         _problem(record, f"bet id {event['bet_id']!r} used twice", sequence=event["sequence"])
@@ -190,5 +195,8 @@ READERS: dict[str, Reader] = {
     "RoundMalfunction": _read_void,
     "RefundPaid": _payment(lambda record: record.refunded, player_named=True),
     "RoundSettled": _read_by_the_game,
+    "ShoeOpened": _read_for_the_shoe,
+    "CutCardDrawn": _read_for_the_shoe,
+    "ShoeEnded": _read_for_the_shoe,
 }
 """Record type -> what reading its event gathers (every type of the banked schema)."""
