@@ -260,7 +260,8 @@ def context(inputs: Inputs) -> dict[str, Any]:
     ``players`` maps the keys findings use for people (poker: seat numbers) to player ids.
     A banked round adds ``player_accounts``: whether its table declares that its rounds
     name players by the operator's accounts (``TableTermsDeclared.player_accounts``);
-    otherwise its player ids are seat labels, named per table (``audit.wording``).
+    otherwise its player ids are seat labels, named per table (``audit.wording``). A
+    tournament hand adds ``tournament``: the tournament its ``HandStarted`` names.
     """
     first = opening(inputs.kind, inputs.events) or {}
     when = started_at(inputs.kind, inputs.events)
@@ -282,6 +283,8 @@ def context(inputs: Inputs) -> dict[str, Any]:
     }
     if inputs.kind == "banked":
         about["player_accounts"] = terms.get("player_accounts") is True
+    if inputs.kind == "poker" and first.get("tournament_id"):
+        about["tournament"] = str(first["tournament_id"])  # audit.subject_index
     return about
 
 

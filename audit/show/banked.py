@@ -4,7 +4,7 @@ run (``table:T``: the coups in order with banker, bank, stakes won and garage ta
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from datetime import datetime
 from typing import Any
 
@@ -26,6 +26,7 @@ from audit.show.common import (
 )
 from audit.show.model import BLANK, Line
 from audit.store import StoreReads
+from audit.subject_index import SubjectIndex
 
 _MONEY_STATE = ("staked", "paid", "refunded", "commission", "cagnotte")
 _MONEY_EVENTS = ("BetPlaced", "PayoutMade", "RefundPaid", "CommissionTaken", "CagnotteTaken")
@@ -231,12 +232,20 @@ def _per_bet(
 # ------------------------------------------------------------------ banker runs
 
 
-def coups_at(store: StoreReads, table_id: str) -> list[tuple[str, list[dict[str, Any]]]]:
+def coups_at(
+    store: StoreReads, table_id: str, index: SubjectIndex | None = None
+) -> list[tuple[str, list[dict[str, Any]]]]:
     """The table's stored chemin de fer coups, in start order (as the garage rule reads
-    them, ``replayer.casino.garage``)."""
+    them, ``replayer.casino.garage``); the table's rounds found by ``index`` (by default
+    a scan of the stored rounds, ``audit.subject_index``), read from the store."""
+    stored: Iterable[tuple[str, list[dict[str, Any]]]] = (
+        store.iter_subjects("banked")
+        if index is None
+        else store.records_of_many("banked", index.subjects_at("banked", table_id)).items()
+    )
     found = [
         (subject, records)
-        for subject, records in store.iter_subjects("banked")
+        for subject, records in stored
         if records
         and str(records[0].get("table_id")) == table_id
         and records[0].get("game") == "chemin_de_fer"
