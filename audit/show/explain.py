@@ -61,6 +61,7 @@ from audit.show.tournament import tournament_body
 from audit.store import StoreReads
 from audit.subject_index import SubjectIndex
 from audit.tournament_hands import hands_of, level_of, tournament_of, tournament_stored
+from replayer.rulebooks.citations import resolve
 
 JUDGED = ("poker", "banked", "slots", "tournament", "table")
 INCIDENT = "incident"
@@ -155,7 +156,7 @@ def _judged(
         [
             ("subject", safe(subject)),
             ("kind", what),
-            ("rulebook", safe(verdict.rulebook_id) if verdict.rulebook_id else "none named"),
+            ("rulebook", _rulebook_words(verdict.rulebook_id, findings)),
             ("started at", clock(when) if when else "unknown"),
             (place, safe(about.get("table"))),
             ("operator", safe(about.get("operator")) if about.get("operator") else None),
@@ -176,6 +177,19 @@ def _judged(
         tuple(findings_section(rows(findings, about), variant=variant, at=when)),
         tuple(history_section(units, judged_digest=inputs.digest(verdict.rulebook_id))),
     )
+
+
+def _rulebook_words(rulebook: str | None, findings: Sequence[Mapping[str, Any]]) -> str:
+    """The rulebook a verdict names; without one (a tournament's own rules are its
+    announcement), the texts its findings cite, never "none" beside a citation."""
+    if rulebook:
+        return safe(rulebook)
+    sources = sorted(
+        {a.source for f in findings for a in resolve(str(f.get("citation") or "")) if a.source}
+    )
+    if sources:
+        return "no rulebook id; its findings cite " + ", ".join(safe(s) for s in sources)
+    return "none named"
 
 
 def _tournament_fields(

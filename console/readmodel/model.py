@@ -162,7 +162,7 @@ def _text(value: Any) -> str:
 def _players(row: dict[str, Any]) -> set[str]:
     """Every player a finding row names: the verdict's seats, a bet's or pair's players
     (a banked seat label per table, ``audit.wording.player_named``)."""
-    found = {str(p) for p in (row.get("players") or {}).values() if p}
+    found = {player_named(row, p) for p in (row.get("players") or {}).values() if p}
     stated = row.get("detail")
     detail = stated if isinstance(stated, dict) else {}
     if detail.get("player_id"):
@@ -294,7 +294,10 @@ class ReadModel:
         )  # fmt: skip
         self.db.executemany(
             "INSERT INTO unit_players VALUES (?, ?)",
-            [(key, p) for p in sorted({str(p) for p in about["players"].values() if p})],
+            [
+                (key, p)
+                for p in sorted({player_named(about, p) for p in about["players"].values() if p})
+            ],
         )
         for finding in findings:
             row = {**finding, **about}
