@@ -9,7 +9,9 @@ tournaments, hostile names, an incident):
   and the party by name, and the article that says so; each finding's sentence is
   printed once on the page. The oracles are the stored finding rows: who is owed what
   (``audit.wording.owed``, written by ``audit.money.format_money``) and the citation's
-  first article (``replayer.rulebooks.citations.keys``);
+  first article (``replayer.rulebooks.citations.resolve``);
+* **the findings list** breaks no subject id and no time inside the token (each is one
+  line box: ``getClientRects``), and the page does not scroll sideways.
 
 Skipped, with the reason, when ``/usr/bin/chromium`` is missing outside CI.
 """
@@ -73,6 +75,7 @@ def test_each_kinds_page_says_what_is_wrong_first(console_store: ConsoleStore) -
             page.set_viewport_size({"width": WIDTH, "height": HEIGHT})
             for kind, (subject, row) in pages.items():
                 _first_screen(page, kind, subject, row)
+            _list_keeps_tokens_whole(page)
         finally:
             browser.close()
 
@@ -102,3 +105,18 @@ def _first_screen(page: Any, kind: str, subject: str, row: dict[str, Any]) -> No
     assert "none named" not in body or not row.get("citation"), seen
     for shown in ("RefundPaid", "BetPlaced", "started_not_in_the_money"):
         assert shown not in card.inner_text(), (seen, shown)
+
+
+def _list_keeps_tokens_whole(page: Any) -> None:
+    page.goto("/findings?limit=100")
+    lines = page.locator("table.findings td.subject a, table.findings td.when").evaluate_all(
+        "cs => cs.map(c => [c.innerText, (() => { const r = document.createRange();"
+        " r.selectNodeContents(c); return r.getClientRects().length; })()])"
+    )
+    assert lines
+    broken = [text for text, boxes in lines if text and boxes != 1]
+    assert not broken, broken
+    wide = page.evaluate(
+        "document.documentElement.scrollWidth > document.documentElement.clientWidth"
+    )
+    assert not wide, "the findings list scrolls sideways at 1366 px"

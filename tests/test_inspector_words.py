@@ -85,3 +85,31 @@ def test_a_banked_rounds_bet_is_named_by_its_player() -> None:
         words = sentence(row) + " " + " ".join(o.party for o in owed(row))
         assert "player of bet" not in words and "banker of" not in words, words
         assert any(f"seat {player}" in words for player in placed.values()), words
+
+
+def test_exported_reasons_are_money_with_currency_and_names() -> None:
+    """Issue 40 item 4: ``findings --format csv/jsonl`` (and the nightly's findings.csv
+    and .jsonl) give the reason in money with its currency and the player by name; the
+    replayer's terse reason, in minor units, stays beside it."""
+    import csv
+    import io
+    import json
+
+    from audit.reports import write_findings
+
+    events = coup(PONTO_STANDS_ON_5, [1000, 500], {"bank": 21_400}, cagnotte=100)
+    about = context(Inputs("banked", str(events[0]["round_id"]), events))
+    rows = [
+        {**f.to_record(), "subject_kind": "banked", **about}
+        for f in adjudicate_round(events).findings
+    ]
+    out = io.StringIO()
+    write_findings(rows, "jsonl", out)
+    for line in out.getvalue().splitlines():
+        found = json.loads(line)
+        assert "EUR " in found["reason"] and found["reason"] != found["replayer_reason"]
+        assert "player of bet" not in found["reason"]
+    out = io.StringIO()
+    write_findings(rows, "csv", out)
+    for row in csv.DictReader(io.StringIO(out.getvalue())):
+        assert "EUR " in row["reason"] and "EUR " not in row["replayer_reason"]

@@ -519,7 +519,8 @@ def test_csv_neutralises_formulas_but_keeps_negative_numbers() -> None:
     write_findings([hostile], "csv", out)
     header, cells = list(csv.reader(io.StringIO(out.getvalue())))
     by_name = dict(zip(header, cells, strict=True))
-    assert by_name["reason"].startswith("'=") and by_name["subject"] == "'@evil"
+    assert by_name["replayer_reason"].startswith("'=") and by_name["subject"] == "'@evil"
+    assert by_name["reason"] == csv_safe(sentence(hostile))  # in words: money, names
     assert by_name["difference"] == "-5"
     for cell in cells:
         assert not cell or (cell[0] not in "=+@\t\r" and not (cell[0] == "-" and cell != "-5"))
