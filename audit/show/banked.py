@@ -8,7 +8,7 @@ from collections.abc import Iterable, Mapping, Sequence
 from datetime import datetime
 from typing import Any
 
-from audit.judging import judge_stored
+from audit.judging import Inputs, judge
 from audit.show.banked_events import bet_name, describe
 from audit.show.common import (
     INDENT,
@@ -259,7 +259,6 @@ def _start(records: Sequence[Mapping[str, Any]]) -> Any:
 
 
 def banker_run_body(
-    store: StoreReads,
     coups: Sequence[tuple[str, list[dict[str, Any]]]],
     findings: Sequence[Mapping[str, Any]],
     numbers: Mapping[str, int],
@@ -282,8 +281,9 @@ def banker_run_body(
             (e for e in events if e.get("type") == "BetPlaced" and e.get("bet_type") == "bank"),
             None,
         )
-        judged = judge_stored(store, "banked", round_id, with_steps=False)
-        verdict = judged[1] if judged else None
+        # the coup's events are at hand: its expected payouts and whether it is void depend
+        # on them alone (the table's terms and conflicting versions do not change them)
+        verdict = judge(Inputs("banked", round_id, events))
         hits = flagged.get(round_id, [])
         why = ", ".join(
             f"{f.get('kind')} (finding {numbers.get(str(f.get('finding_id')))})" for f in hits

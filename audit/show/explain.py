@@ -399,7 +399,7 @@ def _banker_runs(
     return Part(
         f"CHEMIN DE FER BANKER RUNS {safe(subject)}",
         header,
-        tuple(banker_run_body(store, coups, found, numbers)),
+        tuple(banker_run_body(coups, found, numbers)),
         tuple(findings_section(rows(found, about), variant="chemin_de_fer")),
         tuple(history),
     )
