@@ -253,6 +253,29 @@ def coups_at(
     return sorted(found, key=lambda item: (_start(item[1]), item[0]))
 
 
+_SETTLED: dict[tuple[str, int, str], tuple[dict[str, int], bool]] = {}
+_SETTLED_MAX = 200_000
+
+
+def settled(round_id: str, events: Sequence[dict[str, Any]]) -> tuple[dict[str, int], bool]:
+    """A coup's expected payouts by bet and whether it is void, as the replayer gives them
+    from its events alone (the table's terms and conflicting versions change neither).
+
+    Kept per (round, number of events, last event id): a subject's stored events are
+    append-only, one per sequence, so these name its events; a banker-run page lists every
+    coup at its table and would otherwise replay them all at each view."""
+    key = (round_id, len(events), str(events[-1].get("event_id")) if events else "")
+    kept = _SETTLED.get(key)
+    if kept is None:
+        verdict = judge(Inputs("banked", round_id, events))
+        payouts = getattr(verdict, "expected_payouts", None) or {}
+        kept = (dict(payouts), bool(getattr(verdict, "void", False)))
+        if len(_SETTLED) >= _SETTLED_MAX:
+            _SETTLED.clear()
+        _SETTLED[key] = kept
+    return kept
+
+
 def _start(records: Sequence[Mapping[str, Any]]) -> Any:
     when = records[0].get("occurred_at")
     return when.timestamp() if isinstance(when, datetime) else 0.0
@@ -281,9 +304,7 @@ def banker_run_body(
             (e for e in events if e.get("type") == "BetPlaced" and e.get("bet_type") == "bank"),
             None,
         )
-        # the coup's events are at hand: its expected payouts and whether it is void depend
-        # on them alone (the table's terms and conflicting versions do not change them)
-        verdict = judge(Inputs("banked", round_id, events))
+        payouts, void = settled(round_id, events)
         hits = flagged.get(round_id, [])
         why = ", ".join(
             f"{f.get('kind')} (finding {numbers.get(str(f.get('finding_id')))})" for f in hits
@@ -302,8 +323,7 @@ def banker_run_body(
             if e.get("type") == "BetPlaced" and e.get("bet_type") == "ponto"
         )
         staked = int(bank.get("amount") or 0)
-        after = verdict.expected_payouts.get(bank.get("bet_id"), staked) if verdict else staked
-        void = bool(verdict and verdict.void)
+        after = payouts.get(bank.get("bet_id"), staked)
         result = (
             "void" if void else "won" if after > staked else "tie" if after == staked else "lost"
         )
