@@ -18,6 +18,11 @@ def _ordinal(place: Any) -> str:
     return f"{place}{suffix}"
 
 
+def _count(value: Any) -> str:
+    """A count (chips, entries) with thousands separators; anything else as it is."""
+    return f"{value:,}" if isinstance(value, int) and not isinstance(value, bool) else safe(value)
+
+
 def _implicated(finding: Any, events: Sequence[Mapping[str, Any]]) -> int | None:
     """The event a tournament finding is about (its sequence)."""
     detail = finding.detail
@@ -70,7 +75,7 @@ def tournament_body(
     lines.append(
         row(
             f"{INDENT}{price}; guarantee {cash(announced.get('guarantee'))}; "
-            f"starting chips {safe(announced.get('starting_chips'))}"
+            f"starting chips {_count(announced.get('starting_chips'))}"
         )
     )
     if announced.get("satellite_for"):
