@@ -153,7 +153,6 @@ def add_account(url: str, folder: Path) -> None:
             return
     finally:
         store.close()
-    folder.mkdir(parents=True, exist_ok=True)
     password = folder / "password"
     password.write_text(PASSWORD + "\n", encoding="utf-8")
     argv = ["--store", url, "user", "add", USER, "--role", "inspector"]
@@ -305,6 +304,7 @@ def main() -> None:
     args = parser.parse_args()
     if args.store:
         work = args.work or Path(tempfile.mkdtemp(prefix="casino-audit-console-bench-"))
+        work.mkdir(parents=True, exist_ok=True)
         add_account(args.store, work)
         report([("store", event_count(args.store), 0.0, *run_console(args, args.store, work))])
         return

@@ -42,7 +42,7 @@ def _named(part: str) -> str:
     """One ``;``-separated part of a citation as it is named in a sentence."""
     articles = resolve(part)
     if articles and all(_SILENT.search(a.key) for a in articles):
-        return f"the standard rules ({articles[0].source} is silent here)"
+        return f"standard play ({articles[0].source} is silent here)"
     titles = [
         a.title
         for a in articles
