@@ -323,7 +323,7 @@ def banker_run_body(
             if e.get("type") == "BetPlaced" and e.get("bet_type") == "ponto"
         )
         staked = int(bank.get("amount") or 0)
-        after = payouts.get(bank.get("bet_id"), staked)
+        after = payouts.get(str(bank.get("bet_id")), staked)
         result = (
             "void" if void else "won" if after > staked else "tie" if after == staked else "lost"
         )
