@@ -84,9 +84,10 @@ def _first_screen(page: Any, kind: str, subject: str, row: dict[str, Any]) -> No
     page.goto(subject_url(subject))
     first = page.locator("article.finding").first
     seen = f"{kind} page {subject}"
-    for part in ("h3", "p.sentence"):
-        box = first.locator(part).bounding_box()
-        assert box is not None and box["y"] + box["height"] <= HEIGHT, (seen, part, box)
+    for part in ("h3", "ul.owed", "p.sentence", "p.rule"):  # owed and rule when it has them
+        if part in ("h3", "p.sentence") or first.locator(part).count():
+            box = first.locator(part).bounding_box()
+            assert box is not None and box["y"] + box["height"] <= HEIGHT, (seen, part, box)
     card = page.locator(f"article.finding[id='finding-{row['finding_id']}']")
     text = card.inner_text()
     for item in owed(row):  # the money and the party, as the finding row says
