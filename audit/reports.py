@@ -6,12 +6,15 @@ A finding row is a stored finding record plus the context the store adds (``curr
 
 * ``table``: per finding its kind, subject and sentence (``audit.wording.sentence``,
   money in words), made terminal-safe: names come from operators' data.
-* ``jsonl``: the row as stored (integer minor units, never floats) with ``currency``,
-  ``table``, ``players`` and ``owed`` (``[{party, amount, currency, direction}]``, what
-  the finding alone says is owed; add them up with ``owed_totals``, which counts money
-  held by two findings once) on every line.
-* ``csv``: the columns of ``COLUMNS`` (minor units; dicts and lists as JSON text), every
-  cell neutralised against spreadsheet formulas (``audit.wording.csv_safe``).
+* ``jsonl``: the row as stored (integer minor units, never floats), its ``reason`` in
+  words (money with its currency, players by name; the replayer's terse reason, in
+  minor units, as ``replayer_reason``), with ``currency``, ``table``, ``players`` and
+  ``owed`` (``[{party, amount, currency, direction}]``, what the finding alone says is
+  owed; add them up with ``owed_totals``, which counts money held by two findings once)
+  on every line.
+* ``csv``: the columns of ``COLUMNS`` (amounts in minor units, ``reason`` in words as in
+  ``jsonl``; dicts and lists as JSON text), every cell neutralised against spreadsheet
+  formulas (``audit.wording.csv_safe``).
 
 ``write_owed_summary`` prints the owed totals per player, table and operator in money
 words (``audit.wording.owed_totals``).
@@ -41,6 +44,7 @@ COLUMNS = (
     "table",
     "players",
     "owed",
+    "replayer_reason",
 )
 
 
@@ -56,9 +60,13 @@ def _players(row: Mapping[str, Any]) -> dict[str, Any]:
 
 
 def exported(row: Mapping[str, Any]) -> dict[str, Any]:
-    """The row with its context keys always present and what it says is owed."""
+    """The row with its context keys always present and what it says is owed; its
+    ``reason`` in words (``audit.wording.sentence``: money with its currency, people by
+    name), the replayer's own terse reason (minor units) kept as ``replayer_reason``."""
     return {
         **row,
+        "reason": sentence(dict(row)),
+        "replayer_reason": row.get("reason"),
         "currency": row.get("currency"),
         "table": row.get("table"),
         "players": _players(row),

@@ -17,6 +17,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from audit.store import StoreReads
+from audit.subject_index import SubjectIndex
 
 _LEVEL = re.compile(r"(?:^|; )tournament level (?P<level>[IVXLC\d]+)(?:;|$)")
 _ROMAN = {"I": 1, "V": 5, "X": 10, "L": 50, "C": 100}
@@ -52,9 +53,12 @@ def tournament_stored(store: StoreReads, tournament_id: str) -> bool:
     return bool(store.records_of("tournament", tournament_id))
 
 
-def hands_of(store: StoreReads, tournament_id: str) -> list[str]:
-    """The stored poker hands played in ``tournament_id``, in the order first stored (a
-    scan of the stored hands' ``HandStarted``)."""
+def hands_of(store: StoreReads, tournament_id: str, index: SubjectIndex | None = None) -> list[str]:
+    """The stored poker hands played in ``tournament_id``: from ``index`` when given (the
+    console's read model), else a scan of the stored hands' ``HandStarted``
+    (``audit.subject_index``)."""
+    if index is not None:
+        return list(index.hands_in(tournament_id))
     return [
         subject
         for subject, records in store.iter_subjects("poker")

@@ -1,12 +1,17 @@
 """Console benchmark: time per request of the inspector console's pages over a week's store.
 
     .ci/with-postgres .venv/bin/python benchmarks/console.py [--days 7] [--hands 4500]
-        [--rounds 2000] [--machines 20] [--backends sqlite,postgresql] [--workers 2]
-        [--requests 300] [--seconds 30] [--kind mispaid_pot] [--work DIR]
+        [--rounds 2000] [--machines 20] [--tournaments 6] [--backends sqlite,postgresql]
+        [--workers 2] [--requests 300] [--seconds 30] [--kind mispaid_pot] [--work DIR]
+    .venv/bin/python benchmarks/console.py --store sqlite:///casino-audit.db   # the demo's
+
+With ``--store URL`` an existing store (``make demo``'s, say) is measured as it is: steps
+1 and 2 are skipped but for the benchmark's account, added when missing.
 
 1. Generates a week (``--days`` synthetic days from 2025-03-01, seed 7:
-   ``simulate.day.generate_day`` with ``floor.banked_rounds`` and
-   ``fleet.slot_fleet``; 1% of hands and rounds and 5% of machines with a planted fault)
+   ``simulate.day.generate_day`` with ``floor.banked_rounds`` (chemin de fer among its
+   games), ``fleet.slot_fleet`` and ``tournaments.tournament_day``; 1% of hands and
+   rounds, 5% of machines and 30% of tournaments with a planted fault)
    and prints how long that took. The defaults make a store of about 1.1 million events
    (a poker hand is about 28 stored events with its verdict, a banked round about 10).
 2. Per backend, a fresh store (SQLite file; a new PostgreSQL schema on
@@ -32,8 +37,13 @@
      (each view also appends its ``SubjectViewed`` event to the store, as in real use)
    * ``evidence``: ``/subjects/{hand}/evidence``, the same hands' evidence bundles (Merkle
      proofs to the latest signed tree head, which the looks do not move)
+   * ``subject: <kind>``: for every kind of subject the store holds verdicts on (poker
+     hands, banked rounds, slot machines, tournaments, tables' terms, chemin de fer
+     banker runs, incidents, and any kind added later: read from the stored verdict
+     units' ids, ``subject_pages``), the pages of up to ``PER_KIND`` of its subjects,
+     cycling
 
-Targets: p95 < 300 ms for the findings page and < 150 ms for a subject page. No
+Targets: p95 < 300 ms for the findings page and < 150 ms for every subject page. No
 assertion: a benchmark.
 """
 
@@ -68,7 +78,7 @@ SEED = 7
 USER = "bench-inspector"
 PASSWORD = "benchmark password, not a secret"
 CSRF = re.compile(r'name="csrf_token" value="([^"]*)"')
-SUBJECT_LINK = re.compile(r'<td><a href="(/subjects/[^"]+)">')
+SUBJECT_LINK = re.compile(r'<td class="subject"><a href="(/subjects/[^"]+)">')
 NEXT = re.compile(r'rel="next" href="([^"]+)"')
 
 
@@ -81,6 +91,7 @@ def generate_week(args: argparse.Namespace, input_dir: Path) -> float:
     from simulate.day import generate_day
     from simulate.fleet import slot_fleet
     from simulate.floor import banked_rounds
+    from simulate.tournaments import tournament_day
 
     began = time.perf_counter()
     for day in days_of(args.days):
@@ -96,6 +107,7 @@ def generate_week(args: argparse.Namespace, input_dir: Path) -> float:
             extra=[
                 banked_rounds(args.rounds, fault_rate=0.01),
                 slot_fleet(args.machines, fault_rate=0.05),
+                tournament_day(args.tournaments, fault_rate=0.3),
             ],
         )
         (folder / ".complete").touch()
@@ -115,7 +127,6 @@ def event_count(url: str) -> int:
 
 def build_store(args: argparse.Namespace, url: str, input_dir: Path, out_dir: Path) -> float:
     """Every day's nightly into the store at ``url``, then the benchmark's account."""
-    from cli.main import main as cli
     from pipelines.nightly import run_nightly
 
     began = time.perf_counter()
@@ -126,12 +137,59 @@ def build_store(args: argparse.Namespace, url: str, input_dir: Path, out_dir: Pa
             f"  nightly {day}: {summary.events:,} events in {time.perf_counter() - started:.0f} s",
             flush=True,
         )
-    password = out_dir / "password"
+    add_account(url, out_dir)
+    return time.perf_counter() - began
+
+
+def add_account(url: str, folder: Path) -> None:
+    """The benchmark's inspector account, unless the store holds it already."""
+    from audit.store import AuditStore
+    from cli.main import main as cli
+    from console.auth.accounts import all_users
+
+    store = AuditStore(url)
+    try:
+        if any(user.name == USER for user in all_users(store)):
+            return
+    finally:
+        store.close()
+    password = folder / "password"
     password.write_text(PASSWORD + "\n", encoding="utf-8")
     argv = ["--store", url, "user", "add", USER, "--role", "inspector"]
     if cli([*argv, "--password-file", str(password)]) != 0:
         raise SystemExit("could not add the benchmark's user")
-    return time.perf_counter() - began
+
+
+PER_KIND = 20
+"""Subjects of each kind whose pages ``subject: <kind>`` cycles through."""
+NOT_PAGES = frozenset(
+    {"nightly", "intake", "collusion_state", "data_quality", "meters", "collusion", "banker_runs"}
+)
+"""Verdict unit kinds over a night (bookkeeping, checks, detectors), not a subject's page."""
+
+
+def subject_pages(url: str) -> dict[str, list[str]]:
+    """Kind -> the pages of up to ``PER_KIND`` of its subjects, for every kind of subject
+    the store holds verdicts on (from the verdict units' ids: ``<kind>:<subject>|...``)."""
+    from urllib.parse import quote
+
+    from audit.judging import KIND as ADJUDICATION
+    from audit.judging import unit_subject
+    from audit.store import AuditStore
+
+    store = AuditStore(url)
+    pages: dict[str, list[str]] = {}
+    try:
+        for unit_id in store.iter_subject_ids(ADJUDICATION):
+            kind, subject = unit_subject(unit_id)
+            if kind in NOT_PAGES or len(pages.setdefault(kind, [])) >= PER_KIND:
+                continue
+            page = "/subjects/" + quote(subject, safe="")
+            if page not in pages[kind]:
+                pages[kind].append(page)
+    finally:
+        store.close()
+    return {kind: found for kind, found in sorted(pages.items()) if found}
 
 
 def free_port() -> int:
@@ -206,7 +264,7 @@ def measure(client: httpx.Client, paths: list[str], requests: int, seconds: floa
     }
 
 
-def load(port: int, args: argparse.Namespace) -> dict[str, dict]:
+def load(port: int, args: argparse.Namespace, kinds: dict[str, list[str]]) -> dict[str, dict]:
     base = f"http://127.0.0.1:{port}"
     with httpx.Client(base_url=base, timeout=600, follow_redirects=False) as client:
         sign_in(client)
@@ -221,6 +279,7 @@ def load(port: int, args: argparse.Namespace) -> dict[str, dict]:
             pages["findings p2"] = [following.group(1).replace("&amp;", "&")]
         pages["subject"] = subjects
         pages["evidence"] = [f"{subject}/evidence" for subject in subjects]
+        pages.update({f"subject: {kind}": paths for kind, paths in kinds.items()})
         results = {}
         for name, paths in pages.items():
             results[name] = measure(client, paths, args.requests, args.seconds)
@@ -234,16 +293,24 @@ def main() -> None:
     parser.add_argument("--hands", type=int, default=4_500, help="poker hands per day")
     parser.add_argument("--rounds", type=int, default=2_000, help="banked rounds per day")
     parser.add_argument("--machines", type=int, default=20, help="slot machines")
+    parser.add_argument("--tournaments", type=int, default=6, help="tournaments per day")
     parser.add_argument("--backends", default="sqlite,postgresql")
     parser.add_argument("--workers", type=int, default=2, help="nightly worker processes")
     parser.add_argument("--requests", type=int, default=300, help="at most, per page")
     parser.add_argument("--seconds", type=float, default=30.0, help="at most, per page")
     parser.add_argument("--kind", default="mispaid_pot", help="the findings page's filter")
     parser.add_argument("--work", type=Path, help="keep (and reuse) input and SQLite store")
+    parser.add_argument("--store", help="measure this existing store instead of building one")
     args = parser.parse_args()
+    if args.store:
+        work = args.work or Path(tempfile.mkdtemp(prefix="casino-audit-console-bench-"))
+        work.mkdir(parents=True, exist_ok=True)
+        add_account(args.store, work)
+        report([("store", event_count(args.store), 0.0, *run_console(args, args.store, work))])
+        return
 
     work = args.work or Path(tempfile.mkdtemp(prefix="casino-audit-console-bench-"))
-    sizes = f"{args.days}d-{args.hands}h-{args.rounds}r-{args.machines}m"
+    sizes = f"{args.days}d-{args.hands}h-{args.rounds}r-{args.machines}m-{args.tournaments}t"
     input_dir = work / f"input-{sizes}"
     print(f"generating {args.days} day(s) into {input_dir}", flush=True)
     generated = generate_week(args, input_dir)
@@ -269,21 +336,33 @@ def main() -> None:
                 (work / f"store-{sizes}.done").touch()
         events = event_count(url)
         print(f"{backend}: {events:,} events, built in {built:.0f} s", flush=True)
-        port = free_port()
-        process, started = serve(url, port, work / f"serve-{backend}.log")
-        print(f"{backend}: console answering after {started:.1f} s", flush=True)
-        try:
-            results = load(port, args)
-        finally:
-            process.send_signal(signal.SIGINT)
-            try:
-                process.wait(timeout=60)
-            except subprocess.TimeoutExpired:
-                process.kill()
-        table.append((backend, events, built, started, results))
-
+        table.append((backend, events, built, *run_console(args, url, work, backend)))
     print()
     print(f"generation: {generated:.0f} s ({sizes})")
+    report(table)
+
+
+def run_console(
+    args: argparse.Namespace, url: str, work: Path, name: str = "store"
+) -> tuple[float, dict[str, dict]]:
+    """Serve the store, measure every page; (seconds until it answered, results)."""
+    kinds = subject_pages(url)
+    print(f"{name}: subject pages of {', '.join(kinds)}", flush=True)
+    port = free_port()
+    process, started = serve(url, port, work / f"serve-{name}.log")
+    print(f"{name}: console answering after {started:.1f} s", flush=True)
+    try:
+        return started, load(port, args, kinds)
+    finally:
+        process.send_signal(signal.SIGINT)
+        try:
+            process.wait(timeout=60)
+        except subprocess.TimeoutExpired:
+            process.kill()
+
+
+def report(table: list[tuple[str, int, float, float, dict[str, dict]]]) -> None:
+    """The results as a Markdown table."""
     print("| store | events | build | console start | page | requests | cold | p50 | p95 | max |")
     print("|---|---|---|---|---|---|---|---|---|---|")
     for backend, events, built, started, results in table:

@@ -50,7 +50,15 @@ from audit.judging import KIND as ADJUDICATION
 from audit.pages import environment
 from audit.reports import write_findings
 from audit.store import AuditStore
-from audit.wording import Sums, owed_totals, sentence, show_command, terminal_safe
+from audit.wording import (
+    Sums,
+    kind_label,
+    owed_totals,
+    sentence,
+    show_command,
+    subject_count,
+    terminal_safe,
+)
 from pipelines import report_counts as agg
 from pipelines import report_plots
 from pipelines.expectations.profile import RakeProfile
@@ -216,6 +224,7 @@ def templates() -> jinja2.Environment:
     (``audit.pages``)."""
     env = environment(Path(__file__).resolve().parent / "templates")
     env.filters["short"] = _short
+    env.filters["kind"] = kind_label  # a finding kind in plain words (audit.wording)
     return env
 
 
@@ -270,13 +279,13 @@ def render(data: DayData, paths: ReportPaths, docs: list[Path], store: str) -> s
         .render(
             day=data.day,
             tiles=[
-                ("events checked", str(data.events), False),
+                ("events checked", f"{data.events:,}", False),
                 *(
-                    (f"{family} subjects judged", str(n), False)
+                    (f"{subject_count(family, n).split(' ', 1)[1]} judged", f"{n:,}", False)
                     for family, n in sorted(data.subjects.items())
                 ),
-                ("findings", str(len(data.rows)), bool(data.rows)),
-                ("failed data-quality checks", str(len(failed)), bool(failed)),
+                ("findings", f"{len(data.rows):,}", bool(data.rows)),
+                ("failed data-quality checks", f"{len(failed):,}", bool(failed)),
             ],
             by_kind=[
                 (

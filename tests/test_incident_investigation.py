@@ -257,3 +257,21 @@ def test_the_refusal_names_the_unknown_and_the_known(store_url, tmp_path):
     assert problem.startswith("--tables: NT-12\\e[2J not in the store; known: ")
     assert all(table in problem for table in manifest.tables)
     assert "\x1b" not in problem
+
+
+def test_the_report_says_money_in_money_and_no_record_codes(day):
+    """Issue 40 item 4: the in-flight lines name no event type or status code and show a
+    hand's last step in its currency with the player's name (no ``seat 2 call 20000``)."""
+    url, manifest = day
+    store = AuditStore(url)
+    investigation = investigate(store, manifest.incident_id, as_of=_as_of(manifest))
+    store.close()
+    text = render_text(investigation)
+    in_flight = text.split("IN FLIGHT")[1].split("REQUIRED vs RECORDED")[0]
+    codes = re.findall(r"\b[A-Z][a-z]+[A-Z][A-Za-z]+\b|\b[a-z]+_[a-z_]+\b", in_flight)
+    assert not codes, codes
+    for result in investigation.subjects:
+        step = result.state.get("step") if result.family == "poker" else None
+        if step:
+            assert f"'{step['text']}'" not in in_flight
+            assert step["words"] in in_flight

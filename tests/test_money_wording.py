@@ -159,7 +159,7 @@ def test_money_is_never_a_float() -> None:
 
 def test_mispaid_pot_names_the_player_the_amounts_and_what_is_owed() -> None:
     assert sentence(MISPAID_POT) == (
-        f"seat 2 (gg-p0123) was paid EUR 2.53; {GG_TIES} gives EUR 2.88: "
+        f'seat 2 (gg-p0123) was paid EUR 2.53; {GG_TIES} ("Tied hands") gives EUR 2.88: '
         "EUR 0.35 owed to the player"
     )
 
@@ -211,7 +211,10 @@ def test_mispaid_bet_names_the_player_and_the_amounts() -> None:
     assert sentence(account).startswith("c-77 was paid EUR 9.70 on bet b0")
     overpaid = {**PAYOUT, "expected": 7500, "recorded": 7501, "difference": 1}
     assert sentence(overpaid).endswith("EUR 0.01 overpaid, owed back to the house")
-    assert "EUR 0.05 withheld too much, owed to the player of bet b0" in sentence(COMMISSION)
+    assert "EUR 0.05 withheld too much, owed to player of bet b0 in" in sentence(COMMISSION)
+    named = {**COMMISSION, "players": {"b0": "p0"}}  # the round names the bet's player
+    assert "EUR 0.05 withheld too much, owed to table bac-01 seat p0" in sentence(named)
+    assert "player of bet" not in sentence(named)
 
 
 def test_bounty_void_refund_and_prize_name_the_player() -> None:
@@ -257,7 +260,8 @@ def test_bounty_void_refund_and_prize_name_the_player() -> None:
         currency="USD",
     )
     assert sentence(refund) == (
-        "t01 was given back USD 14.04; GG-2022 Política de reembolso requires USD 17.04: "
+        't01 was given back USD 14.04; GG-2022 Política de reembolso ("Refunds after a server '
+        'failure") requires USD 17.04: '
         "USD 3.00 still owed to the player (incident inc-1)"
     )
     prize = row(
@@ -515,7 +519,8 @@ def test_csv_neutralises_formulas_but_keeps_negative_numbers() -> None:
     write_findings([hostile], "csv", out)
     header, cells = list(csv.reader(io.StringIO(out.getvalue())))
     by_name = dict(zip(header, cells, strict=True))
-    assert by_name["reason"].startswith("'=") and by_name["subject"] == "'@evil"
+    assert by_name["replayer_reason"].startswith("'=") and by_name["subject"] == "'@evil"
+    assert by_name["reason"] == csv_safe(sentence(hostile))  # in words: money, names
     assert by_name["difference"] == "-5"
     for cell in cells:
         assert not cell or (cell[0] not in "=+@\t\r" and not (cell[0] == "-" and cell != "-5"))

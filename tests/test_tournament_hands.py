@@ -356,6 +356,9 @@ def test_show_links_a_tournament_hand_and_its_stored_tournament(tmp_path: Path) 
 
 
 def test_the_console_links_a_tournament_hand_and_its_tournament(tmp_path: Path) -> None:
+    """The hand links its stored tournament; the tournament lists its judged hands, found
+    through the read model (the verdict's context names the tournament), no scan."""
+    from audit.judging import replay
     from audit.store import AuditStore
     from console.readmodel.model import ReadModel
     from console.routes.subject_links import subject_links
@@ -369,6 +372,7 @@ def test_the_console_links_a_tournament_hand_and_its_tournament(tmp_path: Path) 
         for e in Tournament(buy_in=5_000, fee=500).register("Hero", "e1").events
     ]
     store.append([SubjectRecords("tournament", "ggpoker/9100001", events)])
+    replay(store)
     model = ReadModel(store)
     assert subject_links(model, store, "ggpoker/TM900000101").tournament == "ggpoker/9100001"
     assert subject_links(model, store, "ggpoker/9100001").hands == ("ggpoker/TM900000101",)

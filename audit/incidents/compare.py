@@ -123,6 +123,19 @@ def compare(
     return lines, tuple(findings)
 
 
+def _step_words(events: Events, sequence: int | None) -> str | None:
+    """The hand's last step as ``show`` says it: players by name, money in its currency."""
+    from audit.show.poker import HandVoice  # the show layer's voice of a hand
+    from replayer.poker.wording import words
+
+    event = next((e for e in events if e.get("sequence") == sequence), None)
+    if event is None:
+        return None
+    start = next((e for e in events if e.get("type") == "HandStarted"), {})
+    players = {str(s.get("seat")): str(s.get("player_id")) for s in start.get("seats") or ()}
+    return words(event, HandVoice(events, players))
+
+
 def judge_hand(incident: RecordedIncident, hand_id: str, events: Events) -> SubjectResult:
     hand = hand_at_failure(events)
     step = hand.step
@@ -134,7 +147,13 @@ def judge_hand(incident: RecordedIncident, hand_id: str, events: Events) -> Subj
         "contributions": hand.contributions,
         "step": None
         if step is None
-        else {"sequence": step.sequence, "street": step.street, "text": step.text, "pot": step.pot},
+        else {
+            "sequence": step.sequence,
+            "street": step.street,
+            "text": step.text,
+            "words": _step_words(events, step.sequence),
+            "pot": step.pot,
+        },
         "outcome": hand.outcome,
     }
     if not hand.refunds and hand.currency == "XXX":

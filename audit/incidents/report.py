@@ -13,13 +13,14 @@ from __future__ import annotations
 
 import csv
 import json
+import re
 from pathlib import Path
 from typing import IO, Any
 
 from audit.incidents.compare import SubjectResult
 from audit.incidents.investigation import Investigation
 from audit.money import format_money
-from audit.wording import sentence
+from audit.wording import kind_label, sentence
 
 CSV_COLUMNS = (
     "incident_id",
@@ -136,19 +137,28 @@ def write_csv(investigation: Investigation, out: IO[str]) -> int:
     return rows
 
 
+_CAMEL = re.compile(r"\b[A-Z][a-z]+(?:[A-Z][a-z]+)+\b")
+
+
+def plain(text: Any) -> str:
+    """A record's code in words: ``RefundPaid`` -> ``refund paid``,
+    ``started_not_in_the_money`` -> ``started not in the money``."""
+    spaced = _CAMEL.sub(lambda m: re.sub(r"(?<!^)(?=[A-Z])", " ", m.group()).lower(), str(text))
+    return spaced.replace("_", " ")
+
+
 def _state_line(result: SubjectResult) -> str:
     state = result.state
     if result.family == "poker":
         step = state.get("step") or {}
         pot = step.get("pot")
         pot_text = format_money(pot, result.currency) if isinstance(pot, int) else "unknown"
-        return (
-            f"stopped at #{step.get('sequence')} {step.get('street')} "
-            f"'{step.get('text')}', pot {pot_text}"
-        )
+        said = step.get("words") or step.get("text")
+        return f"stopped at #{step.get('sequence')} {step.get('street')}: {said}; pot {pot_text}"
     if result.family in ("live", "rng"):
         due = f", due {state['due_at']}" if state.get("due_at") else ""
-        return f"{state['game']} at {state['table_id']}, last {state['last_event']}{due}"
+        game = plain(state["game"])
+        return f"{game} at {state['table_id']}, last event: {plain(state['last_event'])}{due}"
     pool = state.get("prize_pool", state["collected"])
     return (
         f"{state['entries']} entries, {len(state['remaining'])} remaining, "
@@ -186,7 +196,8 @@ def render_text(investigation: Investigation) -> str:
     lines += ["", f"IN FLIGHT ({len(investigation.subjects)})"]
     for result in investigation.subjects:
         lines.append(
-            f"  {result.family:<10} {result.subject:<32} {result.status:<30} {_state_line(result)}"
+            f"  {result.family:<10} {result.subject:<32} {plain(result.status):<30} "
+            f"{_state_line(result)}"
         )
     lines += ["", "REQUIRED vs RECORDED (owed = required - recorded; positive: owed to the player)"]
     for result in investigation.subjects:
@@ -204,7 +215,7 @@ def render_text(investigation: Investigation) -> str:
     lines += ["", f"FINDINGS ({len(investigation.findings)})"]
     for result in investigation.subjects:
         for finding in result.findings:
-            lines.append(f"  {finding.kind} {finding.subject} [{finding.citation}]")
+            lines.append(f"  {kind_label(finding.kind)}: {finding.subject} [{finding.citation}]")
             lines.append(f"    {_finding_sentence(result, finding.to_record())}")
     lines += ["", "OWED TO PLAYERS"]
     for currency, sums in sorted(owed_by_currency(investigation).items()):

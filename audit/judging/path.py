@@ -259,10 +259,12 @@ def findings_json(verdict: Any) -> list[dict[str, Any]]:
 def context(inputs: Inputs) -> dict[str, Any]:
     """Who and what a verdict is about, for people: currency, table, players, operator.
 
-    ``players`` maps the keys findings use for people (poker: seat numbers) to player ids.
+    ``players`` maps the keys findings use for people (poker: seat numbers; a banked
+    round: bet ids) to player ids.
     A banked round adds ``player_accounts``: whether its table declares that its rounds
     name players by the operator's accounts (``TableTermsDeclared.player_accounts``);
-    otherwise its player ids are seat labels, named per table (``audit.wording``).
+    otherwise its player ids are seat labels, named per table (``audit.wording``). A
+    tournament hand adds ``tournament``: the tournament its ``HandStarted`` names.
     """
     kind = _ACROSS.get(inputs.kind, inputs.kind)
     first = opening(kind, inputs.events) or {}
@@ -273,6 +275,10 @@ def context(inputs: Inputs) -> dict[str, Any]:
         for seat in first.get("seats") or ():
             if isinstance(seat, dict) and "seat" in seat:
                 players[str(seat["seat"])] = str(seat.get("player_id", ""))
+    bets = [e for e in inputs.events if inputs.kind == "banked" and e.get("type") == "BetPlaced"]
+    for bet in bets:  # a banked round's findings name bets: each bet's player
+        if bet.get("bet_id") is not None and bet.get("player_id") is not None:
+            players[str(bet["bet_id"])] = str(bet["player_id"])
     table = first.get("table_id")
     if table is None and inputs.kind in ("slots", "tournament", TABLE):
         table = inputs.subject
@@ -285,6 +291,8 @@ def context(inputs: Inputs) -> dict[str, Any]:
     }
     if kind == "banked":
         about["player_accounts"] = terms.get("player_accounts") is True
+    if inputs.kind == "poker" and first.get("tournament_id"):
+        about["tournament"] = str(first["tournament_id"])  # audit.subject_index
     return about
 
 

@@ -4,11 +4,11 @@ run (``table:T``: the coups in order with banker, bank, stakes won and garage ta
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from datetime import datetime
 from typing import Any
 
-from audit.judging import judge_stored
+from audit.judging import Inputs, judge
 from audit.show.banked_events import bet_name, describe
 from audit.show.common import (
     INDENT,
@@ -26,6 +26,7 @@ from audit.show.common import (
 )
 from audit.show.model import BLANK, Line
 from audit.store import StoreReads
+from audit.subject_index import SubjectIndex
 
 _MONEY_STATE = ("staked", "paid", "refunded", "commission", "cagnotte")
 _MONEY_EVENTS = ("BetPlaced", "PayoutMade", "RefundPaid", "CommissionTaken", "CagnotteTaken")
@@ -231,17 +232,48 @@ def _per_bet(
 # ------------------------------------------------------------------ banker runs
 
 
-def coups_at(store: StoreReads, table_id: str) -> list[tuple[str, list[dict[str, Any]]]]:
+def coups_at(
+    store: StoreReads, table_id: str, index: SubjectIndex | None = None
+) -> list[tuple[str, list[dict[str, Any]]]]:
     """The table's stored chemin de fer coups, in start order (as the garage rule reads
-    them, ``replayer.casino.garage``)."""
+    them, ``replayer.casino.garage``); the table's rounds found by ``index`` (by default
+    a scan of the stored rounds, ``audit.subject_index``), read from the store."""
+    stored: Iterable[tuple[str, list[dict[str, Any]]]] = (
+        store.iter_subjects("banked")
+        if index is None
+        else store.records_of_many("banked", index.subjects_at("banked", table_id)).items()
+    )
     found = [
         (subject, records)
-        for subject, records in store.iter_subjects("banked")
+        for subject, records in stored
         if records
         and str(records[0].get("table_id")) == table_id
         and records[0].get("game") == "chemin_de_fer"
     ]
     return sorted(found, key=lambda item: (_start(item[1]), item[0]))
+
+
+_SETTLED: dict[tuple[str, int, str], tuple[dict[str, int], bool]] = {}
+_SETTLED_MAX = 200_000
+
+
+def settled(round_id: str, events: Sequence[dict[str, Any]]) -> tuple[dict[str, int], bool]:
+    """A coup's expected payouts by bet and whether it is void, as the replayer gives them
+    from its events alone (the table's terms and conflicting versions change neither).
+
+    Kept per (round, number of events, last event id): a subject's stored events are
+    append-only, one per sequence, so these name its events; a banker-run page lists every
+    coup at its table and would otherwise replay them all at each view."""
+    key = (round_id, len(events), str(events[-1].get("event_id")) if events else "")
+    kept = _SETTLED.get(key)
+    if kept is None:
+        verdict = judge(Inputs("banked", round_id, events))
+        payouts = getattr(verdict, "expected_payouts", None) or {}
+        kept = (dict(payouts), bool(getattr(verdict, "void", False)))
+        if len(_SETTLED) >= _SETTLED_MAX:
+            _SETTLED.clear()
+        _SETTLED[key] = kept
+    return kept
 
 
 def _start(records: Sequence[Mapping[str, Any]]) -> Any:
@@ -250,7 +282,6 @@ def _start(records: Sequence[Mapping[str, Any]]) -> Any:
 
 
 def banker_run_body(
-    store: StoreReads,
     coups: Sequence[tuple[str, list[dict[str, Any]]]],
     findings: Sequence[Mapping[str, Any]],
     numbers: Mapping[str, int],
@@ -273,8 +304,7 @@ def banker_run_body(
             (e for e in events if e.get("type") == "BetPlaced" and e.get("bet_type") == "bank"),
             None,
         )
-        judged = judge_stored(store, "banked", round_id, with_steps=False)
-        verdict = judged[1] if judged else None
+        payouts, void = settled(round_id, events)
         hits = flagged.get(round_id, [])
         why = ", ".join(
             f"{f.get('kind')} (finding {numbers.get(str(f.get('finding_id')))})" for f in hits
@@ -293,8 +323,7 @@ def banker_run_body(
             if e.get("type") == "BetPlaced" and e.get("bet_type") == "ponto"
         )
         staked = int(bank.get("amount") or 0)
-        after = verdict.expected_payouts.get(bank.get("bet_id"), staked) if verdict else staked
-        void = bool(verdict and verdict.void)
+        after = payouts.get(str(bank.get("bet_id")), staked)
         result = (
             "void" if void else "won" if after > staked else "tie" if after == staked else "lost"
         )

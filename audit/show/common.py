@@ -18,6 +18,7 @@ from audit.money import format_money
 from audit.show.model import Card, Field, Line, Role
 from audit.store import StoreReads
 from audit.wording import sentence, terminal_safe
+from audit.wording.citing import RULE, rule_label
 from replayer import REPLAYER_VERSION
 from replayer.rulebooks.citations import summary_line
 from replayer.rulebooks.registry import all_rulebooks
@@ -179,11 +180,12 @@ def findings_section(
         citation = str(one.get("citation") or "")
         if citation:
             summary = summary_line(citation) or citation
+            label = "rule" if rule_label(citation) == RULE else "not written in the rules"
             if not summary.startswith(citation):
-                lines.append(Line(Role.RULE, f"{INDENT}   rule: {safe(citation)}"))
+                lines.append(Line(Role.RULE, f"{INDENT}   {label}: {safe(citation)}"))
                 lines.append(Line(Role.RULE, f"{INDENT}         {safe(summary)}"))
             else:
-                lines.append(Line(Role.RULE, f"{INDENT}   rule: {safe(summary)}"))
+                lines.append(Line(Role.RULE, f"{INDENT}   {label}: {safe(summary)}"))
         if one.get("kind") == "no_rulebook":
             hint = rulebook_hint(one, variant, at)
             lines += [Line(Role.RULE, f"{INDENT}   {text}") for text in hint]

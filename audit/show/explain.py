@@ -64,7 +64,9 @@ from audit.show.slots import slots_body
 from audit.show.text import explanation_lines
 from audit.show.tournament import tournament_body
 from audit.store import StoreReads
+from audit.subject_index import SubjectIndex
 from audit.tournament_hands import hands_of, level_of, tournament_of, tournament_stored
+from replayer.rulebooks.citations import resolve
 
 JUDGED = ("poker", "banked", "slots", "tournament", "table")
 INCIDENT = "incident"
@@ -93,11 +95,15 @@ def show_lines(
 
 
 def explanation(
-    store: StoreReads, subject_id: str, verdicts: Verdicts | None = None
+    store: StoreReads,
+    subject_id: str,
+    verdicts: Verdicts | None = None,
+    index: SubjectIndex | None = None,
 ) -> Explanation | None:
     """``subject_id`` explained, one part per family it is stored under; None when no
     such subject is stored. ``verdicts`` finds its verdict units
-    (``audit.judging.Verdicts``; by default a scan of every stored unit id)."""
+    (``audit.judging.Verdicts``; by default a scan of every stored unit id), ``index`` a
+    table's coups and a tournament's hands (``audit.subject_index``; by default a scan)."""
     parts: list[Part | Unjudged] = []
     for kind in JUDGED:
         try:
@@ -106,14 +112,14 @@ def explanation(
             parts.append(Unjudged(f"{TITLES[kind]} {safe(subject_id)}", safe(error)))
             continue
         if judged is not None:
-            parts.append(_judged(store, kind, subject_id, *judged, verdicts))
+            parts.append(_judged(store, kind, subject_id, *judged, verdicts, index))
     events = store.records_of(INCIDENT, subject_id)
     if events:
         parts.append(_incident(store, subject_id, events, verdicts))
     if not parts and subject_id.startswith(("pair:", "ring:")):
         parts += [part for part in [_collusion(store, subject_id, verdicts)] if part]
     if not parts and subject_id.startswith("table:"):
-        parts += [part for part in [_banker_runs(store, subject_id, verdicts)] if part]
+        parts += [part for part in [_banker_runs(store, subject_id, verdicts, index)] if part]
     if not parts and "@" in subject_id:  # a poker table session: <table>@<first hand>
         parts += [part for part in [session_part(store, subject_id, verdicts)] if part]
     if not parts and subject_id.startswith(f"{SHOE}:"):
@@ -124,7 +130,13 @@ def explanation(
 
 
 def _judged(
-    store: StoreReads, kind: str, subject: str, inputs: Any, verdict: Any, verdicts: Verdicts | None
+    store: StoreReads,
+    kind: str,
+    subject: str,
+    inputs: Any,
+    verdict: Any,
+    verdicts: Verdicts | None,
+    index: SubjectIndex | None,
 ) -> Part:
     about = {"subject_kind": kind, "rulebook": verdict.rulebook_id, **context(inputs)}
     first = opening(kind, inputs.events) or {}
@@ -153,12 +165,12 @@ def _judged(
         [
             ("subject", safe(subject)),
             ("kind", what),
-            ("rulebook", safe(verdict.rulebook_id) if verdict.rulebook_id else "none named"),
+            ("rulebook", _rulebook_words(verdict.rulebook_id, findings)),
             ("started at", clock(when) if when else "unknown"),
             (place, safe(about.get("table"))),
             ("operator", safe(about.get("operator")) if about.get("operator") else None),
             ("currency", safe(about.get("currency")) if about.get("currency") else None),
-            *_tournament_fields(store, kind, subject, first),
+            *_tournament_fields(store, kind, subject, first, index),
         ],
     )
     story = (
@@ -176,13 +188,30 @@ def _judged(
     )
 
 
+def _rulebook_words(rulebook: str | None, findings: Sequence[Mapping[str, Any]]) -> str:
+    """The rulebook a verdict names; without one (a tournament's own rules are its
+    announcement), the texts its findings cite, never "none" beside a citation."""
+    if rulebook:
+        return safe(rulebook)
+    sources = sorted(
+        {a.source for f in findings for a in resolve(str(f.get("citation") or "")) if a.source}
+    )
+    if sources:
+        return "no rulebook id; its findings cite " + ", ".join(safe(s) for s in sources)
+    return "none named"
+
+
 def _tournament_fields(
-    store: StoreReads, kind: str, subject: str, first: Mapping[str, Any]
+    store: StoreReads,
+    kind: str,
+    subject: str,
+    first: Mapping[str, Any],
+    index: SubjectIndex | None,
 ) -> list[tuple[str, Any]]:
     """A tournament hand's tournament and level, and whether that tournament is stored
     (``show TOURNAMENT`` then explains it); a tournament's hands in the store."""
     if kind == "tournament":
-        hands = hands_of(store, subject)
+        hands = hands_of(store, subject, index)
         return [("hands", ", ".join(safe(h) for h in hands) if hands else "none stored")]
     tournament = tournament_of(first) if kind == "poker" else None
     if tournament is None:
@@ -314,7 +343,9 @@ def _collusion(store: StoreReads, subject: str, verdicts: Verdicts | None) -> Pa
     )
 
 
-def _banker_runs(store: StoreReads, subject: str, verdicts: Verdicts | None) -> Part | None:
+def _banker_runs(
+    store: StoreReads, subject: str, verdicts: Verdicts | None, index: SubjectIndex | None
+) -> Part | None:
     """Chemin de fer banker runs at a table: the replay's verdict, the night's detector."""
     table_id = subject.removeprefix("table:")
     units = adjudication_units(store, [("banker_run", subject), ("banker_runs", None)], verdicts)
@@ -331,7 +362,7 @@ def _banker_runs(store: StoreReads, subject: str, verdicts: Verdicts | None) -> 
         for finding in night.get("findings") or ():
             if (finding.get("detail") or {}).get("table_id") == table_id:
                 findings.setdefault(str(finding.get("finding_id")), finding)
-    coups = coups_at(store, table_id)
+    coups = coups_at(store, table_id, index)
     if not own and not coups and not findings:
         return None
     found = list(findings.values())
@@ -377,7 +408,7 @@ def _banker_runs(store: StoreReads, subject: str, verdicts: Verdicts | None) -> 
     return Part(
         f"CHEMIN DE FER BANKER RUNS {safe(subject)}",
         header,
-        tuple(banker_run_body(store, coups, found, numbers)),
+        tuple(banker_run_body(coups, found, numbers)),
         tuple(findings_section(rows(found, about), variant="chemin_de_fer")),
         tuple(history),
     )

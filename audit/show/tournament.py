@@ -19,7 +19,8 @@ def _ordinal(place: Any) -> str:
 
 
 def _chips(value: Any) -> str:
-    return f"{value:,} chips" if isinstance(value, int) else safe(value)
+    """A chip count in words, with thousands separators."""
+    return f"{_count(value)} chips" if isinstance(value, int) else safe(value)
 
 
 _NOT_MONEY = {
@@ -28,9 +29,9 @@ _NOT_MONEY = {
     "late_entry_after_itm": safe,
     "entry_not_personal": safe,
 }
+"""Kinds whose expected value is chips, places or words, never money (``continuity``)."""
 _WORDS = (list, str)
 """Expected values in words (a deal's parties, the final table's size): never money."""
-"""Kinds whose expected value is chips, places or words, never money (``continuity``)."""
 
 
 _AGREED = ("DealAgreed", "PlayerSanctioned", "PlayerUnregistered")
@@ -48,6 +49,11 @@ def _agreed(event: Mapping[str, Any], cash: Any) -> str:
         return f"a deal ends the tournament: {shares}"
     reason = f" ({safe(event['reason'])})" if event.get("reason") else ""
     return f"{safe(event.get('player_id'))} is {safe(event.get('sanction'))}{reason}"
+
+
+def _count(value: Any) -> str:
+    """A count (chips, entries) with thousands separators; anything else as it is."""
+    return f"{value:,}" if isinstance(value, int) and not isinstance(value, bool) else safe(value)
 
 
 def _implicated(finding: Any, events: Sequence[Mapping[str, Any]]) -> int | None:
@@ -102,7 +108,7 @@ def tournament_body(
     lines.append(
         row(
             f"{INDENT}{price}; guarantee {cash(announced.get('guarantee'))}; "
-            f"starting chips {safe(announced.get('starting_chips'))}"
+            f"starting chips {_count(announced.get('starting_chips'))}"
         )
     )
     if announced.get("satellite_for"):

@@ -93,6 +93,7 @@ from audit.wording.rows import (
     _seat_order,
     _seat_party,
     _winners_party,
+    banker,
     operator_name,
     player_named,
 )
@@ -177,7 +178,7 @@ def _owed(row: Mapping[str, Any], bet_players: Mapping[tuple[str, str], str]) ->
         party = bet_players.get(key) or _bet_party(row)
         return _by_sign(party, difference, currency, True)
     if kind == "mispaid_bet" and component == "cagnotte":
-        return _by_sign(f"banker of {row.get('subject', '?')}", difference, currency, True)
+        return _by_sign(banker(row), difference, currency, True)
     return _by_sign(_bet_party(row), difference, currency, False)
 
 

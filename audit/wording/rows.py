@@ -11,6 +11,7 @@ from collections.abc import Mapping
 from typing import Any, Literal, TypeGuard
 
 from audit.money import format_money
+from audit.wording.citing import cited
 
 Direction = Literal["to_player", "to_house"]
 TO_PLAYER: Direction = "to_player"
@@ -86,8 +87,20 @@ def player_named(row: Mapping[str, Any], player: Any) -> str:
 
 
 def _player(row: Mapping[str, Any]) -> str | None:
-    player = _detail(row).get("player_id")
+    """The player a finding is about: its detail's ``player_id``, else the player who
+    placed its bet (a banked round's ``players``: bet id -> player)."""
+    detail = _detail(row)
+    player = detail.get("player_id")
+    if player is None and detail.get("bet_id") is not None:
+        player = _players(row).get(str(detail["bet_id"]))
     return player_named(row, player) if player is not None else None
+
+
+def banker(row: Mapping[str, Any]) -> str:
+    """The chemin de fer banker of a round: the player of its ``bank`` bet, by name where
+    the round names him."""
+    player = _players(row).get("bank")
+    return player_named(row, player) if player else f"the banker of {row.get('subject', '?')}"
 
 
 def _bet_party(row: Mapping[str, Any]) -> str:
@@ -100,9 +113,8 @@ def _bet_party(row: Mapping[str, Any]) -> str:
 
 
 def _cite(row: Mapping[str, Any]) -> str:
-    """The citation as the subject of a sentence (several joined by "and")."""
-    citation = _SPACE.sub(" ", str(row.get("citation") or "")).strip()
-    return citation.replace("; ", " and ") if citation else "the rules"
+    """The citation as the subject of a sentence (``audit.wording.citing.cited``)."""
+    return cited(str(row.get("citation") or ""))
 
 
 def _winners(row: Mapping[str, Any]) -> list[str]:

@@ -21,6 +21,7 @@ from audit.wording.rows import (
     _seat_order,
     _seat_words,
     _winners_words,
+    banker,
     player_named,
 )
 from replayer.slots.meters import COMPOSITES, COUNT_METERS
@@ -121,13 +122,13 @@ def _mispaid_bet(row: Mapping[str, Any]) -> str | None:
         return (
             f"commission of {_money(row, recorded)} taken on bet {bet}; {_cite(row)} gives "
             f"{_money(row, expected)}: "
-            f"{_owed_words(row, difference, True, f'the player of bet {bet}')}"
+            f"{_owed_words(row, difference, True, _bet_party(row))}"
             " (the same money as the bet's payout finding, when there is one)"
         )
     if component == "cagnotte":
         return (
             f"cagnotte of {_money(row, recorded)} taken; {_cite(row)} gives "
-            f"{_money(row, expected)}: {_owed_words(row, difference, True, 'the banker')}"
+            f"{_money(row, expected)}: {_owed_words(row, difference, True, banker(row))}"
         )
     on_bet = f" on bet {bet}" if bet is not None else ""
     return _paid_clause(_bet_party(row), row, recorded, expected, difference, what=on_bet)
@@ -232,13 +233,11 @@ def _rake_rate(row: Mapping[str, Any]) -> str | None:
         return None
     low, high = expected.get("at_least"), expected.get("at_most")
     if _is_amount(low) and _is_amount(high):
-        allowed = (
-            f"exactly {_money(row, high)}"
-            if low == high
-            else f"{_money(row, low)} to {_money(row, high)}"
-        )
+        allowed = f"{_money(row, low)} to {_money(row, high)}"
     else:
         return None
+    if low == high:  # the band's lowest and highest rate, capped, meet on this pot
+        allowed = f"a band that comes to {_money(row, high)} at both ends on this pot"
     excess = _rake_excess(row)
     if excess > 0:
         owed_text = f"{_money(row, excess)} over the most allowed, owed to {_winners_words(row)}"

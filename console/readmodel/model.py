@@ -15,7 +15,8 @@ What it keeps:
 * ``units``: the current verdict of every (kind, subject), by the one rule
   (``audit.judging.supersedes``: the unit stored last wins, applied to each verdict as
   it is projected, in notification order), with its context (table, operator,
-  currency, players, start) and the store id of the unit;
+  currency, players, start, a tournament hand's tournament) and the store id of the
+  unit: the index of a table's rounds and a tournament's hands (``audit.subject_index``);
 * ``unit_ids``: the id of every stored verdict unit, by (kind, subject) in the order
   stored (from each unit's ``Opened`` event), so a subject page finds its verdict history
   in O(subject), not by scanning every unit id (``audit.judging.Verdicts``), and a
@@ -102,9 +103,10 @@ SELECTED = (*TOPICS, *(topic for topic in TRAIL_TOPICS if topic not in TOPICS))
 SCHEMA = """
 CREATE TABLE units (key TEXT PRIMARY KEY, kind TEXT, subject TEXT, rulebook TEXT,
   table_id TEXT, operator TEXT, currency TEXT, started TEXT, day TEXT, findings INTEGER,
-  originator TEXT, notification INTEGER, version TEXT, digest TEXT);
+  originator TEXT, notification INTEGER, version TEXT, digest TEXT, tournament TEXT);
 CREATE INDEX units_subject ON units (subject);
-CREATE INDEX units_table ON units (table_id);
+CREATE INDEX units_table ON units (table_id, kind);
+CREATE INDEX units_tournament ON units (tournament);
 CREATE TABLE unit_ids (notification INTEGER PRIMARY KEY, kind TEXT, subject TEXT,
   unit_id TEXT);
 CREATE INDEX unit_ids_key ON unit_ids (kind, subject, notification);
@@ -160,7 +162,7 @@ def _text(value: Any) -> str:
 def _players(row: dict[str, Any]) -> set[str]:
     """Every player a finding row names: the verdict's seats, a bet's or pair's players
     (a banked seat label per table, ``audit.wording.player_named``)."""
-    found = {str(p) for p in (row.get("players") or {}).values() if p}
+    found = {player_named(row, p) for p in (row.get("players") or {}).values() if p}
     stated = row.get("detail")
     detail = stated if isinstance(stated, dict) else {}
     if detail.get("player_id"):
@@ -281,17 +283,21 @@ class ReadModel:
         day = started[:10] if DAY.fullmatch(started[:10]) else scope_day
         findings = list(record.get("findings") or ())
         self.db.execute(
-            "INSERT OR REPLACE INTO units VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?)",
+            "INSERT OR REPLACE INTO units VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)",
             (
                 key, kind, subject, _text(about["rulebook"]), _text(about["table"]),
                 _text(about["operator"]), _text(about["currency"]), started, day,
                 len(findings), originator_hex(notification.originator_id), notification.id,
                 _text(record.get("replayer_version")), _text(record.get("input_digest")),
+                _text((record.get("context") or {}).get("tournament")),
             ),
         )  # fmt: skip
         self.db.executemany(
             "INSERT INTO unit_players VALUES (?, ?)",
-            [(key, p) for p in sorted({str(p) for p in about["players"].values() if p})],
+            [
+                (key, p)
+                for p in sorted({player_named(about, p) for p in about["players"].values() if p})
+            ],
         )
         for finding in findings:
             row = {**finding, **about}

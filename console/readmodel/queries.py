@@ -405,3 +405,21 @@ class ModelVerdicts:
 
     def current_unit(self, kind: str, subject: str) -> str | None:
         return latest(self.unit_ids([(kind, subject)]))
+
+    def subjects_at(self, kind: str, table: str) -> list[str]:
+        """``audit.subject_index.SubjectIndex``: the judged subjects of ``kind`` at
+        ``table`` (their current verdicts' context), in start order."""
+        return _subjects(self.model, "kind = ? AND table_id = ?", (kind, table))
+
+    def hands_in(self, tournament: str) -> list[str]:
+        """``audit.subject_index.SubjectIndex``: the judged poker hands whose verdict's
+        context names ``tournament``, in start order."""
+        return _subjects(self.model, "kind = 'poker' AND tournament = ?", (tournament,))
+
+
+def _subjects(model: ReadModel, where: str, params: tuple[str, ...]) -> list[str]:
+    with model.reading() as db:
+        found = db.execute(
+            f"SELECT subject FROM units WHERE {where} ORDER BY started, subject", params
+        )
+        return [r[0] for r in found]

@@ -16,7 +16,7 @@ from fastapi import APIRouter, Form, HTTPException, Request
 from fastapi.responses import RedirectResponse, Response
 
 from audit.incidents.record import KIND, IncidentError, incident_from_events
-from audit.incidents.report import render_text
+from audit.incidents.report import plain, render_text
 from audit.judging import current_of
 from audit.show.common import adjudication_units
 from console.auth.access import Decider, Reader, runtime
@@ -71,7 +71,7 @@ def incident_page(request: Request, viewer: Reader, incident_id: str, as_of: str
         as_of=moment.moment.isoformat(),
         as_of_source=moment.source,
         report=report_lines(render_text(investigation)),
-        subjects=[(s.family, s.subject, s.status) for s in investigation.subjects],
+        subjects=[(s.family, s.subject, plain(s.status)) for s in investigation.subjects],
         events=[record_json(e) for e in events],
         notes=queries.notes(rt.model, incident_id),
     )

@@ -17,6 +17,7 @@ from typing import Any
 from audit.money import format_money
 from audit.store import canonical
 from audit.wording import owed, sentence
+from audit.wording.citing import rule_label
 from replayer.rulebooks.citations import summary_line
 
 _rule = lru_cache(maxsize=4096)(summary_line)
@@ -49,6 +50,7 @@ class FindingView:
     sentence: str
     citation: str
     rule: str
+    rule_label: str
     table: str
     started: str
     owed: list[str]
@@ -70,6 +72,7 @@ def finding_view(row: Mapping[str, Any]) -> FindingView:
         sentence(row),
         citation,
         _rule(citation) if citation else "",
+        rule_label(citation),
         str(row.get("table") or ""),
         str(row.get("started_at") or ""),
         owed_lines,

@@ -51,10 +51,13 @@ def _scoped(incident: RecordedIncident, subject: str, table: str) -> bool:
     return bool(table and table in at) or subject in incident.tournaments
 
 
-def _tournament_links(store: AuditStore, subject: str) -> tuple[str, tuple[str, ...]]:
-    """(the stored tournament of a tournament hand, a tournament's stored hands)."""
+def _tournament_links(
+    model: ReadModel, store: AuditStore, subject: str
+) -> tuple[str, tuple[str, ...]]:
+    """(the stored tournament of a tournament hand, a tournament's judged hands, found
+    by the read model: ``audit.subject_index``)."""
     if store.records_of("tournament", subject):
-        return "", tuple(hands_of(store, subject))
+        return "", tuple(hands_of(store, subject, queries.ModelVerdicts(model)))
     opening = store.records_of("poker", subject)[:1]
     tournament = tournament_of(opening[0]) if opening else None
     if tournament and tournament_stored(store, tournament):
@@ -76,7 +79,7 @@ def subject_links(model: ReadModel, store: AuditStore, subject: str) -> SubjectL
             continue
         if _scoped(incident, subject, table):
             incidents.append(IncidentLink(incident_id, incident.window_start, incident.window_end))
-    tournament, hands = _tournament_links(store, subject)
+    tournament, hands = _tournament_links(model, store, subject)
     return SubjectLinks(
         tournament=tournament,
         hands=hands,

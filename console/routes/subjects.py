@@ -80,7 +80,7 @@ def subject_page(request: Request, viewer: Reader, subject_id: str) -> Response:
     explained: Explanation | None = None
     unexplained = None
     try:
-        explained = explanation(reads, subject_id, verdicts)
+        explained = explanation(reads, subject_id, verdicts, verdicts)
     except Exception as error:  # a record show cannot read: still show its events
         unexplained = f"cannot be explained step by step: {error!r}"[:300]
     stored = {kind: reads.records_of(kind, subject_id) for kind in KINDS}

@@ -58,6 +58,10 @@ COVER = "PT-217/2007 I.45, I.58"
 MULTIPLE = "PT-217/2007 I.36"
 SETTLE = "PT-217/2007 I.2, I.45"
 CAGNOTTE = "PT-217/2007 I.47"
+BANK_WINS = "PT-217/2007 I.2, I.45, I.47"
+"""The bank's due when it wins and pays a cagnotte: its stake and the stakes it covered
+(I.2, I.45), less the cagnotte on its win (I.47): a payout short by a cagnotte overcharge
+cites the cagnotte's article."""
 
 
 def ponto_draws(rules: CheminDeFerRules, total: int, choice: bool) -> bool:
@@ -211,7 +215,9 @@ def _settle(
         cagnotte = rules.cagnotte_rounding.apply(Fraction(won * rate, 10_000))
         result.cagnotte = Expected(cagnotte, CAGNOTTE, f"{rate} bps of the bank's win {won}")
     result.expected[bank.bet_id] = Expected(
-        bank.amount + won - cagnotte, SETTLE, f"banker wins {score}: wins {won} less cagnotte"
+        bank.amount + won - cagnotte,
+        BANK_WINS if cagnotte else SETTLE,
+        f"banker wins {score}: wins {won} less cagnotte",
     )
 
 

@@ -303,7 +303,7 @@ _PT_I: tuple[tuple[str, str, str], ...] = (
     ),
     (
         "I.2",
-        "Equal points void the coup",
+        "The higher total wins; equal points void the coup",
         "When the banker's total equals the ponto's the coup is void; otherwise the higher "
         "total wins",
     ),
