@@ -130,12 +130,12 @@ def test_the_demo_day_accuses_no_honest_pair_and_leaves_its_planted_pairs_undeci
     report = detector.report()
     assert not [s.subject for s in report.suspicions]
     verdicts = [detector.verdict(tuple(g.players)) for g in manifest.collusion]  # type: ignore[arg-type]
-    assert [(v.shared_hands, v.needed, v.verdict) for v in verdicts] == [
-        (10, MIN_HANDS, NOT_ENOUGH),
-        (55, MIN_HANDS, NOT_ENOUGH),
+    assert [(v.shared_hands, v.needed, v.verdict, v.still_needed) for v in verdicts] == [
+        (10, MIN_HANDS, NOT_ENOUGH, 90),
+        (55, MIN_HANDS, NOT_ENOUGH, 45),
     ]
     assert detector.verdict(("nobody", "else")) == PairVerdict(
-        ("else", "nobody"), 0, MIN_HANDS, 0.0, NOT_ENOUGH
+        ("else", "nobody"), 0, MIN_HANDS, 0.0, NOT_ENOUGH, MIN_HANDS
     )
     assert all(v.shared_hands < MIN_HANDS for v in report.undecided)
     assert [v.score for v in report.undecided] == sorted(

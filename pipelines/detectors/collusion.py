@@ -111,6 +111,12 @@ THRESHOLD = 5.5
 #: Fewest shared hands before a pair is judged (suspected or not); below it "not enough
 #: shared hands to judge" (honest pairs reach 11.8 under 50 shared hands).
 MIN_HANDS = 100
+#: The sequential test's early look: from ``EARLY_HANDS`` shared hands a pair whose score
+#: reaches ``EARLY_THRESHOLD`` is suspected before ``MIN_HANDS`` (a chip-dumping pair in
+#: its first hundred hands). Both measured (``benchmarks/collusion_population.py``): no
+#: honest pair with 50-99 shared hands scores half of it.
+EARLY_HANDS = 50
+EARLY_THRESHOLD = 10.0
 WINDOW_DAYS = 30
 CITATIONS = {
     "gg": "GG-2022 política de conluio (Política de desconexões)",
@@ -162,6 +168,8 @@ class PairVerdict:
     """The score over the hands shared (provisional below ``needed``)."""
     verdict: str
     """``SUSPECTED``, ``NOT_SUSPECTED`` or ``NOT_ENOUGH``."""
+    still_needed: int = 0
+    """``NOT_ENOUGH``: shared hands still needed before the pair is judged."""
 
 
 @dataclass(slots=True)
@@ -186,8 +194,12 @@ class CollusionDetector:
         window_days: int = WINDOW_DAYS,
         min_hands: int = MIN_HANDS,
         evidence: int = 5,
+        early_hands: int = EARLY_HANDS,
+        early_threshold: float = EARLY_THRESHOLD,
     ) -> None:
         self.as_of = as_of
+        self.early_hands = early_hands
+        self.early_threshold = early_threshold
         self.window_days = window_days
         self.first_day = as_of - timedelta(days=window_days - 1)
         self.min_hands = min_hands
@@ -258,7 +270,10 @@ class CollusionDetector:
             elif kind == "CardsDealt" and event["target"] == "board":
                 later = True
                 aggressor = None
+        pot = _heads_up_pot(heads_up)
         self._record(start["hand_id"], venue, unit, player_of, put, paid, facing, heads_up, touches)
+        if pot is not None:
+            self._record_pot(player_of, *pot)
 
     def _record(
         self,
@@ -340,6 +355,17 @@ class CollusionDetector:
             pair.hu[side] += 1
             pair.hu_aggr[side] += aggressive
 
+    def _record_pot(self, player_of: dict[int, str], seats: tuple[int, int], bet: set[int]) -> None:
+        """One heads-up pot after the flop: who of the two bet or raised in it."""
+        a, b = sorted(player_of[s] for s in seats)
+        pair = self.pairs[(a, b)]
+        pair.hu_pots += 1
+        pair.hu_quiet += not bet
+        for seat in seats:
+            player = self.players[player_of[seat]]
+            player.hu_pots += 1
+            player.hu_quiet += seat not in bet
+
     # ----------------------------------------------------------- partial states
 
     def state(self) -> dict[str, Any]:
@@ -348,7 +374,7 @@ class CollusionDetector:
         no night re-reads a month of hands."""
         return {
             "players": {
-                pid: [getattr(player, f) for f in PlayerCounts.__slots__]
+                pid: [getattr(player, f) for f in PlayerCounts.FIELDS]
                 for pid, player in sorted(self.players.items())
             },
             "pairs": [
@@ -372,11 +398,11 @@ class CollusionDetector:
         self._cleaned = None
         for pid, values in state["players"].items():
             player = self.players.get(pid) or self.players.setdefault(pid, PlayerCounts())
-            for name, value in zip(PlayerCounts.__slots__, values, strict=True):
+            for name, value in zip(PlayerCounts.FIELDS, values, strict=False):
                 setattr(player, name, getattr(player, name) + value)
         for a, b, sums, sides, venues, evidence in state["pairs"]:
             pair = self.pairs.get((a, b)) or self.pairs.setdefault((a, b), PairCounts(a, b))
-            for name, value in zip(PairCounts.SUMS, sums, strict=True):
+            for name, value in zip(PairCounts.SUMS, sums, strict=False):
                 setattr(pair, name, getattr(pair, name) + value)
             for name, (first, second) in zip(PairCounts.SIDES, sides, strict=True):
                 mine = getattr(pair, name)
@@ -445,17 +471,22 @@ class CollusionDetector:
 
     def verdict(self, pair: tuple[str, str], threshold: float = THRESHOLD) -> PairVerdict:
         """The pair's verdict (ids in either order; a pair never seen together has 0 shared
-        hands): suspected or not from ``min_hands`` shared hands on, else not enough
-        shared hands to judge."""
+        hands), a sequential test over the hands shared: suspected as soon as the score
+        reaches ``early_threshold`` (from ``early_hands`` shared hands) or ``threshold``
+        (from ``min_hands``); not suspected from ``min_hands`` below ``threshold``; else
+        not enough shared hands to judge, with the number still needed."""
         a, b = sorted(pair)
         if (a, b) not in self.pairs:
-            return PairVerdict((a, b), 0, self.min_hands, 0.0, NOT_ENOUGH)
+            return PairVerdict((a, b), 0, self.min_hands, 0.0, NOT_ENOUGH, self.min_hands)
         item = self.score((a, b))
-        if item.shared_hands < self.min_hands:
-            word = NOT_ENOUGH
-        else:
+        n, still = item.shared_hands, 0
+        if n >= self.min_hands:
             word = SUSPECTED if item.score >= threshold else NOT_SUSPECTED
-        return PairVerdict((a, b), item.shared_hands, self.min_hands, round(item.score, 4), word)
+        elif n >= self.early_hands and item.score >= self.early_threshold:
+            word = SUSPECTED
+        else:
+            word, still = NOT_ENOUGH, self.min_hands - n
+        return PairVerdict((a, b), n, self.min_hands, round(item.score, 4), word, still)
 
     def report(self, threshold: float = THRESHOLD) -> CollusionReport:
         """Suspected pairs and rings (see the module docstring), and the pairs left
@@ -466,8 +497,11 @@ class CollusionDetector:
         few = [
             self.verdict(key, threshold) for key, p in self.pairs.items() if p.n < self.min_hands
         ]
+        early = {v.players for v in few if v.verdict == SUSPECTED}
+        suspected += [self.score(key) for key in sorted(early)]
         out.undecided = sorted(
-            (v for v in few if v.score >= threshold), key=lambda v: (-v.score, v.players)
+            (v for v in few if v.score >= threshold and v.verdict == NOT_ENOUGH),
+            key=lambda v: (-v.score, v.players),
         )
         for item in suspected:
             record = self.pairs[item.players]
@@ -523,6 +557,17 @@ class CollusionDetector:
                 )
             )
         return rings
+
+
+def _heads_up_pot(
+    heads_up: list[tuple[int, int, bool]],
+) -> tuple[tuple[int, int], set[int]] | None:
+    """The hand's heads-up pot after the flop, if it had one: its two seats and those who
+    bet or raised in it."""
+    if not heads_up:
+        return None
+    seat, other, _ = heads_up[0]
+    return (seat, other), {s for s, _, aggressive in heads_up if aggressive}
 
 
 def _citation(venues: set[str]) -> str:

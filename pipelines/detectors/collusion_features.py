@@ -11,8 +11,15 @@ from dataclasses import dataclass
 #: shared hand for flow and team): the baselines are models, and with thousands of
 #: shared hands a small misfit between two honest styles would otherwise grow into a
 #: large z. Colluders depart by far more (``pipelines.detectors.collusion``).
-MARGINS = {"flow": 0.25, "fold": 0.08, "soft": 0.08, "whipsaw": 0.04, "team": 0.5}
-FEATURES = ("flow", "fold", "soft", "whipsaw", "team")
+MARGINS = {
+    "flow": 0.25,
+    "fold": 0.08,
+    "soft": 0.08,
+    "whipsaw": 0.04,
+    "team": 0.5,
+    "quiet": 0.08,
+}
+FEATURES = ("flow", "fold", "soft", "whipsaw", "team", "quiet")
 #: Fewest hands each player must have played without the other before ``team`` compares
 #: their results together with their results apart: results are heavy-tailed (one
 #: all-in is a hundred big blinds), and a mean over a handful of hands is no baseline.
@@ -20,9 +27,31 @@ BASELINE_HANDS = 50
 
 
 class PlayerCounts:
-    """One player's behaviour against everyone (the baselines)."""
+    """One player's behaviour against everyone (the baselines). ``FIELDS`` is the order
+    of a stored state's values: fields added later come last, so a state stored before
+    them still reads (its missing values are 0)."""
 
     __slots__ = (
+        "faced",
+        "faced_by",
+        "flow_in",
+        "flow_sq",
+        "folded",
+        "folds_induced",
+        "hands",
+        "hu",
+        "hu_aggr",
+        "hu_pots",
+        "hu_quiet",
+        "net",
+        "net_sq",
+        "pair_hands",
+        "raised",
+        "third",
+        "third_raised",
+    )
+
+    FIELDS = (
         "faced",
         "faced_by",
         "flow_in",
@@ -38,11 +67,14 @@ class PlayerCounts:
         "raised",
         "third",
         "third_raised",
+        "hu_pots",
+        "hu_quiet",
     )
 
     def __init__(self) -> None:
         self.faced = self.folded = self.faced_by = self.folds_induced = self.raised = 0
         self.hu = self.hu_aggr = self.third = self.third_raised = 0
+        self.hu_pots = self.hu_quiet = 0
         self.hands = 0
         self.net = 0.0
         self.net_sq = 0.0
@@ -55,7 +87,8 @@ class PairCounts:
     """Two players (``a`` < ``b``) in the hands they shared. Index 0: a acting against b;
     index 1: b acting against a."""
 
-    SUMS = ("n", "flow", "flow_sq", "net_a", "net_b")
+    SUMS = ("n", "flow", "flow_sq", "net_a", "net_b", "hu_pots", "hu_quiet")
+    """Stored in this order (``hu_pots``, ``hu_quiet`` added later: 0 in older states)."""
     SIDES = ("faced", "folded", "raised", "hu", "hu_aggr", "third", "third_raised")
 
     __slots__ = (
@@ -68,6 +101,8 @@ class PairCounts:
         "folded",
         "hu",
         "hu_aggr",
+        "hu_pots",
+        "hu_quiet",
         "n",
         "net_a",
         "net_b",
@@ -82,6 +117,7 @@ class PairCounts:
         self.n = 0
         self.flow = self.flow_sq = 0.0
         self.net_a = self.net_b = 0.0
+        self.hu_pots = self.hu_quiet = 0
         self.faced = [0, 0]
         self.folded = [0, 0]
         self.raised = [0, 0]
@@ -158,11 +194,29 @@ def features(
         team = excess / math.sqrt(spread) if spread > 0 else 0.0
     return {
         "flow": round(flow, 4),
+        "quiet": round(quiet(pair, pa, pb), 4),
         "fold": round(fold.excess(MARGINS["fold"]), 4),
         "soft": round(soft.shortfall(MARGINS["soft"]), 4),
         "whipsaw": round(whipsaw.excess(MARGINS["whipsaw"]), 4),
         "team": round(team, 4),
     }
+
+
+def quiet(pair: PairCounts, pa: PlayerCounts, pb: PlayerCounts) -> float:
+    """Heads-up pots after the flop that neither bet into: the pair's share of them
+    against what each player's rate of never betting in heads-up pots with anyone else
+    predicts (the product of the two: each bets on his own cards). Soft play's checked-down
+    pot shows here; one pot is one opportunity, however many checks it holds."""
+    pots = pair.hu_pots
+    if not pots:
+        return 0.0
+    own_a = Rate(pa.hu_quiet - pair.hu_quiet, pa.hu_pots - pots, 0.5)
+    own_b = Rate(pb.hu_quiet - pair.hu_quiet, pb.hu_pots - pots, 0.5)
+    p = min(max(own_a.p * own_b.p, 0.02), 0.98)
+    p_variance = own_b.p**2 * own_a.variance + own_a.p**2 * own_b.variance
+    test = Binomial()
+    test.add(pots, pair.hu_quiet, p, p_variance)
+    return test.excess(MARGINS["quiet"])
 
 
 @dataclass(slots=True)
@@ -225,6 +279,8 @@ def shifted(player: PlayerCounts, pair: PairCounts, side: int, sign: int) -> Pla
     out.flow_in += sign * (pair.flow if side else -pair.flow)
     out.flow_sq += sign * pair.flow_sq
     out.pair_hands += sign * pair.n
+    out.hu_pots += sign * pair.hu_pots
+    out.hu_quiet += sign * pair.hu_quiet
     return out
 
 
