@@ -1,7 +1,8 @@
 """The demo day: the seeded synthetic day ``casino-audit demo`` generates and judges.
 
-Seed 7, 2025-03-01: 3,000 poker hands at eight tables (two colluding pairs, 1% of hands
-with a planted fault), 2,000 banked rounds of four games (1% faulty), 20 slot machines
+Seed 7, 2025-03-01: 3,000 poker hands at eight tables (two colluding pairs, chip dumping
+and whipsaw, who came to play together and keep their seats all day, so that they share
+enough hands to be judged; 1% of hands with a planted fault), 2,000 banked rounds of four games (1% faulty), 20 slot machines
 with hourly readings (10% faulty) and 6 tournaments (a third faulty). Tests that must
 hold "for every subject of the demo day" generate exactly this day.
 """
@@ -22,6 +23,8 @@ DEMO_DAY, DEMO_SEED, DEMO_HANDS = date(2025, 3, 1), 7, 3_000
 #: rounds and, so that a small fleet and a handful of tournaments show some, 10% of the
 #: machines and a third of the tournaments.
 DEMO_ROUNDS, DEMO_MACHINES, DEMO_TOURNAMENTS = 2_000, 20, 6
+#: The planted colluding groups: (method, players).
+DEMO_COLLUDERS = (("chip_dumping", 2), ("whipsaw", 2))
 
 
 def demo_day(input_dir: Path) -> DayManifest:
@@ -31,7 +34,8 @@ def demo_day(input_dir: Path) -> DayManifest:
         DEMO_DAY,
         hands=DEMO_HANDS,
         out=Path(input_dir) / DEMO_DAY.isoformat(),
-        colluders=2,
+        colluders=DEMO_COLLUDERS,
+        groups_stay=True,
         fault_rate=0.01,
         extra=[
             banked_rounds(DEMO_ROUNDS, fault_rate=0.01),

@@ -164,8 +164,12 @@ def _show_one_of_each_kind(store: AuditStore, night: dict[tuple[str, str], list[
         subject = next(s for k, s in night if k == kind)
         lines = show_lines(store, subject)
         assert lines and subject in lines[0], kind
-    for suspicion in current_findings(store, "collusion_suspected"):  # none on the demo day
-        assert show_lines(store, suspicion["subject"])
+    # the demo's two planted pairs (chip dumping, whipsaw) are found, and each opens
+    suspected = {f["subject"] for f in current_findings(store, "collusion_suspected")}
+    assert suspected == {"pair:gg-p0200|gg-p0290", "pair:mo-p0055|mo-p0080"}
+    for subject in suspected:
+        lines = show_lines(store, subject)
+        assert lines and subject in lines[0]
     # the worked example of docs/evidence.md: a rake over the cap is one finding, and show
     # says what the winner is owed
     [over_cap] = [

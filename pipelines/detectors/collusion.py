@@ -36,19 +36,27 @@ default) ending on ``as_of``:
 ``team`` win rate together vs apart
     The pair's combined result in hands together against their results apart, over the
     standard deviation from their mean squared results in all their hands.
+``quiet`` checked-down heads-up pots
+    Heads-up pots after the flop in which neither bet or raised, against the product of
+    each player's rate of never betting in his heads-up pots with anyone else (binomial
+    z, one pot one opportunity). Soft play ("check it down when only partners are left")
+    shows here far sooner than in the per-action ``soft``: the checks of one pot are
+    one decision, not several.
 
 Each z tests the departure beyond a small tolerated margin
 (``collusion_features.MARGINS``: e.g. 8 points of fold rate), an effect size below which
 honest style interactions (a nit facing a bluffer) are not evidence however many hands
 are shared. Each baseline is itself an estimate from the players' other hands, so its
-sampling variance (``n²·var``) is added to the pair's: a player seen almost only beside
+sampling variance (``n²·var``) is added to the pair's, and every baseline rate gets
+``collusion_features.PRIOR_SPOTS`` opportunities at a default rate (a baseline from a
+handful of opportunities is no certainty): a player seen almost only beside
 one other has no baseline to depart from (``team`` compares results only when each
 played ``collusion_features.BASELINE_HANDS`` hands without the other). Two passes: a
 colluder's play towards his partner would otherwise be his baseline "against everyone
 else" (a chip dumper's receiver raises most bets: his partner's), and an honest player
 sharing many hands with him would look soft against him; so the pairs the first pass
 finds at ``THRESHOLD`` are taken out of their players' baselines and every pair is
-scored again. The pair's score is ``sqrt(Σ max(z, 0)²)`` over the five features; a pair
+scored again. The pair's score is ``sqrt(Σ max(z, 0)²)`` over the six features; a pair
 with at least ``min_hands`` shared hands and a score at or above ``THRESHOLD`` is
 suspected; one with fewer is **not judged** (``verdict``: ``NOT_ENOUGH``, "not enough
 shared hands to judge"), neither accused nor cleared, and the report lists those whose
@@ -66,7 +74,9 @@ hands (1,769 pairs, p99 3.23); planted chip dumping 11.5-57.7 (8 of 8 pairs), wh
 pair shows only in the few pots they alone contest). So ``MIN_HANDS`` = 100 (below 50
 honest pairs reach 11.8) and ``THRESHOLD`` = 5.5, 0.8 above the highest honest score
 over 2,804 honest pairs with 100 or more shared hands (no false alarm), below every
-chip-dumping and whipsaw pair.
+chip-dumping and whipsaw pair. The independent population (``tests.population``,
+``benchmarks/collusion_population.py``, docs/figures.md *Collusion on the independent
+population*) measures it against play written apart from it.
 Rings: suspected pairs are joined into connected components; a component of three or
 more players is reported as a ring (its score: the mean of its suspected pairs' scores).
 
@@ -139,6 +149,10 @@ class Suspicion:
     evidence: tuple[str, ...]
     """Hand ids that weigh most, heaviest first."""
     citation: str
+    seated_together: float = 0.0
+    """Seating pattern, supporting evidence only (never part of the score): the shared
+    hands over the hands of the member who played fewer (1.0: he never played without
+    the other; a ring: its least-seated pair)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -514,6 +528,7 @@ class CollusionDetector:
                     features=item.features,
                     evidence=tuple(h for _, h in sorted(record.evidence, reverse=True)),
                     citation=_citation(record.venues),
+                    seated_together=self._seated_together(item.players),
                 )
             )
         out.suspicions.extend(self._rings(suspected))
@@ -554,9 +569,15 @@ class CollusionDetector:
                     features={f: round(max(s.features[f] for s in edges), 4) for f in FEATURES},
                     evidence=tuple(dict.fromkeys(h for _, h in evidence))[: self.evidence],
                     citation=_citation(set().union(*(r.venues for r in records))),
+                    seated_together=min(self._seated_together(s.players) for s in edges),
                 )
             )
         return rings
+
+    def _seated_together(self, pair: tuple[str, str]) -> float:
+        """Shared hands over the hands of the pair's member who played fewer."""
+        fewer = min(self.players[p].hands for p in pair)
+        return round(self.pairs[pair].n / fewer, 4) if fewer else 0.0
 
 
 def _heads_up_pot(

@@ -1,4 +1,4 @@
-"""The collusion detector's counts and its five features (``pipelines.detectors.collusion``
+"""The collusion detector's counts and its six features (``pipelines.detectors.collusion``
 has the method, its calibration and the pair's verdict): what each player and each pair
 accumulate, and the one-sided z-score of each behaviour against its baseline."""
 
@@ -144,7 +144,7 @@ def combined(found: dict[str, float]) -> float:
 def features(
     pair: PairCounts, pa: PlayerCounts, pb: PlayerCounts, venues: dict[str, list[int]]
 ) -> dict[str, float]:
-    """The pair's five one-sided z-scores against the players' baselines ``pa``, ``pb``
+    """The pair's six one-sided z-scores against the players' baselines ``pa``, ``pb``
     and the venues' fold rates. Each baseline is estimated from the players' other
     hands, so its own sampling variance (``n² · var(baseline)``) is counted beside the
     pair's: a player seen almost only with his partner has no baseline to depart from."""
@@ -219,10 +219,16 @@ def quiet(pair: PairCounts, pa: PlayerCounts, pb: PlayerCounts) -> float:
     return test.excess(MARGINS["quiet"])
 
 
+#: Pseudo-opportunities at the default rate added to every baseline rate: a baseline from
+#: a handful of opportunities (a player new to the window) is drawn towards the default
+#: instead of being taken at face value (0 of 3 is not a rate of 0 with no variance).
+PRIOR_SPOTS = 10
+
+
 @dataclass(slots=True)
 class Rate:
-    """A rate estimated from the players' other opportunities (``default`` when none) and
-    the sampling variance of that estimate."""
+    """A rate estimated from the players' other opportunities, with ``PRIOR_SPOTS`` at
+    ``default`` added, and the sampling variance of that estimate."""
 
     done: float
     spots: float
@@ -230,12 +236,12 @@ class Rate:
 
     @property
     def p(self) -> float:
-        return ratio(self.done, self.spots, self.default)
+        return ratio(self.done + PRIOR_SPOTS * self.default, self.spots + PRIOR_SPOTS)
 
     @property
     def variance(self) -> float:
         p = self.p
-        return p * (1 - p) / self.spots if self.spots > 0 else p * (1 - p)
+        return p * (1 - p) / (max(self.spots, 0) + PRIOR_SPOTS)
 
 
 @dataclass(slots=True)
