@@ -2,8 +2,9 @@
 
 Seed 7, 2025-03-01: 3,000 poker hands at eight tables (two colluding pairs, chip dumping
 and whipsaw, who came to play together and keep their seats all day, so that they share
-enough hands to be judged; 1% of hands with a planted fault), 2,000 banked rounds of four games (1% faulty), 20 slot machines
-with hourly readings (10% faulty) and 6 tournaments (a third faulty). Tests that must
+enough hands to be judged; 1% of hands with a planted fault), 2,000 banked rounds of four
+games (1% faulty), 20 slot machines with hourly readings (10% faulty) and 6 tournaments
+(a third faulty). Tests that must
 hold "for every subject of the demo day" generate exactly this day.
 """
 

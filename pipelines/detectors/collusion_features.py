@@ -10,14 +10,18 @@ from dataclasses import dataclass
 #: Tolerated departure per opportunity before a feature counts (rates; big blinds per
 #: shared hand for flow and team): the baselines are models, and with thousands of
 #: shared hands a small misfit between two honest styles would otherwise grow into a
-#: large z. Colluders depart by far more (``pipelines.detectors.collusion``).
+#: large z. Colluders depart by far more (``pipelines.detectors.collusion``). ``quiet``
+#: has none: it compares pots with the product of two players' own rates, each betting on
+#: his own cards; ``soft`` 0.03 and ``quiet`` 0 were chosen on the independent population
+#: (docs/figures.md, *Collusion on the independent population*: soft play found, no honest
+#: pair above 4.1 once the first dumper model's pairs are set aside).
 MARGINS = {
     "flow": 0.25,
     "fold": 0.08,
-    "soft": 0.08,
+    "soft": 0.03,
     "whipsaw": 0.04,
     "team": 0.5,
-    "quiet": 0.08,
+    "quiet": 0.0,
 }
 FEATURES = ("flow", "fold", "soft", "whipsaw", "team", "quiet")
 #: Fewest hands each player must have played without the other before ``team`` compares

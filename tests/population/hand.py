@@ -104,19 +104,19 @@ def play_hand(
             **views(me, state),
         )
         action, target = deciders[me](view)
-        before = state.stacks[me]
-        facing = max(state.bets)
+        facing, mine = max(state.bets), state.bets[me]
         if action == FOLD and to_call:
             state.fold()
-            name = "fold"
+            name, amount = "fold", 0
         elif action == CALL or not can_raise:
             state.check_or_call()
-            name = "call" if to_call else "check"
+            name, amount = ("call" if to_call else "check"), to_call
         else:
             state.complete_bet_or_raise_to(target)
-            name = "raise" if facing else "bet"
+            name, amount = ("raise" if facing else "bet"), target - mine
             aggressor = me
-        emit("ActionTaken", seat=seated[me][0], action=name, amount=before - state.stacks[me])
+        # the amount the action put in (the stack after it may already hold the pot won)
+        emit("ActionTaken", seat=seated[me][0], action=name, amount=amount)
     shown = list(state.get_board_cards(0))
     if len(shown) != board:
         emit("CardsDealt", target="board", seat=None, cards=[repr(c) for c in shown[board:]])

@@ -6,8 +6,8 @@ in; the first that applies decides, else the player plays his honest archetype.
 * soft play: "not betting or raising against a partner when one normally would": with
   only partners left they check the hand down, and never raise a partner's bet.
 * chip dumping: "one player deliberately loses chips to another": in a dumping hand the
-  dumper puts chips in (leads, calls every bet) and gives the pot up to the receiver's
-  river bet; the receiver bets and raises into him whatever he holds.
+  receiver raises, the dumper calls him down and gives the pot up to his river bet (or
+  loses it at showdown); with an outsider in after the flop each plays his own game.
 * whipsaw (squeeze): "two players trap a third between them, raising and re-raising":
   with an outsider still in and a strong hand in the team, a partner re-raises his
   partner's bet whatever he holds himself.
@@ -48,17 +48,22 @@ def soft(view: View, rng: random.Random) -> Decision | None:
 
 
 def dump(view: View, rng: random.Random) -> Decision | None:
-    """The dumping hand: the dumper calls every bet and leads when checked to, then gives
-    the pot up to the receiver's bet on the river; the receiver bets into him on every
-    street whatever he holds."""
+    """The dumping hand, played against the partner alone: the receiver raises, the
+    dumper calls him and every bet of his down to the river, and there gives the pot up
+    to the receiver's bet; the receiver bets into him on every street whatever he holds.
+    With an outsider still in, each plays his own game (a dumper feeds his partner, not
+    the table)."""
     if not view.dumping or view.receiver is None or view.receiver not in view.live:
         return None
+    outsiders = view.live - view.partners - {view.me}
     if view.me == view.receiver:
+        if view.street > 0 and outsiders:
+            return None
         return view.raise_to(0.8) if view.aggressor != view.me else (CALL, 0)
+    if outsiders and view.street > 0:
+        return None
     if view.aggressor == view.receiver and view.street == 3:
         return (FOLD, 0)
-    if view.to_call == 0 and view.street < 3:
-        return view.raise_to(0.5)
     return (CALL, 0)
 
 
