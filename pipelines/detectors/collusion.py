@@ -60,7 +60,10 @@ scored again. The pair's score is ``sqrt(Σ max(z, 0)²)`` over the six features
 with at least ``min_hands`` shared hands and a score at or above ``THRESHOLD`` is
 suspected; one with fewer is **not judged** (``verdict``: ``NOT_ENOUGH``, "not enough
 shared hands to judge"), neither accused nor cleared, and the report lists those whose
-score would reach the threshold (``undecided``).
+score would reach the threshold (``undecided``), with the hands still needed. The verdict
+is a sequential test, looked at every night: from ``EARLY_HANDS`` shared hands a score of
+``EARLY_THRESHOLD`` already decides "suspected" (a dumping pair in its first hundred
+hands); other pairs are decided as their shared hands accumulate.
 
 Calibration (``benchmarks/collusion_separation.py``, seeds 1-8, every pair scored at the
 end of its window; 2026-12-03). Demo-day population (one day, 3,000 hands, 8 tables, two
