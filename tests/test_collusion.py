@@ -22,6 +22,7 @@ from pipelines.detectors.collusion import (
     CollusionReport,
     PairVerdict,
 )
+from pipelines.detectors.collusion_features import PlayerCounts
 from pipelines.detectors.collusion_findings import collusion_findings
 from replayer.findings import FindingKind
 from simulate import DayManifest, generate_day
@@ -252,3 +253,32 @@ def test_merged_partition_states_give_the_single_pass_report(
     suspicions = merged.report().suspicions
     assert [s.subject for s in suspicions] == [s.subject for s in report.suspicions]
     assert [s.evidence for s in suspicions] == [s.evidence for s in report.suspicions]
+
+
+def test_a_state_stored_before_the_quiet_counts_still_merges(
+    population: tuple[list[list[dict]], DayManifest],
+) -> None:
+    """A night's state stored before the heads-up pot counts (``hu_pots``, ``hu_quiet``)
+    were added still merges: the old values in their places, the new counts 0."""
+    hands, _ = population
+    single = detector_over(hands[:300])
+    state = single.state()
+    old_players = len(PlayerCounts.FIELDS) - 2
+    old = {
+        "players": {pid: values[:old_players] for pid, values in state["players"].items()},
+        "pairs": [[a, b, sums[:5], *rest] for a, b, sums, *rest in state["pairs"]],
+        "venues": state["venues"],
+    }
+    merged = CollusionDetector(as_of=START + timedelta(days=DAYS - 1))
+    merged.merge(old)
+    for key, pair in single.pairs.items():
+        other = merged.pairs[key]
+        assert (other.n, other.flow, other.faced, other.hu_pots) == (
+            pair.n,
+            pair.flow,
+            pair.faced,
+            0,
+        )
+    for pid, player in single.players.items():
+        assert (merged.players[pid].hands, merged.players[pid].hu) == (player.hands, player.hu)
+        assert merged.players[pid].hu_quiet == 0
