@@ -90,6 +90,7 @@ def generate_day(
     fault_rate: float = 0.0,
     hands_per_file: int = 5_000,
     extra: Sequence[ExtraGenerator] = (),
+    groups_stay: bool = False,
 ) -> DayManifest:
     """Write one day of ``hands`` poker hands to ``out`` and return its manifest.
 
@@ -98,7 +99,8 @@ def generate_day(
     ``colluders`` is a number of groups (methods in turn, every fourth a ring of three)
     or explicit ``(method, size)`` pairs; ``fault_rate`` the share of hands that get a
     planted fault (kinds drawn at random; a kind waits at its table for a hand where it
-    is possible, e.g. ``void_not_refunded`` for the next misdeal).
+    is possible, e.g. ``void_not_refunded`` for the next misdeal); ``groups_stay`` keeps
+    the colluding groups seated all day (``seating.TableSession``).
     """
     count = tables if tables is not None else max(8, hands // 2_500)
     specs, pools, groups = population(seed, tables=count, players=players, colluders=colluders)
@@ -140,6 +142,7 @@ def generate_day(
             out,
             manifest,
             stats,
+            groups_stay,
         )
         manifest.tables.append(
             {
@@ -183,12 +186,14 @@ def _play_table(
     out: Path,
     manifest: DayManifest,
     stats: dict[str, int],
+    groups_stay: bool = False,
 ) -> list[str]:
     """Play ``count`` hands at one table; write its input files; record faults and stats."""
     stream_id = f"{seed}:{day.isoformat()}:{table.table_id}"
     rng = random.Random(stream_id)
     fault_rng = random.Random(f"{stream_id}:faults")
     session = TableSession(table, candidates, groups, book.min_players, rng)
+    session.groups_stay = groups_stay
     interval = 86_400 / max(count, 1)
     offset = rng.uniform(0, interval)
     interval = min(interval, HAND_SPACING)

@@ -1,10 +1,13 @@
 """The demo day: the seeded synthetic day ``casino-audit demo`` generates and judges.
 
-Seed 7, 2025-03-01: 3,000 poker hands at eight tables (two colluding pairs, 1% of hands
-with a planted fault), 2,000 banked rounds of four games (1% faulty), 20 slot machines
-with hourly readings (10% faulty), 6 tournaments (a third faulty, and a fault across the
-hands of each other one: ``cross_hand_faults``) and 60 hands at a GGPoker table where a
-tenth of the hands hold an action after the time ran out (``late_actions``). Tests that must
+Seed 7, 2025-03-01: 3,000 poker hands at eight tables (two colluding pairs, chip dumping
+and whipsaw, who came to play together and keep their seats all day, so that they share
+enough hands to be judged; 1% of hands with a planted fault, and chips taken off a player
+between two consecutive hands: ``session_faults``), 2,000 banked rounds of four games
+(1% faulty, shoes and chemin de fer across coups included), 20 slot machines with hourly
+readings (10% faulty), 6 tournaments (a third faulty, and a fault across the hands of each
+other one: ``cross_hand_faults``) and 60 hands at a GGPoker table where a tenth of the
+hands hold an action after the time ran out (``late_actions``). Tests that must
 hold "for every subject of the demo day" generate exactly this day.
 """
 
@@ -26,6 +29,8 @@ DEMO_DAY, DEMO_SEED, DEMO_HANDS = date(2025, 3, 1), 7, 3_000
 #: machines and a third of the tournaments.
 DEMO_ROUNDS, DEMO_MACHINES, DEMO_TOURNAMENTS = 2_000, 20, 6
 DEMO_CLOCK_HANDS = 60
+#: The planted colluding groups: (method, players).
+DEMO_COLLUDERS = (("chip_dumping", 2), ("whipsaw", 2))
 
 
 def demo_day(input_dir: Path) -> DayManifest:
@@ -35,7 +40,8 @@ def demo_day(input_dir: Path) -> DayManifest:
         DEMO_DAY,
         hands=DEMO_HANDS,
         out=Path(input_dir) / DEMO_DAY.isoformat(),
-        colluders=2,
+        colluders=DEMO_COLLUDERS,
+        groups_stay=True,
         fault_rate=0.01,
         extra=[
             banked_rounds(DEMO_ROUNDS, fault_rate=0.01),

@@ -7,8 +7,8 @@
   A colluding group comes together and is sent to the same tables.
 * At a table (``TableSession``) players come and go: each leaves after about his style's
   session length, busted players rebuy or leave, empty seats fill from the table's
-  candidates, and a group sits down and stands up together. The button moves to the next
-  occupied seat clockwise every hand.
+  candidates, and a group sits down and stands up together (or, ``groups_stay``, keeps
+  its seats all day). The button moves to the next occupied seat clockwise every hand.
 """
 
 from __future__ import annotations
@@ -101,6 +101,9 @@ class TableSession:
     target: int = 0
     left: dict[str, int] = field(default_factory=dict)
     """Who left the table while the next hand was being seated, with his chips."""
+    groups_stay: bool = False
+    """Colluding groups keep their seats all day (they leave only with the table's end):
+    a team that came to play together (the demo day's)."""
 
     def __post_init__(self) -> None:
         self.group_of = {pid: g for g in self.groups for pid in g.players}
@@ -143,7 +146,11 @@ class TableSession:
             if seat not in self.seats:
                 continue
             player, stack = self.seats[seat]
-            if (stack < unit and rng.random() < 0.5) or rng.random() < 1 / player.style.session:
+            stays = self.groups_stay and player.player_id in self.group_of
+            leaves = (
+                stack < unit and rng.random() < 0.5
+            ) or rng.random() < 1 / player.style.session
+            if leaves and not stays:
                 self._leave(seat)
             elif stack < 20 * unit and rng.random() < 0.3:
                 self.seats[seat] = (player, max(stack, self._buy_in()))

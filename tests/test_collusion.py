@@ -12,6 +12,7 @@ import pytest
 
 from audit.ingest.avro_files import read_events
 from pipelines.detectors.collusion import (
+    EARLY_THRESHOLD,
     MIN_HANDS,
     NOT_ENOUGH,
     NOT_SUSPECTED,
@@ -21,10 +22,11 @@ from pipelines.detectors.collusion import (
     CollusionReport,
     PairVerdict,
 )
+from pipelines.detectors.collusion_features import PlayerCounts
 from pipelines.detectors.collusion_findings import collusion_findings
 from replayer.findings import FindingKind
 from simulate import DayManifest, generate_day
-from simulate.demo import DEMO_DAY, DEMO_HANDS, DEMO_SEED
+from simulate.demo import DEMO_COLLUDERS, DEMO_DAY, DEMO_HANDS, DEMO_SEED
 
 START = date(2025, 3, 1)
 GROUPS = [("chip_dumping", 2), ("soft_play", 2), ("whipsaw", 2), ("soft_play", 3)]
@@ -115,28 +117,51 @@ def test_planted_groups_are_found_and_no_honest_pair(
     assert all(s.shared_hands >= MIN_HANDS for s in report.suspicions)
 
 
-def test_the_demo_day_accuses_no_honest_pair_and_leaves_its_planted_pairs_undecided(
+def test_the_demo_day_finds_its_planted_pairs_and_accuses_no_honest_pair(
     tmp_path: Path,
 ) -> None:
-    """The demo day (seed 7, its poker hands): its two planted pairs share 10 and 55 hands,
-    too few to judge, so they are neither accused nor cleared; no honest pair is
+    """The demo day (seed 7, its poker hands): its two planted pairs keep their seats all
+    day, share enough hands to be judged (205 and 169) and are found; no honest pair is
     suspected."""
     manifest = generate_day(
-        DEMO_SEED, DEMO_DAY, hands=DEMO_HANDS, out=tmp_path, colluders=2, fault_rate=0.01
+        DEMO_SEED,
+        DEMO_DAY,
+        hands=DEMO_HANDS,
+        out=tmp_path,
+        colluders=DEMO_COLLUDERS,
+        groups_stay=True,
+        fault_rate=0.01,
     )
     detector = CollusionDetector(as_of=DEMO_DAY)
     for events in read_hands(tmp_path, manifest):
         detector.observe(events)
     report = detector.report()
-    assert not [s.subject for s in report.suspicions]
+    planted = sorted(g.subject for g in manifest.collusion)
+    assert sorted(s.subject for s in report.suspicions) == planted
     verdicts = [detector.verdict(tuple(g.players)) for g in manifest.collusion]  # type: ignore[arg-type]
-    assert [(v.shared_hands, v.needed, v.verdict) for v in verdicts] == [
-        (10, MIN_HANDS, NOT_ENOUGH),
-        (55, MIN_HANDS, NOT_ENOUGH),
-    ]
+    assert [(v.verdict, v.still_needed) for v in verdicts] == [(SUSPECTED, 0), (SUSPECTED, 0)]
+    assert all(v.shared_hands >= MIN_HANDS for v in verdicts)
     assert detector.verdict(("nobody", "else")) == PairVerdict(
-        ("else", "nobody"), 0, MIN_HANDS, 0.0, NOT_ENOUGH
+        ("else", "nobody"), 0, MIN_HANDS, 0.0, NOT_ENOUGH, MIN_HANDS
     )
+
+
+def test_a_pair_with_too_few_hands_is_not_judged_and_says_how_many_more(
+    population: tuple[list[list[dict]], DayManifest],
+) -> None:
+    """Below ``MIN_HANDS`` shared hands (and short of the early look's score) a pair is
+    neither accused nor cleared, and its verdict says how many more hands it needs."""
+    hands, _ = population
+    detector = detector_over(hands[:300])
+    few = [key for key, pair in sorted(detector.pairs.items()) if pair.n < MIN_HANDS]
+    assert few
+    for key in few[:50]:
+        verdict = detector.verdict(key)
+        if verdict.verdict == NOT_ENOUGH:
+            assert verdict.still_needed == MIN_HANDS - verdict.shared_hands > 0
+        else:  # the early look: only a score far above any honest pair's
+            assert verdict.verdict == SUSPECTED and verdict.score >= EARLY_THRESHOLD
+    report = detector.report()
     assert all(v.shared_hands < MIN_HANDS for v in report.undecided)
     assert [v.score for v in report.undecided] == sorted(
         (v.score for v in report.undecided), reverse=True
@@ -173,6 +198,7 @@ def test_findings_name_subject_rule_and_evidence(
         assert finding.recorded >= THRESHOLD
         evidence = finding.detail["evidence_hands"]
         assert evidence and set(evidence) <= hand_ids
+        assert 0 < finding.detail["seated_together"] <= 1  # supporting, not scored
     assert collusion_findings(report) == findings  # deterministic
 
 
@@ -227,3 +253,32 @@ def test_merged_partition_states_give_the_single_pass_report(
     suspicions = merged.report().suspicions
     assert [s.subject for s in suspicions] == [s.subject for s in report.suspicions]
     assert [s.evidence for s in suspicions] == [s.evidence for s in report.suspicions]
+
+
+def test_a_state_stored_before_the_quiet_counts_still_merges(
+    population: tuple[list[list[dict]], DayManifest],
+) -> None:
+    """A night's state stored before the heads-up pot counts (``hu_pots``, ``hu_quiet``)
+    were added still merges: the old values in their places, the new counts 0."""
+    hands, _ = population
+    single = detector_over(hands[:300])
+    state = single.state()
+    old_players = len(PlayerCounts.FIELDS) - 2
+    old = {
+        "players": {pid: values[:old_players] for pid, values in state["players"].items()},
+        "pairs": [[a, b, sums[:5], *rest] for a, b, sums, *rest in state["pairs"]],
+        "venues": state["venues"],
+    }
+    merged = CollusionDetector(as_of=START + timedelta(days=DAYS - 1))
+    merged.merge(old)
+    for key, pair in single.pairs.items():
+        other = merged.pairs[key]
+        assert (other.n, other.flow, other.faced, other.hu_pots) == (
+            pair.n,
+            pair.flow,
+            pair.faced,
+            0,
+        )
+    for pid, player in single.players.items():
+        assert (merged.players[pid].hands, merged.players[pid].hu) == (player.hands, player.hu)
+        assert merged.players[pid].hu_quiet == 0

@@ -9,6 +9,7 @@ from fractions import Fraction
 from itertools import combinations
 from typing import Any
 
+from audit.show.collusion_hands import moves_between
 from audit.show.common import (
     INDENT,
     Marks,
@@ -33,6 +34,7 @@ FEATURES = {
     "soft": "avoiding confrontation heads-up",
     "whipsaw": "raise-reraise trapping a third player",
     "team": "winning together vs apart",
+    "quiet": "heads-up pots checked down",
 }
 
 
@@ -229,6 +231,7 @@ def collusion_body(
             or "no chips between them"
         )
         lines.append(row(f"{INDENT}{safe(hand_id)}: {said}"))
+        lines += [row(f"{INDENT}    {move}") for move in moves_between(events, players)]
         lines.append(Line(Role.LINK, f"{INDENT}    {show_command(hand_id)}", hand_id))
     missing = sorted(set(evidence) - seen)
     lines += [note(f"{INDENT}{safe(h)}: not in the store") for h in missing]
@@ -265,6 +268,8 @@ DEPARTURES = {
     "whipsaw": "re-raised each other with a third player caught between them more often "
     "than they re-raise other players",
     "team": "won more together than apart",
+    "quiet": "checked down the pots they played heads-up more often than either does with "
+    "other players",
 }
 #: z-scores at or above which a departure is said "clearly" (and at 2 "somewhat").
 CLEARLY, SOMEWHAT = 3.0, 2.0
@@ -294,12 +299,26 @@ def measured_in_words(finding: Mapping[str, Any]) -> list[str]:
         f"{INDENT}- no single behaviour departs by 2 standard deviations or more;"
     ]
     if usual:
-        lines.append(f"{INDENT}- otherwise as with anyone else ({len(usual)} of 5 behaviours).")
+        lines.append(
+            f"{INDENT}- otherwise as with anyone else ({len(usual)} of {len(features)} behaviours)."
+        )
+    seated = detail.get("seated_together")
+    if isinstance(seated, int | float) and seated:
+        lines.append(
+            f"{INDENT}Seating (supporting evidence, never scored): they sat together in "
+            f"{seated:.0%} of the hands of the one who played fewer."
+        )
     threshold = (finding.get("expected") or {}).get("score_below")
     lines.append(
         f"{INDENT}Together this scores {safe(finding.get('recorded'))}, at or above "
         f"{safe(threshold)}, where a pair is suspected: grounds to review the evidence hands "
         "below, not proof of an agreement."
+    )
+    lines.append(
+        f"{INDENT}Each behaviour's baseline is how the two play against everyone else: an "
+        "honest pair departs from it by 0 on average, with a standard deviation of 1 (the "
+        "sampling variance of the pair's hands and of the baseline's own estimate); the "
+        "score is the root of the summed squares of the departures above 0."
     )
     return lines
 

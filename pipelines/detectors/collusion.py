@@ -36,23 +36,34 @@ default) ending on ``as_of``:
 ``team`` win rate together vs apart
     The pair's combined result in hands together against their results apart, over the
     standard deviation from their mean squared results in all their hands.
+``quiet`` checked-down heads-up pots
+    Heads-up pots after the flop in which neither bet or raised, against the product of
+    each player's rate of never betting in his heads-up pots with anyone else (binomial
+    z, one pot one opportunity). Soft play ("check it down when only partners are left")
+    shows here far sooner than in the per-action ``soft``: the checks of one pot are
+    one decision, not several.
 
 Each z tests the departure beyond a small tolerated margin
 (``collusion_features.MARGINS``: e.g. 8 points of fold rate), an effect size below which
 honest style interactions (a nit facing a bluffer) are not evidence however many hands
 are shared. Each baseline is itself an estimate from the players' other hands, so its
-sampling variance (``n²·var``) is added to the pair's: a player seen almost only beside
+sampling variance (``n²·var``) is added to the pair's, and every baseline rate gets
+``collusion_features.PRIOR_SPOTS`` opportunities at a default rate (a baseline from a
+handful of opportunities is no certainty): a player seen almost only beside
 one other has no baseline to depart from (``team`` compares results only when each
 played ``collusion_features.BASELINE_HANDS`` hands without the other). Two passes: a
 colluder's play towards his partner would otherwise be his baseline "against everyone
 else" (a chip dumper's receiver raises most bets: his partner's), and an honest player
 sharing many hands with him would look soft against him; so the pairs the first pass
 finds at ``THRESHOLD`` are taken out of their players' baselines and every pair is
-scored again. The pair's score is ``sqrt(Σ max(z, 0)²)`` over the five features; a pair
+scored again. The pair's score is ``sqrt(Σ max(z, 0)²)`` over the six features; a pair
 with at least ``min_hands`` shared hands and a score at or above ``THRESHOLD`` is
 suspected; one with fewer is **not judged** (``verdict``: ``NOT_ENOUGH``, "not enough
 shared hands to judge"), neither accused nor cleared, and the report lists those whose
-score would reach the threshold (``undecided``).
+score would reach the threshold (``undecided``), with the hands still needed. The verdict
+is a sequential test, looked at every night: from ``EARLY_HANDS`` shared hands a score of
+``EARLY_THRESHOLD`` already decides "suspected" (a dumping pair in its first hundred
+hands); other pairs are decided as their shared hands accumulate.
 
 Calibration (``benchmarks/collusion_separation.py``, seeds 1-8, every pair scored at the
 end of its window; 2026-12-03). Demo-day population (one day, 3,000 hands, 8 tables, two
@@ -66,7 +77,9 @@ hands (1,769 pairs, p99 3.23); planted chip dumping 11.5-57.7 (8 of 8 pairs), wh
 pair shows only in the few pots they alone contest). So ``MIN_HANDS`` = 100 (below 50
 honest pairs reach 11.8) and ``THRESHOLD`` = 5.5, 0.8 above the highest honest score
 over 2,804 honest pairs with 100 or more shared hands (no false alarm), below every
-chip-dumping and whipsaw pair.
+chip-dumping and whipsaw pair. The independent population (``tests.population``,
+``benchmarks/collusion_population.py``, docs/figures.md *Collusion on the independent
+population*) measures it against play written apart from it.
 Rings: suspected pairs are joined into connected components; a component of three or
 more players is reported as a ring (its score: the mean of its suspected pairs' scores).
 
@@ -111,6 +124,13 @@ THRESHOLD = 5.5
 #: Fewest shared hands before a pair is judged (suspected or not); below it "not enough
 #: shared hands to judge" (honest pairs reach 11.8 under 50 shared hands).
 MIN_HANDS = 100
+#: The sequential test's early look: from ``EARLY_HANDS`` shared hands a pair whose score
+#: reaches ``EARLY_THRESHOLD`` is suspected before ``MIN_HANDS`` (a chip-dumping pair in
+#: its first hundred hands). The highest honest score measured at 50-99 shared hands is
+#: 5.28 (2,628 pairs of the independent population, ``tests.population``, scored after
+#: 200, 600 and 1,000 rounds) and 4.69 on the project's simulator (1,621 pairs).
+EARLY_HANDS = 50
+EARLY_THRESHOLD = 10.0
 WINDOW_DAYS = 30
 CITATIONS = {
     "gg": "GG-2022 política de conluio (Política de desconexões)",
@@ -133,6 +153,10 @@ class Suspicion:
     evidence: tuple[str, ...]
     """Hand ids that weigh most, heaviest first."""
     citation: str
+    seated_together: float = 0.0
+    """Seating pattern, supporting evidence only (never part of the score): the shared
+    hands over the hands of the member who played fewer (1.0: he never played without
+    the other; a ring: its least-seated pair)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -162,6 +186,8 @@ class PairVerdict:
     """The score over the hands shared (provisional below ``needed``)."""
     verdict: str
     """``SUSPECTED``, ``NOT_SUSPECTED`` or ``NOT_ENOUGH``."""
+    still_needed: int = 0
+    """``NOT_ENOUGH``: shared hands still needed before the pair is judged."""
 
 
 @dataclass(slots=True)
@@ -186,8 +212,12 @@ class CollusionDetector:
         window_days: int = WINDOW_DAYS,
         min_hands: int = MIN_HANDS,
         evidence: int = 5,
+        early_hands: int = EARLY_HANDS,
+        early_threshold: float = EARLY_THRESHOLD,
     ) -> None:
         self.as_of = as_of
+        self.early_hands = early_hands
+        self.early_threshold = early_threshold
         self.window_days = window_days
         self.first_day = as_of - timedelta(days=window_days - 1)
         self.min_hands = min_hands
@@ -258,7 +288,10 @@ class CollusionDetector:
             elif kind == "CardsDealt" and event["target"] == "board":
                 later = True
                 aggressor = None
+        pot = _heads_up_pot(heads_up)
         self._record(start["hand_id"], venue, unit, player_of, put, paid, facing, heads_up, touches)
+        if pot is not None:
+            self._record_pot(player_of, *pot)
 
     def _record(
         self,
@@ -340,6 +373,17 @@ class CollusionDetector:
             pair.hu[side] += 1
             pair.hu_aggr[side] += aggressive
 
+    def _record_pot(self, player_of: dict[int, str], seats: tuple[int, int], bet: set[int]) -> None:
+        """One heads-up pot after the flop: who of the two bet or raised in it."""
+        a, b = sorted(player_of[s] for s in seats)
+        pair = self.pairs[(a, b)]
+        pair.hu_pots += 1
+        pair.hu_quiet += not bet
+        for seat in seats:
+            player = self.players[player_of[seat]]
+            player.hu_pots += 1
+            player.hu_quiet += seat not in bet
+
     # ----------------------------------------------------------- partial states
 
     def state(self) -> dict[str, Any]:
@@ -348,7 +392,7 @@ class CollusionDetector:
         no night re-reads a month of hands."""
         return {
             "players": {
-                pid: [getattr(player, f) for f in PlayerCounts.__slots__]
+                pid: [getattr(player, f) for f in PlayerCounts.FIELDS]
                 for pid, player in sorted(self.players.items())
             },
             "pairs": [
@@ -372,11 +416,11 @@ class CollusionDetector:
         self._cleaned = None
         for pid, values in state["players"].items():
             player = self.players.get(pid) or self.players.setdefault(pid, PlayerCounts())
-            for name, value in zip(PlayerCounts.__slots__, values, strict=True):
+            for name, value in zip(PlayerCounts.FIELDS, values, strict=False):
                 setattr(player, name, getattr(player, name) + value)
         for a, b, sums, sides, venues, evidence in state["pairs"]:
             pair = self.pairs.get((a, b)) or self.pairs.setdefault((a, b), PairCounts(a, b))
-            for name, value in zip(PairCounts.SUMS, sums, strict=True):
+            for name, value in zip(PairCounts.SUMS, sums, strict=False):
                 setattr(pair, name, getattr(pair, name) + value)
             for name, (first, second) in zip(PairCounts.SIDES, sides, strict=True):
                 mine = getattr(pair, name)
@@ -445,17 +489,22 @@ class CollusionDetector:
 
     def verdict(self, pair: tuple[str, str], threshold: float = THRESHOLD) -> PairVerdict:
         """The pair's verdict (ids in either order; a pair never seen together has 0 shared
-        hands): suspected or not from ``min_hands`` shared hands on, else not enough
-        shared hands to judge."""
+        hands), a sequential test over the hands shared: suspected as soon as the score
+        reaches ``early_threshold`` (from ``early_hands`` shared hands) or ``threshold``
+        (from ``min_hands``); not suspected from ``min_hands`` below ``threshold``; else
+        not enough shared hands to judge, with the number still needed."""
         a, b = sorted(pair)
         if (a, b) not in self.pairs:
-            return PairVerdict((a, b), 0, self.min_hands, 0.0, NOT_ENOUGH)
+            return PairVerdict((a, b), 0, self.min_hands, 0.0, NOT_ENOUGH, self.min_hands)
         item = self.score((a, b))
-        if item.shared_hands < self.min_hands:
-            word = NOT_ENOUGH
-        else:
+        n, still = item.shared_hands, 0
+        if n >= self.min_hands:
             word = SUSPECTED if item.score >= threshold else NOT_SUSPECTED
-        return PairVerdict((a, b), item.shared_hands, self.min_hands, round(item.score, 4), word)
+        elif n >= self.early_hands and item.score >= self.early_threshold:
+            word = SUSPECTED
+        else:
+            word, still = NOT_ENOUGH, self.min_hands - n
+        return PairVerdict((a, b), n, self.min_hands, round(item.score, 4), word, still)
 
     def report(self, threshold: float = THRESHOLD) -> CollusionReport:
         """Suspected pairs and rings (see the module docstring), and the pairs left
@@ -466,8 +515,11 @@ class CollusionDetector:
         few = [
             self.verdict(key, threshold) for key, p in self.pairs.items() if p.n < self.min_hands
         ]
+        early = {v.players for v in few if v.verdict == SUSPECTED}
+        suspected += [self.score(key) for key in sorted(early)]
         out.undecided = sorted(
-            (v for v in few if v.score >= threshold), key=lambda v: (-v.score, v.players)
+            (v for v in few if v.score >= threshold and v.verdict == NOT_ENOUGH),
+            key=lambda v: (-v.score, v.players),
         )
         for item in suspected:
             record = self.pairs[item.players]
@@ -480,6 +532,7 @@ class CollusionDetector:
                     features=item.features,
                     evidence=tuple(h for _, h in sorted(record.evidence, reverse=True)),
                     citation=_citation(record.venues),
+                    seated_together=self._seated_together(item.players),
                 )
             )
         out.suspicions.extend(self._rings(suspected))
@@ -520,9 +573,26 @@ class CollusionDetector:
                     features={f: round(max(s.features[f] for s in edges), 4) for f in FEATURES},
                     evidence=tuple(dict.fromkeys(h for _, h in evidence))[: self.evidence],
                     citation=_citation(set().union(*(r.venues for r in records))),
+                    seated_together=min(self._seated_together(s.players) for s in edges),
                 )
             )
         return rings
+
+    def _seated_together(self, pair: tuple[str, str]) -> float:
+        """Shared hands over the hands of the pair's member who played fewer."""
+        fewer = min(self.players[p].hands for p in pair)
+        return round(self.pairs[pair].n / fewer, 4) if fewer else 0.0
+
+
+def _heads_up_pot(
+    heads_up: list[tuple[int, int, bool]],
+) -> tuple[tuple[int, int], set[int]] | None:
+    """The hand's heads-up pot after the flop, if it had one: its two seats and those who
+    bet or raised in it."""
+    if not heads_up:
+        return None
+    seat, other, _ = heads_up[0]
+    return (seat, other), {s for s, _, aggressive in heads_up if aggressive}
 
 
 def _citation(venues: set[str]) -> str:

@@ -1,4 +1,4 @@
-"""The collusion detector's counts and its five features (``pipelines.detectors.collusion``
+"""The collusion detector's counts and its six features (``pipelines.detectors.collusion``
 has the method, its calibration and the pair's verdict): what each player and each pair
 accumulate, and the one-sided z-score of each behaviour against its baseline."""
 
@@ -10,9 +10,20 @@ from dataclasses import dataclass
 #: Tolerated departure per opportunity before a feature counts (rates; big blinds per
 #: shared hand for flow and team): the baselines are models, and with thousands of
 #: shared hands a small misfit between two honest styles would otherwise grow into a
-#: large z. Colluders depart by far more (``pipelines.detectors.collusion``).
-MARGINS = {"flow": 0.25, "fold": 0.08, "soft": 0.08, "whipsaw": 0.04, "team": 0.5}
-FEATURES = ("flow", "fold", "soft", "whipsaw", "team")
+#: large z. Colluders depart by far more (``pipelines.detectors.collusion``). ``quiet``
+#: has none: it compares pots with the product of two players' own rates, each betting on
+#: his own cards; ``soft`` 0.03 and ``quiet`` 0 were chosen on the independent population
+#: (docs/figures.md, *Collusion on the independent population*: soft play found, no honest
+#: pair above 4.1 once the first dumper model's pairs are set aside).
+MARGINS = {
+    "flow": 0.25,
+    "fold": 0.08,
+    "soft": 0.03,
+    "whipsaw": 0.04,
+    "team": 0.5,
+    "quiet": 0.0,
+}
+FEATURES = ("flow", "fold", "soft", "whipsaw", "team", "quiet")
 #: Fewest hands each player must have played without the other before ``team`` compares
 #: their results together with their results apart: results are heavy-tailed (one
 #: all-in is a hundred big blinds), and a mean over a handful of hands is no baseline.
@@ -20,9 +31,31 @@ BASELINE_HANDS = 50
 
 
 class PlayerCounts:
-    """One player's behaviour against everyone (the baselines)."""
+    """One player's behaviour against everyone (the baselines). ``FIELDS`` is the order
+    of a stored state's values: fields added later come last, so a state stored before
+    them still reads (its missing values are 0)."""
 
     __slots__ = (
+        "faced",
+        "faced_by",
+        "flow_in",
+        "flow_sq",
+        "folded",
+        "folds_induced",
+        "hands",
+        "hu",
+        "hu_aggr",
+        "hu_pots",
+        "hu_quiet",
+        "net",
+        "net_sq",
+        "pair_hands",
+        "raised",
+        "third",
+        "third_raised",
+    )
+
+    FIELDS = (
         "faced",
         "faced_by",
         "flow_in",
@@ -38,11 +71,14 @@ class PlayerCounts:
         "raised",
         "third",
         "third_raised",
+        "hu_pots",
+        "hu_quiet",
     )
 
     def __init__(self) -> None:
         self.faced = self.folded = self.faced_by = self.folds_induced = self.raised = 0
         self.hu = self.hu_aggr = self.third = self.third_raised = 0
+        self.hu_pots = self.hu_quiet = 0
         self.hands = 0
         self.net = 0.0
         self.net_sq = 0.0
@@ -55,7 +91,8 @@ class PairCounts:
     """Two players (``a`` < ``b``) in the hands they shared. Index 0: a acting against b;
     index 1: b acting against a."""
 
-    SUMS = ("n", "flow", "flow_sq", "net_a", "net_b")
+    SUMS = ("n", "flow", "flow_sq", "net_a", "net_b", "hu_pots", "hu_quiet")
+    """Stored in this order (``hu_pots``, ``hu_quiet`` added later: 0 in older states)."""
     SIDES = ("faced", "folded", "raised", "hu", "hu_aggr", "third", "third_raised")
 
     __slots__ = (
@@ -68,6 +105,8 @@ class PairCounts:
         "folded",
         "hu",
         "hu_aggr",
+        "hu_pots",
+        "hu_quiet",
         "n",
         "net_a",
         "net_b",
@@ -82,6 +121,7 @@ class PairCounts:
         self.n = 0
         self.flow = self.flow_sq = 0.0
         self.net_a = self.net_b = 0.0
+        self.hu_pots = self.hu_quiet = 0
         self.faced = [0, 0]
         self.folded = [0, 0]
         self.raised = [0, 0]
@@ -108,7 +148,7 @@ def combined(found: dict[str, float]) -> float:
 def features(
     pair: PairCounts, pa: PlayerCounts, pb: PlayerCounts, venues: dict[str, list[int]]
 ) -> dict[str, float]:
-    """The pair's five one-sided z-scores against the players' baselines ``pa``, ``pb``
+    """The pair's six one-sided z-scores against the players' baselines ``pa``, ``pb``
     and the venues' fold rates. Each baseline is estimated from the players' other
     hands, so its own sampling variance (``n² · var(baseline)``) is counted beside the
     pair's: a player seen almost only with his partner has no baseline to depart from."""
@@ -158,6 +198,7 @@ def features(
         team = excess / math.sqrt(spread) if spread > 0 else 0.0
     return {
         "flow": round(flow, 4),
+        "quiet": round(quiet(pair, pa, pb), 4),
         "fold": round(fold.excess(MARGINS["fold"]), 4),
         "soft": round(soft.shortfall(MARGINS["soft"]), 4),
         "whipsaw": round(whipsaw.excess(MARGINS["whipsaw"]), 4),
@@ -165,10 +206,33 @@ def features(
     }
 
 
+def quiet(pair: PairCounts, pa: PlayerCounts, pb: PlayerCounts) -> float:
+    """Heads-up pots after the flop that neither bet into: the pair's share of them
+    against what each player's rate of never betting in heads-up pots with anyone else
+    predicts (the product of the two: each bets on his own cards). Soft play's checked-down
+    pot shows here; one pot is one opportunity, however many checks it holds."""
+    pots = pair.hu_pots
+    if not pots:
+        return 0.0
+    own_a = Rate(pa.hu_quiet - pair.hu_quiet, pa.hu_pots - pots, 0.5)
+    own_b = Rate(pb.hu_quiet - pair.hu_quiet, pb.hu_pots - pots, 0.5)
+    p = min(max(own_a.p * own_b.p, 0.02), 0.98)
+    p_variance = own_b.p**2 * own_a.variance + own_a.p**2 * own_b.variance
+    test = Binomial()
+    test.add(pots, pair.hu_quiet, p, p_variance)
+    return test.excess(MARGINS["quiet"])
+
+
+#: Pseudo-opportunities at the default rate added to every baseline rate: a baseline from
+#: a handful of opportunities (a player new to the window) is drawn towards the default
+#: instead of being taken at face value (0 of 3 is not a rate of 0 with no variance).
+PRIOR_SPOTS = 10
+
+
 @dataclass(slots=True)
 class Rate:
-    """A rate estimated from the players' other opportunities (``default`` when none) and
-    the sampling variance of that estimate."""
+    """A rate estimated from the players' other opportunities, with ``PRIOR_SPOTS`` at
+    ``default`` added, and the sampling variance of that estimate."""
 
     done: float
     spots: float
@@ -176,12 +240,12 @@ class Rate:
 
     @property
     def p(self) -> float:
-        return ratio(self.done, self.spots, self.default)
+        return ratio(self.done + PRIOR_SPOTS * self.default, self.spots + PRIOR_SPOTS)
 
     @property
     def variance(self) -> float:
         p = self.p
-        return p * (1 - p) / self.spots if self.spots > 0 else p * (1 - p)
+        return p * (1 - p) / (max(self.spots, 0) + PRIOR_SPOTS)
 
 
 @dataclass(slots=True)
@@ -225,6 +289,8 @@ def shifted(player: PlayerCounts, pair: PairCounts, side: int, sign: int) -> Pla
     out.flow_in += sign * (pair.flow if side else -pair.flow)
     out.flow_sq += sign * pair.flow_sq
     out.pair_hands += sign * pair.n
+    out.hu_pots += sign * pair.hu_pots
+    out.hu_quiet += sign * pair.hu_quiet
     return out
 
 

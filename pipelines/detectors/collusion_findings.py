@@ -31,6 +31,7 @@ def collusion_findings(report: CollusionReport) -> list[Finding]:
                     "features": item.features,
                     "shared_hands": item.shared_hands,
                     "evidence_hands": list(item.evidence),
+                    "seated_together": item.seated_together,
                     "window": {"as_of": report.as_of, "days": report.window_days},
                 },
             )

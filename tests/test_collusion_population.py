@@ -1,0 +1,110 @@
+"""The collusion detector against the independent population (``tests.population``):
+players and colluders written from the methods' published descriptions, every hand dealt
+and settled by PokerKit. The fixed-seed tier runs in every test run; the long tier is the
+measurement of ``docs/figures.md`` (*Collusion on the independent population*), through
+``benchmarks/collusion_population.py``."""
+
+from __future__ import annotations
+
+from datetime import date
+from typing import Any
+
+import pytest
+
+from pipelines.detectors.collusion import CollusionDetector
+from tests.population.measure import measure
+from tests.population.methods import (
+    CHIP_DUMPING,
+    METHODS,
+    MULTI_ACCOUNTING,
+    RING,
+    SOFT_PLAY,
+    WHIPSAW,
+)
+from tests.population.room import Config, Room, pairs_of
+
+AS_OF = date(2025, 3, 5)
+#: The fixed-seed tier: one group of each of four methods, two pairs of honest friends
+#: who always sit together, one honest table; 400 rounds (seven tables, 2,800 hands).
+SMALL = Config(11, {CHIP_DUMPING: 1, WHIPSAW: 1, RING: 1, SOFT_PLAY: 1}, friends=2, honest_tables=1)
+SMALL_ROUNDS = 400
+
+
+@pytest.fixture(scope="module")
+def small_room() -> tuple[Room, list[tuple[int, list[dict[str, Any]]]]]:
+    room = Room(SMALL)
+    return room, list(room.hands(SMALL_ROUNDS))
+
+
+def test_every_hand_is_settled_by_pokerkit_and_conserves_chips(
+    small_room: tuple[Room, list[tuple[int, list[dict[str, Any]]]]],
+) -> None:
+    """PokerKit refused no action (it raises on an illegal one) and paid every pot: what
+    the seats were paid is what they put in, hand by hand."""
+    _, hands = small_room
+    assert len(hands) == SMALL_ROUNDS * 7
+    for _, events in hands:
+        put = sum(e["amount"] for e in events if e["type"] in ("BlindPosted", "ActionTaken"))
+        paid = sum(e["amount"] for e in events if e["type"] == "PotAwarded")
+        assert put == paid > 0, events[0]["hand_id"]
+        assert [e["sequence"] for e in events] == list(range(len(events)))
+
+
+def test_fixed_seed_tier_finds_the_strong_methods_and_accuses_no_honest_pair(
+    small_room: tuple[Room, list[tuple[int, list[dict[str, Any]]]]],
+) -> None:
+    """At 300 shared hands (measured: the whipsaw pair 23.5, the ring 9.6, the soft-playing
+    pair 10.7; the chip-dumping pair 5.1, below the threshold: chip dumping needs more
+    hands, ``docs/figures.md``) the whipsaw and soft-playing pairs and the ring are found;
+    no pair of players not planted together is suspected at 100 or 300 shared hands, the
+    honest friends who always sit together included."""
+    room, hands = small_room
+    measured = measure(hands, room.groups, AS_OF, checkpoints=(100, 300))
+    for method in (WHIPSAW, RING, SOFT_PLAY):
+        assert measured.found[(method, 300)] == [True], method
+    assert measured.scores[(CHIP_DUMPING, 300)][0] > measured.scores[(CHIP_DUMPING, 100)][0]
+    assert measured.false_pairs == set()
+    assert [judged > 0 for _, judged in measured.honest.values()] == [True, True]
+    detector = CollusionDetector(as_of=AS_OF)
+    for _, events in hands:
+        detector.observe(events)
+    for friends in room.friends:
+        verdict = detector.verdict(friends)
+        assert verdict.shared_hands == SMALL_ROUNDS
+        assert verdict.verdict == "not suspected", verdict
+
+
+def test_the_methods_are_the_published_ones() -> None:
+    """Every method the issue names has a group size and rules; rings and teams have three
+    or more players, multi-accounting two seats."""
+    assert set(METHODS) == {
+        "soft_play",
+        "chip_dumping",
+        "whipsaw",
+        "hole_card_sharing",
+        "ring",
+        "team_across_tables",
+        "multi_accounting",
+    }
+    assert METHODS[RING][1] >= 3 and METHODS["team_across_tables"][1] >= 3
+    assert METHODS[MULTI_ACCOUNTING][1] == 2 and METHODS[MULTI_ACCOUNTING][2]
+    assert pairs_of(["b", "a", "c"]) == [("a", "b"), ("a", "c"), ("b", "c")]
+
+
+@pytest.mark.long
+def test_long_tier_recall_and_false_positives_at_volume() -> None:
+    """One room of the figures' measurement (seed 21: one group of every method, 1,000
+    rounds at 11 tables, 11,000 hands): whipsaw and the ring found at 300 and 1,000
+    shared hands, the ring named whole; false positives at most 1% of the honest pairs
+    with 100+ shared hands at every checkpoint; no honest friends suspected. The other
+    methods' recall is measured, not asserted (docs/figures.md: below the target)."""
+    room = Room(Config(21, dict.fromkeys(METHODS, 1), friends=2, honest_tables=1))
+    hands = list(room.hands(1_000))
+    measured = measure(hands, room.groups, AS_OF, checkpoints=(100, 300, 1_000))
+    for method in (WHIPSAW, RING):
+        assert measured.found[(method, 1_000)] == [True], method
+    assert measured.whole[(RING, 1_000)] == [True]
+    for wrong, judged in measured.honest.values():
+        assert wrong <= 0.01 * judged
+    friends = {tuple(sorted(f)) for f in room.friends}
+    assert not friends & measured.false_pairs
