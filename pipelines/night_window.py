@@ -30,6 +30,11 @@ from replayer.findings import Finding, FindingKind
 
 TOLERANCE_ENV, DEFAULT_TOLERANCE_MINUTES = "CASINO_AUDIT_NIGHT_TOLERANCE", 60
 CHECK = "events.in_night"
+STANDING = frozenset({"table"})
+"""Families whose records are standing facts, not events of a night: a table's declared
+terms hold from their ``effective_from`` on, and every night's folder may carry the
+tables' file again (``simulate``'s ``tables.avro``, dated when first declared); they are
+never outside a night."""
 CITATION = f"{CITATION_PREFIX}: {CHECK}"
 
 

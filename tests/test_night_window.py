@@ -110,3 +110,22 @@ def test_the_dags_mapped_steps_find_them_too(tmp_path: Path) -> None:
     judged = judge_chunk(url, OTHER, list(range(PARTITIONS)))
     assert sum(p["quality_findings"] for p in judged) >= 9
     assert len(_outside(url)) == 9
+
+
+def test_a_tables_standing_declaration_is_never_outside_the_night(tmp_path: Path) -> None:
+    """A table's declared terms hold from their ``effective_from`` on: the tables' file in
+    a night's folder, dated when first declared (2024), is no other day's event."""
+    from audit.families import family_named
+    from audit.ingest.avro_files import write_events
+    from tests.test_show import declaration
+
+    inputs = write_day(tmp_path / "in")
+    write_events(
+        inputs / DAY.isoformat() / "tables.avro",
+        family_named("table"),
+        [declaration("casino-a/t1", "gg-2022-cash-holdem", "nlhe")],
+    )
+    url = f"sqlite:///{tmp_path / 'store.db'}"
+    argv = ["--store", url, "nightly", "--input", str(inputs), "--out", str(tmp_path / "out")]
+    assert main([*argv, "--date", DAY.isoformat(), "--workers", "1"]) in (0, 1)
+    assert _outside(url) == {}

@@ -70,7 +70,13 @@ from pipelines.night_units import (
     unit,
     unit_lookup,
 )
-from pipelines.night_window import NightWindow, outside_night, tolerance_from_env, with_window
+from pipelines.night_window import (
+    STANDING,
+    NightWindow,
+    outside_night,
+    tolerance_from_env,
+    with_window,
+)
 from pipelines.nightly.intake import (
     ReadByIngest,
     day_intakes,
@@ -279,7 +285,10 @@ def _judge_family(
             if verdict.findings:
                 flagged.append(inputs.subject)
             events.extend(inputs.events)
-            if late := outside_night(window, inputs.subject, inputs.events):
+            late = (
+                None if family in STANDING else outside_night(window, inputs.subject, inputs.events)
+            )
+            if late:
                 outside.append(late)
             if family == "banked" and is_coup(inputs.events):
                 coups.append(inputs.subject)
