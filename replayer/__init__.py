@@ -11,7 +11,14 @@ the rake taken), GG-2022's tied-hands policy cited only where players tie, and a
 whose source names ``none`` never judged by the period choice. Version 5 goes on with
 real rooms' files (issue 21: how the rooms share a split pot and the rake over pots and
 runs, tournament hands under tournament rules; poker v5's HouseMoneyAdded in the pot)
-and reports a slot machine's bad meter readings one finding each (issue 23).
+and reports a slot machine's bad meter readings one finding each (issue 23). Version 6
+judges across records (issue 38): poker table sessions (chips vanished between hands, the
+button's rotation), shoes (their composition and last coup), tournaments across hands
+(chip counts, eliminations, deals, sanctions, staking), the clock (GG-2022's time to act);
+reads MO-97/2010 art.12(4) and art.10(3) and PT-217/2007 I.32-33 as written; judges a
+PT hand's blinds and bets against the table's limits (n.º 19-20, 82-83), its showdown
+order (n.º 62) and an early board card (n.º 110); and cites a winning banker's cagnotte
+under I.2, I.45, I.47.
 
 Importing the package checks that no compiled module (``replayer.compiled``) is older than
 its source.
@@ -19,6 +26,6 @@ its source.
 
 from replayer.compiled import check_sources
 
-REPLAYER_VERSION = "5"
+REPLAYER_VERSION = "6"
 
 check_sources()
