@@ -190,6 +190,7 @@ def test_a_fast_fold_pool_is_not_a_session() -> None:
         ("pt-217-2007-holdem", "PT-217/2007 n.º 29"),
         (GG, None),  # the house rules state no rotation: not judged
     ],
+    ids=["mo", "pt", "gg"],
 )
 def test_a_button_that_stays_put_is_a_rotation_finding_where_the_text_says_so(
     rulebook: str, article: str | None

@@ -67,7 +67,9 @@ def table_session_units(
                 units.append(session_unit(inputs, verdict))
                 ledger[inputs.subject] = {"verdict": units[-1].subject_id, "table": table}
     if ledger:
+        flagged = sorted(u.records[0]["subject"] for u in units if u.records[0]["findings"])
+        scope = f"{day.isoformat()}/{SCOPE}"
         units.append(
-            unit(LEDGER, f"{day.isoformat()}/{SCOPE}", [], family=TABLE_SESSION, ledger=ledger)
+            unit(LEDGER, scope, [], family=TABLE_SESSION, ledger=ledger, with_findings=flagged)
         )
     return units

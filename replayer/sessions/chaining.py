@@ -14,9 +14,11 @@ hold (each bound a named parameter of ``SessionRules``):
   seats in both;
 * the button moved to the next seat dealt in (MO-97/2010 art.1(2); PT-217/2007 n.º 29):
   a button that skipped seats means hands are missing between the two. A button that did
-  not move at all between the same three or more players is consecutive, and a rotation
-  fault (``replayer.sessions.rotation``); heads-up, it cannot be told from two hands
-  missing, and breaks the session.
+  not move at all between the same three or more players, under a rulebook whose text
+  states the rotation (``ROTATION``), is consecutive, and a rotation fault
+  (``replayer.sessions.rotation``); elsewhere (GG-2022 and room text state no rotation)
+  and heads-up, it cannot be told from hands missing in a multiple of the players, and
+  breaks the session.
 
 A fast-fold pool (Zoom, Rush & Cash: one table name, new players every hand) is not a
 table of sessions: a table whose time-adjacent hands fail the same-players test in at
@@ -60,6 +62,20 @@ class Link(StrEnum):
 
 
 CHAINED = frozenset({Link.CONSECUTIVE, Link.BUTTON_STUCK})
+
+#: A rulebook's prefix -> the article of its text on the button's rotation.
+ROTATION: tuple[tuple[str, str], ...] = (
+    ("mo-97-2010-", "MO-97/2010 art.1(2)"),
+    ("pt-217-2007-", "PT-217/2007 n.º 29"),
+)
+
+
+def rotation_rule(rulebook: str | None) -> str | None:
+    """The article on the button's rotation of ``rulebook`` (None: its text states none)."""
+    for prefix, cited in ROTATION:
+        if rulebook and rulebook.startswith(prefix):
+            return cited
+    return None
 
 
 @dataclass(frozen=True)
@@ -108,7 +124,8 @@ def link(previous: HandSummary, following: HandSummary, rules: SessionRules) -> 
         return Link.PLAYERS
     if following.button is None or following.button == next_button(previous, following):
         return Link.CONSECUTIVE
-    if following.button == previous.button and len(following.seats) >= 3:
+    stuck = following.button == previous.button and len(following.seats) >= 3
+    if stuck and rotation_rule(following.rulebook) is not None:
         return Link.BUTTON_STUCK
     return Link.BUTTON_SKIPPED
 

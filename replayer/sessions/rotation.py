@@ -4,7 +4,8 @@ Between two consecutive hands of the same three or more players, a button that s
 the same seat is a rotation fault (``button_not_rotated``), under a rulebook whose text
 states the rule. The GG-2022 house rules leave the game's procedure to each game's page
 and state none, and a room's text names no rulebook: neither is judged (a rule the
-records alone cannot show: a stuck button breaks no arithmetic).
+records alone cannot show: a stuck button breaks no arithmetic), and there a stuck button
+breaks the session (``replayer.sessions.chaining``).
 """
 
 from __future__ import annotations
@@ -12,29 +13,15 @@ from __future__ import annotations
 from collections.abc import Iterator
 
 from replayer.findings import Finding, FindingKind
-from replayer.sessions.chaining import Link, next_button
+from replayer.sessions.chaining import Link, next_button, rotation_rule
 from replayer.sessions.hands import HandSummary
-
-#: A rulebook's prefix -> the article on the button's rotation.
-CITATIONS: tuple[tuple[str, str], ...] = (
-    ("mo-97-2010-", "MO-97/2010 art.1(2)"),
-    ("pt-217-2007-", "PT-217/2007 n.º 29"),
-)
-
-
-def citation(rulebook: str | None) -> str | None:
-    """The rotation article of ``rulebook`` (None: it states none)."""
-    for prefix, cited in CITATIONS:
-        if rulebook and rulebook.startswith(prefix):
-            return cited
-    return None
 
 
 def rotation_findings(
     subject: str, before: HandSummary, after: HandSummary, how: Link
 ) -> Iterator[Finding]:
     """``button_not_rotated`` when the button stayed put between consecutive hands."""
-    cited = citation(after.rulebook)
+    cited = rotation_rule(after.rulebook)
     if how is not Link.BUTTON_STUCK or cited is None:
         return
     yield Finding(
