@@ -415,3 +415,53 @@ def test_the_console_page_of_a_session_lists_its_hands_with_the_break(
     assert "POKER TABLE SESSION" in text and "Verdict history" in text
     assert all(hand in text for hand in row["detail"]["hands"])
     assert "&gt;&gt; " in text and "taken off the table" in text
+
+
+def test_a_sessions_evidence_bundle_is_judged_again_without_the_store(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A session has no events of its own: its bundle holds its hands as stored and its
+    verdict; ``verify_bundle`` judges the session again from them, offline, and a hand left
+    out (or a byte changed) fails."""
+    import copy
+    from datetime import UTC, datetime
+
+    from audit.evidence.bundle import build_bundle
+    from audit.evidence.check import verify_bundle
+    from audit.evidence.treecache import TreeCache
+    from audit.ingest.pipeline import ingest
+    from audit.judging import StoreVerdicts, replay
+    from audit.store import AuditStore
+    from audit.store.signing import SIGNING_KEY_ENV, generate_keypair, load_public_key
+
+    private, public = generate_keypair(tmp_path / "keys")
+    monkeypatch.setenv(SIGNING_KEY_ENV, str(private))
+    hands = table(4)
+    hands[2] = plant_chip_removal(hands[2], "p6", 400) or []
+    path = tmp_path / "hands.txt"
+    texts = [write(hand, "pokerstars", str(2000 + n)) for n, hand in enumerate(hands)]
+    path.write_text(write_file(texts), encoding="utf-8")
+    store = AuditStore(f"sqlite:///{tmp_path / 'store.db'}")
+    try:
+        ingest(store, [path], header_zone="UTC")
+        replay(store)
+        store.checkpoint()
+        bundle = build_bundle(
+            store,
+            StoreVerdicts(store),
+            "pokerstars/t@pokerstars/2000",
+            made_by="tests",
+            made_at=datetime(2024, 5, 3, tzinfo=UTC),
+            trees=TreeCache(),
+        )
+    finally:
+        store.close()
+    key = load_public_key(public)
+    assert bundle["subject"] == {"kind": "table_session", "id": "pokerstars/t@pokerstars/2000"}
+    assert [g["subject"] for g in bundle["inputs"]] == [f"pokerstars/{2000 + n}" for n in range(4)]
+    report = verify_bundle(bundle, key)
+    assert report.ok, report.problems
+    assert "recomputed" in report.proven[1] and "chips_vanished" in report.proven[1]
+    short = copy.deepcopy(bundle)
+    del short["inputs"][-1]
+    assert not verify_bundle(short, key).ok

@@ -12,8 +12,9 @@ proof linking them to a signed checkpoint (format and checker: ``audit.evidence.
 * the rulebook and each cited rule's summary (``replayer.rulebooks.citations``);
 * a collusion suspicion (``pair:A|B``), which has no events of its own: the night's
   detector unit holding it and the evidence hands it names (``suspicion_bundle``);
-* a shoe (``shoe:T:S``), which has none either: its rounds and its table's declarations
-  (``shoe_bundle``);
+* a shoe (``shoe:T:S``) or a poker table session (``<table>@<first hand>``), which have
+  none either: a shoe's rounds and its table's declarations, a session's hands
+  (``across_bundle``);
 * a proof (``audit.evidence.proofs``): Merkle inclusion proofs to the latest signed tree head
   when the store's checkpoints carry tree roots (``audit.store.merkle``), else the hash
   chain from the first proven row to the first signed checkpoint after the last one.
@@ -33,7 +34,16 @@ from audit.evidence.proofs import event_json, prove
 from audit.evidence.treecache import TreeCache
 from audit.ingest.conflicts import KIND as CONFLICTS
 from audit.ingest.conflicts import conflict_key
-from audit.judging import DECLARED, OWN_TABLE, SHOE, Verdicts, gather, opening, shoe_of
+from audit.judging import (
+    DECLARED,
+    OWN_TABLE,
+    SHOE,
+    TABLE_SESSION,
+    Verdicts,
+    gather,
+    opening,
+    shoe_of,
+)
 from audit.judging import KIND as ADJUDICATION
 from audit.show import collusion_nights
 from audit.show.shoes import rounds_of_shoe
@@ -127,9 +137,25 @@ def suspicion_bundle(
     )
 
 
-def shoe_bundle(
+def _shoe_inputs(store: AuditStore, subject: str) -> list[tuple[str, str]]:
+    """A shoe's inputs: its stored rounds, then its table's declarations when stored."""
+    rounds = rounds_of_shoe(store, subject)
+    key = shoe_of(rounds[0]) if rounds else None
+    groups = [("banked", str(r[0]["round_id"])) for r in rounds]
+    if key is not None and store.records_of("table", key[0]):
+        groups.append(("table", key[0]))
+    return groups
+
+
+def _session_inputs(store: AuditStore, record: Mapping[str, Any]) -> list[tuple[str, str]]:
+    """A poker table session's inputs: the hands its verdict lists, in play order."""
+    return [("poker", str(hand)) for hand in record.get("hands") or ()]
+
+
+def across_bundle(
     store: AuditStore,
     verdicts: Verdicts,
+    kind: str,
     subject: str,
     *,
     made_by: str,
@@ -137,22 +163,21 @@ def shoe_bundle(
     trees: TreeCache,
     proof: str = "auto",
 ) -> dict[str, Any]:
-    """The evidence bundle of a shoe (``shoe:T:S``), which has no events of its own: its
-    stored rounds and its table's declarations (its ``inputs``), its current verdict and
-    the proof of them all (``audit.evidence.check`` judges the shoe again from them)."""
-    rounds = rounds_of_shoe(store, subject)
-    current = verdicts.current_unit(SHOE, subject)
-    if not rounds or not current:
-        raise NoEvidence(f"no stored shoe verdict on {subject!r}")
-    key = shoe_of(rounds[0])
-    groups = [("banked", str(r[0]["round_id"])) for r in rounds]
-    if key is not None and store.records_of("table", key[0]):
-        groups.append(("table", key[0]))
+    """The evidence bundle of a subject judged across others, with no events of its own
+    (``audit.evidence.check.ACROSS``): a shoe's stored rounds and its table's declarations,
+    a table session's hands, as its ``inputs``; its current verdict; the proof of them all
+    (``audit.evidence.check`` judges it again from them)."""
+    current = verdicts.current_unit(kind, subject)
+    if not current:
+        raise NoEvidence(f"no stored {kind.replace('_', ' ')} verdict on {subject!r}")
     verdict_rows = rows_of(store, subject_uuid(ADJUDICATION, current).hex)
     record = _verdict_record(store, verdict_rows)[1]
+    groups = _shoe_inputs(store, subject) if kind == SHOE else _session_inputs(store, record)
+    if not groups:
+        raise NoEvidence(f"no stored inputs of {subject!r}")
     return _bundle(
         store,
-        {"kind": SHOE, "id": subject},
+        {"kind": kind, "id": subject},
         events=[],
         inputs=[(k, s, _rows(store, k, s)) for k, s in groups],
         verdict=(current, verdict_rows),
@@ -178,6 +203,19 @@ def _verdict_record(store: AuditStore, rows: Sequence[ChainRow]) -> tuple[str, d
     return str(orjson.loads(events[0]).get("subject_id")), store.transcoder.decode_record(events[1])
 
 
+def _across_kind(verdicts: Verdicts, subject: str, kind: str | None) -> str | None:
+    """The kind of a subject judged across others that ``subject`` names (``shoe:T:S``, a
+    table session ``<table>@<first hand>`` with a stored verdict: a hand id may hold an
+    ``@`` too), unless ``kind`` says otherwise."""
+    if subject.startswith(f"{SHOE}:") and kind in (None, SHOE):
+        return SHOE
+    if kind == TABLE_SESSION or (
+        kind is None and "@" in subject and verdicts.current_unit(TABLE_SESSION, subject)
+    ):
+        return TABLE_SESSION
+    return None
+
+
 def build_bundle(
     store: AuditStore,
     verdicts: Verdicts,
@@ -197,9 +235,17 @@ def build_bundle(
         return suspicion_bundle(
             store, verdicts, subject, made_by=made_by, made_at=made_at, trees=trees, proof=proof
         )
-    if subject.startswith(f"{SHOE}:") and kind in (None, SHOE):
-        return shoe_bundle(
-            store, verdicts, subject, made_by=made_by, made_at=made_at, trees=trees, proof=proof
+    across = _across_kind(verdicts, subject, kind)
+    if across is not None:
+        return across_bundle(
+            store,
+            verdicts,
+            across,
+            subject,
+            made_by=made_by,
+            made_at=made_at,
+            trees=trees,
+            proof=proof,
         )
     kind = stored_kind(store, subject, kind)
     records = store.records_of(kind, subject)

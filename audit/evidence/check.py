@@ -15,9 +15,10 @@ A bundle (``audit.evidence.bundle.build_bundle`` makes them; one JSON file) hold
 * ``proof``: a signed checkpoint and the proof that every event above is in the store's
   history up to it (``audit.evidence.proof_check``: Merkle inclusion or hash chain).
 
-A shoe (``shoe:T:S``) has no events of its own either: its ``inputs`` are its rounds and
-its table's declarations, and its verdict is judged again from them
-(``audit.judging.judge_shoe``).
+A shoe (``shoe:T:S``) and a poker table session (``<table>@<first hand>``) have no events
+of their own either (``ACROSS``): a shoe's ``inputs`` are its rounds and its table's
+declarations, a session's its hands, and the verdict is judged again from them
+(``audit.judging.judge_shoe``, ``judge_table_sessions``).
 
 A collusion suspicion (subject kind ``collusion``, ``pair:A|B``) has no events of its own:
 its ``verdict`` is the night's detector unit holding it, its ``inputs`` the evidence
@@ -43,7 +44,7 @@ fields is refused), and every report repeats it.
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -56,12 +57,14 @@ from audit.evidence.proof_check import ProofError, ProofResult, check_proof, row
 from audit.judging import (
     ADJUDICATORS,
     SHOE,
+    TABLE_SESSION,
     Inputs,
     TermsBook,
     findings_json,
     gather,
     judge,
     judge_shoe,
+    judge_table_sessions,
     shoe_of,
     shoe_subject,
 )
@@ -332,34 +335,90 @@ def _suspicion(bundle: Mapping[str, Any], subject: str, public_key: Ed25519Publi
     ]
 
 
-def _shoe(bundle: Mapping[str, Any], subject: str, public_key: Ed25519PublicKey) -> list[str]:
-    """What a shoe's bundle proves: its rounds (and its table's declarations) are stored
-    and in the signed history with its verdict, and the verdict is what the replayer
-    gives for those rounds (recomputed, ``audit.judging.judge_shoe``)."""
+def _rejudged_shoe(
+    subject: str, inputs: Mapping[tuple[str, str], list[dict[str, Any]]]
+) -> tuple[Inputs, Any]:
+    """A shoe judged again from its bundled rounds (and its table's declarations)."""
+    rounds = [records for (kind, _), records in inputs.items() if kind == "banked"]
+    keys = {shoe_of(records) for records in rounds}
+    if len(keys) != 1 or shoe_subject(keys.pop() or ("", "")) != subject:
+        raise BundleError(f"the bundled rounds are not the rounds of shoe {subject}")
+    shoe = shoe_of(rounds[0])
+    assert shoe is not None  # checked above
+    return judge_shoe(shoe, rounds, TermsBook(_Bundled(inputs)))
+
+
+def _rejudged_session(
+    subject: str, inputs: Mapping[tuple[str, str], list[dict[str, Any]]]
+) -> tuple[Inputs, Any]:
+    """A poker table session judged again from its bundled hands: they must make that one
+    session, whole (``audit.judging.judge_table_sessions``)."""
+    hands = [records for (kind, _), records in inputs.items() if kind == "poker"]
+    for judged, verdict in judge_table_sessions(hands):
+        if judged.subject == subject and len(verdict.hands) == len(hands):
+            return judged, verdict
+    raise BundleError(f"the bundled hands are not the hands of session {subject}")
+
+
+Rejudge = Callable[[str, Mapping[tuple[str, str], list[dict[str, Any]]]], tuple[Inputs, Any]]
+"""(subject, the bundled records by (kind, subject)) -> (its inputs, its verdict)."""
+
+
+@dataclass(frozen=True)
+class Across:
+    """A subject judged across other subjects' events, with none of its own: what its
+    bundle's ``inputs`` are, and how they are judged again."""
+
+    noun: str
+    """What its inputs are, in words (``round``, ``hand``)."""
+    rejudge: Rejudge
+    note: str
+    """What its bundle cannot prove."""
+
+
+ACROSS: dict[str, Across] = {
+    SHOE: Across(
+        "round",
+        _rejudged_shoe,
+        "the bundle holds the rounds stored under this shoe when it was made; a round of it "
+        "stored later, outside the signed history, is not in it",
+    ),
+    TABLE_SESSION: Across(
+        "hand",
+        _rejudged_session,
+        "the bundle holds the hands of this session as judged when it was made; a hand of "
+        "the table stored later, outside the signed history, is not in it",
+    ),
+}
+"""Subject kinds judged across other subjects (``audit.evidence.bundle.across_bundle``)."""
+
+
+def _across(
+    bundle: Mapping[str, Any], kind: str, subject: str, public_key: Ed25519PublicKey
+) -> list[str]:
+    """What the bundle of a subject judged across others proves: its inputs (a shoe's
+    rounds and its table's declarations, a session's hands) are stored and in the signed
+    history with its verdict, and the verdict is what the replayer gives for them."""
     inputs: dict[tuple[str, str], list[dict[str, Any]]] = {}
     proven: list[Mapping[str, Any]] = []
     for group in bundle.get("inputs") or ():
         key = (str(group["kind"]), str(group["subject"]))
         inputs[key] = _records(*key, group.get("events") or ())
         proven += group.get("events") or ()
-    rounds = [records for (kind, _), records in inputs.items() if kind == "banked"]
-    keys = {shoe_of(records) for records in rounds}
-    if len(keys) != 1 or shoe_subject(keys.pop() or ("", "")) != subject:
-        raise BundleError(f"the bundled rounds are not the rounds of shoe {subject}")
-    unit, stored = _verdict(bundle, SHOE, subject)
+    across = ACROSS[kind]
+    judged, verdict = across.rejudge(subject, inputs)
+    unit, stored = _verdict(bundle, kind, subject)
     result = check_proof(
         bundle.get("proof") or {}, [*proven, *bundle["verdict"]["events"]], public_key
     )
-    shoe = shoe_of(rounds[0])
-    assert shoe is not None  # checked above
     _same_replayer(stored)
-    judged, verdict = judge_shoe(shoe, rounds, TermsBook(_Bundled(inputs)))
+    count = sum(1 for (group_kind, _) in inputs if group_kind != "table")
     cp = result.checkpoint
     return [
-        f"the {len(rounds)} stored round(s) of shoe {subject} and its verdict unit {unit} are "
-        f"in the store's history up to checkpoint {cp.notification_id} ({cp.event_count} "
-        f"rows), signed by key {cp.key_id or '(unnamed)'} at {result.head_time} "
-        f"({result.method})",
+        f"the {count} stored {across.noun}(s) of {kind.replace('_', ' ')} {subject} and its "
+        f"verdict unit {unit} are in the store's history up to checkpoint "
+        f"{cp.notification_id} ({cp.event_count} rows), signed by key "
+        f"{cp.key_id or '(unnamed)'} at {result.head_time} ({result.method})",
         _recomputed(judged, verdict, stored),
         _citations(bundle, stored),
     ]
@@ -390,12 +449,9 @@ def verify_bundle(bundle: Mapping[str, Any], public_key: Ed25519PublicKey) -> Ev
                 claims(bundle),
             ]
             return report
-        if kind == SHOE:
-            report.proven += _shoe(bundle, subject, public_key)
-            report.notes.append(
-                "the bundle holds the rounds stored under this shoe when it was made; a round "
-                "of it stored later, outside the signed history, is not in it"
-            )
+        if kind in ACROSS:
+            report.proven += _across(bundle, kind, subject, public_key)
+            report.notes.append(ACROSS[kind].note)
             return report
         events = list(bundle.get("events") or ())
         records = _records(kind, subject, events)

@@ -19,7 +19,7 @@ from fastapi import APIRouter, Form, HTTPException, Request
 from fastapi.responses import RedirectResponse, Response
 
 from audit.evidence.bundle import KINDS, NoEvidence, build_bundle
-from audit.evidence.check import SUSPECTS
+from audit.evidence.check import ACROSS, SUSPECTS
 from audit.evidence.proofs import NoProof
 from audit.judging import UnitKey, latest
 from audit.show import adjudication_units, collusion_nights, explanation
@@ -116,6 +116,7 @@ def subject_page(request: Request, viewer: Reader, subject_id: str) -> Response:
         current=latest([unit_id for unit_id, _ in units]),
         links=subject_links(rt.model, rt.store, subject_id),
         suspicion=suspicion and bool(history),
+        across=next((k for k, _ in keys if k in ACROSS), None) if history else None,
     )
 
 
