@@ -37,6 +37,7 @@ from audit.store import (
     decode_compact_state,
     expand_row,
     heads_from_list,
+    heads_list,
     is_compact_state,
     key_id,
     legacy_link_hash,
@@ -139,7 +140,10 @@ def checkpoint_of(data: Mapping[str, Any]) -> Checkpoint:
         values["tree_root"] = hex_bytes(data["tree_root"], "the checkpoint's tree root")
         values["head_time"] = int(data.get("head_time") or 0)
         if "shard_heads" in data:  # signed with the tree head (message v3)
-            values["shard_heads"] = heads_from_list(data["shard_heads"])
+            heads = heads_from_list(data["shard_heads"])
+            if heads_list(heads) != data["shard_heads"]:  # e.g. a hash in upper case
+                raise ProofError("the checkpoint's shard heads are not as the store writes them")
+            values["shard_heads"] = heads
             values["shards_signed"] = True
     return Checkpoint(**values)
 
