@@ -199,3 +199,27 @@ def test_a_field_renamed_or_respelled_is_refused(console_store: ConsoleStore, ch
     RENAMES[change](bundle)
     report = verify_bundle(bundle, key)
     assert not report.ok, change
+
+
+def test_a_number_too_large_for_an_integer_is_malformed_not_a_traceback(
+    console_store: ConsoleStore,
+) -> None:
+    """Found by the fuzz tier (seed 2): ``1e999999`` as the checkpoint's notification id
+    reads as infinity, and ``int`` of it raised ``OverflowError`` out of the check."""
+    store = AuditStore(console_store.url)
+    try:
+        model = ReadModel(store)
+        bundle = build_bundle(
+            store,
+            ModelVerdicts(model),
+            _every_kind(store, model)["poker"],
+            made_by="tests",
+            made_at=datetime(2025, 3, 3, tzinfo=UTC),
+            trees=TreeCache(),
+        )
+    finally:
+        store.close()
+    bundle["proof"]["checkpoint"]["notification_id"] = float("inf")
+    report = verify_bundle(bundle, load_public_key(console_store.public_key))
+    assert not report.ok
+    assert "malformed" in " ".join(report.problems)

@@ -383,6 +383,6 @@ def verify_bundle(bundle: Mapping[str, Any], public_key: Ed25519PublicKey) -> Ev
         report.notes += _unproven(bundle, kind, subject, result)
     except (BundleError, ProofError) as error:
         report.problems.append(str(error))
-    except (KeyError, TypeError, ValueError, IndexError, AttributeError) as error:
+    except (KeyError, TypeError, ValueError, IndexError, AttributeError, OverflowError) as error:
         report.problems.append(f"the bundle is malformed: {error!r}"[:300])
     return report
