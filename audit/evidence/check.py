@@ -53,7 +53,13 @@ from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PublicKey
 from eventsourcing.persistence import DatetimeAsISO, DecimalAsStr, UUIDAsHex
 from eventsourcing.utils import get_topic
 
-from audit.evidence.proof_check import ProofError, ProofResult, check_proof, row_state
+from audit.evidence.proof_check import (
+    ProofError,
+    ProofResult,
+    check_proof,
+    only_fields,
+    row_state,
+)
 from audit.judging import (
     ADJUDICATORS,
     SHOE,
@@ -287,6 +293,24 @@ def _unproven(bundle: Mapping[str, Any], kind: str, subject: str, result: ProofR
     ]
 
 
+#: Each section's fields (``audit.evidence.bundle``): any other is refused, never ignored.
+SECTION_FIELDS = (
+    ("subject", frozenset({"kind", "id"})),
+    ("rulebook", frozenset({"id", "citations"})),
+    ("verdict", frozenset({"unit", "events"})),
+)
+
+
+def _sections(bundle: Mapping[str, Any]) -> None:
+    """Every section of ``bundle`` holds only the fields the product writes."""
+    for name, allowed in SECTION_FIELDS:
+        only_fields(bundle.get(name) or {}, allowed, f"the bundle's {name}")
+    for citation in (bundle.get("rulebook") or {}).get("citations") or ():
+        only_fields(citation, frozenset({"citation", "summary"}), "a cited rule")
+    for group in bundle.get("inputs") or ():
+        only_fields(group, frozenset({"kind", "subject", "events"}), "an input group")
+
+
 def claims(bundle: Mapping[str, Any]) -> str:
     """The note on the fields no signature covers (``UNAUTHENTICATED``)."""
     return (
@@ -433,6 +457,7 @@ def verify_bundle(bundle: Mapping[str, Any], public_key: Ed25519PublicKey) -> Ev
         unknown = sorted(str(k) for k in bundle if k not in BUNDLE_FIELDS)
         if unknown:
             raise BundleError(f"fields a bundle does not hold: {str(unknown)[:200]}")
+        _sections(bundle)
         marked = bundle.get("unauthenticated", list(UNAUTHENTICATED))  # older bundles: none
         if marked != list(UNAUTHENTICATED):
             raise BundleError(
@@ -478,6 +503,6 @@ def verify_bundle(bundle: Mapping[str, Any], public_key: Ed25519PublicKey) -> Ev
         report.notes += _unproven(bundle, kind, subject, result)
     except (BundleError, ProofError) as error:
         report.problems.append(str(error))
-    except (KeyError, TypeError, ValueError, IndexError, AttributeError) as error:
+    except (KeyError, TypeError, ValueError, IndexError, AttributeError, OverflowError) as error:
         report.problems.append(f"the bundle is malformed: {error!r}"[:300])
     return report

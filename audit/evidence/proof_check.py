@@ -37,6 +37,7 @@ from audit.store import (
     decode_compact_state,
     expand_row,
     heads_from_list,
+    heads_list,
     is_compact_state,
     key_id,
     legacy_link_hash,
@@ -72,6 +73,26 @@ def hex_bytes(value: object, what: str) -> bytes:
     return data
 
 
+CHECKPOINT_FIELDS = frozenset(
+    {"notification_id", "chain_hash", "event_count", "signature", "key_id", "tree_root",
+     "head_time", "shard_heads"}
+)  # fmt: skip
+PROOF_FIELDS = {MERKLE: frozenset({"type", "checkpoint", "leaves"}),
+                HASH_CHAIN: frozenset({"type", "checkpoint", "rows"})}  # fmt: skip
+LEAF_FIELDS = frozenset({"index", "path"})
+
+
+def only_fields(section: object, allowed: frozenset[str], what: str) -> None:
+    """``section`` is a JSON object with no field but ``allowed`` (``ProofError``
+    otherwise: a field a bundle does not hold is refused, never ignored; a renamed
+    ``key_id`` read as absent skipped the key's check)."""
+    if not isinstance(section, Mapping):
+        raise ProofError(f"{what} is not a JSON object")
+    unknown = sorted(str(k) for k in section if k not in allowed)
+    if unknown:
+        raise ProofError(f"{what} holds fields a bundle does not: {str(unknown)[:120]}")
+
+
 def _row_fields(row: Mapping[str, Any]) -> None:
     unknown = sorted(str(k) for k in row if k not in ROW_FIELDS)
     if unknown:
@@ -104,6 +125,7 @@ def recomputed_hash(row: Mapping[str, Any], prev: bytes) -> bytes:
 
 def checkpoint_of(data: Mapping[str, Any]) -> Checkpoint:
     """The ``Checkpoint`` a bundle's checkpoint section describes."""
+    only_fields(data, CHECKPOINT_FIELDS, "the proof's checkpoint")
     values: dict[str, Any] = {
         "notification_id": int(data["notification_id"]),
         "chain_hash": hex_bytes(data["chain_hash"], "the checkpoint's chain hash"),
@@ -118,7 +140,10 @@ def checkpoint_of(data: Mapping[str, Any]) -> Checkpoint:
         values["tree_root"] = hex_bytes(data["tree_root"], "the checkpoint's tree root")
         values["head_time"] = int(data.get("head_time") or 0)
         if "shard_heads" in data:  # signed with the tree head (message v3)
-            values["shard_heads"] = heads_from_list(data["shard_heads"])
+            heads = heads_from_list(data["shard_heads"])
+            if heads_list(heads) != data["shard_heads"]:  # e.g. a hash in upper case
+                raise ProofError("the checkpoint's shard heads are not as the store writes them")
+            values["shard_heads"] = heads
             values["shards_signed"] = True
     return Checkpoint(**values)
 
@@ -158,6 +183,7 @@ def check_proof(
     kind = proof.get("type")
     if kind not in (MERKLE, HASH_CHAIN):
         raise ProofError(f"no proof of inclusion ({proof.get('reason') or kind!r})")
+    only_fields(proof, PROOF_FIELDS[kind], "the proof")
     checkpoint = checkpoint_of(proof["checkpoint"])
     _signed(checkpoint, public_key)
     for event in events:
@@ -186,6 +212,7 @@ def _merkle(proof: Mapping[str, Any], events: Sequence[Mapping[str, Any]], cp: C
         entry = paths.get(str(event["notification_id"]))
         if entry is None:
             raise ProofError(f"no inclusion proof for notification {event['notification_id']}")
+        only_fields(entry, LEAF_FIELDS, "an inclusion proof")
         path = [hex_bytes(h, "an inclusion proof's hash") for h in entry["path"]]
         leaf = leaf_hash(hex_bytes(event["chain_hash"], "a chain hash"))
         if not verify_inclusion(leaf, int(entry["index"]), cp.event_count, path, cp.tree_root):
