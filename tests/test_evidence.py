@@ -22,6 +22,7 @@ from audit.judging import (
     BANKER_RUN,
     KIND,
     SHOE,
+    TABLE_SESSION,
     current_adjudications,
     current_findings,
     judge_stored,
@@ -99,8 +100,9 @@ def test_every_path_gives_the_same_verdict(store_url: str, day_input: Path, tmp_
         _show_one_of_each_kind(store, night)
 
         first = replay(store)
-        assert set(first.subjects) == {*JUDGED_KINDS, BANKER_RUN, SHOE}
+        assert set(first.subjects) == {*JUDGED_KINDS, BANKER_RUN, SHOE, TABLE_SESSION}
         assert first.subjects[BANKER_RUN] > 0
+        assert first.subjects[TABLE_SESSION] > 0  # the tables' consecutive hands
         assert first.subjects[SHOE] > 0  # every shoe the tables dealt ends within the day
         assert first.adjudications_stored == 0  # the night stored every verdict replay gives
         assert _verdicts(store) == night

@@ -476,7 +476,7 @@ def verify_bundle(bundle: Mapping[str, Any], public_key: Ed25519PublicKey) -> Ev
             return report
         if kind in ACROSS:
             report.proven += _across(bundle, kind, subject, public_key)
-            report.notes.append(ACROSS[kind].note)
+            report.notes += [ACROSS[kind].note, claims(bundle)]
             return report
         events = list(bundle.get("events") or ())
         records = _records(kind, subject, events)

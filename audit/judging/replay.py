@@ -71,8 +71,10 @@ def replay(
         summary.subjects[inputs.kind] = summary.subjects.get(inputs.kind, 0) + 1
         summary.with_findings += bool(verdict.findings)
         tally_kinds(verdict.findings, summary.findings)
-        stored = session_unit if inputs.kind == TABLE_SESSION else verdict_unit
-        writer.add(stored(inputs, verdict))
+        if inputs.kind == TABLE_SESSION:
+            writer.add(session_unit(inputs, verdict, terms_book))
+        else:
+            writer.add(verdict_unit(inputs, verdict))
 
     runs: dict[str, list[list[dict[str, Any]]]] = {}
     tables: dict[str, list[list[dict[str, Any]]]] = {}

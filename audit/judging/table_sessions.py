@@ -18,7 +18,7 @@ from collections.abc import Iterator, Sequence
 from datetime import datetime
 from typing import Any
 
-from audit.judging.path import Inputs, verdict_unit
+from audit.judging.path import Inputs, TermsBook, verdict_unit
 from audit.store import SubjectRecords
 from replayer.sessions import SessionVerdict, adjudicate_session, table_sessions
 from replayer.sessions.hands import summarize
@@ -47,18 +47,27 @@ def judge_table_sessions(
         yield Inputs(TABLE_SESSION, session.subject, events), adjudicate_session(events)
 
 
-def session_unit(inputs: Inputs, verdict: SessionVerdict) -> SubjectRecords:
+def session_unit(
+    inputs: Inputs, verdict: SessionVerdict, terms_book: TermsBook | None = None
+) -> SubjectRecords:
     """The stored verdict unit of a session (``verdict_unit``), with who and what it is
-    about (its currency, table and first hand's start) and its hands in play order with
-    how each follows the one before (``show`` lists them)."""
+    about (its currency, table, operator (the table's declared terms in force at its
+    first hand, from ``terms_book``; they are not judged, so not in its inputs) and first
+    hand's start) and its hands in play order with how each follows the one before
+    (``show`` lists them)."""
     stored = verdict_unit(inputs, verdict)
     first = next((e for e in inputs.events if e.get("type") == "HandStarted"), {})
     when = first.get("occurred_at")
+    table = first.get("table_id")
+    terms = None
+    if terms_book is not None and table is not None:
+        terms = terms_book.in_force(str(table), when if isinstance(when, datetime) else None)
     record = stored.records[0]
     record["context"] = {
         **record["context"],
         "currency": first.get("currency"),
-        "table": first.get("table_id"),
+        "table": table,
+        "operator": (terms or {}).get("operator"),
         "started_at": when.isoformat() if isinstance(when, datetime) else None,
     }
     record["hands"] = list(verdict.hands)

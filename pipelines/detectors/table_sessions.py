@@ -15,7 +15,7 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from datetime import date, datetime, timedelta
 
-from audit.judging import TABLE_SESSION, judge_table_sessions
+from audit.judging import TABLE_SESSION, TermsBook, judge_table_sessions
 from audit.judging.table_sessions import session_unit
 from audit.store import AuditStore, SubjectRecords
 from pipelines.night_units import LEDGER, UnitLookup, iter_days_units, unit
@@ -60,11 +60,12 @@ def table_session_units(
     order, and the night's ledger of them (none when no session closed)."""
     units: list[SubjectRecords] = []
     ledger: dict[str, dict[str, str]] = {}
+    terms_book = TermsBook(store)
     for table, hands in sorted(tables.items()):
         records = [records for _, records in store.iter_records("poker", dict.fromkeys(hands))]
         for inputs, verdict in judge_table_sessions(records):
             if closes_on(inputs.events) == day:
-                units.append(session_unit(inputs, verdict))
+                units.append(session_unit(inputs, verdict, terms_book))
                 ledger[inputs.subject] = {"verdict": units[-1].subject_id, "table": table}
     if ledger:
         flagged = sorted(u.records[0]["subject"] for u in units if u.records[0]["findings"])
