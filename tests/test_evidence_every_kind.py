@@ -33,8 +33,6 @@ __all__ = ["console_store"]  # the fixture used here
 #: Kinds the store holds that no bundle holds yet, each with why: the test fails for a
 #: kind neither bundled nor listed here, and for a listed kind that bundles now.
 NOT_BUNDLED = {
-    "banker_run": "a table's chemin de fer coups judged across rounds: its bundle (the "
-    "coups as inputs, re-judged together) is not built yet",
     "data_quality": "a nightly detector's conclusion over a partition's records, which "
     "it does not store as its own events",
     "meters": "a nightly detector's conclusion over the night's meter readings, which "

@@ -22,7 +22,7 @@ proof linking them to a signed checkpoint (format and checker: ``audit.evidence.
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from datetime import datetime
 from typing import Any
 
@@ -35,6 +35,7 @@ from audit.evidence.treecache import TreeCache
 from audit.ingest.conflicts import KIND as CONFLICTS
 from audit.ingest.conflicts import conflict_key
 from audit.judging import (
+    BANKER_RUN,
     DECLARED,
     OWN_TABLE,
     SHOE,
@@ -152,6 +153,21 @@ def _session_inputs(store: AuditStore, record: Mapping[str, Any]) -> list[tuple[
     return [("poker", str(hand)) for hand in record.get("hands") or ()]
 
 
+def _coups(store: AuditStore, record: Mapping[str, Any]) -> list[tuple[str, str]]:
+    """A table's banker runs' inputs: the coups its verdict lists (none in a verdict
+    stored before they were listed: replay stores one that does)."""
+    return [("banked", str(round_id)) for round_id in record.get("rounds") or ()]
+
+
+INPUTS: dict[str, Callable[[AuditStore, str, Mapping[str, Any]], list[tuple[str, str]]]] = {
+    SHOE: lambda store, subject, record: _shoe_inputs(store, subject),
+    TABLE_SESSION: lambda store, subject, record: _session_inputs(store, record),
+    BANKER_RUN: lambda store, subject, record: _coups(store, record),
+}
+"""Kind of a subject judged across others -> (store, subject, its verdict record) -> the
+(kind, subject) of its inputs."""
+
+
 def across_bundle(
     store: AuditStore,
     verdicts: Verdicts,
@@ -172,7 +188,7 @@ def across_bundle(
         raise NoEvidence(f"no stored {kind.replace('_', ' ')} verdict on {subject!r}")
     verdict_rows = rows_of(store, subject_uuid(ADJUDICATION, current).hex)
     record = _verdict_record(store, verdict_rows)[1]
-    groups = _shoe_inputs(store, subject) if kind == SHOE else _session_inputs(store, record)
+    groups = INPUTS[kind](store, subject, record)
     if not groups:
         raise NoEvidence(f"no stored inputs of {subject!r}")
     return _bundle(
@@ -213,6 +229,10 @@ def _across_kind(verdicts: Verdicts, subject: str, kind: str | None) -> str | No
         kind is None and "@" in subject and verdicts.current_unit(TABLE_SESSION, subject)
     ):
         return TABLE_SESSION
+    if kind == BANKER_RUN or (
+        kind is None and subject.startswith("table:") and verdicts.current_unit(BANKER_RUN, subject)
+    ):
+        return BANKER_RUN
     return None
 
 

@@ -62,13 +62,16 @@ from audit.evidence.proof_check import (
 )
 from audit.judging import (
     ADJUDICATORS,
+    BANKER_RUN,
     SHOE,
     TABLE_SESSION,
     Inputs,
     TermsBook,
     findings_json,
     gather,
+    is_coup,
     judge,
+    judge_banker_run,
     judge_shoe,
     judge_table_sessions,
     shoe_of,
@@ -388,6 +391,20 @@ Rejudge = Callable[[str, Mapping[tuple[str, str], list[dict[str, Any]]]], tuple[
 """(subject, the bundled records by (kind, subject)) -> (its inputs, its verdict)."""
 
 
+def _rejudged_banker_run(
+    subject: str, inputs: Mapping[tuple[str, str], list[dict[str, Any]]]
+) -> tuple[Inputs, Any]:
+    """A table's chemin de fer banker runs judged again from the coups its verdict
+    judged (``audit.judging.judge_banker_run``): each a coup at that table."""
+    table = subject.removeprefix("table:")
+    coups = [records for (kind, _), records in inputs.items() if kind == "banked"]
+    if not coups or any(
+        not is_coup(coup) or str(coup[0].get("table_id")) != table for coup in coups
+    ):
+        raise BundleError(f"the bundled rounds are not chemin de fer coups at table {table}")
+    return judge_banker_run(table, coups)
+
+
 @dataclass(frozen=True)
 class Across:
     """A subject judged across other subjects' events, with none of its own: what its
@@ -406,6 +423,12 @@ ACROSS: dict[str, Across] = {
         _rejudged_shoe,
         "the bundle holds the rounds stored under this shoe when it was made; a round of it "
         "stored later, outside the signed history, is not in it",
+    ),
+    BANKER_RUN: Across(
+        "coup",
+        _rejudged_banker_run,
+        "the bundle holds the coups the verdict judged; a coup of the table stored later, "
+        "outside the signed history, is not in it",
     ),
     TABLE_SESSION: Across(
         "hand",

@@ -17,7 +17,7 @@
 * ``shoes``: a table's rounds dealt from one shoe, judged together.
 """
 
-from audit.judging.banker_runs import BANKER_RUN, is_coup, judge_banker_run
+from audit.judging.banker_runs import BANKER_RUN, banker_run_unit, is_coup, judge_banker_run
 from audit.judging.batches import VerdictWriter, judged_batches
 from audit.judging.current import (
     StoreVerdicts,
@@ -77,6 +77,7 @@ __all__ = [
     "Verdicts",
     "adjudication_record",
     "adjudication_unit",
+    "banker_run_unit",
     "context",
     "current_adjudications",
     "current_findings",

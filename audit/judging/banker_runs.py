@@ -14,7 +14,8 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from audit.judging.path import Inputs
+from audit.judging.path import Inputs, verdict_unit
+from audit.store import SubjectRecords
 from replayer.casino.garage import RunVerdict, check_banker_runs
 
 BANKER_RUN = "banker_run"
@@ -38,3 +39,13 @@ def judge_banker_run(
     ordered = sorted((c for c in coups if c), key=_play_order)
     events = [event for coup in ordered for event in coup]
     return Inputs(BANKER_RUN, f"table:{table_id}", events), check_banker_runs(ordered)
+
+
+def banker_run_unit(inputs: Inputs, verdict: RunVerdict) -> SubjectRecords:
+    """The stored verdict unit of a table's banker runs (``verdict_unit``), with the coups
+    it judged in play order (``rounds``: the inputs of its evidence bundle, since replay
+    and a night may judge different sets of the table's coups)."""
+    stored = verdict_unit(inputs, verdict)
+    rounds = dict.fromkeys(str(event.get("round_id")) for event in inputs.events)
+    stored.records[0]["rounds"] = list(rounds)
+    return stored

@@ -19,7 +19,7 @@ from datetime import date
 from functools import partial
 from typing import Any
 
-from audit.judging.banker_runs import is_coup, judge_banker_run
+from audit.judging.banker_runs import BANKER_RUN, banker_run_unit, is_coup, judge_banker_run
 from audit.judging.batches import VerdictWriter, judged_batches
 from audit.judging.path import (
     REPLAY_KINDS,
@@ -73,6 +73,8 @@ def replay(
         tally_kinds(verdict.findings, summary.findings)
         if inputs.kind == TABLE_SESSION:
             writer.add(session_unit(inputs, verdict, terms_book))
+        elif inputs.kind == BANKER_RUN:
+            writer.add(banker_run_unit(inputs, verdict))
         else:
             writer.add(verdict_unit(inputs, verdict))
 

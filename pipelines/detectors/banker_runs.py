@@ -10,7 +10,7 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from datetime import date
 
-from audit.judging import BANKER_RUN, is_coup, judge_banker_run, verdict_unit
+from audit.judging import BANKER_RUN, banker_run_unit, is_coup, judge_banker_run
 from audit.store import AuditStore, SubjectRecords
 from pipelines.night_units import LEDGER, UnitLookup, iter_days_units, unit
 
@@ -52,7 +52,7 @@ def banker_run_units(
         coups = [records for _, records in store.iter_records("banked", rounds) if is_coup(records)]
         if coups:
             inputs, verdict = judge_banker_run(table, coups)
-            units.append(verdict_unit(inputs, verdict))
+            units.append(banker_run_unit(inputs, verdict))
             ledger[inputs.subject] = {"verdict": units[-1].subject_id, "table": table}
     if ledger:
         units.append(
