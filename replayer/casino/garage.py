@@ -63,7 +63,8 @@ class _Run:
     stakes_won_last: int = 0
     bank_matched_last: bool = True
     lost_last: bool = False
-    shoe: object = None
+    shoe: str | None = None
+    """The shoe the last coup was dealt from (``RoundOpened.shoe_id``; None: not recorded)."""
 
 
 def _bank_bet(events: Sequence[FlatEvent]) -> FlatEvent | None:
