@@ -14,7 +14,7 @@ proof linking them to a signed checkpoint (format and checker: ``audit.evidence.
   detector unit holding it and the evidence hands it names (``suspicion_bundle``);
 * a shoe (``shoe:T:S``) or a poker table session (``<table>@<first hand>``), which have
   none either: a shoe's rounds and its table's declarations, a session's hands
-  (``across_bundle``);
+  (``INPUTS``);
 * a proof (``audit.evidence.proofs``): Merkle inclusion proofs to the latest signed tree head
   when the store's checkpoints carry tree roots (``audit.store.merkle``), else the hash
   chain from the first proven row to the first signed checkpoint after the last one.
@@ -42,6 +42,7 @@ from audit.judging import (
     TABLE_SESSION,
     Verdicts,
     gather,
+    judged_across,
     opening,
     shoe_of,
 )
@@ -138,7 +139,9 @@ def suspicion_bundle(
     )
 
 
-def _shoe_inputs(store: AuditStore, subject: str) -> list[tuple[str, str]]:
+def _shoe_inputs(
+    store: AuditStore, subject: str, record: Mapping[str, Any]
+) -> list[tuple[str, str]]:
     """A shoe's inputs: its stored rounds, then its table's declarations when stored."""
     rounds = rounds_of_shoe(store, subject)
     key = shoe_of(rounds[0]) if rounds else None
@@ -148,61 +151,27 @@ def _shoe_inputs(store: AuditStore, subject: str) -> list[tuple[str, str]]:
     return groups
 
 
-def _session_inputs(store: AuditStore, record: Mapping[str, Any]) -> list[tuple[str, str]]:
+def _session_inputs(
+    store: AuditStore, subject: str, record: Mapping[str, Any]
+) -> list[tuple[str, str]]:
     """A poker table session's inputs: the hands its verdict lists, in play order."""
     return [("poker", str(hand)) for hand in record.get("hands") or ()]
 
 
-def _coups(store: AuditStore, record: Mapping[str, Any]) -> list[tuple[str, str]]:
+def _coups(store: AuditStore, subject: str, record: Mapping[str, Any]) -> list[tuple[str, str]]:
     """A table's banker runs' inputs: the coups its verdict lists (none in a verdict
     stored before they were listed: replay stores one that does)."""
     return [("banked", str(round_id)) for round_id in record.get("rounds") or ()]
 
 
 INPUTS: dict[str, Callable[[AuditStore, str, Mapping[str, Any]], list[tuple[str, str]]]] = {
-    SHOE: lambda store, subject, record: _shoe_inputs(store, subject),
-    TABLE_SESSION: lambda store, subject, record: _session_inputs(store, record),
-    BANKER_RUN: lambda store, subject, record: _coups(store, record),
+    SHOE: _shoe_inputs,
+    TABLE_SESSION: _session_inputs,
+    BANKER_RUN: _coups,
 }
-"""Kind of a subject judged across others -> (store, subject, its verdict record) -> the
-(kind, subject) of its inputs."""
-
-
-def across_bundle(
-    store: AuditStore,
-    verdicts: Verdicts,
-    kind: str,
-    subject: str,
-    *,
-    made_by: str,
-    made_at: datetime,
-    trees: TreeCache,
-    proof: str = "auto",
-) -> dict[str, Any]:
-    """The evidence bundle of a subject judged across others, with no events of its own
-    (``audit.evidence.check.ACROSS``): a shoe's stored rounds and its table's declarations,
-    a table session's hands, as its ``inputs``; its current verdict; the proof of them all
-    (``audit.evidence.check`` judges it again from them)."""
-    current = verdicts.current_unit(kind, subject)
-    if not current:
-        raise NoEvidence(f"no stored {kind.replace('_', ' ')} verdict on {subject!r}")
-    verdict_rows = rows_of(store, subject_uuid(ADJUDICATION, current).hex)
-    record = _verdict_record(store, verdict_rows)[1]
-    groups = INPUTS[kind](store, subject, record)
-    if not groups:
-        raise NoEvidence(f"no stored inputs of {subject!r}")
-    return _bundle(
-        store,
-        {"kind": kind, "id": subject},
-        events=[],
-        inputs=[(k, s, _rows(store, k, s)) for k, s in groups],
-        verdict=(current, verdict_rows),
-        rulebook={"id": record.get("rulebook"), "citations": _citations(record)},
-        replayer_version=record.get("replayer_version", REPLAYER_VERSION),
-        made=(made_by, made_at),
-        trees=trees,
-        proof=proof,
-    )
+"""Kind of a subject judged across others (``audit.judging.judged_across``,
+``audit.evidence.check.ACROSS``) -> (store, subject, its verdict record) -> the (kind,
+subject) of its inputs."""
 
 
 def _verdict_record(store: AuditStore, rows: Sequence[ChainRow]) -> tuple[str, dict[str, Any]]:
@@ -220,19 +189,12 @@ def _verdict_record(store: AuditStore, rows: Sequence[ChainRow]) -> tuple[str, d
 
 
 def _across_kind(verdicts: Verdicts, subject: str, kind: str | None) -> str | None:
-    """The kind of a subject judged across others that ``subject`` names (``shoe:T:S``, a
-    table session ``<table>@<first hand>`` with a stored verdict: a hand id may hold an
-    ``@`` too), unless ``kind`` says otherwise."""
-    if subject.startswith(f"{SHOE}:") and kind in (None, SHOE):
-        return SHOE
-    if kind == TABLE_SESSION or (
-        kind is None and "@" in subject and verdicts.current_unit(TABLE_SESSION, subject)
-    ):
-        return TABLE_SESSION
-    if kind == BANKER_RUN or (
-        kind is None and subject.startswith("table:") and verdicts.current_unit(BANKER_RUN, subject)
-    ):
-        return BANKER_RUN
+    """The kind judged across others that ``subject`` names (``audit.judging.judged_across``)
+    and has a stored verdict of (a hand id may hold an ``@`` too), or ``kind`` when it is
+    one of them."""
+    for across in judged_across(subject):
+        if kind == across or (kind is None and verdicts.current_unit(across, subject)):
+            return across
     return None
 
 
@@ -256,29 +218,27 @@ def build_bundle(
             store, verdicts, subject, made_by=made_by, made_at=made_at, trees=trees, proof=proof
         )
     across = _across_kind(verdicts, subject, kind)
-    if across is not None:
-        return across_bundle(
-            store,
-            verdicts,
-            across,
-            subject,
-            made_by=made_by,
-            made_at=made_at,
-            trees=trees,
-            proof=proof,
-        )
-    kind = stored_kind(store, subject, kind)
-    records = store.records_of(kind, subject)
-    events = _rows(store, kind, subject)
-    inputs = [(k, s, _rows(store, k, s)) for k, s in _input_groups(store, kind, subject, records)]
+    if across is None:
+        kind = stored_kind(store, subject, kind)
+        events = _rows(store, kind, subject)
+    else:
+        kind, events = across, []
     current = verdicts.current_unit(kind, subject)
+    if across is not None and not current:
+        raise NoEvidence(f"no stored {kind.replace('_', ' ')} verdict on {subject!r}")
     verdict_rows = rows_of(store, subject_uuid(ADJUDICATION, current).hex) if current else []
     unit_id, record = _verdict_record(store, verdict_rows)
+    if across is None:
+        groups = _input_groups(store, kind, subject, store.records_of(kind, subject))
+    else:  # a subject judged across others: its inputs are what its verdict judged
+        groups = INPUTS[kind](store, subject, record)
+        if not groups:
+            raise NoEvidence(f"no stored inputs of {subject!r}")
     return _bundle(
         store,
         {"kind": kind, "id": subject},
         events=events,
-        inputs=inputs,
+        inputs=[(k, s, _rows(store, k, s)) for k, s in groups],
         verdict=(unit_id, verdict_rows),
         rulebook={"id": record.get("rulebook"), "citations": _citations(record)},
         replayer_version=record.get("replayer_version", REPLAYER_VERSION),

@@ -437,7 +437,8 @@ ACROSS: dict[str, Across] = {
         "the table stored later, outside the signed history, is not in it",
     ),
 }
-"""Subject kinds judged across other subjects (``audit.evidence.bundle.across_bundle``)."""
+"""Subject kinds judged across other subjects (``audit.judging.judged_across``; their
+inputs: ``audit.evidence.bundle.INPUTS``)."""
 
 
 def _across(

@@ -17,6 +17,7 @@
 * ``shoes``: a table's rounds dealt from one shoe, judged together.
 """
 
+from audit.judging.across import judged_across
 from audit.judging.banker_runs import BANKER_RUN, banker_run_unit, is_coup, judge_banker_run
 from audit.judging.batches import VerdictWriter, judged_batches
 from audit.judging.current import (
@@ -93,6 +94,7 @@ __all__ = [
     "judge_shoe",
     "judge_stored",
     "judge_table_sessions",
+    "judged_across",
     "judged_batches",
     "latest",
     "opening",

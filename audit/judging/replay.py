@@ -13,7 +13,7 @@ overwritten. Which verdict of a subject is current: ``audit.judging.current``.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from datetime import date
 from functools import partial
@@ -35,7 +35,7 @@ from audit.judging.table_sessions import (
     session_hand,
     session_unit,
 )
-from audit.store import AuditStore
+from audit.store import AuditStore, SubjectRecords
 from replayer.findings import tally_kinds
 
 DEFAULT_BATCH = 2000
@@ -67,16 +67,17 @@ def replay(
     writer = VerdictWriter(store, batch)
     terms_book = TermsBook(store)
 
+    # the kinds judged across others store what they judged beside their verdict
+    stored_as: dict[str, Callable[[Inputs, Any], SubjectRecords]] = {
+        TABLE_SESSION: partial(session_unit, terms_book=terms_book),
+        BANKER_RUN: banker_run_unit,
+    }
+
     def record(inputs: Inputs, verdict: Any) -> None:
         summary.subjects[inputs.kind] = summary.subjects.get(inputs.kind, 0) + 1
         summary.with_findings += bool(verdict.findings)
         tally_kinds(verdict.findings, summary.findings)
-        if inputs.kind == TABLE_SESSION:
-            writer.add(session_unit(inputs, verdict, terms_book))
-        elif inputs.kind == BANKER_RUN:
-            writer.add(banker_run_unit(inputs, verdict))
-        else:
-            writer.add(verdict_unit(inputs, verdict))
+        writer.add(stored_as.get(inputs.kind, verdict_unit)(inputs, verdict))
 
     runs: dict[str, list[list[dict[str, Any]]]] = {}
     tables: dict[str, list[list[dict[str, Any]]]] = {}

@@ -27,11 +27,13 @@ renders it with templates. Money is written in the subject's currency
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
 from audit.judging import (
+    BANKER_RUN,
     SHOE,
+    TABLE_SESSION,
     Inputs,
     Verdicts,
     context,
@@ -39,6 +41,7 @@ from audit.judging import (
     current_units,
     findings_json,
     judge_stored,
+    judged_across,
     opening,
     started_at,
 )
@@ -118,12 +121,14 @@ def explanation(
         parts.append(_incident(store, subject_id, events, verdicts))
     if not parts and subject_id.startswith(("pair:", "ring:")):
         parts += [part for part in [_collusion(store, subject_id, verdicts)] if part]
-    if not parts and subject_id.startswith("table:"):
-        parts += [part for part in [_banker_runs(store, subject_id, verdicts, index)] if part]
-    if not parts and "@" in subject_id:  # a poker table session: <table>@<first hand>
-        parts += [part for part in [session_part(store, subject_id, verdicts)] if part]
-    if not parts and subject_id.startswith(f"{SHOE}:"):
-        parts += [part for part in [shoe_part(store, subject_id, verdicts)] if part]
+    across: dict[str, Callable[[], Part | None]] = {
+        BANKER_RUN: lambda: _banker_runs(store, subject_id, verdicts, index),
+        TABLE_SESSION: lambda: session_part(store, subject_id, verdicts),
+        SHOE: lambda: shoe_part(store, subject_id, verdicts),
+    }
+    for kind in judged_across(subject_id):
+        if not parts:
+            parts += [part for part in [across[kind]()] if part]
     if not parts:
         return None
     return Explanation(safe(subject_id), tuple(parts))

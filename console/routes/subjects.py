@@ -19,9 +19,9 @@ from fastapi import APIRouter, Form, HTTPException, Request
 from fastapi.responses import RedirectResponse, Response
 
 from audit.evidence.bundle import KINDS, NoEvidence, build_bundle
-from audit.evidence.check import ACROSS, SUSPECTS
+from audit.evidence.check import SUSPECTS
 from audit.evidence.proofs import NoProof
-from audit.judging import UnitKey, latest
+from audit.judging import UnitKey, judged_across, latest
 from audit.show import adjudication_units, collusion_nights, explanation
 from audit.show.model import Explanation
 from console.auth.access import Decider, Reader, runtime
@@ -90,12 +90,7 @@ def subject_page(request: Request, viewer: Reader, subject_id: str) -> Response:
         raise HTTPException(404, "no such subject in the store")
     record_view(rt.store, viewer.name, subject_id, "subject", rt.now())
     keys: list[UnitKey] = [(kind, subject_id) for kind in stored]
-    if subject_id.startswith("table:"):
-        keys.append(("banker_run", subject_id))
-    if "@" in subject_id:  # a poker table session (audit.show.sessions)
-        keys.append(("table_session", subject_id))
-    if subject_id.startswith("shoe:"):
-        keys.append(("shoe", subject_id))
+    keys += [(kind, subject_id) for kind in judged_across(subject_id)]
     units: Sequence[tuple[str, Mapping[str, Any]]] = adjudication_units(reads, keys, verdicts)
     suspicion = subject_id.startswith(SUSPECTS)
     if suspicion:  # the detector's units, as show lists them
@@ -116,7 +111,7 @@ def subject_page(request: Request, viewer: Reader, subject_id: str) -> Response:
         current=latest([unit_id for unit_id, _ in units]),
         links=subject_links(rt.model, rt.store, subject_id),
         suspicion=suspicion and bool(history),
-        across=next((k for k, _ in keys if k in ACROSS), None) if history else None,
+        across=next(iter(judged_across(subject_id)), None) if history else None,
     )
 
 

@@ -35,26 +35,6 @@ class PlayerCounts:
     of a stored state's values: fields added later come last, so a state stored before
     them still reads (its missing values are 0)."""
 
-    __slots__ = (
-        "faced",
-        "faced_by",
-        "flow_in",
-        "flow_sq",
-        "folded",
-        "folds_induced",
-        "hands",
-        "hu",
-        "hu_aggr",
-        "hu_pots",
-        "hu_quiet",
-        "net",
-        "net_sq",
-        "pair_hands",
-        "raised",
-        "third",
-        "third_raised",
-    )
-
     FIELDS = (
         "faced",
         "faced_by",
@@ -74,6 +54,7 @@ class PlayerCounts:
         "hu_pots",
         "hu_quiet",
     )
+    __slots__ = FIELDS
 
     def __init__(self) -> None:
         self.faced = self.folded = self.faced_by = self.folds_induced = self.raised = 0
@@ -95,26 +76,7 @@ class PairCounts:
     """Stored in this order (``hu_pots``, ``hu_quiet`` added later: 0 in older states)."""
     SIDES = ("faced", "folded", "raised", "hu", "hu_aggr", "third", "third_raised")
 
-    __slots__ = (
-        "a",
-        "b",
-        "evidence",
-        "faced",
-        "flow",
-        "flow_sq",
-        "folded",
-        "hu",
-        "hu_aggr",
-        "hu_pots",
-        "hu_quiet",
-        "n",
-        "net_a",
-        "net_b",
-        "raised",
-        "third",
-        "third_raised",
-        "venues",
-    )
+    __slots__ = ("a", "b", "evidence", "venues", *SUMS, *SIDES)
 
     def __init__(self, a: str, b: str) -> None:
         self.a, self.b = a, b
