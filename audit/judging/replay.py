@@ -79,8 +79,8 @@ def replay(
         tally_kinds(verdict.findings, summary.findings)
         writer.add(stored_as.get(inputs.kind, verdict_unit)(inputs, verdict))
 
-    runs: dict[str, list[list[dict[str, Any]]]] = {}
-    tables: dict[str, list[list[dict[str, Any]]]] = {}
+    runs: dict[str, list[str]] = {}  # table -> its chemin de fer coups
+    tables: dict[str, list[str]] = {}  # table -> its cash hands a session may hold
     shoe_rounds: dict[str, list[str]] = {}  # table -> its rounds dealt from a shoe
     for kind in kinds:
         keep = None if kind == "table" else partial(_started_within, kind, since, until)
@@ -90,15 +90,19 @@ def replay(
                 record(inputs, verdict)
                 if kind == "banked" and is_coup(inputs.events):
                     table = str(inputs.events[0].get("table_id"))
-                    runs.setdefault(table, []).append(list(inputs.events))
+                    runs.setdefault(table, []).append(inputs.subject)
                 if kind == "poker" and (at := session_hand(inputs.events)) is not None:
-                    tables.setdefault(at, []).append(list(inputs.events))
+                    tables.setdefault(at, []).append(inputs.subject)
                 if kind == "banked" and (key := shoe_of(inputs.events)) is not None:
                     shoe_rounds.setdefault(key[0], []).append(inputs.subject)
+    # what is judged across subjects, read again one table at a time (ids are kept, not
+    # events: memory does not grow with the store)
     for table_id, rounds in sorted(runs.items()):  # PT-217/2007 I.34, I.46 across coups
-        record(*judge_banker_run(table_id, rounds))
+        coups = [records for _, records in store.iter_records("banked", rounds)]
+        record(*judge_banker_run(table_id, coups))
     for _, hands in sorted(tables.items()):  # chips carried between hands (issue 38)
-        for judged_session in judge_table_sessions(hands):
+        played = [records for _, records in store.iter_records("poker", hands)]
+        for judged_session in judge_table_sessions(played):
             record(*judged_session)
     for table_id in sorted(shoe_rounds):  # a table's shoes, one table in memory at a time
         for key, dealt in sorted(shoes_of_rounds(store, shoe_rounds[table_id]).items()):
