@@ -424,15 +424,13 @@ def test_a_sessions_evidence_bundle_is_judged_again_without_the_store(
     verdict; ``verify_bundle`` judges the session again from them, offline, and a hand left
     out (or a byte changed) fails."""
     import copy
-    from datetime import UTC, datetime
 
-    from audit.evidence.bundle import build_bundle
     from audit.evidence.check import verify_bundle
-    from audit.evidence.treecache import TreeCache
     from audit.ingest.pipeline import ingest
-    from audit.judging import StoreVerdicts, replay
+    from audit.judging import replay
     from audit.store import AuditStore
     from audit.store.signing import SIGNING_KEY_ENV, generate_keypair, load_public_key
+    from tests.bundles import bundle_from_store
 
     private, public = generate_keypair(tmp_path / "keys")
     monkeypatch.setenv(SIGNING_KEY_ENV, str(private))
@@ -446,14 +444,7 @@ def test_a_sessions_evidence_bundle_is_judged_again_without_the_store(
         ingest(store, [path], header_zone="UTC")
         replay(store)
         store.checkpoint()
-        bundle = build_bundle(
-            store,
-            StoreVerdicts(store),
-            "pokerstars/t@pokerstars/2000",
-            made_by="tests",
-            made_at=datetime(2024, 5, 3, tzinfo=UTC),
-            trees=TreeCache(),
-        )
+        bundle = bundle_from_store(store, "pokerstars/t@pokerstars/2000")
     finally:
         store.close()
     key = load_public_key(public)

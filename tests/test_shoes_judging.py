@@ -136,13 +136,10 @@ def test_a_shoe_s_evidence_bundle_is_judged_again_without_the_store(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     import copy
-    from datetime import UTC, datetime
 
-    from audit.evidence.bundle import build_bundle
     from audit.evidence.check import verify_bundle
-    from audit.evidence.treecache import TreeCache
-    from audit.judging import StoreVerdicts
     from audit.store.signing import SIGNING_KEY_ENV, generate_keypair, load_public_key
+    from tests.bundles import bundle_from_store
 
     private, public = generate_keypair(tmp_path / "keys")
     monkeypatch.setenv(SIGNING_KEY_ENV, str(private))
@@ -150,14 +147,7 @@ def test_a_shoe_s_evidence_bundle_is_judged_again_without_the_store(
     store = stored(f"sqlite:///{tmp_path / 'store.db'}", rounds)
     try:
         replay(store, kinds=["banked"])
-        bundle = build_bundle(
-            store,
-            StoreVerdicts(store),
-            "shoe:t-1:s-1",
-            made_by="tests",
-            made_at=datetime(2024, 5, 3, tzinfo=UTC),
-            trees=TreeCache(),
-        )
+        bundle = bundle_from_store(store, "shoe:t-1:s-1")
     finally:
         store.close()
     key = load_public_key(public)
