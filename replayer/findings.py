@@ -96,6 +96,13 @@ class FindingKind(StrEnum):
     """A tournament deal the rules do not allow: not every remaining player a party to it
     (GG-2022 Política de negociação), made before the final table (PT-217/2007 n.º 119),
     or sharing other than the prizes left to win."""
+    TOURNAMENT_CHIPS_VANISHED = "tournament_chips_vanished"
+    """A player's tournament chips fell between two consecutive hands at a tournament's
+    table, at the same seat (MO-97/2010 art.4(2): no chips leave the table;
+    ``replayer.sessions.continuity``). Chips, never money."""
+    TOURNAMENT_CHIPS_APPEARED = "tournament_chips_appeared"
+    """A player's tournament chips rose between two consecutive hands at a tournament's
+    table with no rebuy or add-on recorded: chips from nowhere. Chips, never money."""
 
 
 @dataclass(frozen=True, slots=True)

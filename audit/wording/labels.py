@@ -46,6 +46,8 @@ KIND_LABELS: dict[str, str] = {
     FindingKind.LATE_ENTRY_AFTER_ITM: "Entry after the paid places were reached",
     FindingKind.ENTRY_NOT_PERSONAL: "Tournament seat played by someone without an entry",
     FindingKind.DEAL_OUTSIDE_RULES: "Tournament deal the rules do not allow",
+    FindingKind.TOURNAMENT_CHIPS_VANISHED: "Tournament chips left the table between hands",
+    FindingKind.TOURNAMENT_CHIPS_APPEARED: "Tournament chips appeared between hands",
 }
 
 

@@ -28,7 +28,8 @@ much too much (owed back to the house). Differences that are not money follow th
 ``recorded - expected`` rule and owe nothing: ``meter_discrepancy`` (per meter of the
 reading: the machine's money or games), ``return_out_of_band`` (basis points),
 ``terms_outside_rulebook`` (declared minus allowed rate, basis points), ``wrong_place``
-(places), ``tournament_chips_unbalanced`` (tournament chips, not money),
+(places), ``tournament_chips_unbalanced``, ``tournament_chips_vanished`` and
+``tournament_chips_appeared`` (tournament chips, not money),
 ``collusion_suspected`` (score above the threshold), ``data_quality`` (rows
 failing); the chemin de fer garage ``illegal_action`` stores the bank played minus the
 bank before it. A table session's ``chips_vanished`` (``replayer.sessions.continuity``)

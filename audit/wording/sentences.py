@@ -455,6 +455,22 @@ def _chips_vanished(row: Mapping[str, Any]) -> str | None:
     )
 
 
+def _tournament_chips(row: Mapping[str, Any]) -> str | None:
+    """Tournament chips that left a tournament's table or came to it between two hands
+    (``replayer.sessions.continuity``): chips, owed to no one."""
+    detail, difference = _detail(row), row.get("difference")
+    hands = detail.get("hands")
+    if not (_is_amount(difference) and isinstance(hands, list) and len(hands) == 2):
+        return None
+    moved = "left the table" if difference < 0 else "came from nowhere"
+    return (
+        f"{player_named(row, detail.get('player'))} left hand {hands[0]} with "
+        f"{_money(row, row.get('expected'))} and started the next hand {hands[1]} at the "
+        f"same seat with {_money(row, row.get('recorded'))}: {_money(row, abs(difference))} "
+        f"{moved} with no rebuy, add-on or elimination recorded ({_cite(row)})"
+    )
+
+
 def _fallback(row: Mapping[str, Any]) -> str:
     reason = _clean(row, row.get("reason")) or str(row.get("kind") or "finding")
     citation = _SPACE.sub(" ", str(row.get("citation") or "")).strip()
@@ -478,6 +494,8 @@ SENTENCES: dict[str, Callable[[Mapping[str, Any]], str | None]] = {
     "illegal_action": _illegal_action,
     "chips_vanished": _chips_vanished,
     "acted_out_of_time": _acted_late,
+    "tournament_chips_vanished": _tournament_chips,
+    "tournament_chips_appeared": _tournament_chips,
 }
 
 

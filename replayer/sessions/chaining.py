@@ -4,7 +4,10 @@ A table's cash hands are ordered by their start time (then id), never by the fil
 came in. Two hands next to each other in time are *consecutive* only when all of these
 hold (each bound a named parameter of ``SessionRules``):
 
-* the same stakes and currency (a table name reused at other stakes is another table);
+* the same game: a cash table's stakes and currency (a table name reused at other stakes
+  is another table), or the same tournament, whose blinds rise by level (``HandSummary.game``;
+  a tournament's tables are named by the room, so one name may be a table of several
+  tournaments and of a cash game: each is cut apart first);
 * the next hand starts within ``max_gap`` of the previous one (files hold hands days apart
   under one table name, and a player's own file has gaps whenever he sat out): 3 minutes,
   where 99% of the real files' hands at one table follow within 2 (a PokerStars file
@@ -116,7 +119,7 @@ def next_button(previous: HandSummary, following: HandSummary) -> int | None:
 
 def link(previous: HandSummary, following: HandSummary, rules: SessionRules) -> Link:
     """How ``following`` follows ``previous`` at their table (module docstring)."""
-    if (previous.currency, previous.stakes) != (following.currency, following.stakes):
+    if previous.game != following.game:
         return Link.STAKES
     if following.started - previous.started > rules.max_gap:
         return Link.GAP
@@ -143,7 +146,16 @@ def is_pool(ordered: Sequence[HandSummary], rules: SessionRules) -> bool:
 
 
 def sessions_of(hands: Sequence[HandSummary], rules: SessionRules = DEFAULT_RULES) -> list[Session]:
-    """A table's hands cut into sessions (a pool's hands each alone, linked ``POOL``)."""
+    """A table's hands cut into sessions, each game apart (cash first, then each
+    tournament by id; a pool's hands each alone, linked ``POOL``)."""
+    games: dict[str, list[HandSummary]] = {}
+    for hand in hands:
+        games.setdefault(hand.tournament_id or "", []).append(hand)
+    return [session for _, game in sorted(games.items()) for session in _cut(game, rules)]
+
+
+def _cut(hands: Sequence[HandSummary], rules: SessionRules) -> list[Session]:
+    """One game's hands at a table cut into sessions."""
     ordered = in_play_order(hands)
     if is_pool(ordered, rules):
         return [Session((hand,), (Link.POOL,)) for hand in ordered]

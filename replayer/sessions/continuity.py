@@ -17,6 +17,19 @@ rake line and pay "collected" as the whole pot, while the winner's next stack is
 the rake. A fall is read so when the first hand records no rake, the player was paid from
 its pots, and the fall is at most ``max_unrecorded_rake`` of what it paid him (GGPoker's
 rake is 5% and a capped fee: the real files' falls are 5.2-5.7% of the pot).
+
+At a tournament's table (``tournament_findings``) no chip leaves and none comes in between
+hands: the players may not take off the table the chips they play with or win
+(MO-97/2010 art.4(2)), and a stack grows only by a rebuy or an add-on (PT-217/2007
+n.º 116). A fall is ``tournament_chips_vanished``; a rise into a hand that records no
+rebuy or add-on (``HandSummary.rebuy_noted``) is ``tournament_chips_appeared``. Both
+count tournament chips, never money (they owe nothing), and cite the tournament's
+rulebook's article on chips (``replayer.tournaments.continuity.chips_citation``: the
+records' own arithmetic, and MO-97/2010 art.4(2) or GG-2022 Poker Regras where the hand
+names that rulebook). A player left with no chip went out: a later stack of his is a new
+entry (re-entry, n.º 116), the tournament's to judge, never compared. A player who
+changed seats or tables is not compared either (``chips_vanished`` is not his moving:
+the hands of another table are another session).
 """
 
 from __future__ import annotations
@@ -27,6 +40,7 @@ from fractions import Fraction
 
 from replayer.findings import Finding, FindingKind
 from replayer.sessions.hands import HandSummary, Seat
+from replayer.tournaments.continuity import chips_citation
 
 RECORDS = "casino-audit chip continuity"
 """The records' own arithmetic: a stack never falls between two hands unrecorded."""
@@ -76,16 +90,27 @@ def _evidence(
     }
 
 
+def _carried(before: HandSummary, after: HandSummary) -> Iterator[tuple[Seat, Seat]]:
+    """(his seat in ``before``, in ``after``) of each player at the same seat in both."""
+    for now in after.seats:
+        left = before.seat_of(now.player)
+        if left is not None and left.seat == now.seat:
+            yield left, now
+
+
 def chip_findings(
     subject: str,
     before: HandSummary,
     after: HandSummary,
     rules: ContinuityRules = DEFAULT_CONTINUITY,
 ) -> Iterator[Finding]:
-    """The findings on chips carried from ``before`` to the consecutive ``after``."""
-    for now in after.seats:
-        left = before.seat_of(now.player)
-        if left is None or left.seat != now.seat or now.stack >= left.end:
+    """The findings on chips carried from ``before`` to the consecutive ``after``: a
+    tournament's table's (``tournament_findings``), else a cash table's."""
+    if after.tournament_id is not None:
+        yield from tournament_findings(subject, before, after)
+        return
+    for left, now in _carried(before, after):
+        if now.stack >= left.end:
             continue
         fall = left.end - now.stack
         detail = _evidence(subject, before, after, now)
@@ -114,4 +139,33 @@ def chip_findings(
             recorded=now.stack,
             difference=-fall,
             detail=detail,
+        )
+
+
+def tournament_findings(
+    subject: str, before: HandSummary, after: HandSummary
+) -> Iterator[Finding]:
+    """A tournament's chips carried from ``before`` to the consecutive ``after``: none
+    leaves, none comes in unrecorded (module docstring)."""
+    cited = chips_citation(after.rulebook)
+    for left, now in _carried(before, after):
+        change = now.stack - left.end
+        if left.end == 0 or change == 0 or (change > 0 and after.rebuy_noted):
+            continue
+        kind, moved = (
+            (FindingKind.TOURNAMENT_CHIPS_APPEARED, "came to the table from nowhere")
+            if change > 0
+            else (FindingKind.TOURNAMENT_CHIPS_VANISHED, "left the table")
+        )
+        yield Finding(
+            kind,
+            subject,
+            cited,
+            f"{now.player} left hand {before.hand_id} with {left.end} tournament chips and "
+            f"started the next hand {after.hand_id} at the same seat with {now.stack}: "
+            f"{abs(change)} {moved}, with no rebuy, add-on or elimination recorded",
+            expected=left.end,
+            recorded=now.stack,
+            difference=change,
+            detail={**_evidence(subject, before, after, now), "tournament": after.tournament_id},
         )

@@ -1,5 +1,5 @@
-"""One cash hand as a session sees it: where it was played, who sat where with what, and
-what the hand's own events leave each seat.
+"""One hand as a session sees it: where it was played (a cash table, or a tournament's
+table), who sat where with what, and what the hand's own events leave each seat.
 
 A session compares hands, never replays them: ``summarize`` reads only what a hand's
 stored events say. A seat's chips when the hand ends are the operator's recorded
@@ -11,6 +11,12 @@ seat: an all-in insurance) is gone from his chips. A hand voided or reverted wit
 closing stacks recorded returns every chip (MO-97/2010 art.9(2); PT n.º 69): the seat
 leaves with what it brought (one that records them and keeps chips is the hand's own
 ``void_hand_not_refunded``, not reported again across hands).
+
+A tournament hand (``HandStarted.tournament_id``) is played for the tournament's chips;
+its ``game`` is the tournament, whose blinds rise by level. A room's text writes a
+rebuy or an add-on (PokerStars ``NAME re-buys and receives 3000 chips``) before the seats,
+its chips already in the stack: the importer notes it in the hand's ``source``
+(``REBUY_NOTE``), and the hand records that chips came in (``rebuy_noted``).
 """
 
 from __future__ import annotations
@@ -23,6 +29,9 @@ from replayer.events import FlatEvent
 
 _PUT = frozenset({"BlindPosted", "ActionTaken"})
 _RETURNED = frozenset({"HandVoided", "HandReverted"})
+REBUY_NOTE = "a rebuy or add-on before the hand, its chips in the stacks"
+"""The note a room's text importer writes in the hand's ``source`` for a rebuy or an
+add-on line before the seats (``audit.ingest.room_text``)."""
 
 
 @dataclass(frozen=True)
@@ -41,7 +50,7 @@ class Seat:
 
 @dataclass(frozen=True)
 class HandSummary:
-    """What a session needs of one stored cash hand."""
+    """What a session needs of one stored hand."""
 
     hand_id: str
     table_id: str
@@ -54,6 +63,18 @@ class HandSummary:
     seats: tuple[Seat, ...]
     rake_recorded: bool
     """Whether the hand records any rake (``RakeTaken``)."""
+    tournament_id: str | None = None
+    """The tournament the hand was played in (None: a cash hand)."""
+    rebuy_noted: bool = False
+    """Whether the hand's record says chips came in before it (``REBUY_NOTE``)."""
+
+    @property
+    def game(self) -> tuple[str, ...]:
+        """What a session's hands share: a cash table's currency and stakes, or the
+        tournament (its blinds rise by level)."""
+        if self.tournament_id is not None:
+            return ("tournament", self.tournament_id)
+        return ("cash", self.currency, *map(str, self.stakes))
 
     def seat_of(self, player: str) -> Seat | None:
         """The player's seat in this hand (None: not dealt in)."""
@@ -74,11 +95,11 @@ def _by_seat(events: Sequence[FlatEvent], types: frozenset[str]) -> dict[int, in
 
 
 def summarize(events: Sequence[FlatEvent]) -> HandSummary | None:
-    """The hand's summary, or None when no session can hold it: a tournament hand (its
-    chips are the tournament's), a hand without a known start time or without its end."""
+    """The hand's summary, or None when no session can hold it: a hand without a known
+    start time or without its end."""
     start = next((e for e in events if e.get("type") == "HandStarted"), None)
     types = {str(e.get("type")) for e in events}
-    if start is None or start.get("tournament_id") is not None:
+    if start is None:
         return None
     when = start.get("occurred_at")
     if not isinstance(when, datetime) or start.get("start_time_known") is False:
@@ -96,6 +117,7 @@ def summarize(events: Sequence[FlatEvent]) -> HandSummary | None:
     cashed = _by_seat(events, frozenset({"CashoutPaid"}))
     premiums = _by_seat(events, frozenset({"FeeTaken"}))
     returned = bool(types & _RETURNED)
+    tournament = start.get("tournament_id")
     summary: list[Seat] = []
     for index, (seat, player, stack) in enumerate(seats):
         if len(finishing) == len(seats):
@@ -120,4 +142,6 @@ def summarize(events: Sequence[FlatEvent]) -> HandSummary | None:
         rulebook=None if start.get("rulebook") is None else str(start.get("rulebook")),
         seats=tuple(summary),
         rake_recorded="RakeTaken" in types,
+        tournament_id=None if tournament is None else str(tournament),
+        rebuy_noted=REBUY_NOTE in str(start.get("source") or ""),
     )

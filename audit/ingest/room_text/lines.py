@@ -38,6 +38,9 @@ _VERBS = (
     r"|stands up|is feeling (?:happy|normal|angry|confused)|is feeling .+|posts? nothing)"
 )
 TABLE_TALK = re.compile(r"(?P<name>.+?)(?::)? " + _VERBS)
+TOPPED_UP = re.compile(r".+? (?:re-buys and receives|takes the add-on and receives) .+")
+"""A tournament's rebuy or add-on line: chips came to a stack before the hand (noted in
+the hand's ``source``, ``replayer.sessions.hands.REBUY_NOTE``)."""
 BOUNTIES = re.compile(
     r"(?P<name>.+?) (?:wins|split) (?:the )?(?P<amount>\S+) (?:bounty )?for (?:eliminating"
     r"|splitting the elimination of) .+"

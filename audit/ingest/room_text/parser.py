@@ -31,8 +31,17 @@ from dataclasses import dataclass
 from audit.ingest.room_text.building import HandBuilder, Header
 from audit.ingest.room_text.common import Line, Names, TextError, amount, bracketed, cards
 from audit.ingest.room_text.headers import Totals
-from audit.ingest.room_text.lines import BOUNTIES, NOTICES, TABLE_TALK, action_of, post_of, verb_of
+from audit.ingest.room_text.lines import (
+    BOUNTIES,
+    NOTICES,
+    TABLE_TALK,
+    TOPPED_UP,
+    action_of,
+    post_of,
+    verb_of,
+)
 from audit.ingest.room_text.reconcile import reconcile
+from replayer.sessions.hands import REBUY_NOTE
 
 _TABLE = re.compile(
     r"Table '(?P<table>.*)' (?:(?P<max>\d+)-max )?(?:\((?:Play|Real) Money\) )?"
@@ -125,6 +134,8 @@ class _Reader:
 
     def read(self, line: Line) -> None:
         text = line.text
+        if TOPPED_UP.fullmatch(text):
+            self.builder.note(REBUY_NOTE)  # the stack's rise is recorded (issue 38)
         if not self.table_read:
             self._table(line)
             return
