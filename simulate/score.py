@@ -24,7 +24,15 @@ from pipelines.detectors.collusion import NOT_ENOUGH, PairVerdict
 from simulate.manifest import DayManifest
 
 SCORED_SEPARATELY = frozenset({"collusion_suspected", "data_quality"})
-SESSION_KINDS = frozenset({"chips_vanished", "record_contradicts_itself", "button_not_rotated"})
+SESSION_KINDS = frozenset(
+    {
+        "chips_vanished",
+        "record_contradicts_itself",
+        "button_not_rotated",
+        "tournament_chips_vanished",
+        "tournament_chips_appeared",
+    }
+)
 """Finding kinds of table sessions (``replayer.sessions``)."""
 
 Pair = tuple[str, str]

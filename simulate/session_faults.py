@@ -8,7 +8,9 @@ and only the session across hands (``replayer.sessions``) can see the chips that
 table's sessions that offers one, saying what it planted (player, both hands, amount).
 ``take_chips`` takes chips off a simulated table between two hands once it has played
 them (``simulate.day``: the play is unchanged, so every other planted fault and the
-collusion figures stay as they were), scored on the later hand (``simulate.score``).
+collusion figures stay as they were), scored on the later hand (``simulate.score``). At a tournament's table
+(``simulate.tournament_tables``) chips are taken (``TOURNAMENT_CHIPS_REMOVED``) or given
+from nowhere (``TOURNAMENT_CHIPS_ADDED``) the same way.
 """
 
 from __future__ import annotations
@@ -25,8 +27,16 @@ from replayer.sessions.hands import HandSummary, summarize
 from simulate.manifest import PlantedFault
 
 CHIPS_REMOVED = "chips_removed_between_hands"
-SESSION_FAULTS: dict[str, tuple[str, ...]] = {CHIPS_REMOVED: ("chips_vanished",)}
+TOURNAMENT_CHIPS_REMOVED = "tournament_chips_removed_between_hands"
+TOURNAMENT_CHIPS_ADDED = "tournament_chips_added_between_hands"
+SESSION_FAULTS: dict[str, tuple[str, ...]] = {
+    CHIPS_REMOVED: ("chips_vanished",),
+    TOURNAMENT_CHIPS_REMOVED: ("tournament_chips_vanished",),
+    TOURNAMENT_CHIPS_ADDED: ("tournament_chips_appeared",),
+}
 """Fault kind -> the finding kinds the session judge must raise for it."""
+TAKEN: dict[str, int] = {CHIPS_REMOVED: 1, TOURNAMENT_CHIPS_REMOVED: 1, TOURNAMENT_CHIPS_ADDED: -1}
+"""Fault kind -> +1: chips taken off the player's stacks, -1: given to them."""
 
 FlatEvent = dict[str, Any]
 
@@ -52,12 +62,12 @@ def _put_in(events: Sequence[Mapping[str, Any]], seat: int) -> int:
 def plant_chip_removal(
     events: Sequence[Mapping[str, Any]], player: str, amount: int
 ) -> list[FlatEvent] | None:
-    """The hand with ``amount`` fewer chips for ``player`` at its start and its end, or
-    None when he has not that many chips he never put in."""
+    """The hand with ``amount`` fewer chips for ``player`` at its start and its end (a
+    negative amount: more), or None when he has not that many chips he never put in."""
     start = next(e for e in events if e.get("type") == "HandStarted")
     seats = list(start["seats"])
     index = next((i for i, s in enumerate(seats) if s["player_id"] == player), None)
-    if index is None or amount <= 0:
+    if index is None or amount == 0:
         return None
     seat = seats[index]
     if int(seat["stack"]) - _put_in(events, int(seat["seat"])) <= amount:
@@ -140,12 +150,18 @@ def _run(hands: Sequence[list[FlatEvent]], index: int, player: str) -> list[int]
     return run
 
 
-def take_chips(hands: list[list[FlatEvent]], index: int, rng: random.Random) -> PlantedFault | None:
+def take_chips(
+    hands: list[list[FlatEvent]],
+    index: int,
+    rng: random.Random,
+    fault: str = CHIPS_REMOVED,
+) -> PlantedFault | None:
     """Chips taken off the table between ``hands[index - 1]`` and ``hands[index]`` (one
     table's hands in play order, changed in place), from a player carried at one seat:
     half the chips he never puts in while he stays, taken from his stacks in every hand
-    he plays on at that seat (the play is the same; each hand stays legal on its own).
-    None when the two hands are not consecutive by the data or no player can lose any."""
+    he plays on at that seat (the play is the same; each hand stays legal on its own);
+    as many given to him instead where ``fault`` says so (``TAKEN``). None when the two
+    hands are not consecutive by the data or no player can lose any."""
     before, after = summarize(hands[index - 1]), summarize(hands[index])
     if before is None or after is None or link(before, after, DEFAULT_RULES) not in CHAINED:
         return None
@@ -158,6 +174,6 @@ def take_chips(hands: list[list[FlatEvent]], index: int, rng: random.Random) -> 
     if amount <= 0:
         return None
     for i in run:
-        hands[i] = plant_chip_removal(hands[i], player, amount) or hands[i]
+        hands[i] = plant_chip_removal(hands[i], player, TAKEN[fault] * amount) or hands[i]
     detail = {"player": player, "hands": [before.hand_id, after.hand_id], "amount": amount}
-    return PlantedFault(CHIPS_REMOVED, after.hand_id, SESSION_FAULTS[CHIPS_REMOVED], detail)
+    return PlantedFault(fault, after.hand_id, SESSION_FAULTS[fault], detail)

@@ -1,0 +1,192 @@
+"""Hands at a simulated tournament's tables, for the sessions judged across them (issue 38
+item 2: a player's chips continue from one hand to the next, MO-97/2010 art.4(2)).
+
+``play_tournament_tables`` deals ``hands`` hands at each of ``tables`` tables of one
+tournament, hold'em under ``gg-2022-tournament-holdem`` (``simulate.poker.play_hand``: the
+replayer's own betting and settlement), in whole tournament chips (``CHIPS``):
+
+* each table seats ``seats`` players of the ``gg`` pool with ``STARTING_CHIPS``; a hand
+  starts every ``HAND_SPACING`` (within ``SessionRules.max_gap``), the blinds rise by a
+  level every ``LEVEL_HANDS`` hands (``LEVELS``), the button passes to the next seat
+  dealt in both hands (PT-217/2007 n.º 29), a player left with no chip is out;
+* every ``MOVE_EVERY`` hands the fullest table sends a player, with his chips, to a free
+  seat of the emptiest (table balancing): he is not compared across tables;
+* a player's stack changes between hands only by the hands themselves.
+
+Faults (``fault_rate`` of the consecutive pairs, once a table has played its hands, so
+the play is the same): chips taken off a carried player's stacks between two hands
+(``TOURNAMENT_CHIPS_REMOVED``) or given to them from nowhere (``TOURNAMENT_CHIPS_ADDED``),
+each hand legal on its own (``simulate.session_faults.take_chips``), scored on the later
+hand. ``tournament_tables_day`` writes them as a day's input files (``generate_day(extra=
+...)``, e.g. the demo's). Deterministic: one named stream per tournament and table.
+"""
+
+from __future__ import annotations
+
+import random
+from datetime import UTC, date, datetime, timedelta
+from pathlib import Path
+from typing import Any
+
+from audit.families import family_named
+from replayer.rulebooks.poker import PokerRulebook
+from replayer.rulebooks.registry import get_rulebook
+from simulate.avro_out import write_input_file
+from simulate.day import ExtraGenerator
+from simulate.manifest import PlantedFault
+from simulate.players import Player, player_pool
+from simulate.poker import HandPlan, play_hand
+from simulate.session_faults import TOURNAMENT_CHIPS_ADDED, TOURNAMENT_CHIPS_REMOVED, take_chips
+from simulate.tables import TableSpec
+
+FlatEvent = dict[str, Any]
+RULEBOOK = "gg-2022-tournament-holdem"
+STARTING_CHIPS = 10_000
+LEVELS: tuple[tuple[int, int], ...] = ((50, 100), (75, 150), (100, 200), (150, 300), (200, 400))
+"""(small blind, big blind) of each level, in tournament chips."""
+LEVEL_HANDS = 8
+MOVE_EVERY = 7
+HAND_SPACING = timedelta(seconds=70)
+FAULTS = (TOURNAMENT_CHIPS_REMOVED, TOURNAMENT_CHIPS_ADDED)
+
+
+def _spec(tournament_id: str, table: int, seats: int, level: int) -> TableSpec:
+    small, big = LEVELS[min(level, len(LEVELS) - 1)]
+    return TableSpec(
+        table_id=f"{tournament_id} table {table}",
+        venue="gg",
+        rulebook=RULEBOOK,
+        variant="NT",
+        seats=seats,
+        currency="CHIPS",
+        smallest_chip=1,
+        small_blind=small,
+        big_blind=big,
+        ante=0,
+        min_bet=big,
+        rate_bps=0,
+        rake_terms=None,
+        committed=False,
+    )
+
+
+def _button(previous: int | None, before: set[int], seats: list[int]) -> int:
+    """The next seat after ``previous`` among those dealt in the hand before too."""
+    kept = [seat for seat in seats if seat in before] or seats
+    after = [seat for seat in kept if previous is not None and seat > previous]
+    return after[0] if after else kept[0]
+
+
+class _Table:
+    """One table's seats (seat -> player and stack) and its hands so far."""
+
+    def __init__(self, tournament_id: str, number: int, seats: int, players: list[Player]) -> None:
+        self.tournament_id, self.number, self.seats = tournament_id, number, seats
+        self.seated: dict[int, tuple[Player, int]] = {
+            seat: (player, STARTING_CHIPS) for seat, player in enumerate(players, 1)
+        }
+        self.button: int | None = None
+        self.last: set[int] = set()
+        self.hands: list[list[FlatEvent]] = []
+
+    def play(self, book: PokerRulebook, at: datetime, level: int, rng: random.Random) -> None:
+        seats = sorted(self.seated)
+        if len(seats) < 2:
+            return
+        self.button = _button(self.button, self.last, seats)
+        order = [s for s in seats if s > self.button] + [s for s in seats if s <= self.button]
+        spec = _spec(self.tournament_id, self.number, self.seats, level)
+        plan = HandPlan(
+            hand_id=f"{self.tournament_id}/t{self.number}-{len(self.hands) + 1:04d}",
+            started_at=at,
+            button_seat=self.button,
+            seated=[(seat, *self.seated[seat]) for seat in order],
+        )
+        hand = play_hand(spec, book, plan, rng)
+        events = hand.render()
+        events[0] = {**events[0], "tournament_id": self.tournament_id}
+        self.hands.append(events)
+        self.last = set(seats)
+        for seat, stack in zip(hand.seats, hand.finishing(hand.settlement), strict=True):
+            player = self.seated[seat][0]
+            if stack > 0:
+                self.seated[seat] = (player, stack)
+            else:
+                del self.seated[seat]  # out of the tournament
+
+    def free_seat(self) -> int | None:
+        return next((s for s in range(1, self.seats + 1) if s not in self.seated), None)
+
+
+def _balance(tables: list[_Table], rng: random.Random) -> None:
+    """One player, with his chips, from the fullest table to the emptiest's free seat."""
+    fullest = max(tables, key=lambda t: len(t.seated))
+    emptiest = min(tables, key=lambda t: len(t.seated))
+    seat = emptiest.free_seat()
+    if seat is None or len(fullest.seated) - len(emptiest.seated) < 2:
+        return
+    leaving = rng.choice(sorted(fullest.seated))
+    emptiest.seated[seat] = fullest.seated.pop(leaving)
+
+
+def play_tournament_tables(
+    seed: int,
+    tournament_id: str,
+    start: datetime,
+    *,
+    tables: int = 2,
+    seats: int = 6,
+    hands: int = 24,
+    fault_rate: float = 0.0,
+) -> tuple[list[list[FlatEvent]], list[PlantedFault]]:
+    """The hands of the tournament's tables (each table's in play order) and the faults
+    planted in them (module docstring)."""
+    stream = f"{seed}:{tournament_id}:tables"
+    rng = random.Random(stream)
+    pool = player_pool(seed, "gg")
+    drawn = rng.sample(pool, tables * seats)
+    book = get_rulebook(RULEBOOK)
+    assert isinstance(book, PokerRulebook)
+    played = [
+        _Table(tournament_id, t + 1, seats, drawn[t * seats : (t + 1) * seats])
+        for t in range(tables)
+    ]
+    for number in range(hands):
+        if number and number % MOVE_EVERY == 0:
+            _balance(played, rng)
+        for index, table in enumerate(played):
+            at = start + number * HAND_SPACING + timedelta(seconds=5 * index)
+            table.play(book, at, number // LEVEL_HANDS, rng)
+    faults: list[PlantedFault] = []
+    planting = random.Random(f"{stream}:faults")
+    for table in played:
+        for index in range(1, len(table.hands)):
+            if fault_rate and planting.random() < fault_rate:
+                fault = take_chips(table.hands, index, planting, planting.choice(FAULTS))
+                faults.extend([fault] if fault else [])
+    return [hand for table in played for hand in table.hands], faults
+
+
+def tournament_tables_day(count: int, *, fault_rate: float = 0.0) -> ExtraGenerator:
+    """``count`` tournaments' tables' hands of a day as input files (one per
+    tournament), for ``generate_day(extra=...)``: (file names, planted faults)."""
+
+    def extra(seed: int, day: date, out: Path) -> tuple[list[str], list[PlantedFault]]:
+        files: list[str] = []
+        faults: list[PlantedFault] = []
+        for number in range(1, count + 1):
+            tournament_id = f"mtt-{day:%Y%m%d}-tables-{number:02d}"
+            start = datetime(day.year, day.month, day.day, 14, tzinfo=UTC) + number * timedelta(
+                hours=1
+            )
+            hands, planted = play_tournament_tables(
+                seed, tournament_id, start, fault_rate=fault_rate
+            )
+            name = f"poker-{tournament_id}.avro"
+            events = [event for hand in hands for event in hand]
+            write_input_file(out / name, family_named("poker"), events, stream_id=tournament_id)
+            files.append(name)
+            faults.extend(planted)
+        return files, faults
+
+    return extra
