@@ -5,7 +5,8 @@ item 2: a player's chips continue from one hand to the next, MO-97/2010 art.4(2)
 tournament, hold'em under ``gg-2022-tournament-holdem`` (``simulate.poker.play_hand``: the
 replayer's own betting and settlement), in whole tournament chips (``CHIPS``):
 
-* each table seats ``seats`` players of the ``gg`` pool with ``STARTING_CHIPS``; a hand
+* the first table seats ``seats`` players of the ``gg`` pool with ``STARTING_CHIPS``, the
+  others two fewer; a hand
   starts every ``HAND_SPACING`` (within ``SessionRules.max_gap``), the blinds rise by a
   level every ``LEVEL_HANDS`` hands (``LEVELS``), the button passes to the next seat
   dealt in both hands (PT-217/2007 n.º 29), a player left with no chip is out;
@@ -147,8 +148,10 @@ def play_tournament_tables(
     drawn = rng.sample(pool, tables * seats)
     book = get_rulebook(RULEBOOK)
     assert isinstance(book, PokerRulebook)
+    # the first table full, the others two short: the balancing moves players from hand
+    # ``MOVE_EVERY`` on
     played = [
-        _Table(tournament_id, t + 1, seats, drawn[t * seats : (t + 1) * seats])
+        _Table(tournament_id, t + 1, seats, drawn[t * seats : (t + 1) * seats - 2 * (t > 0)])
         for t in range(tables)
     ]
     for number in range(hands):
