@@ -150,30 +150,41 @@ def _run(hands: Sequence[list[FlatEvent]], index: int, player: str) -> list[int]
     return run
 
 
-def take_chips(
-    hands: list[list[FlatEvent]],
-    index: int,
-    rng: random.Random,
-    fault: str = CHIPS_REMOVED,
-) -> PlantedFault | None:
-    """Chips taken off the table between ``hands[index - 1]`` and ``hands[index]`` (one
-    table's hands in play order, changed in place), from a player carried at one seat:
-    half the chips he never puts in while he stays, taken from his stacks in every hand
-    he plays on at that seat (the play is the same; each hand stays legal on its own);
-    as many given to him instead where ``fault`` says so (``TAKEN``). None when the two
-    hands are not consecutive by the data or no player can lose any."""
-    before, after = summarize(hands[index - 1]), summarize(hands[index])
-    if before is None or after is None or link(before, after, DEFAULT_RULES) not in CHAINED:
-        return None
-    players = [p for p, _ in _candidates(before, after)]
-    if not players:
-        return None
-    player = rng.choice(players)
+def shift_from(hands: list[list[FlatEvent]], index: int, player: str, fault: str) -> int | None:
+    """``player``'s stacks shifted from ``hands[index]`` on while he stays at his seat
+    (one table's hands in play order, changed in place): half the chips he never puts in
+    there, taken or given as ``fault`` says (``TAKEN``); that amount, None when none."""
     run = _run(hands, index, player)
     amount = min(b[1] for i in run if (b := _behind(hands[i], player))) // 2
     if amount <= 0:
         return None
     for i in run:
         hands[i] = plant_chip_removal(hands[i], player, TAKEN[fault] * amount) or hands[i]
+    return amount
+
+
+def take_chips(
+    hands: list[list[FlatEvent]],
+    index: int,
+    rng: random.Random,
+    fault: str = CHIPS_REMOVED,
+    spared: frozenset[str] = frozenset(),
+) -> PlantedFault | None:
+    """Chips taken off the table between ``hands[index - 1]`` and ``hands[index]`` (one
+    table's hands in play order, changed in place), from a player carried at one seat
+    (none of ``spared``): half the chips he never puts in while he stays, taken from his
+    stacks in every hand he plays on at that seat (the play is the same; each hand stays
+    legal on its own); as many given to him instead where ``fault`` says so (``TAKEN``).
+    None when the two hands are not consecutive by the data or no player can lose any."""
+    before, after = summarize(hands[index - 1]), summarize(hands[index])
+    if before is None or after is None or link(before, after, DEFAULT_RULES) not in CHAINED:
+        return None
+    players = [p for p, _ in _candidates(before, after) if p not in spared]
+    if not players:
+        return None
+    player = rng.choice(players)
+    amount = shift_from(hands, index, player, fault)
+    if amount is None:
+        return None
     detail = {"player": player, "hands": [before.hand_id, after.hand_id], "amount": amount}
     return PlantedFault(fault, after.hand_id, SESSION_FAULTS[fault], detail)

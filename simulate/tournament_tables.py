@@ -14,11 +14,12 @@ replayer's own betting and settlement), in whole tournament chips (``CHIPS``):
   seat of the emptiest (table balancing): he is not compared across tables;
 * a player's stack changes between hands only by the hands themselves.
 
-Faults (``fault_rate`` of the consecutive pairs, once a table has played its hands, so
-the play is the same): chips taken off a carried player's stacks between two hands
-(``TOURNAMENT_CHIPS_REMOVED``) or given to them from nowhere (``TOURNAMENT_CHIPS_ADDED``),
-each hand legal on its own (``simulate.session_faults.take_chips``), scored on the later
-hand. ``tournament_tables_day`` writes them as a day's input files (``generate_day(extra=
+Faults (``fault_rate`` of the consecutive pairs and of the moves, once the tables have
+played their hands, so the play is the same): chips taken off a carried player's stacks
+between two hands (``TOURNAMENT_CHIPS_REMOVED``) or given to them from nowhere
+(``TOURNAMENT_CHIPS_ADDED``), or either to a moved player's stacks at his new table
+(from his arrival on), each hand legal on its own (``simulate.session_faults``), scored
+on the later hand. ``tournament_tables_day`` writes them as a day's input files (``generate_day(extra=
 ...)``, e.g. the demo's). Deterministic: one named stream per tournament and table.
 """
 
@@ -37,7 +38,13 @@ from simulate.day import ExtraGenerator
 from simulate.manifest import PlantedFault
 from simulate.players import Player, player_pool
 from simulate.poker import HandPlan, play_hand
-from simulate.session_faults import TOURNAMENT_CHIPS_ADDED, TOURNAMENT_CHIPS_REMOVED, take_chips
+from simulate.session_faults import (
+    SESSION_FAULTS,
+    TOURNAMENT_CHIPS_ADDED,
+    TOURNAMENT_CHIPS_REMOVED,
+    shift_from,
+    take_chips,
+)
 from simulate.tables import TableSpec
 
 FlatEvent = dict[str, Any]
@@ -89,6 +96,8 @@ class _Table:
         self.button: int | None = None
         self.last: set[int] = set()
         self.hands: list[list[FlatEvent]] = []
+        self.arrivals: list[tuple[str, int]] = []
+        """(player moved here, the index of the next hand here)."""
 
     def play(self, book: PokerRulebook, at: datetime, level: int, rng: random.Random) -> None:
         seats = sorted(self.seated)
@@ -128,6 +137,30 @@ def _balance(tables: list[_Table], rng: random.Random) -> None:
         return
     leaving = rng.choice(sorted(fullest.seated))
     emptiest.seated[seat] = fullest.seated.pop(leaving)
+    emptiest.arrivals.append((emptiest.seated[seat][0].player_id, len(emptiest.hands)))
+
+
+def _plant(tables: list[_Table], rate: float, rng: random.Random) -> list[PlantedFault]:
+    """Chips taken or given between two hands of a table, or in a move to another (at a
+    player's last arrival; a moved player is spared the other faults, whose change would
+    move with him)."""
+    faults: list[PlantedFault] = []
+    movers = frozenset(player for table in tables for player, _ in table.arrivals)
+    last = {player: (table, index) for table in tables for player, index in table.arrivals}
+    for table in tables:
+        for index in range(1, len(table.hands)):
+            if rng.random() < rate:
+                fault = take_chips(table.hands, index, rng, rng.choice(FAULTS), movers)
+                faults.extend([fault] if fault else [])
+    for player, (table, index) in sorted(last.items()):
+        if index < len(table.hands) and rng.random() < rate:
+            kind = rng.choice(FAULTS)
+            amount = shift_from(table.hands, index, player, kind)
+            if amount is not None:
+                arrived = str(table.hands[index][0]["hand_id"])
+                detail = {"player": player, "hands": [arrived], "amount": amount, "moved": True}
+                faults.append(PlantedFault(kind, arrived, SESSION_FAULTS[kind], detail))
+    return faults
 
 
 def play_tournament_tables(
@@ -160,13 +193,7 @@ def play_tournament_tables(
         for index, table in enumerate(played):
             at = start + number * HAND_SPACING + timedelta(seconds=5 * index)
             table.play(book, at, number // LEVEL_HANDS, rng)
-    faults: list[PlantedFault] = []
-    planting = random.Random(f"{stream}:faults")
-    for table in played:
-        for index in range(1, len(table.hands)):
-            if fault_rate and planting.random() < fault_rate:
-                fault = take_chips(table.hands, index, planting, planting.choice(FAULTS))
-                faults.extend([fault] if fault else [])
+    faults = _plant(played, fault_rate, random.Random(f"{stream}:faults")) if fault_rate else []
     return [hand for table in played for hand in table.hands], faults
 
 

@@ -18,6 +18,7 @@ from typing import Any
 import pytest
 
 from audit.ingest.room_text.lines import TOPPED_UP
+from audit.judging.table_sessions import judge_table_sessions
 from audit.wording.sentences import sentence
 from replayer.findings import Finding, FindingKind
 from replayer.poker.replay import adjudicate_hand
@@ -32,17 +33,9 @@ Hands = list[list[dict[str, Any]]]
 
 
 def judged(hands: Hands) -> list[Finding]:
-    """Every finding of every session among ``hands`` (their tables apart)."""
-    tables: dict[str, Hands] = {}
-    for hand in hands:
-        tables.setdefault(str(hand[0]["table_id"]), []).append(hand)
-    findings: list[Finding] = []
-    for table in tables.values():
-        for session in table_sessions(table):
-            ids = {h.hand_id for h in session.hands}
-            events = [e for hand in table if hand[0]["hand_id"] in ids for e in hand]
-            findings += adjudicate_session(events).findings
-    return findings
+    """Every finding of every session among a tournament's ``hands``, through the path
+    ``replay`` and the nightly take (``audit.judging.judge_table_sessions``)."""
+    return [f for _, verdict in judge_table_sessions(hands) for f in verdict.findings]
 
 
 @pytest.mark.parametrize("seed", [1, 2])
@@ -128,3 +121,28 @@ def test_cash_and_each_tournament_at_one_table_name_are_cut_apart() -> None:
     sessions = table_sessions(hands + renamed)
     assert [len(s.hands) for s in sessions] == [6, 6]
     assert all(link in (Link.FIRST, Link.CONSECUTIVE) for s in sessions for link in s.links)
+
+
+def test_a_player_moved_to_another_table_arrives_with_his_chips() -> None:
+    """The move is seen (he left one table with chips and joined another); judged with
+    the hands he moved from, untouched it is no finding, changed it is one."""
+    seeds = range(1, 9)
+    moves = 0
+    for seed in seeds:
+        hands, _ = play_tournament_tables(seed, f"mtt-{seed}", AT)
+        for _, verdict in judge_table_sessions(hands):
+            moves += Link.MOVED_FROM in verdict.links
+            assert verdict.findings == ()
+    assert moves > 0
+    found = planted = 0
+    for seed in seeds:
+        hands, faults = play_tournament_tables(seed, f"mtt-{seed}", AT, fault_rate=0.5)
+        moved = {(f.subject, k) for f in faults if f.detail.get("moved") for k in f.findings}
+        findings = judged(hands)
+        seen = {(f.detail["hands"][1], str(f.kind)) for f in findings if "tables" in f.detail}
+        assert seen == moved
+        assert {(f.detail["hands"][1], str(f.kind)) for f in findings} == {
+            (f.subject, k) for f in faults for k in f.findings
+        }
+        found, planted = found + len(seen), planted + len(moved)
+    assert found == planted > 0

@@ -20,30 +20,38 @@ from typing import Any
 
 from audit.judging.path import Inputs, TermsBook, verdict_unit
 from audit.store import SubjectRecords
-from replayer.sessions import SessionVerdict, adjudicate_session, table_sessions
+from replayer.sessions import DEFAULT_RULES, SessionVerdict, adjudicate_session, sessions_of
 from replayer.sessions.hands import summarize
+from replayer.sessions.verdict import session_hands, summaries
 
 TABLE_SESSION = "table_session"
 """The subject kind of a poker table's session (``<table id>@<first hand id>``)."""
 
 
 def session_hand(records: Sequence[dict[str, Any]]) -> str | None:
-    """The table of a stored poker hand a session may hold (None: none can, e.g. a
-    tournament hand or one without a known start time)."""
+    """What a stored poker hand's sessions are judged among: its tournament (a player
+    moves between its tables) or its cash table (None: no session can hold it, e.g. a
+    hand without a known start time)."""
     summary = summarize(records)
-    return summary.table_id if summary is not None else None
+    if summary is None:
+        return None
+    return summary.tournament_id if summary.tournament_id is not None else summary.table_id
 
 
 def judge_table_sessions(
     hands: Sequence[Sequence[dict[str, Any]]],
 ) -> Iterator[tuple[Inputs, SessionVerdict]]:
-    """The inputs and verdict of each session of two or more hands among one table's
-    ``hands`` (each a stored hand's events), in play order."""
+    """The inputs and verdict of each session of two or more hands among one table's or
+    one tournament's ``hands`` (each a stored hand's events): its own hands in play
+    order, then the other tables' hands its arrivals moved from
+    (``replayer.sessions.verdict.session_hands``)."""
     by_id = {str(events[0].get("hand_id")): events for events in hands if events}
-    for session in table_sessions(list(by_id.values())):
+    summarized = summaries(by_id.values())
+    for session in sessions_of(summarized):
         if len(session.hands) < 2:
             continue
-        events = [event for hand in session.hands for event in by_id[hand.hand_id]]
+        ids = session_hands(session, summarized, DEFAULT_RULES)
+        events = [event for hand in ids for event in by_id[hand]]
         yield Inputs(TABLE_SESSION, session.subject, events), adjudicate_session(events)
 
 

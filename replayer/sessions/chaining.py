@@ -62,6 +62,7 @@ class Link(StrEnum):
     PLAYERS = "other players"
     BUTTON_SKIPPED = "the button skipped seats: hands missing between"
     POOL = "a fast-fold pool: new players every hand"
+    MOVED_FROM = "another table's hand, a player moved from it"
 
 
 CHAINED = frozenset({Link.CONSECUTIVE, Link.BUTTON_STUCK})
@@ -147,10 +148,10 @@ def is_pool(ordered: Sequence[HandSummary], rules: SessionRules) -> bool:
 
 def sessions_of(hands: Sequence[HandSummary], rules: SessionRules = DEFAULT_RULES) -> list[Session]:
     """A table's hands cut into sessions, each game apart (cash first, then each
-    tournament by id; a pool's hands each alone, linked ``POOL``)."""
-    games: dict[str, list[HandSummary]] = {}
+    tournament's tables by id; a pool's hands each alone, linked ``POOL``)."""
+    games: dict[tuple[str, str], list[HandSummary]] = {}
     for hand in hands:
-        games.setdefault(hand.tournament_id or "", []).append(hand)
+        games.setdefault(hand.at_table, []).append(hand)
     return [session for _, game in sorted(games.items()) for session in _cut(game, rules)]
 
 

@@ -27,9 +27,10 @@ count tournament chips, never money (they owe nothing), and cite the tournament'
 rulebook's article on chips (``replayer.tournaments.continuity.chips_citation``: the
 records' own arithmetic, and MO-97/2010 art.4(2) or GG-2022 Poker Regras where the hand
 names that rulebook). A player left with no chip went out: a later stack of his is a new
-entry (re-entry, n.º 116), the tournament's to judge, never compared. A player who
-changed seats or tables is not compared either (``chips_vanished`` is not his moving:
-the hands of another table are another session).
+entry (re-entry, n.º 116), the tournament's to judge, never compared. A player moved
+to another of the tournament's tables arrives with the chips he left with, where the
+records show the move (``replayer.sessions.moves``, ``move_findings``); where they do
+not, he is not compared (leaving a table is never read as chips vanishing).
 """
 
 from __future__ import annotations
@@ -40,6 +41,7 @@ from fractions import Fraction
 
 from replayer.findings import Finding, FindingKind
 from replayer.sessions.hands import HandSummary, Seat
+from replayer.sessions.moves import Move
 from replayer.tournaments.continuity import chips_citation
 
 RECORDS = "casino-audit chip continuity"
@@ -147,25 +149,44 @@ def tournament_findings(
 ) -> Iterator[Finding]:
     """A tournament's chips carried from ``before`` to the consecutive ``after``: none
     leaves, none comes in unrecorded (module docstring)."""
-    cited = chips_citation(after.rulebook)
     for left, now in _carried(before, after):
-        change = now.stack - left.end
-        if left.end == 0 or change == 0 or (change > 0 and after.rebuy_noted):
-            continue
-        kind, moved = (
-            (FindingKind.TOURNAMENT_CHIPS_APPEARED, "came to the table from nowhere")
-            if change > 0
-            else (FindingKind.TOURNAMENT_CHIPS_VANISHED, "left the table")
-        )
-        yield Finding(
-            kind,
-            subject,
-            cited,
-            f"{now.player} left hand {before.hand_id} with {left.end} tournament chips and "
-            f"started the next hand {after.hand_id} at the same seat with {now.stack}: "
-            f"{abs(change)} {moved}, with no rebuy, add-on or elimination recorded",
-            expected=left.end,
-            recorded=now.stack,
-            difference=change,
-            detail={**_evidence(subject, before, after, now), "tournament": after.tournament_id},
-        )
+        yield from _tournament_change(subject, before, after, left, now, "at the same seat")
+
+
+def move_findings(subject: str, move: Move) -> Iterator[Finding]:
+    """A tournament player's chips taken from one of its tables to another
+    (``replayer.sessions.moves``): he arrives with what he left with."""
+    left, now = move.left.seat_of(move.player), move.arrived.seat_of(move.player)
+    if left is not None and now is not None:
+        where = f"at table {move.arrived.table_id}, moved from table {move.left.table_id}"
+        yield from _tournament_change(subject, move.left, move.arrived, left, now, where)
+
+
+def _tournament_change(
+    subject: str, before: HandSummary, after: HandSummary, left: Seat, now: Seat, where: str
+) -> Iterator[Finding]:
+    """The finding on a tournament stack that changed from ``left`` (in ``before``) to
+    ``now`` (in ``after``), if any (module docstring)."""
+    change = now.stack - left.end
+    if left.end == 0 or change == 0 or (change > 0 and after.rebuy_noted):
+        return
+    kind, moved = (
+        (FindingKind.TOURNAMENT_CHIPS_APPEARED, "came from nowhere")
+        if change > 0
+        else (FindingKind.TOURNAMENT_CHIPS_VANISHED, "left the table")
+    )
+    detail = {**_evidence(subject, before, after, now), "tournament": after.tournament_id}
+    if before.table_id != after.table_id:
+        detail["tables"] = [before.table_id, after.table_id]
+    yield Finding(
+        kind,
+        subject,
+        chips_citation(after.rulebook),
+        f"{now.player} left hand {before.hand_id} with {left.end} tournament chips and "
+        f"started the next hand {after.hand_id} {where} with {now.stack}: {abs(change)} "
+        f"{moved}, with no rebuy, add-on or elimination recorded",
+        expected=left.end,
+        recorded=now.stack,
+        difference=change,
+        detail=detail,
+    )

@@ -69,6 +69,11 @@ class HandSummary:
     """Whether the hand's record says chips came in before it (``REBUY_NOTE``)."""
 
     @property
+    def at_table(self) -> tuple[str, str]:
+        """(its tournament or "", its table): the hands of one table's sessions."""
+        return (self.tournament_id or "", self.table_id)
+
+    @property
     def game(self) -> tuple[str, ...]:
         """What a session's hands share: a cash table's currency and stakes, or the
         tournament (its blinds rise by level)."""

@@ -2,7 +2,10 @@
 
 The session's hands are ordered by time and linked pair by pair
 (``replayer.sessions.chaining``); across each consecutive pair the chips carried
-(``continuity``) and the button's rotation (``rotation``) are judged. Pure and
+(``continuity``) and the button's rotation (``rotation``) are judged. At a tournament's
+table the session's inputs hold, after its own hands, the other tables' hands its
+arrivals moved from (``moves.moved_from``), and each move shown is judged
+(``continuity.move_findings``); the session's table is its first given hand's. Pure and
 deterministic: the same hands, the same verdict, byte for byte.
 """
 
@@ -24,8 +27,9 @@ from replayer.sessions.chaining import (
     link,
     sessions_of,
 )
-from replayer.sessions.continuity import chip_findings
+from replayer.sessions.continuity import chip_findings, move_findings
 from replayer.sessions.hands import HandSummary, summarize
+from replayer.sessions.moves import moved_from, moves_into
 from replayer.sessions.rotation import rotation_findings
 
 
@@ -61,13 +65,22 @@ def table_sessions(
     return sessions_of(summaries(hands), rules)
 
 
+def session_hands(session: Session, others: Sequence[HandSummary], rules: SessionRules) -> list[str]:
+    """The ids of the hands a session is judged on: its own in play order, then those of
+    ``others`` (its tournament's hands) its arrivals moved from (module docstring)."""
+    moved = moved_from(session.hands, others, rules)
+    return [h.hand_id for h in session.hands] + [h.hand_id for h in moved]
+
+
 def adjudicate_session(
     events: Sequence[FlatEvent], rules: SessionRules = DEFAULT_RULES
 ) -> SessionVerdict:
     """Judge one session from its hands' events (module docstring)."""
-    ordered = in_play_order(summaries(by_hand(events).values()))
-    if not ordered:
+    given = summaries(by_hand(events).values())
+    if not given:
         return SessionVerdict("", (), (), ())
+    ordered = in_play_order([h for h in given if h.at_table == given[0].at_table])
+    moved = in_play_order([h for h in given if h.at_table != given[0].at_table])
     subject = f"{ordered[0].table_id}@{ordered[0].hand_id}"
     findings: list[Finding] = []
     links = [Link.FIRST]
@@ -77,9 +90,12 @@ def adjudicate_session(
         if how in CHAINED:
             findings += chip_findings(subject, before, after)
             findings += rotation_findings(subject, before, after, how)
+    if moved:
+        for move in moves_into(ordered, given, rules):
+            findings += move_findings(subject, move)
     return SessionVerdict(
         subject,
         tuple(findings),
-        tuple(h.hand_id for h in ordered),
-        tuple(str(how) for how in links),
+        tuple(h.hand_id for h in [*ordered, *moved]),
+        tuple(str(how) for how in [*links, *[Link.MOVED_FROM] * len(moved)]),
     )
