@@ -8,9 +8,10 @@ and only the session across hands (``replayer.sessions``) can see the chips that
 table's sessions that offers one, saying what it planted (player, both hands, amount).
 ``take_chips`` takes chips off a simulated table between two hands once it has played
 them (``simulate.day``: the play is unchanged, so every other planted fault and the
-collusion figures stay as they were), scored on the later hand (``simulate.score``). At a tournament's table
-(``simulate.tournament_tables``) chips are taken (``TOURNAMENT_CHIPS_REMOVED``) or given
-from nowhere (``TOURNAMENT_CHIPS_ADDED``) the same way.
+collusion figures stay as they were), scored on the later hand (``simulate.score``).
+At a tournament's table (``simulate.tournament_tables``) chips are taken
+(``TOURNAMENT_CHIPS_REMOVED``) or given from nowhere (``TOURNAMENT_CHIPS_ADDED``) the
+same way (``shift_from``).
 """
 
 from __future__ import annotations

@@ -19,8 +19,9 @@ played their hands, so the play is the same): chips taken off a carried player's
 between two hands (``TOURNAMENT_CHIPS_REMOVED``) or given to them from nowhere
 (``TOURNAMENT_CHIPS_ADDED``), or either to a moved player's stacks at his new table
 (from his arrival on), each hand legal on its own (``simulate.session_faults``), scored
-on the later hand. ``tournament_tables_day`` writes them as a day's input files (``generate_day(extra=
-...)``, e.g. the demo's). Deterministic: one named stream per tournament and table.
+on the later hand. ``tournament_tables_day`` writes them as a day's input files
+(``generate_day(extra=...)``, e.g. the demo's). Deterministic: one named stream per
+tournament.
 """
 
 from __future__ import annotations

@@ -1,22 +1,24 @@
 """A tournament's table judged across its hands (issue 38 item 2): a player's chips
-continue from one hand to the next (MO-97/2010 art.4(2): no chips leave the table), and
-none come in without a rebuy or add-on.
+continue from one hand to the next and into another table he is moved to (MO-97/2010
+art.4(2): no chips leave the table), and none come in without a rebuy or add-on.
 
 Simulated tournaments (``simulate.tournament_tables``: the replayer's own play, each hand
-legal on its own) are the planting ground: every planted fall or rise is found with its
-kind, on its pair of hands, and the untouched tables raise nothing. Real public room
-text (the GGPoker tournament hand of ``tests.test_tournament_hands``) carried to a next
-hand by its own summary is no finding, and the same stack lowered is one.
+legal on its own) are the planting ground: every planted fall or rise, between two hands
+or in a move, is found with its kind on its hands, and the untouched tables raise
+nothing. Real public tournament hands (the 2023 WSOP Event #43 day 5, PHH, vendored) carry
+every stack from one hand to the next: read as one table, no finding; a fall planted in
+them is found.
 """
 
 from __future__ import annotations
 
-from collections.abc import Sequence
 from datetime import UTC, datetime, timedelta
+from pathlib import Path
 from typing import Any
 
 import pytest
 
+from audit.ingest.phh import PhhRecord, hand_events, iter_phh_records
 from audit.ingest.room_text.lines import TOPPED_UP
 from audit.judging.table_sessions import judge_table_sessions
 from audit.wording.sentences import sentence
@@ -25,7 +27,12 @@ from replayer.poker.replay import adjudicate_hand
 from replayer.sessions import adjudicate_session, table_sessions
 from replayer.sessions.chaining import Link
 from replayer.sessions.hands import REBUY_NOTE
-from simulate.session_faults import SESSION_FAULTS, plant_chip_removal
+from simulate.session_faults import (
+    SESSION_FAULTS,
+    TOURNAMENT_CHIPS_REMOVED,
+    plant_chip_removal,
+    shift_from,
+)
 from simulate.tournament_tables import play_tournament_tables
 
 AT = datetime(2024, 3, 10, 14, tzinfo=UTC)
@@ -48,7 +55,9 @@ def test_a_clean_tournament_raises_nothing_across_its_hands(seed: int) -> None:
     # read as chips leaving
     tables = {h[0]["table_id"] for h in hands}
     assert len({h[0]["big_blind"] for h in hands}) > 1
-    assert all(len(table_sessions([h for h in hands if h[0]["table_id"] == t])) == 1 for t in tables)
+    assert all(
+        len(table_sessions([h for h in hands if h[0]["table_id"] == t])) == 1 for t in tables
+    )
     seen: dict[str, set[str]] = {}
     for hand in hands:
         for seat in hand[0]["seats"]:
@@ -70,7 +79,7 @@ def test_planted_chips_leaving_or_appearing_are_each_found(seed: int) -> None:
         assert finding.detail["player"] == fault.detail["player"]
 
 
-def _pair(seed: int = 4) -> tuple[Hands, Sequence[dict[str, Any]]]:
+def _pair(seed: int = 4) -> tuple[Hands, dict[str, Any]]:
     """A clean table's hands and the carried seat of the first consecutive pair."""
     hands, _ = play_tournament_tables(seed, "mtt-pair", AT, tables=1)
     return hands, hands[1][0]["seats"][0]
@@ -146,3 +155,57 @@ def test_a_player_moved_to_another_table_arrives_with_his_chips() -> None:
         }
         found, planted = found + len(seen), planted + len(moved)
     assert found == planted > 0
+
+
+# -- real public tournament hands ---------------------------------------------------------
+
+WSOP = "wsop/2023/43/5"
+"""The 2023 WSOP Event #43, day 5 (PHH, vendored: hands 27-30 follow one another)."""
+
+
+def _as_tournament_table(hands: Hands) -> Hands:
+    """Real hands of one tournament table, each as its importer stored it (PHH numbers a
+    hand's seats from the small blind, names no table and no time of day), given what
+    the broadcast shows: one table, one seat a player (by name), a minute apart."""
+    seats: dict[str, int] = {}
+    out: Hands = []
+    for number, events in enumerate(hands):
+        start = events[0]
+        for seat in start["seats"]:
+            seats.setdefault(seat["player_id"], len(seats) + 1)
+        renumber = {s["seat"]: seats[s["player_id"]] for s in start["seats"]}
+        table = [
+            {**e, "seat": renumber[e["seat"]]} if isinstance(e.get("seat"), int) else dict(e)
+            for e in events
+        ]
+        table[0] = {
+            **table[0],
+            "seats": [{**s, "seat": renumber[s["seat"]]} for s in start["seats"]],
+            "table_id": "WSOP 2023 #43 day 5",
+            "tournament_id": "wsop-2023-43",
+            "button": None,
+            "occurred_at": AT + timedelta(minutes=number),
+        }
+        out.append(table)
+    return out
+
+
+def test_real_wsop_hands_carry_every_stack_and_a_planted_fall_is_found(phh_sample: Path) -> None:
+    real: Hands = []
+    for number in (27, 28, 29, 30):
+        (record,) = iter_phh_records(phh_sample / WSOP / f"{number}.phh")
+        assert isinstance(record, PhhRecord)
+        real.append(hand_events(record))
+    # as stored, each hand is a table of its own with no time of day: no session
+    assert judged(real) == []
+    hands = _as_tournament_table(real)
+    verdicts = [v for _, v in judge_table_sessions(hands)]
+    assert [v.links for v in verdicts] == [("first hand at the table", *["consecutive"] * 3)]
+    assert verdicts[0].findings == ()
+    player = hands[2][0]["seats"][0]["player_id"]
+    amount = shift_from(hands, 2, player, TOURNAMENT_CHIPS_REMOVED)  # from hand 29 on
+    assert amount
+    (finding,) = judged(hands)
+    assert finding.kind is FindingKind.TOURNAMENT_CHIPS_VANISHED
+    assert finding.difference == -amount and finding.detail["player"] == player
+    assert finding.detail["hands"] == ["5/28", "5/29"]

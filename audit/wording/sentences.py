@@ -463,10 +463,14 @@ def _tournament_chips(row: Mapping[str, Any]) -> str | None:
     if not (_is_amount(difference) and isinstance(hands, list) and len(hands) == 2):
         return None
     moved = "left the table" if difference < 0 else "came from nowhere"
+    tables = detail.get("tables")
+    where = "the same seat"
+    if isinstance(tables, list) and len(tables) == 2:
+        where = f"table {tables[1]}, moved from table {tables[0]},"
     return (
         f"{player_named(row, detail.get('player'))} left hand {hands[0]} with "
-        f"{_money(row, row.get('expected'))} and started the next hand {hands[1]} at the "
-        f"same seat with {_money(row, row.get('recorded'))}: {_money(row, abs(difference))} "
+        f"{_money(row, row.get('expected'))} and started the next hand {hands[1]} at "
+        f"{where} with {_money(row, row.get('recorded'))}: {_money(row, abs(difference))} "
         f"{moved} with no rebuy, add-on or elimination recorded ({_cite(row)})"
     )
 

@@ -7,7 +7,10 @@ start plus the longest gap that still chains a hand (``SessionRules.max_gap``). 
 still open at midnight (its last hand within that gap of the day's end) is left to the
 next night, which reads the previous night's hands of its tables too (from that night's
 ledgers), so it judges the session whole: the same hands as ``replay`` judges, the same
-verdict unit, never two answers. One table's hands are in memory at a time.
+verdict unit, never two answers. One table's hands are in memory at a time, or one
+tournament's (a player moves between its tables: ``replayer.sessions.moves``), grouped
+as ``replay`` groups them (``audit.judging.table_sessions.session_hand``) by the
+``tournament`` a poker ledger's entry names.
 """
 
 from __future__ import annotations
@@ -39,17 +42,18 @@ def closes_on(events: Sequence[Mapping[str, object]]) -> date | None:
 def night_hands(
     store: AuditStore, day: date, unit_ids: UnitLookup | None = None
 ) -> dict[str, list[str]]:
-    """table -> the poker hands of the night and of the night before (their ledgers), for
-    the tables that dealt a hand tonight."""
+    """table (or tournament) -> the poker hands of the night and of the night before
+    (their ledgers), for the tables (tournaments) that dealt a hand tonight."""
     tonight: set[str] = set()
     tables: dict[str, list[str]] = {}
     for days, here in (([day - timedelta(days=1)], False), ([day], True)):
         for _, record in iter_days_units(store, days, [LEDGER], unit_ids):
             if record["family"] == "poker":
                 for subject, entry in record["ledger"].items():
-                    tables.setdefault(entry["table"], []).append(subject)
+                    among = entry.get("tournament") or entry["table"]
+                    tables.setdefault(among, []).append(subject)
                     if here:
-                        tonight.add(entry["table"])
+                        tonight.add(among)
     return {table: hands for table, hands in tables.items() if table in tonight}
 
 
@@ -66,7 +70,8 @@ def table_session_units(
         for inputs, verdict in judge_table_sessions(records):
             if closes_on(inputs.events) == day:
                 units.append(session_unit(inputs, verdict, terms_book))
-                ledger[inputs.subject] = {"verdict": units[-1].subject_id, "table": table}
+                at = str(inputs.events[0].get("table_id") or table)
+                ledger[inputs.subject] = {"verdict": units[-1].subject_id, "table": at}
     if ledger:
         flagged = sorted(u.records[0]["subject"] for u in units if u.records[0]["findings"])
         scope = f"{day.isoformat()}/{SCOPE}"

@@ -351,6 +351,8 @@ def _judged(
         "verdict": stored.subject_id,
         "table": str(inputs.events[0].get("table_id") or inputs.subject),
     }
+    if (tournament := inputs.events[0].get("tournament_id")) is not None:
+        ledger[inputs.subject]["tournament"] = str(tournament)  # its hands' sessions (issue 38)
     result.with_findings += bool(verdict.findings)
     tally_kinds(verdict.findings, result.findings)
     return stored

@@ -144,9 +144,7 @@ def chip_findings(
         )
 
 
-def tournament_findings(
-    subject: str, before: HandSummary, after: HandSummary
-) -> Iterator[Finding]:
+def tournament_findings(subject: str, before: HandSummary, after: HandSummary) -> Iterator[Finding]:
     """A tournament's chips carried from ``before`` to the consecutive ``after``: none
     leaves, none comes in unrecorded (module docstring)."""
     for left, now in _carried(before, after):

@@ -52,7 +52,9 @@ def _next_at_table(hands: Sequence[HandSummary]) -> dict[str, HandSummary]:
     return following
 
 
-def _latest_before(hands: Sequence[HandSummary], player: str, when: HandSummary) -> HandSummary | None:
+def _latest_before(
+    hands: Sequence[HandSummary], player: str, when: HandSummary
+) -> HandSummary | None:
     """The player's latest hand in play order before ``when`` among ``hands``."""
     earlier = [
         h
@@ -98,5 +100,7 @@ def moved_from(
 ) -> list[HandSummary]:
     """The other tables' hands the moves into ``session`` are read from (each ``left``
     and ``gone``), in play order: what a session's verdict needs beside its own hands."""
-    wanted = {h.hand_id: h for m in moves_into(session, tournament, rules) for h in (m.left, m.gone)}
+    wanted = {
+        h.hand_id: h for m in moves_into(session, tournament, rules) for h in (m.left, m.gone)
+    }
     return in_play_order(list(wanted.values()))

@@ -65,7 +65,9 @@ def table_sessions(
     return sessions_of(summaries(hands), rules)
 
 
-def session_hands(session: Session, others: Sequence[HandSummary], rules: SessionRules) -> list[str]:
+def session_hands(
+    session: Session, others: Sequence[HandSummary], rules: SessionRules
+) -> list[str]:
     """The ids of the hands a session is judged on: its own in play order, then those of
     ``others`` (its tournament's hands) its arrivals moved from (module docstring)."""
     moved = moved_from(session.hands, others, rules)
