@@ -3,7 +3,9 @@ item 2: a player's chips continue from one hand to the next, MO-97/2010 art.4(2)
 
 ``play_tournament_tables`` deals ``hands`` hands at each of ``tables`` tables of one
 tournament, hold'em under ``gg-2022-tournament-holdem`` (``simulate.poker.play_hand``: the
-replayer's own betting and settlement), in whole tournament chips (``CHIPS``):
+replayer's own betting and settlement), in tournament chips (``XXX``, no currency, a chip
+``CHIP_MINOR_UNITS`` minor units, as a feed writes play chips; Avro feeds carry only ISO
+4217 codes):
 
 * the first table seats ``seats`` players of the ``gg`` pool with ``STARTING_CHIPS``, the
   others two fewer; a hand
@@ -32,6 +34,7 @@ from pathlib import Path
 from typing import Any
 
 from audit.families import family_named
+from audit.ingest.phh.money import CHIP_MINOR_UNITS, CHIPS
 from replayer.rulebooks.poker import PokerRulebook
 from replayer.rulebooks.registry import get_rulebook
 from simulate.avro_out import write_input_file
@@ -50,9 +53,12 @@ from simulate.tables import TableSpec
 
 FlatEvent = dict[str, Any]
 RULEBOOK = "gg-2022-tournament-holdem"
-STARTING_CHIPS = 10_000
-LEVELS: tuple[tuple[int, int], ...] = ((50, 100), (75, 150), (100, 200), (150, 300), (200, 400))
-"""(small blind, big blind) of each level, in tournament chips."""
+STARTING_CHIPS = 10_000 * CHIP_MINOR_UNITS
+LEVELS: tuple[tuple[int, int], ...] = tuple(
+    (small * CHIP_MINOR_UNITS, big * CHIP_MINOR_UNITS)
+    for small, big in ((50, 100), (75, 150), (100, 200), (150, 300), (200, 400))
+)
+"""(small blind, big blind) of each level, in minor units of tournament chips."""
 LEVEL_HANDS = 8
 MOVE_EVERY = 7
 HAND_SPACING = timedelta(seconds=70)
@@ -67,8 +73,8 @@ def _spec(tournament_id: str, table: int, seats: int, level: int) -> TableSpec:
         rulebook=RULEBOOK,
         variant="NT",
         seats=seats,
-        currency="CHIPS",
-        smallest_chip=1,
+        currency=CHIPS,
+        smallest_chip=CHIP_MINOR_UNITS,
         small_blind=small,
         big_blind=big,
         ante=0,

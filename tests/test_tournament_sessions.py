@@ -87,15 +87,16 @@ def _pair(seed: int = 4) -> tuple[Hands, dict[str, Any]]:
 
 def test_a_fall_cites_the_article_and_is_shown_in_tournament_chips() -> None:
     hands, seat = _pair()
-    lowered = plant_chip_removal(hands[1], seat["player_id"], 700)
+    lowered = plant_chip_removal(hands[1], seat["player_id"], 70_000)  # 700 chips
     assert lowered is not None
     (finding,) = adjudicate_session([e for h in (hands[0], lowered) for e in h]).findings
     assert finding.kind is FindingKind.TOURNAMENT_CHIPS_VANISHED
     assert finding.citation == "casino-audit tournament chips; GG-2022 Poker Regras"
-    assert finding.difference == -700
-    row = {**finding.as_dict(), "currency": "CHIPS"}
-    text = sentence(row)
-    assert "700 chips left the table" in text and "EUR" not in text and "USD" not in text
+    assert finding.difference == -70_000
+    for currency in (hands[1][0]["currency"], "CHIPS"):  # a feed's chips, a room's text's
+        text = sentence({**finding.as_dict(), "currency": currency})
+        assert " chips left the table" in text and "USD" not in text and "EUR" not in text
+    assert "700 chips left the table" in sentence({**finding.as_dict(), "currency": "XXX"})
 
 
 def test_a_rise_is_chips_from_nowhere_unless_the_hand_records_a_rebuy() -> None:
@@ -209,3 +210,50 @@ def test_real_wsop_hands_carry_every_stack_and_a_planted_fall_is_found(phh_sampl
     assert finding.kind is FindingKind.TOURNAMENT_CHIPS_VANISHED
     assert finding.difference == -amount and finding.detail["player"] == player
     assert finding.detail["hands"] == ["5/28", "5/29"]
+
+
+# -- through the one judging path -----------------------------------------------------------
+
+
+def test_replay_judges_a_tournaments_tables_and_a_moves_bundle_is_judged_again(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Ingested and replayed (a tournament's hands judged together, so a move is seen):
+    the stored findings are the planted faults, a second replay stores nothing, and a
+    session whose arrival moved from another table bundles that table's hands too, from
+    which ``verify_bundle`` judges it again offline."""
+    from audit.evidence.check import verify_bundle
+    from audit.ingest.pipeline import ingest
+    from audit.judging import current_findings, replay
+    from audit.store import AuditStore
+    from audit.store.signing import SIGNING_KEY_ENV, generate_keypair, load_public_key
+    from simulate.tournament_tables import tournament_tables_day
+    from tests.bundles import bundle_from_store
+
+    private, public = generate_keypair(tmp_path / "keys")
+    monkeypatch.setenv(SIGNING_KEY_ENV, str(private))
+    # seed 2: one of the faults is planted in a move
+    files, planted = tournament_tables_day(2, fault_rate=0.5)(2, AT.date(), tmp_path)
+    assert any(f.detail.get("moved") for f in planted)
+    store = AuditStore(f"sqlite:///{tmp_path / 'store.db'}")
+    try:
+        ingest(store, [tmp_path / name for name in files])
+        assert replay(store).subjects["table_session"] == 4
+        rows = [
+            row
+            for kind in ("tournament_chips_vanished", "tournament_chips_appeared")
+            for row in current_findings(store, kind)
+        ]
+        assert {(r["detail"]["hands"][1], r["kind"]) for r in rows} == {
+            (f.subject, k) for f in planted for k in f.findings
+        }
+        assert all(r["currency"] == "XXX" and " chips " in sentence(r) for r in rows)
+        assert replay(store).adjudications_stored == 0
+        moved = next(r for r in rows if "tables" in r["detail"])
+        bundle = bundle_from_store(store, moved["subject"])
+    finally:
+        store.close()
+    tables = {g["subject"].split("/t")[1][0] for g in bundle["inputs"]}
+    assert len(tables) == 2  # the session's own table and the one its arrival left
+    report = verify_bundle(bundle, load_public_key(public))
+    assert report.ok, report.problems
