@@ -257,3 +257,34 @@ def test_replay_judges_a_tournaments_tables_and_a_moves_bundle_is_judged_again(
     assert len(tables) == 2  # the session's own table and the one its arrival left
     report = verify_bundle(bundle, load_public_key(public))
     assert report.ok, report.problems
+
+
+def test_the_nightly_judges_a_tournaments_tables_together_as_replay_does(
+    tmp_path: Path,
+) -> None:
+    """The nightly reads a tournament's hands together (its poker ledger names the
+    tournament), so a move is judged there too: the planted faults found, and ``replay``
+    afterwards stores no other verdict."""
+    from audit.judging import current_findings, replay
+    from audit.store import AuditStore
+    from pipelines.nightly.steps import run_nightly
+    from simulate.tournament_tables import tournament_tables_day
+
+    day = AT.date()
+    folder = tmp_path / "in" / day.isoformat()
+    folder.mkdir(parents=True)
+    _, planted = tournament_tables_day(2, fault_rate=0.5)(2, day, folder)  # as in replay's
+    assert any(f.detail.get("moved") for f in planted)
+    url = f"sqlite:///{tmp_path / 'store.db'}"
+    run_nightly(url, tmp_path / "in", day, tmp_path / "out")
+    store = AuditStore(url)
+    try:
+        found = {
+            (row["detail"]["hands"][1], row["kind"])
+            for kind in ("tournament_chips_vanished", "tournament_chips_appeared")
+            for row in current_findings(store, kind)
+        }
+        assert found == {(f.subject, k) for f in planted for k in f.findings}
+        assert replay(store).adjudications_stored == 0
+    finally:
+        store.close()
