@@ -113,11 +113,14 @@ def tables_of(hands: Mapping[str, Sequence[Mapping[str, Any]]]) -> dict[str, lis
 def removals(
     hands: Mapping[str, Sequence[Mapping[str, Any]]],
 ) -> Iterator[tuple[PlantedRemoval, list[str], list[FlatEvent]]]:
-    """For each consecutive pair of every table's sessions that offers one: a removal
+    """For each consecutive pair of every table's cash sessions that offers one: a removal
     planted alone in its later hand, with the session's hand ids and the later hand's
-    planted events (the session judged with them in place must find it)."""
+    planted events (the session judged with them in place must find it, as
+    ``chips_vanished``; a tournament's is ``tournament_chips_vanished``)."""
     for _, ids in sorted(tables_of(hands).items()):
         for session in table_sessions([hands[h] for h in ids]):
+            if session.hands[0].tournament_id is not None:
+                continue
             order = [h.hand_id for h in session.hands]
             for before, after in pairwise(session.hands):
                 for player, amount in _candidates(before, after):
