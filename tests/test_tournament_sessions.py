@@ -288,3 +288,82 @@ def test_the_nightly_judges_a_tournaments_tables_together_as_replay_does(
         assert replay(store).adjudications_stored == 0
     finally:
         store.close()
+
+
+# -- a room's text: the rebuy line ------------------------------------------------------------
+
+_HEADER = (
+    "PokerStars Hand #2500000000{n}: Tournament #3200000002, $5+$0.50 USD Hold'em No Limit"
+    " - Level I (10/20) - 2015/03/01 12:0{n}:00 ET\n"
+    "Table '3200000002 3' 9-max Seat #{button} is the button\n"
+)
+ROOM_HANDS = (
+    _HEADER.format(n=1, button=3)
+    + """\
+Seat 1: ana.r (1500 in chips)
+Seat 2: kit_b (1500 in chips)
+Seat 3: lou (1500 in chips)
+ana.r: posts small blind 10
+kit_b: posts big blind 20
+*** HOLE CARDS ***
+lou: folds
+ana.r: folds
+Uncalled bet (10) returned to kit_b
+kit_b collected 20 from pot
+kit_b: doesn't show hand
+*** SUMMARY ***
+Total pot 20 | Rake 0
+Seat 1: ana.r (small blind) folded before Flop
+Seat 2: kit_b (big blind) collected (20)
+Seat 3: lou (button) folded before Flop
+
+
+
+"""
+    + _HEADER.format(n=2, button=1)
+    + """\
+kit_b re-buys and receives 1500 chips for $5.00
+Seat 1: ana.r (1490 in chips)
+Seat 2: kit_b (3010 in chips)
+Seat 3: lou (1500 in chips)
+kit_b: posts small blind 10
+lou: posts big blind 20
+*** HOLE CARDS ***
+ana.r: folds
+kit_b: folds
+Uncalled bet (10) returned to lou
+lou collected 20 from pot
+lou: doesn't show hand
+*** SUMMARY ***
+Total pot 20 | Rake 0
+Seat 1: ana.r (button) folded before Flop
+Seat 2: kit_b (small blind) folded before Flop
+Seat 3: lou (big blind) collected (20)
+"""
+)
+
+
+def _room_hands(tmp_path: Path, text: str) -> Hands:
+    from audit.ingest.limits import Limits
+    from audit.ingest.room_text.reader import iter_text_units
+    from audit.store import SubjectRecords
+
+    path = tmp_path / "hands.txt"
+    path.write_text(text, encoding="utf-8")
+    read = [u for u in iter_text_units(path, (), Limits()) if isinstance(u, SubjectRecords)]
+    return [u.records for u in read]
+
+
+def test_a_rooms_rebuy_line_records_the_rise_and_without_it_chips_appear(tmp_path: Path) -> None:
+    hands = _room_hands(tmp_path, ROOM_HANDS)
+    assert len(hands) == 2 and all(h[0]["tournament_id"] for h in hands)
+    # judged alone, room text names no rulebook: nothing else to say of either hand
+    assert {f.kind for h in hands for f in adjudicate_hand(h).findings} == {"no_rulebook"}
+    assert judged(hands) == []  # the rebuy is in the record
+    unrecorded = _room_hands(
+        tmp_path, ROOM_HANDS.replace("kit_b re-buys and receives 1500 chips for $5.00\n", "")
+    )
+    (finding,) = judged(unrecorded)
+    assert finding.kind is FindingKind.TOURNAMENT_CHIPS_APPEARED
+    assert finding.detail["player"] == "kit_b" and finding.difference == 1500
+    assert "1,500 chips came from nowhere" in sentence({**finding.as_dict(), "currency": "CHIPS"})
