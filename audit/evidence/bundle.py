@@ -52,6 +52,7 @@ from audit.show.shoes import rounds_of_shoe
 from audit.store import AuditStore, ChainRow, expand_row, subject_uuid
 from replayer import REPLAYER_VERSION
 from replayer.rulebooks.citations import summary_line
+from replayer.slots.jackpot import related_machines
 
 KINDS = ("poker", "banked", "slots", "tournament", "table", "incident")
 """Kinds of stored subjects a bundle can hold (detector subjects have no events)."""
@@ -84,6 +85,8 @@ def _input_groups(
         if inputs.related:
             first = opening(kind, records) or {}
             groups.append(("tournament", str(first.get("satellite_for"))))
+    if kind == "slots":  # the machines its jackpots link or move to (III.4, III.6)
+        groups += [("slots", m) for m in related_machines(records) if store.records_of("slots", m)]
     key = conflict_key(kind, subject)
     if store.records_of(CONFLICTS, key):  # versions the operator sent besides these
         groups.append((CONFLICTS, key))

@@ -7,7 +7,8 @@ takes a subject's ``Inputs`` and nothing else:
 * ``events``: the subject's own stored events;
 * ``terms``: the ``TableTermsDeclared`` record in force at its start (poker: the rake the
   rulebook leaves to the table), looked up in the store (``TermsBook``), or None;
-* ``related``: other stored events the rules need (a satellite's target tournament);
+* ``related``: other stored events the rules need (a satellite's target tournament; the
+  jackpot records of the machines a slot machine's jackpots link or move to);
 * ``conflicts``: versions of its events the operator sent that differ from the stored
   ones (``audit.ingest.conflicts``), each a ``conflicting_versions`` finding.
 
@@ -39,6 +40,7 @@ from audit.store import (
 from replayer import REPLAYER_VERSION
 from replayer.completeness import conflicting_versions, incomplete
 from replayer.findings import Finding, FindingKind
+from replayer.slots.jackpot import jackpot_records, related_machines
 from replayer.terms import terms_in_force
 
 KIND = "adjudication"
@@ -194,6 +196,12 @@ def gather(
         target = announced.get("satellite_for") if announced else None
         if target:
             related = store.records_of(kind, str(target))
+    if kind == "slots":
+        related = [
+            record
+            for machine in related_machines(events)
+            for record in jackpot_records(store.records_of(kind, machine))
+        ]
     return Inputs(kind, subject, events, terms=terms, related=related, conflicts=conflicts)
 
 
@@ -248,6 +256,8 @@ def _judge(inputs: Inputs, with_steps: bool) -> Any:
         return judge_subject(inputs.events, with_steps=with_steps)
     if inputs.kind == "tournament" and inputs.related:
         return judge_subject(inputs.events, target_events=inputs.related)
+    if inputs.kind == "slots" and inputs.related:
+        return judge_subject(inputs.events, related=inputs.related)
     return judge_subject(inputs.events)
 
 
