@@ -40,7 +40,7 @@ rulebook stays each configuration's (``MachineConfigured.rulebook``).
 from __future__ import annotations
 
 import random
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from dataclasses import replace
 from datetime import UTC, date, datetime, timedelta
 from itertools import pairwise
@@ -113,19 +113,7 @@ def slot_fleet(
         )
         for group, start in enumerate(range(0, machines, GROUP)):
             members = ids[start : start + GROUP]
-            plans = plans_for_group(seed, day, group, members)
-            streams: dict[str, list[FlatEvent]] = {}
-            planted: dict[str, PlantedFault] = {}
-            for machine_id in members:
-                events, fault = machine_day(
-                    seed, day, machine_id, plans[machine_id], fault_rate, games_per_day
-                )
-                streams[machine_id] = events
-                planted |= {machine_id: fault} if fault is not None else {}
-            end = datetime(day.year, day.month, day.day, tzinfo=UTC) + timedelta(days=1)
-            closing = {m: f.kind for m, f in planted.items()}
-            for machine_id, detail in close_pools(streams, plans, closing, end).items():
-                planted[machine_id].detail.update(detail)
+            streams, planted = group_day(seed, day, group, members, fault_rate, games_per_day)
             for number, machine_id in enumerate(members, start):
                 buffer += streams[machine_id]
                 faults += [planted[machine_id]] if machine_id in planted else []
@@ -143,6 +131,35 @@ def slot_fleet(
     return extra
 
 
+def group_day(
+    seed: int,
+    day: date,
+    group: int,
+    members: list[str],
+    fault_rate: float = 0.0,
+    games: int = GAMES_PER_DAY,
+    faults: Mapping[str, str] | None = None,
+) -> tuple[dict[str, list[FlatEvent]], dict[str, PlantedFault]]:
+    """One day of a group of machines sharing jackpots (``jackpots.plans_for_group``):
+    each machine's stream, and the faults planted (``faults`` names a machine's fault
+    instead of drawing it at ``fault_rate``)."""
+    plans = plans_for_group(seed, day, group, members)
+    streams: dict[str, list[FlatEvent]] = {}
+    planted: dict[str, PlantedFault] = {}
+    for machine_id in members:
+        forced = (faults or {}).get(machine_id)
+        events, fault = machine_day(
+            seed, day, machine_id, plans[machine_id], fault_rate, games, fault=forced
+        )
+        streams[machine_id] = events
+        planted |= {machine_id: fault} if fault is not None else {}
+    end = datetime(day.year, day.month, day.day, tzinfo=UTC) + timedelta(days=1)
+    closing = {m: f.kind for m, f in planted.items()}
+    for machine_id, detail in close_pools(streams, plans, closing, end).items():
+        planted[machine_id].detail.update(detail)
+    return streams, planted
+
+
 def machine_day(
     seed: int,
     day: date,
@@ -150,10 +167,12 @@ def machine_day(
     plan: JackpotPlan | None = None,
     fault_rate: float = 0.0,
     games: int = GAMES_PER_DAY,
+    *,
+    fault: str | None = None,
 ) -> tuple[list[FlatEvent], PlantedFault | None]:
     """One machine's day with hourly readings and its jackpot ``plan`` (None: none), and the fault
     planted in it (if any; a fault of its jackpot's level or transfer is planted when its
-    group's day closes, ``jackpots.close_pools``)."""
+    group's day closes, ``jackpots.close_pools``); ``fault`` plants that fault."""
     stream_id = f"{seed}:{day.isoformat()}:{machine_id}"
     rng, fault_rng = random.Random(stream_id), random.Random(f"{stream_id}:faults")
     near_rollover, ram_clear = rng.random() < 1 / 8, rng.random() < 1 / 20
@@ -161,6 +180,7 @@ def machine_day(
     if plan is not None:
         kinds += sorted(k for k in JACKPOT_FAULTS if can_carry(k, plan))
     kind = fault_rng.choice(kinds) if fault_rng.random() < fault_rate else None
+    kind = fault or kind
     if kind == SHARE_BELOW_RETURN and plan is not None:
         plan = replace(plan, rate_bps=EXCESSIVE_RATE_BPS)
     events = machine_month(
