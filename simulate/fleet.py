@@ -29,7 +29,8 @@ machines' own jackpots, one moved whole to a like machine in each group of own j
 reconcile clean too; ``JACKPOT_FAULTS`` plants their faults (PT-217/2007 III.3-6, III.8),
 and a missing game is also missing from its jackpot deduction.
 
-``fault_rate`` is the share of machines that get one fault.
+``fault_rate`` is the share of machines that get a meter fault, and of the others that
+get a jackpot fault.
 
 Who runs the machines is declared as a floor system records it: a ``TableTermsDeclared``
 under each machine id (``slots-machines.avro``: the machine is its own table,
@@ -176,10 +177,11 @@ def machine_day(
     stream_id = f"{seed}:{day.isoformat()}:{machine_id}"
     rng, fault_rng = random.Random(stream_id), random.Random(f"{stream_id}:faults")
     near_rollover, ram_clear = rng.random() < 1 / 8, rng.random() < 1 / 20
-    kinds = sorted(METER_FAULTS)
-    if plan is not None:
-        kinds += sorted(k for k in JACKPOT_FAULTS if can_carry(k, plan))
-    kind = fault_rng.choice(kinds) if fault_rng.random() < fault_rate else None
+    kind = fault_rng.choice(sorted(METER_FAULTS)) if fault_rng.random() < fault_rate else None
+    if kind is None and plan is not None:  # its own stream: the meter faults stay as they were
+        jackpot_rng = random.Random(f"{stream_id}:jackpot-faults")
+        carried = sorted(k for k in JACKPOT_FAULTS if can_carry(k, plan))
+        kind = jackpot_rng.choice(carried) if jackpot_rng.random() < fault_rate else None
     kind = fault or kind
     if kind == SHARE_BELOW_RETURN and plan is not None:
         plan = replace(plan, rate_bps=EXCESSIVE_RATE_BPS)
