@@ -24,7 +24,9 @@ from audit.families import SCHEMA_DIR, family_named
 from audit.ingest.avro_shape import to_avro
 from audit.ingest.pipeline import ingest
 from audit.judging import judge_stored
+from audit.money import format_money
 from audit.store import AuditStore
+from audit.wording.sentences import sentence
 from replayer.slots import reconcile_machine
 from replayer.slots.jackpot import jackpot_records, related_machines
 from simulate.avro_out import write_input_file
@@ -313,3 +315,17 @@ def test_a_v1_slot_file_reads_with_v2_and_the_judging_path_reads_linked_machines
     inputs, verdict = judge_stored(store, "slots", LINKED[0]) or (None, None)
     assert inputs is not None and {r["machine_id"] for r in inputs.related} == set(LINKED[1:])
     assert [str(f.kind) for f in verdict.findings] == ["jackpot_liability"]
+
+
+def test_jackpot_findings_read_as_money_pt_iii_5_and_iii_6() -> None:
+    machine = OWN[0]
+    streams, planted = group_day(4, DAY, 1, OWN, games=150, faults={machine: PARTIAL_TRANSFER})
+    [finding] = judged(streams)[machine]
+    held, moved = planted[machine].detail["held"], planted[machine].detail["moved"]
+    text = sentence({**finding.to_record(), "currency": "EUR"})
+    assert text == (
+        f"jackpot {machine} moved to machine {OWN[1]}: {format_money(moved, 'EUR')} moved of "
+        f"the {format_money(held, 'EUR')} it held (PT-217/2007 III.6)"
+    )
+    levels = [e["amount"] for e in streams[machine] if e["type"] == "JackpotLevelRead"]
+    assert levels[-1] == held - moved  # what stayed behind is still on the books (III.5)

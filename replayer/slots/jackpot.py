@@ -384,11 +384,13 @@ def _transfer(
     if level is not None and amount != level:
         problems.append(f"{amount} moved of the {level} the jackpot held")
     theirs = others.get(to, ())
-    mine = _config_at(ordered, moved)
     target = _config_at(theirs, moved)
+    unlike: list[str] = []
+    got: list[int] | None = None
     if target is None:
         problems.append(f"no record of machine {to}")
     else:
+        mine = _config_at(ordered, moved)
         unlike = [f for f in rules.like_machine if mine.get(f) != target.get(f)]
         if unlike:
             problems.append(f"machine {to} differs in {', '.join(unlike)}")
@@ -411,7 +413,13 @@ def _transfer(
             expected=level,
             recorded=amount,
             difference=None if level is None else amount - level,
-            detail={"check": "transfer", "pool": moved["pool"], "to_machine": to},
+            detail={
+                "check": "transfer",
+                "pool": moved["pool"],
+                "to_machine": to,
+                "unlike": unlike,
+                "received": got,
+            },
         )
     ]
 
