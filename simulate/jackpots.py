@@ -161,7 +161,7 @@ def _level(
     opening = next(p.opening_level for p in plans.values() if p.pool == pool and p.reads_level)
     assert opening is not None
     return opening + sum(
-        signs[e["type"]] * e["amount"]
+        signs[e["type"]] * int(e["amount"])
         for events in streams.values()
         for e in events
         if e["type"] in signs and e.get("pool") == pool

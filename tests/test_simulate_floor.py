@@ -24,8 +24,8 @@ from replayer.slots.jackpot import jackpot_records, related_machines
 from simulate import DayManifest, PlantedFault, generate_day
 from simulate.casino import BANKED_FAULTS
 from simulate.fleet import METER_FAULTS, slot_fleet
-from simulate.jackpots import JACKPOT_FAULTS
 from simulate.floor import GAMES, banked_rounds, patrons
+from simulate.jackpots import JACKPOT_FAULTS
 from simulate.score import score
 from simulate.shoes import CHEMIN_FAULTS, SHOE_FAULTS
 from simulate.slots import machine_month

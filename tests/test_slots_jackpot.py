@@ -67,7 +67,9 @@ def kinds(streams: dict[str, list[dict[str, Any]]]) -> dict[str, set[str]]:
 
 @pytest.mark.parametrize(("group", "members"), [(0, LINKED), (1, OWN)])
 @pytest.mark.parametrize("seed", [1, 2])
-def test_clean_jackpots_raise_nothing_pt_iii_3_to_6(seed: int, group: int, members: list) -> None:
+def test_clean_jackpots_raise_nothing_pt_iii_3_to_6(
+    seed: int, group: int, members: list[str]
+) -> None:
     streams, planted = group_day(seed, DAY, group, members, games=150)
     assert planted == {}
     assert kinds(streams) == {}
@@ -144,7 +146,8 @@ def test_without_a_linked_machine_on_record_the_pool_is_not_judged_pt_iii_4() ->
 
 class Stream:
     def __init__(self, machine: str, **declared: Any):
-        self.machine, self.events = machine, []
+        self.machine = machine
+        self.events: list[dict[str, Any]] = []
         self.emit(
             "MachineConfigured",
             rulebook="pt-217-2007-slots",
@@ -312,8 +315,10 @@ def test_a_v1_slot_file_reads_with_v2_and_the_judging_path_reads_linked_machines
     assert "jackpot_pool" not in store.records_of("slots", "old-1")[0]
     judged_old = judge_stored(store, "slots", "old-1")
     assert judged_old is not None and list(judged_old[1].findings) == []
-    inputs, verdict = judge_stored(store, "slots", LINKED[0]) or (None, None)
-    assert inputs is not None and {r["machine_id"] for r in inputs.related} == set(LINKED[1:])
+    pool = judge_stored(store, "slots", LINKED[0])
+    assert pool is not None
+    inputs, verdict = pool
+    assert {r["machine_id"] for r in inputs.related} == set(LINKED[1:])
     assert [str(f.kind) for f in verdict.findings] == ["jackpot_liability"]
 
 

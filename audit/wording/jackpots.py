@@ -13,7 +13,9 @@ def contribution(row: Mapping[str, Any]) -> str | None:
     """A deduction other than the declared share of the wagers since the one before."""
     detail, expected, recorded = _detail(row), row.get("expected"), row.get("recorded")
     wagered, rate = detail.get("wagered"), detail.get("rate_bps")
-    if not (_is_amount(expected) and _is_amount(recorded) and _is_amount(wagered)):
+    if not (
+        _is_amount(expected) and _is_amount(recorded) and _is_amount(wagered) and _is_amount(rate)
+    ):
         return None
     gap = recorded - expected
     return (

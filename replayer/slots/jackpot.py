@@ -69,7 +69,7 @@ def related_machines(events: Iterable[Mapping[str, Any]]) -> list[str]:
     return sorted(named - own)
 
 
-def jackpot_records(records: Iterable[Mapping[str, Any]]) -> list[Mapping[str, Any]]:
+def jackpot_records(records: Iterable[dict[str, Any]]) -> list[dict[str, Any]]:
     """Of another machine's records, those a jackpot is judged on."""
     return [r for r in records if r.get("type") in JACKPOT_RECORDS]
 
@@ -390,7 +390,7 @@ def _transfer(
     if target is None:
         problems.append(f"no record of machine {to}")
     else:
-        mine = _config_at(ordered, moved)
+        mine = _config_at(ordered, moved) or {}
         unlike = [f for f in rules.like_machine if mine.get(f) != target.get(f)]
         if unlike:
             problems.append(f"machine {to} differs in {', '.join(unlike)}")
@@ -424,9 +424,13 @@ def _transfer(
     ]
 
 
-def _config_at(records: Sequence[Mapping[str, Any]], at: Mapping[str, Any]) -> Any:
+def _config_at(
+    records: Sequence[Mapping[str, Any]], at: Mapping[str, Any]
+) -> Mapping[str, Any] | None:
     """The configuration in force at ``at`` (the latest recorded no later, else the
     first), or None without any."""
     configs = [r for r in records if r["type"] == "MachineConfigured"]
     before = [c for c in configs if c["occurred_at"] <= at["occurred_at"]]
-    return (before or configs or [None])[-1 if before else 0]
+    if before:
+        return before[-1]
+    return configs[0] if configs else None
