@@ -334,3 +334,63 @@ def test_jackpot_findings_read_as_money_pt_iii_5_and_iii_6() -> None:
     )
     levels = [e["amount"] for e in streams[machine] if e["type"] == "JackpotLevelRead"]
     assert levels[-1] == held - moved  # what stayed behind is still on the books (III.5)
+
+
+def test_a_linked_machine_s_bundle_carries_its_pool_and_is_judged_again_pt_iii_4_5(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The evidence bundle of a superjackpot machine holds the linked machines' records it
+    was judged with; the verdict is recomputed from the bundle alone, and a bundle missing
+    one linked machine's records no longer gives it."""
+    import copy
+
+    from audit.evidence.check import verify_bundle
+    from audit.judging import replay
+    from audit.store.signing import SIGNING_KEY_ENV, generate_keypair, load_public_key
+    from tests.bundles import bundle_from_store
+
+    private, public = generate_keypair(tmp_path / "keys")
+    monkeypatch.setenv(SIGNING_KEY_ENV, str(private))
+    streams, _ = group_day(8, DAY, 0, LINKED, games=40, faults={LINKED[0]: UNBACKED_LEVEL})
+    path = tmp_path / "pool.avro"
+    write_input_file(
+        path, family_named("slots"), [e for m in LINKED for e in streams[m]], stream_id="p"
+    )
+    store = AuditStore(f"sqlite:///{tmp_path / 'store.db'}")
+    try:
+        ingest(store, [path])
+        replay(store, kinds=["slots"])
+        bundle = bundle_from_store(store, LINKED[0])
+    finally:
+        store.close()
+    key = load_public_key(public)
+    report = verify_bundle(bundle, key)
+    assert report.ok, report.problems
+    assert any("recomputed" in line and "jackpot_liability" in line for line in report.proven)
+    changed = copy.deepcopy(bundle)
+    changed["inputs"] = [i for i in changed["inputs"] if LINKED[3] not in json.dumps(i)]
+    assert len(changed["inputs"]) < len(bundle["inputs"])
+    assert not verify_bundle(changed, key).ok
+
+
+def test_show_reads_the_jackpot_in_money(tmp_path: Path) -> None:
+    """``show`` of a machine: its jackpot declared, the levels and the transfer in money,
+    the finding at the transfer (PT-217/2007 III.6)."""
+    from audit.judging import replay
+    from audit.show import show_lines
+
+    streams, planted = group_day(8, DAY, 1, OWN, games=40, faults={OWN[0]: PARTIAL_TRANSFER})
+    path = tmp_path / "own.avro"
+    write_input_file(path, family_named("slots"), [e for m in OWN for e in streams[m]], "o")
+    store = AuditStore(f"sqlite:///{tmp_path / 'store.db'}")
+    try:
+        ingest(store, [path])
+        replay(store, kinds=["slots"])
+        lines = show_lines(store, OWN[0]) or []
+    finally:
+        store.close()
+    moved = format_money(planted[OWN[0]].detail["moved"], "EUR")
+    text = "\n".join(lines)
+    assert f"jackpot {OWN[0]} at 10% of every wager" in text
+    assert f"jackpot {OWN[0]}: {moved} moved to machine {OWN[1]}" in text
+    assert "first divergence" in text and "jackpot_transfer" in text
