@@ -381,7 +381,9 @@ def test_show_reads_the_jackpot_in_money(tmp_path: Path) -> None:
 
     streams, planted = group_day(8, DAY, 1, OWN, games=40, faults={OWN[0]: PARTIAL_TRANSFER})
     path = tmp_path / "own.avro"
-    write_input_file(path, family_named("slots"), [e for m in OWN for e in streams[m]], "o")
+    write_input_file(
+        path, family_named("slots"), [e for m in OWN for e in streams[m]], stream_id="o"
+    )
     store = AuditStore(f"sqlite:///{tmp_path / 'store.db'}")
     try:
         ingest(store, [path])
