@@ -34,8 +34,8 @@ get a jackpot fault.
 
 Who runs the machines is declared as a floor system records it: a ``TableTermsDeclared``
 under each machine id (``slots-machines.avro``: the machine is its own table,
-``audit.judging.OWN_TABLE``) naming the operator, Casino Estoril, and the currency; the
-rulebook stays each configuration's (``MachineConfigured.rulebook``).
+``SubjectKind.own_table`` in ``audit.judging.kinds``) naming the operator, Casino Estoril,
+and the currency; the rulebook stays each configuration's (``MachineConfigured.rulebook``).
 """
 
 from __future__ import annotations
