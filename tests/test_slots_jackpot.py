@@ -336,6 +336,19 @@ def test_jackpot_findings_read_as_money_pt_iii_5_and_iii_6() -> None:
     assert levels[-1] == held - moved  # what stayed behind is still on the books (III.5)
 
 
+def stored_and_judged(tmp_path: Path, streams: dict[str, list[dict[str, Any]]]) -> AuditStore:
+    """A SQLite store holding the machines' streams, replayed (the caller closes it)."""
+    from audit.judging import replay
+
+    path = tmp_path / "machines.avro"
+    events = [e for machine in sorted(streams) for e in streams[machine]]
+    write_input_file(path, family_named("slots"), events, stream_id="machines")
+    store = AuditStore(f"sqlite:///{tmp_path / 'store.db'}")
+    ingest(store, [path])
+    replay(store, kinds=["slots"])
+    return store
+
+
 def test_a_linked_machine_s_bundle_carries_its_pool_and_is_judged_again_pt_iii_4_5(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
@@ -345,21 +358,14 @@ def test_a_linked_machine_s_bundle_carries_its_pool_and_is_judged_again_pt_iii_4
     import copy
 
     from audit.evidence.check import verify_bundle
-    from audit.judging import replay
     from audit.store.signing import SIGNING_KEY_ENV, generate_keypair, load_public_key
     from tests.bundles import bundle_from_store
 
     private, public = generate_keypair(tmp_path / "keys")
     monkeypatch.setenv(SIGNING_KEY_ENV, str(private))
     streams, _ = group_day(8, DAY, 0, LINKED, games=40, faults={LINKED[0]: UNBACKED_LEVEL})
-    path = tmp_path / "pool.avro"
-    write_input_file(
-        path, family_named("slots"), [e for m in LINKED for e in streams[m]], stream_id="p"
-    )
-    store = AuditStore(f"sqlite:///{tmp_path / 'store.db'}")
+    store = stored_and_judged(tmp_path, streams)
     try:
-        ingest(store, [path])
-        replay(store, kinds=["slots"])
         bundle = bundle_from_store(store, LINKED[0])
     finally:
         store.close()
@@ -376,18 +382,11 @@ def test_a_linked_machine_s_bundle_carries_its_pool_and_is_judged_again_pt_iii_4
 def test_show_reads_the_jackpot_in_money(tmp_path: Path) -> None:
     """``show`` of a machine: its jackpot declared, the levels and the transfer in money,
     the finding at the transfer (PT-217/2007 III.6)."""
-    from audit.judging import replay
     from audit.show import show_lines
 
     streams, planted = group_day(8, DAY, 1, OWN, games=40, faults={OWN[0]: PARTIAL_TRANSFER})
-    path = tmp_path / "own.avro"
-    write_input_file(
-        path, family_named("slots"), [e for m in OWN for e in streams[m]], stream_id="o"
-    )
-    store = AuditStore(f"sqlite:///{tmp_path / 'store.db'}")
+    store = stored_and_judged(tmp_path, streams)
     try:
-        ingest(store, [path])
-        replay(store, kinds=["slots"])
         lines = show_lines(store, OWN[0]) or []
     finally:
         store.close()
