@@ -18,14 +18,13 @@ from collections.abc import Iterator, Sequence
 from datetime import datetime
 from typing import Any
 
-from audit.judging.path import Inputs, TermsBook, verdict_unit
+from audit.judging.inputs import Inputs
+from audit.judging.kinds.table_session import SESSION, TABLE_SESSION
+from audit.judging.path import TermsBook, verdict_unit
 from audit.store import SubjectRecords
-from replayer.sessions import DEFAULT_RULES, SessionVerdict, adjudicate_session, sessions_of
+from replayer.sessions import DEFAULT_RULES, SessionVerdict, sessions_of
 from replayer.sessions.hands import summarize
 from replayer.sessions.verdict import session_hands, summaries
-
-TABLE_SESSION = "table_session"
-"""The subject kind of a poker table's session (``<table id>@<first hand id>``)."""
 
 
 def session_hand(records: Sequence[dict[str, Any]]) -> str | None:
@@ -44,7 +43,8 @@ def judge_table_sessions(
     """The inputs and verdict of each session of two or more hands among one table's or
     one tournament's ``hands`` (each a stored hand's events): its own hands in play
     order, then the other tables' hands its arrivals moved from
-    (``replayer.sessions.verdict.session_hands``)."""
+    (``replayer.sessions.verdict.session_hands``), judged by its kind's adjudicator
+    (``audit.judging.kinds.table_session``)."""
     by_id = {str(events[0].get("hand_id")): events for events in hands if events}
     summarized = summaries(by_id.values())
     for session in sessions_of(summarized):
@@ -52,7 +52,8 @@ def judge_table_sessions(
             continue
         ids = session_hands(session, summarized, DEFAULT_RULES)
         events = [event for hand in ids for event in by_id[hand]]
-        yield Inputs(TABLE_SESSION, session.subject, events), adjudicate_session(events)
+        inputs = Inputs(TABLE_SESSION, session.subject, events)
+        yield inputs, SESSION.adjudicate(inputs, False)
 
 
 def session_unit(
