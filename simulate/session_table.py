@@ -39,7 +39,7 @@ SESSION_TABLE = SideTable(
     timedelta(minutes=1),
     EVENT_GAP,
 )
-SESSION_KINDS = tuple(SESSION_FAULTS)
+FAULT_KINDS = tuple(SESSION_FAULTS)
 
 
 def session_table(count: int, *, fault_rate: float = 0.0) -> ExtraGenerator:
@@ -48,8 +48,8 @@ def session_table(count: int, *, fault_rate: float = 0.0) -> ExtraGenerator:
 
     def extra(seed: int, day: date, out: Path) -> tuple[list[str], list[PlantedFault]]:
         rng = random.Random(f"{seed}:{day.isoformat()}:session:faults")
-        owed = list(SESSION_KINDS)
-        owed += [rng.choice(SESSION_KINDS) for _ in range(count) if rng.random() < fault_rate]
+        owed = list(FAULT_KINDS)
+        owed += [rng.choice(FAULT_KINDS) for _ in range(count) if rng.random() < fault_rate]
         faults: list[PlantedFault] = []
         hands: list[list[dict[str, Any]]] = []
         buttons: list[int | None] = []
