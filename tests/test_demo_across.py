@@ -11,6 +11,9 @@ written by the simulator before any judging.
 
 from __future__ import annotations
 
+import json
+from typing import Any
+
 import pytest
 
 from audit.judging import current_findings
@@ -40,6 +43,15 @@ def judged(tmp_path_factory: pytest.TempPathFactory) -> tuple[DayManifest, set[t
     return manifest, found
 
 
+@pytest.fixture(scope="module")
+def report_rows(
+    judged: tuple[DayManifest, set[tuple[str, str]]], tmp_path_factory: pytest.TempPathFactory
+) -> list[dict[str, Any]]:
+    folder = next(tmp_path_factory.getbasetemp().glob("demo-across*"))
+    lines = (folder / "out" / DEMO_DAY.isoformat() / "findings.jsonl").read_text().splitlines()
+    return [json.loads(line) for line in lines]
+
+
 def test_every_class_across_records_is_planted_found_and_raises_no_false_alarm(
     judged: tuple[DayManifest, set[tuple[str, str]]],
 ) -> None:
@@ -59,6 +71,16 @@ def test_the_rest_of_the_small_demo_day_scores_whole(
     manifest, found = judged
     result = score(manifest, found)
     assert (result.precision, result.recall) == (1.0, 1.0), result.lines()
+
+
+def test_every_finding_across_records_names_the_tables_declared_operator(
+    report_rows: list[dict[str, Any]],
+) -> None:
+    """A banker run's finding (PT-217/2007 I.32, I.34) names the operator its table
+    declared, as a shoe's and a round's do (it named none: its verdict read no terms)."""
+    kinds = {row["subject_kind"] for row in report_rows}
+    assert {"banker_run", "shoe", "table_session"} <= kinds
+    assert [(r["subject_kind"], r["subject"]) for r in report_rows if not r["operator"]] == []
 
 
 def test_a_class_missed_or_alarmed_shows_in_its_score() -> None:
