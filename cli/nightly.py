@@ -158,6 +158,7 @@ def _print_found_vs_planted(url: str, manifest: DayManifest) -> int:
     from audit.judging import current_findings
     from pipelines.detectors import collusion_window
     from pipelines.nightly import open_store
+    from simulate.across import across_lines
     from simulate.score import COLLUSION, collusion_lines, finding_pairs, score
 
     with open_store(url) as store:
@@ -174,4 +175,6 @@ def _print_found_vs_planted(url: str, manifest: DayManifest) -> int:
     scored = score(manifest, found)
     for line in scored.lines():
         print(f"  {line}")
+    for line in across_lines(manifest, found):
+        print(terminal_safe(line))
     return len(scored.quality_elsewhere)

@@ -24,15 +24,15 @@ finding kinds the replayer must raise for it (``CROSS_HAND_FAULTS``):
   ``data_quality`` finding, scored apart).
 
 The planted event goes in at the moment of the event it follows; the events are then
-numbered again (``envelope.renumbered``). ``plant_cross_hand`` draws the kinds in turn
-(``CROSS_HAND_KINDS``) from a stream of its own, so the tournaments' other faults and
-their draws are unchanged.
+numbered again (``envelope.renumbered``). ``plant_cross_hand`` plants the kinds in
+turn, each once before any twice (``CROSS_HAND_KINDS``), from a stream of its own, so the
+tournaments' other faults and their draws are unchanged.
 """
 
 from __future__ import annotations
 
 import random
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from typing import Any
 
 from simulate.envelope import renumbered
@@ -257,15 +257,16 @@ PLANTERS: dict[str, Callable[[list[FlatEvent], random.Random], Planted | None]] 
 
 
 def plant_cross_hand(
-    events: list[FlatEvent], turn: int, rng: random.Random
+    events: list[FlatEvent], planted: Sequence[str], rng: random.Random
 ) -> tuple[list[FlatEvent], PlantedFault | None]:
-    """The tournament with the ``turn``-th kind (in turn) planted, or the first after it
-    that the tournament has a place for; else the tournament untouched."""
-    for step in range(len(CROSS_HAND_KINDS)):
-        kind = CROSS_HAND_KINDS[(turn + step) % len(CROSS_HAND_KINDS)]
+    """The tournament with a kind planted: of the kinds planted least so far (``planted``,
+    the day's faults' kinds: each kind once before any twice), the first in
+    ``CROSS_HAND_KINDS`` order that the tournament has a place for; else untouched."""
+    order = sorted(CROSS_HAND_KINDS, key=lambda k: (planted.count(k), CROSS_HAND_KINDS.index(k)))
+    for kind in order:
         result = PLANTERS[kind](events, rng)
         if result is not None:
-            planted, detail = result
+            planted_events, detail = result
             subject = str(events[0]["tournament_id"])
-            return planted, PlantedFault(kind, subject, CROSS_HAND_FAULTS[kind], detail)
+            return planted_events, PlantedFault(kind, subject, CROSS_HAND_FAULTS[kind], detail)
     return events, None

@@ -23,12 +23,16 @@ each opened and ended as the rules say (``ShoeOpened``, ``CutCardDrawn``, and
 ``ShoeEnded`` when the table closes for the day mid-shoe), and plant at a shoe's last
 coup a card shown more often than its decks hold or a round dealt past it; chemin de fer
 also a banker keeping the hand after losing the sabot's last coup (PT-217/2007 I.32), a
-coup with three players seated (I.16) and a sabot played on past a closing time minutes
-after it began (I.107). Each round stays legal on its own.
+coup with three players seated (I.16), a sabot played on past a closing time minutes
+after it began (I.107) and a garage the rules do not allow (I.34, I.46). Each round
+stays legal on its own.
 
 ``fault_rate`` is the share of rounds that get one; a drawn kind waits at its table for a
 round that offers a place for it (a payout to leave unpaid, a commission to overcharge,
-a shoe's last coup).
+a shoe's last coup). ``every_across``: every fault across rounds is planted at least
+once in the day: each table starts with those its game offers that no table before it
+planted waiting (they need the places a table offers: its shoes' last coups, a sabot's
+first coup, a banker's second or third coup).
 
 Chemin de fer is judged across coups as well: the garage rule (PT-217/2007 I.34, I.46,
 ``replayer.casino.garage``) compares each coup's bank with what the banker's previous
@@ -57,6 +61,7 @@ from datetime import UTC, date, datetime, timedelta
 from pathlib import Path
 
 from audit.families import family_named
+from replayer.rulebooks.casino import CheminDeFerRules
 from simulate.avro_out import write_input_file
 from simulate.casino import (
     BANKED_FAULTS,
@@ -104,6 +109,20 @@ OFFERED: dict[str, tuple[str, ...]] = {
 ACROSS = {**SHOE_FAULTS, **CHEMIN_FAULTS}
 """The faults planted across rounds, at a shoe's last coup (``simulate.shoes``)."""
 MALFUNCTION = "malfunction_not_refunded"
+GARAGE, KEPT_HAND = "garage_not_allowed", "kept_hand_after_lost_sabot"
+CLOSED, PLAYERS_SHORT = "table_closed", "players_short"
+"""Why a shoe ends before its cut card (``ShoeEnded.reason``)."""
+
+
+def _closing_grace() -> timedelta:
+    """PT-217/2007 I.107: play goes on past the closing time for a sabot begun this long
+    before it."""
+    rules = SHOE_RULEBOOKS["chemin_de_fer"]
+    assert isinstance(rules, CheminDeFerRules)
+    return rules.closing_grace
+
+
+CLOSING_GRACE = _closing_grace()
 FLOOR_OPERATOR = OPERATORS["pt"]
 """Who runs the banked floor (its tables' declared operator)."""
 TERMS_FILE = "banked-tables.avro"
@@ -167,6 +186,8 @@ class _BankerRun:
     seat: int = -1
     bank: int = 0
     wins: int = 0
+    matched: bool = True
+    """The punters' stakes matched the bank in the last coup (no I.46 garage open)."""
 
     @property
     def banker(self) -> str:
@@ -194,6 +215,8 @@ class _BankerRun:
         after = sum(
             e["amount"] for e in events if e["type"] == "PayoutMade" and e["bet_id"] == "bank"
         )
+        pontos = sum(e["amount"] for e in events if e.get("bet_type") == "ponto")
+        self.matched = pontos >= self.bank
         lost = after < self.bank
         if lost and keep:
             self.bank = after or rng.choice(_BANKS)
@@ -207,12 +230,22 @@ class _BankerRun:
             elif sabot_ends and rng.random() < 0.3:
                 self.bank -= self.bank // 2  # I.33: at a new sabot he may halve the bank
 
+    def set_aside_unlawfully(self) -> bool:
+        """``garage_not_allowed``: a banker who has won one or two coups, the punters'
+        stakes matching his bank, plays on with a third of it set aside (neither I.34
+        nor I.46 open to him); False when that is no fault here."""
+        if self.wins not in (1, 2) or not self.matched:
+            return False
+        self.bank -= self.bank // 3
+        return True
+
 
 def banked_rounds(
-    rounds: int, *, fault_rate: float = 0.0, per_file: int = 10_000
+    rounds: int, *, fault_rate: float = 0.0, per_file: int = 10_000, every_across: bool = False
 ) -> ExtraGenerator:
     """An ``extra`` generator: ``rounds`` banked rounds in ``banked-<k>.avro`` input files of at
-    most ``per_file`` rounds, with faults planted in about ``fault_rate`` of them."""
+    most ``per_file`` rounds, with faults planted in about ``fault_rate`` of them and,
+    ``every_across``, each fault across rounds at least once (module docstring)."""
 
     def extra(seed: int, day: date, out: Path) -> tuple[list[str], list[PlantedFault]]:
         faults: list[PlantedFault] = []
@@ -232,7 +265,8 @@ def banked_rounds(
             ),
             stream_id=f"{seed}:banked-tables",
         )
-        for count, events in enumerate(_floor_day(seed, day, rounds, fault_rate, faults), 1):
+        floor = _floor_day(seed, day, rounds, fault_rate, faults, every_across)
+        for count, events in enumerate(floor, 1):
             buffer += events
             if count % per_file == 0 or count == rounds:
                 files.append(f"banked-{len(files) + 1:03d}.avro")
@@ -244,9 +278,16 @@ def banked_rounds(
 
 
 def _floor_day(
-    seed: int, day: date, rounds: int, fault_rate: float, faults: list[PlantedFault]
+    seed: int,
+    day: date,
+    rounds: int,
+    fault_rate: float,
+    faults: list[PlantedFault],
+    every_across: bool = False,
 ) -> Iterator[list[FlatEvent]]:
-    """Every table's rounds in turn, appending the faults planted to ``faults``."""
+    """Every table's rounds in turn, appending the faults planted to ``faults``;
+    ``every_across``: each table starts with the faults across rounds its game offers
+    that no table before it planted waiting."""
     start = datetime(day.year, day.month, day.day, tzinfo=UTC)
     for table in floor_tables(rounds):
         stream_id = f"{seed}:{day.isoformat()}:{table.table_id}"
@@ -255,6 +296,9 @@ def _floor_day(
         run = _BankerRun(patrons(seed, day, table.table_id))
         shoes = random.Random(f"{stream_id}:shoes")
         deal = _Deal(table, day, shoes, run, faults, interval=timedelta(seconds=interval))
+        planted = {fault.kind for fault in faults}
+        deal.pending += [k for k in OFFERED[table.game] if every_across and k in ACROSS]
+        deal.pending = [k for k in deal.pending if not (every_across and k in planted)]
         offset = rng.uniform(0, interval / 2)
         for number in range(table.rounds):
             round_id = f"{table.table_id}/{day:%Y%m%d}-{number + 1:05d}"
@@ -305,8 +349,10 @@ class _Deal:
         game, seated = self.table.game, self.run.seated
         shoe = self._dealing()
         cards = shoe.left() if shoe is not None else None
+        garage = False
         if game == "chemin_de_fer":
             self.run.open(rng)
+            garage = self._garage(shoe)
             clean = chemin_de_fer_round(
                 rng, round_id, at, banker=self.run.banker, bank=self.run.bank, cards=cards
             )
@@ -320,6 +366,7 @@ class _Deal:
         if shoe is not None:
             clean[0]["shoe_id"] = shoe.shoe_id
         planned, self.next_round = self.next_round, None
+        planned = GARAGE if garage else planned
         if planned is not None:
             self._planted(planned, round_id)
             events, planted = clean, None  # one fault a round
@@ -334,23 +381,49 @@ class _Deal:
         across = planned is None and planted is None and last_coup
         if across and shoe is not None:
             self._plant_at_last_coup(shoe, events, round_id)
+        free = planned is None and planted is None and not last_coup and not closing
+        ended = free and game == "chemin_de_fer" and self._sabot_ends_lost(events)
         if shoe is not None:
-            events = shoe.recorded(events, closing)
+            events = shoe.recorded(events, closing or ended, PLAYERS_SHORT if ended else CLOSED)
         if game == "chemin_de_fer":
             void = planted is not None and planted[0] == MALFUNCTION
-            keep = self.next_round == "kept_hand_after_lost_sabot"
-            self.run.settle(rng, clean, void, sabot_ends=last_coup, keep=keep)
+            keep = self.next_round == KEPT_HAND
+            self.run.settle(rng, clean, void, sabot_ends=last_coup or ended, keep=keep)
         return events
+
+    def _sabot_ends_lost(self, events: list[FlatEvent]) -> bool:
+        """``kept_hand_after_lost_sabot`` where no last coup offered a place: the sabot
+        ends after a coup the bank lost (too few players, PT-217/2007 I.15: ``ShoeEnded``)
+        and the banker keeps the hand at the next sabot's first coup (the I.32 fault)."""
+        if KEPT_HAND not in self.pending or self.next_round is not None:
+            return False
+        if not _bank_loses(events):
+            return False
+        self.pending.remove(KEPT_HAND)
+        self.next_round = KEPT_HAND
+        return True
+
+    def _garage(self, shoe: DealingShoe | None) -> bool:
+        """``garage_not_allowed`` planted in the coup about to be dealt: not a sabot's
+        first (I.33 lets a banker halve the bank there) nor a coup another fault is
+        planned for, the banker's run going on (``_BankerRun.set_aside_unlawfully``)."""
+        if GARAGE not in self.pending or self.next_round is not None:
+            return False
+        if shoe is None or shoe.rounds == 0 or not self.run.set_aside_unlawfully():
+            return False
+        self.pending.remove(GARAGE)
+        return True
 
     def _closing_time(self, shoe: DealingShoe, at: datetime, free: bool) -> None:
         """A sabot's declared closing time (PT-217/2007 I.107): the day's end; with the
-        ``played_past_closing`` fault, between this first coup and the next, so that the
+        ``played_past_closing`` fault, between this first coup and the next and less than
+        the rule's grace after it (however far apart a table's coups are), so that the
         sabot, begun minutes before it, plays on past it."""
         shoe.closing_at = datetime(self.day.year, self.day.month, self.day.day, tzinfo=UTC)
         shoe.closing_at += timedelta(days=1)
         if free and self.next_round is None and "played_past_closing" in self.pending:
             self.pending.remove("played_past_closing")
-            shoe.closing_at = at + self.interval / 2
+            shoe.closing_at = at + min(self.interval, CLOSING_GRACE) / 2
             self.next_round = "played_past_closing"
 
     def _planted(self, kind: str, round_id: str, kinds: Sequence[str] = ()) -> None:
@@ -367,11 +440,10 @@ class _Deal:
         round, a banker who lost)."""
         now: dict[str, Callable[[], bool]] = {
             "card_shown_too_often": lambda: shown_too_often(shoe, events) is not None,
-            "too_few_seated": lambda: _too_few_seated(events),
         }
         later: dict[str, Callable[[], bool]] = {
             "dealt_past_last_coup": lambda: shoe.can_deal_after(events),
-            "kept_hand_after_lost_sabot": lambda: _bank_loses(events),
+            KEPT_HAND: lambda: _bank_loses(events),
         }
         waiting = [k for k in self.pending if k in ACROSS]
         for kind in sorted(waiting, key=lambda k: k not in later):
@@ -391,6 +463,10 @@ def _too_few_seated(events: list[FlatEvent]) -> bool:
     return True
 
 
+ANY_COUP: dict[str, Callable[[list[FlatEvent]], bool]] = {"too_few_seated": _too_few_seated}
+"""Faults across rounds any coup offers a place for (planted as the round's own are)."""
+
+
 def _bank_loses(events: list[FlatEvent]) -> bool:
     """Whether the chemin de fer bank loses this (clean) coup."""
     bank = next(e["amount"] for e in events if e.get("bet_type") == "bank")
@@ -404,7 +480,10 @@ def _plant_pending(
     """The round with the first pending fault it offers a place for (removed from
     ``pending``), and that fault's kind and finding kinds; else the clean round."""
     for kind in pending:
-        result = plant(clean, kind)
+        if kind in ANY_COUP:
+            result = (clean, list(ACROSS[kind])) if ANY_COUP[kind](clean) else None
+        else:
+            result = plant(clean, kind)
         if result is not None:
             pending.remove(kind)
             return result[0], (kind, result[1])

@@ -4,12 +4,12 @@
 One table of its own (``gg-clock-001``, the day's first GG table's stakes and declared
 terms under its own id), seated through the day as every table is
 (``seating.TableSession``), a hand every ten minutes from noon, events two seconds apart.
-In about ``fault_rate`` of the hands one action other than a fold or a check comes after
-the rulebook's clock (``PokerRulebook.clock``: the time to act and a full time bank) ran
-out: that action and every later event of the hand are delayed by the clock's longest
-and a few seconds more (``acted_out_of_time``, GG-2022 Política de limite de tempo de
-jogo; Política de banco de horas). The other hands are the untouched set: every action
-in time.
+In about ``fault_rate`` of the hands, and at least one, an action other than a fold or
+a check comes after the rulebook's clock (``PokerRulebook.clock``: the time to act and a
+full time bank) ran out: that action and every later event of the hand are delayed by
+the clock's longest and a few seconds more (``acted_out_of_time``, GG-2022 Política de
+limite de tempo de jogo; Política de banco de horas). The other hands are the untouched
+set: every action in time.
 
 Deterministic: the table from ``"<seed>:<day>:clock"``, the faults from
 ``"...:clock:faults"``.
@@ -18,69 +18,44 @@ Deterministic: the table from ``"<seed>:<day>:clock"``, the faults from
 from __future__ import annotations
 
 import random
-from dataclasses import replace
-from datetime import UTC, date, datetime, timedelta
+from datetime import date, timedelta
+from itertools import islice
 from pathlib import Path
 from typing import Any
 
-from audit.families import family_named
 from replayer.rulebooks.poker import ActionClock, PokerRulebook
 from replayer.rulebooks.registry import get_rulebook
-from simulate.avro_out import write_input_file
 from simulate.day import EVENT_GAP, ExtraGenerator
 from simulate.manifest import PlantedFault
-from simulate.players import player_pool
-from simulate.poker import HandPlan, play_hand
-from simulate.seating import TableSession
-from simulate.tables import make_tables, terms_declarations
+from simulate.side_table import SideTable, played, write_hands
 
 TABLE_ID, TERMS_FILE = "gg-clock-001", "clock-tables.avro"
 ACTED_LATE = "acted_out_of_time"
 HAND_EVERY, FIRST_HAND = timedelta(minutes=10), timedelta(hours=12)
 TIMED_OUT = frozenset({"fold", "check"})
+CLOCK_TABLE = SideTable(
+    TABLE_ID, "clock", "gg-2022-cash-holdem", TERMS_FILE, FIRST_HAND, HAND_EVERY, EVENT_GAP
+)
 
 
 def late_actions(count: int, *, fault_rate: float = 0.0) -> ExtraGenerator:
     """An ``extra`` generator: ``count`` hands at the clock table, about ``fault_rate`` of
-    them with an action after the time ran out."""
+    them with an action after the time ran out, and at least one."""
 
     def extra(seed: int, day: date, out: Path) -> tuple[list[str], list[PlantedFault]]:
-        table = replace(next(t for t in make_tables(seed, 8) if t.venue == "gg"), table_id=TABLE_ID)
-        book = get_rulebook(table.rulebook)
+        book = get_rulebook(CLOCK_TABLE.rulebook)
         assert isinstance(book, PokerRulebook) and book.clock is not None
-        out.mkdir(parents=True, exist_ok=True)
-        write_input_file(
-            out / TERMS_FILE,
-            family_named("table"),
-            terms_declarations([table]),
-            stream_id=f"{seed}:{day.isoformat()}:clock-terms",
-        )
-        rng = random.Random(f"{seed}:{day.isoformat()}:clock")
         fault_rng = random.Random(f"{seed}:{day.isoformat()}:clock:faults")
-        session = TableSession(table, player_pool(seed, "gg")[:40], [], book.min_players, rng)
-        noon = datetime(day.year, day.month, day.day, tzinfo=UTC) + FIRST_HAND
         events: list[dict[str, Any]] = []
         faults: list[PlantedFault] = []
-        for number in range(count):
-            button, seated = session.next_hand()
-            plan = HandPlan(
-                hand_id=f"{TABLE_ID}/{day:%Y%m%d}-{number + 1:06d}",
-                started_at=noon + number * HAND_EVERY,
-                button_seat=button,
-                seated=seated,
-                event_gap=EVENT_GAP,
-            )
-            hand = play_hand(table, book, plan, rng)
+        for hand in islice(played(CLOCK_TABLE, seed, day, out), count):
             rendered = hand.render()
-            if fault_rng.random() < fault_rate:
+            drawn = fault_rng.random() < fault_rate
+            if drawn or not faults:  # at least one: the first hand with an action to time
                 rendered, fault = _delayed(rendered, book.clock, fault_rng)
                 faults += [fault] if fault is not None else []
             events += rendered
-            session.update(dict(zip(hand.seats, hand.finishing(hand.settlement), strict=True)))
-        name = f"poker-{TABLE_ID}.avro"
-        stream = f"{seed}:{day.isoformat()}:clock"
-        write_input_file(out / name, family_named("poker"), events, stream_id=stream)
-        return [name], faults
+        return [write_hands(CLOCK_TABLE, seed, day, out, events)], faults
 
     return extra
 

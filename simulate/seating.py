@@ -8,7 +8,8 @@
 * At a table (``TableSession``) players come and go: each leaves after about his style's
   session length, busted players rebuy or leave, empty seats fill from the table's
   candidates, and a group sits down and stands up together (or, ``groups_stay``, keeps
-  its seats all day). The button moves to the next occupied seat clockwise every hand.
+  its seats all day). The button moves to the next occupied seat clockwise every hand
+  (unless held: a planted fault).
 """
 
 from __future__ import annotations
@@ -137,8 +138,10 @@ class TableSession:
                 partner, chips = self.seats.pop(other)
                 self.left[partner.player_id] = chips
 
-    def next_hand(self) -> tuple[int, list[tuple[int, Player, int]]]:
-        """(button seat, (seat, player, stack) in position order) for the next hand."""
+    def next_hand(self, hold_button: bool = False) -> tuple[int, list[tuple[int, Player, int]]]:
+        """(button seat, (seat, player, stack) in position order) for the next hand;
+        ``hold_button``: the button stays where it was (a planted rotation fault,
+        ``simulate.session_table``) when its seat is still taken and three or more play."""
         rng = self.rng
         unit = self.table.big_blind or self.table.min_bet
         self.left = {}
@@ -173,8 +176,9 @@ class TableSession:
             if stack < unit:  # busted and stayed: rebuys
                 self.seats[seat] = (player, self._buy_in())
         occupied = sorted(self.seats)
-        after = [s for s in occupied if s > self.button]
-        self.button = after[0] if after else occupied[0]
+        if not (hold_button and self.button in occupied and len(occupied) >= 3):
+            after = [s for s in occupied if s > self.button]
+            self.button = after[0] if after else occupied[0]
         order = [s for s in occupied if s > self.button] + [s for s in occupied if s <= self.button]
         return self.button, [(s, *self.seats[s]) for s in order]
 

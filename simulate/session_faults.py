@@ -8,16 +8,18 @@ and only the session across hands (``replayer.sessions``) can see the chips that
 table's sessions that offers one, saying what it planted (player, both hands, amount).
 ``take_chips`` takes chips off a simulated table between two hands once it has played
 them (``simulate.day``: the play is unchanged, so every other planted fault and the
-collusion figures stay as they were), scored on the later hand (``simulate.score``).
-At a tournament's table (``simulate.tournament_tables``) chips are taken
-(``TOURNAMENT_CHIPS_REMOVED``) or given from nowhere (``TOURNAMENT_CHIPS_ADDED``) the
-same way (``shift_from``).
+collusion figures stay as they were), scored on the later hand (``simulate.score``);
+``leave_rake_out`` plants the room's record disagreeing with itself the same way (a pot
+paid whole with no rake line, the next stacks net of a rake), and ``simulate.session_table``
+a button that stays put (``button_stuck``: it needs the play). At a tournament's table
+(``simulate.tournament_tables``) chips are taken (``TOURNAMENT_CHIPS_REMOVED``) or given
+from nowhere (``TOURNAMENT_CHIPS_ADDED``) the same way (``shift_from``).
 """
 
 from __future__ import annotations
 
 import random
-from collections.abc import Iterator, Mapping, Sequence
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from itertools import pairwise
 from typing import Any
@@ -30,14 +32,21 @@ from simulate.manifest import PlantedFault
 CHIPS_REMOVED = "chips_removed_between_hands"
 TOURNAMENT_CHIPS_REMOVED = "tournament_chips_removed_between_hands"
 TOURNAMENT_CHIPS_ADDED = "tournament_chips_added_between_hands"
+RAKE_LEFT_OUT = "rake_left_out_of_record"
+BUTTON_STUCK = "button_stuck"
 SESSION_FAULTS: dict[str, tuple[str, ...]] = {
     CHIPS_REMOVED: ("chips_vanished",),
     TOURNAMENT_CHIPS_REMOVED: ("tournament_chips_vanished",),
     TOURNAMENT_CHIPS_ADDED: ("tournament_chips_appeared",),
+    RAKE_LEFT_OUT: ("record_contradicts_itself",),
+    BUTTON_STUCK: ("button_not_rotated",),
 }
 """Fault kind -> the finding kinds the session judge must raise for it."""
 TAKEN: dict[str, int] = {CHIPS_REMOVED: 1, TOURNAMENT_CHIPS_REMOVED: 1, TOURNAMENT_CHIPS_ADDED: -1}
 """Fault kind -> +1: chips taken off the player's stacks, -1: given to them."""
+RAKE_SHARE = 20
+"""``rake_left_out_of_record`` takes 1/20 (5%, GGPoker's rate) of what the first hand
+paid the player: within the unrecorded-rake bound of ``replayer.sessions.continuity``."""
 
 FlatEvent = dict[str, Any]
 
@@ -154,17 +163,46 @@ def _run(hands: Sequence[list[FlatEvent]], index: int, player: str) -> list[int]
     return run
 
 
+def _shift_run(
+    hands: list[list[FlatEvent]], index: int, player: str, amount: int | None, sign: int
+) -> int | None:
+    """``player``'s chips lowered (``sign`` +1) or raised (-1) by ``amount`` (None: half
+    the chips he never puts in) in every hand from ``index`` on that he plays at one seat
+    with no top-up (changed in place); the amount, or None when he has not that much
+    behind in one of them."""
+    run = _run(hands, index, player)
+    behind = min(b[1] for i in run if (b := _behind(hands[i], player)))
+    amount = behind // 2 if amount is None else amount
+    if amount <= 0 or amount >= behind:
+        return None
+    for i in run:
+        hands[i] = plant_chip_removal(hands[i], player, sign * amount) or hands[i]
+    return amount
+
+
 def shift_from(hands: list[list[FlatEvent]], index: int, player: str, fault: str) -> int | None:
     """``player``'s stacks shifted from ``hands[index]`` on while he stays at his seat
     (one table's hands in play order, changed in place): half the chips he never puts in
     there, taken or given as ``fault`` says (``TAKEN``); that amount, None when none."""
-    run = _run(hands, index, player)
-    amount = min(b[1] for i in run if (b := _behind(hands[i], player))) // 2
-    if amount <= 0:
+    return _shift_run(hands, index, player, None, TAKEN[fault])
+
+
+def _consecutive(
+    hands: list[list[FlatEvent]], index: int
+) -> tuple[HandSummary, HandSummary] | None:
+    """The summaries of ``hands[index - 1]`` and ``hands[index]`` when the data makes them
+    consecutive (``replayer.sessions.chaining``)."""
+    before, after = summarize(hands[index - 1]), summarize(hands[index])
+    if before is None or after is None or link(before, after, DEFAULT_RULES) not in CHAINED:
         return None
-    for i in run:
-        hands[i] = plant_chip_removal(hands[i], player, TAKEN[fault] * amount) or hands[i]
-    return amount
+    return before, after
+
+
+def _planted(
+    kind: str, before: HandSummary, after: HandSummary, player: str, amount: int
+) -> PlantedFault:
+    detail = {"player": player, "hands": [before.hand_id, after.hand_id], "amount": amount}
+    return PlantedFault(kind, after.hand_id, SESSION_FAULTS[kind], detail)
 
 
 def take_chips(
@@ -180,15 +218,43 @@ def take_chips(
     stacks in every hand he plays on at that seat (the play is the same; each hand stays
     legal on its own); as many given to him instead where ``fault`` says so (``TAKEN``).
     None when the two hands are not consecutive by the data or no player can lose any."""
-    before, after = summarize(hands[index - 1]), summarize(hands[index])
-    if before is None or after is None or link(before, after, DEFAULT_RULES) not in CHAINED:
-        return None
-    players = [p for p, _ in _candidates(before, after) if p not in spared]
-    if not players:
+    pair = _consecutive(hands, index)
+    players = [p for p, _ in _candidates(*pair) if p not in spared] if pair else []
+    if pair is None or not players:
         return None
     player = rng.choice(players)
     amount = shift_from(hands, index, player, fault)
-    if amount is None:
+    return None if amount is None else _planted(fault, *pair, player, amount)
+
+
+def leave_rake_out(
+    hands: list[list[FlatEvent]], index: int, rng: random.Random
+) -> PlantedFault | None:
+    """The room's record disagreeing with itself (issue 38: older GGPoker files):
+    ``hands[index - 1]`` records no rake and pays a player his pots whole, and his stacks
+    from ``hands[index]`` on are net of a rake (``RAKE_SHARE`` of what it paid him), each
+    hand legal on its own (``leave_rake_out`` changes them in place). None when the first
+    hand records a rake, the two are not consecutive, or no paid player is carried on."""
+    pair = _consecutive(hands, index)
+    if pair is None or pair[0].rake_recorded:
         return None
-    detail = {"player": player, "hands": [before.hand_id, after.hand_id], "amount": amount}
-    return PlantedFault(fault, after.hand_id, SESSION_FAULTS[fault], detail)
+    before, after = pair
+    paid = [
+        (s.player, s.collected // RAKE_SHARE)
+        for s in before.seats
+        if s.collected // RAKE_SHARE > 0 and any(p == s.player for p, _ in _candidates(*pair))
+    ]
+    if not paid:
+        return None
+    player, rake = rng.choice(paid)
+    amount = _shift_run(hands, index, player, rake, 1)
+    return None if amount is None else _planted(RAKE_LEFT_OUT, before, after, player, amount)
+
+
+BETWEEN_HANDS: dict[
+    str, Callable[[list[list[FlatEvent]], int, random.Random], PlantedFault | None]
+] = {
+    CHIPS_REMOVED: take_chips,
+    RAKE_LEFT_OUT: leave_rake_out,
+}
+"""The session faults planted between two hands once a table has played them."""

@@ -19,7 +19,9 @@ shoe closes within the day), each round legal on its own:
 * ``dealt_past_last_coup``: one more round dealt from a shoe after its last coup:
   ``past_last_coup`` on that round;
 * chemin de fer: ``kept_hand_after_lost_sabot``, a banker who lost the sabot's last coup
-  banks the next sabot's first (PT-217/2007 I.32): ``illegal_action`` on that coup;
+  banks the next sabot's first (PT-217/2007 I.32): ``illegal_action`` on that coup (a
+  sabot whose last coup the bank won may end sooner, ``ShoeEnded`` for too few players,
+  after a coup the bank lost: I.15);
   ``too_few_seated``, a sabot's last coup recorded with three players seated (I.16):
   ``illegal_action`` on it; ``played_past_closing``, a sabot opened under a closing time
   minutes away, played on past it (I.107): ``illegal_action`` on its first coup past it.
@@ -68,6 +70,7 @@ CHEMIN_FAULTS: dict[str, tuple[str, ...]] = {
     "kept_hand_after_lost_sabot": ("illegal_action",),
     "too_few_seated": ("illegal_action",),
     "played_past_closing": ("illegal_action",),
+    "garage_not_allowed": ("illegal_action",),
 }
 """The chemin de fer faults across coups."""
 TOO_FEW_SEATED = 3
@@ -119,11 +122,13 @@ class DealingShoe:
         drawn = sum(1 for e in events if e["type"] == "CardDealt")
         return len(self.cards) - self.out - drawn >= ROUND_NEEDS[self.game]
 
-    def recorded(self, events: list[FlatEvent], closing: bool = False) -> list[FlatEvent]:
+    def recorded(
+        self, events: list[FlatEvent], closing: bool = False, reason: str = "table_closed"
+    ) -> list[FlatEvent]:
         """The round's events with the shoe's records added (``ShoeOpened`` in its first
-        round, ``CutCardDrawn`` where the card came out, and ``ShoeEnded`` when the table
-        closes, ``closing``, before the cut card came out), the cards it drew counted
-        out."""
+        round, ``CutCardDrawn`` where the card came out, and ``ShoeEnded`` for ``reason``
+        when the shoe ends with this round, ``closing``, before the cut card came out),
+        the cards it drew counted out."""
         dealt = [i for i, e in enumerate(events) if e["type"] == "CardDealt"]
         first = events[0]
         base = {k: first[k] for k in ("event_id", "round_id", "sequence")}
@@ -155,9 +160,7 @@ class DealingShoe:
         merged = [e for i, event in enumerate(events) for e in (extra.get(i), event) if e]
         if closing and not self.last_coup_dealt:
             at = events[-1]["occurred_at"]
-            merged.append(
-                {**base, "occurred_at": at, "type": "ShoeEnded", "reason": "table_closed"}
-            )
+            merged.append({**base, "occurred_at": at, "type": "ShoeEnded", "reason": reason})
             self.last_coup_dealt = True
         return renumbered("round_id", merged)
 

@@ -281,7 +281,7 @@ def _units(
             clean = _render(tournament)
             faulty, fault = plant_pending(clean, fmt, pending, fault_rng)
             if fault is None and cross_rng.random() < cross_hand_rate:
-                faulty, fault = plant_cross_hand(faulty, len(faults), cross_rng)
+                faulty, fault = plant_cross_hand(faulty, [f.kind for f in faults], cross_rng)
             faults += [fault] if fault is not None else []
             events.append(faulty)
         yield events

@@ -32,7 +32,14 @@ from audit.show import show_lines
 from audit.store import AuditStore, SubjectRecords
 from pipelines.nightly import run_nightly
 from simulate.day import generate_day
-from simulate.demo import DEMO_CLOCK_HANDS, DEMO_DAY, DEMO_HANDS, DEMO_SEED, demo_day
+from simulate.demo import (
+    DEMO_CLOCK_HANDS,
+    DEMO_DAY,
+    DEMO_HANDS,
+    DEMO_SEED,
+    DEMO_SESSION_HANDS,
+    demo_day,
+)
 
 JUDGED_KINDS = ("poker", "banked", "slots", "tournament", "table")
 
@@ -75,7 +82,8 @@ def test_every_path_gives_the_same_verdict(store_url: str, day_input: Path, tmp_
         night = _verdicts(store)
         kinds = {kind for kind, _ in night}
         assert kinds == set(JUDGED_KINDS)
-        assert sum(kind == "poker" for kind, _ in night) == DEMO_HANDS + DEMO_CLOCK_HANDS
+        hands = DEMO_HANDS + DEMO_CLOCK_HANDS + DEMO_SESSION_HANDS
+        assert sum(kind == "poker" for kind, _ in night) == hands
 
         report = _report(out)
         for key, ids in night.items():

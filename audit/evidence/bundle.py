@@ -165,8 +165,13 @@ def _session_inputs(
 
 def _coups(store: AuditStore, subject: str, record: Mapping[str, Any]) -> list[tuple[str, str]]:
     """A table's banker runs' inputs: the coups its verdict lists (none in a verdict
-    stored before they were listed: replay stores one that does)."""
-    return [("banked", str(round_id)) for round_id in record.get("rounds") or ()]
+    stored before they were listed: replay stores one that does), then its table's
+    declarations when stored."""
+    groups = [("banked", str(round_id)) for round_id in record.get("rounds") or ()]
+    table = subject.removeprefix("table:")
+    if groups and store.records_of("table", table):
+        groups.append(("table", table))
+    return groups
 
 
 INPUTS: dict[str, Callable[[AuditStore, str, Mapping[str, Any]], list[tuple[str, str]]]] = {

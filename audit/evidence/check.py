@@ -395,14 +395,15 @@ def _rejudged_banker_run(
     subject: str, inputs: Mapping[tuple[str, str], list[dict[str, Any]]]
 ) -> tuple[Inputs, Any]:
     """A table's chemin de fer banker runs judged again from the coups its verdict
-    judged (``audit.judging.judge_banker_run``): each a coup at that table."""
+    judged (``audit.judging.judge_banker_run``): each a coup at that table (and its
+    table's declarations)."""
     table = subject.removeprefix("table:")
     coups = [records for (kind, _), records in inputs.items() if kind == "banked"]
     if not coups or any(
         not is_coup(coup) or str(coup[0].get("table_id")) != table for coup in coups
     ):
         raise BundleError(f"the bundled rounds are not chemin de fer coups at table {table}")
-    return judge_banker_run(table, coups)
+    return judge_banker_run(table, coups, TermsBook(_Bundled(inputs)))
 
 
 @dataclass(frozen=True)

@@ -16,7 +16,7 @@ from typing import Any
 
 from audit.judging.inputs import Inputs
 from audit.judging.kinds.banker_run import BANKER_RUN, BANKER_RUNS
-from audit.judging.path import verdict_unit
+from audit.judging.path import TermsBook, started_at, verdict_unit
 from audit.store import SubjectRecords
 from replayer.casino.garage import RunVerdict
 
@@ -33,13 +33,17 @@ def _play_order(coup: Sequence[Mapping[str, Any]]) -> tuple[Any, str]:
 
 
 def judge_banker_run(
-    table_id: str, coups: Sequence[Sequence[dict[str, Any]]]
+    table_id: str, coups: Sequence[Sequence[dict[str, Any]]], terms: TermsBook | None = None
 ) -> tuple[Inputs, RunVerdict]:
-    """The inputs (the coups' events in play order) and the verdict of one table's run
-    (its kind's adjudicator, ``audit.judging.kinds.banker_run``)."""
+    """The inputs (the coups' events in play order, the table's terms in force at the
+    first: who runs the table, as a shoe's verdict names it) and the verdict of one
+    table's run (its kind's adjudicator, ``audit.judging.kinds.banker_run``)."""
     ordered = sorted((c for c in coups if c), key=_play_order)
     events = [event for coup in ordered for event in coup]
-    inputs = Inputs(BANKER_RUN, f"table:{table_id}", events)
+    declared = None
+    if terms is not None and ordered:
+        declared = terms.in_force(table_id, started_at("banked", ordered[0]))
+    inputs = Inputs(BANKER_RUN, f"table:{table_id}", events, terms=declared)
     return inputs, BANKER_RUNS.adjudicate(inputs, False)
 
 

@@ -102,7 +102,7 @@ def replay(
     # events: memory does not grow with the store)
     for table_id, rounds in sorted(runs.items()):  # PT-217/2007 I.34, I.46 across coups
         coups = [records for _, records in store.iter_records("banked", rounds)]
-        record(*judge_banker_run(table_id, coups))
+        record(*judge_banker_run(table_id, coups, terms_book))
     for _, hands in sorted(tables.items()):  # chips carried between hands (issue 38)
         played = [records for _, records in store.iter_records("poker", hands)]
         for judged_session in judge_table_sessions(played):

@@ -10,7 +10,7 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from datetime import date
 
-from audit.judging import BANKER_RUN, banker_run_unit, is_coup, judge_banker_run
+from audit.judging import BANKER_RUN, TermsBook, banker_run_unit, is_coup, judge_banker_run
 from audit.store import AuditStore, SubjectRecords
 from pipelines.night_units import LEDGER, UnitLookup, iter_days_units, unit
 
@@ -48,10 +48,11 @@ def banker_run_units(
     table order, and the night's ledger of them (none when no table dealt a coup)."""
     units: list[SubjectRecords] = []
     ledger: dict[str, dict[str, str]] = {}
+    terms = TermsBook(store)
     for table, rounds in sorted(tables.items()):
         coups = [records for _, records in store.iter_records("banked", rounds) if is_coup(records)]
         if coups:
-            inputs, verdict = judge_banker_run(table, coups)
+            inputs, verdict = judge_banker_run(table, coups, terms)
             units.append(banker_run_unit(inputs, verdict))
             ledger[inputs.subject] = {"verdict": units[-1].subject_id, "table": table}
     if ledger:
