@@ -30,6 +30,7 @@ from __future__ import annotations
 
 import random
 from datetime import UTC, date, datetime, timedelta
+from itertools import cycle
 from pathlib import Path
 from typing import Any
 
@@ -150,23 +151,25 @@ def _balance(tables: list[_Table], rng: random.Random) -> None:
 def _plant(tables: list[_Table], rate: float, rng: random.Random) -> list[PlantedFault]:
     """Chips taken or given between two hands of a table, or in a move to another (at a
     player's last arrival; a moved player is spared the other faults, whose change would
-    move with him)."""
+    move with him). The kinds take turns (``FAULTS``), so two faults plant both."""
     faults: list[PlantedFault] = []
     movers = frozenset(player for table in tables for player, _ in table.arrivals)
     last = {player: (table, index) for table in tables for player, index in table.arrivals}
+    kinds = cycle(FAULTS)
+    kind = next(kinds)
     for table in tables:
         for index in range(1, len(table.hands)):
-            if rng.random() < rate:
-                fault = take_chips(table.hands, index, rng, rng.choice(FAULTS), movers)
-                faults.extend([fault] if fault else [])
+            if rng.random() < rate and (fault := take_chips(table.hands, index, rng, kind, movers)):
+                faults.append(fault)
+                kind = next(kinds)
     for player, (table, index) in sorted(last.items()):
         if index < len(table.hands) and rng.random() < rate:
-            kind = rng.choice(FAULTS)
             amount = shift_from(table.hands, index, player, kind)
             if amount is not None:
                 arrived = str(table.hands[index][0]["hand_id"])
                 detail = {"player": player, "hands": [arrived], "amount": amount, "moved": True}
                 faults.append(PlantedFault(kind, arrived, SESSION_FAULTS[kind], detail))
+                kind = next(kinds)
     return faults
 
 

@@ -28,12 +28,11 @@ from replayer.sessions import adjudicate_session, table_sessions
 from replayer.sessions.chaining import Link
 from replayer.sessions.hands import REBUY_NOTE
 from simulate.session_faults import (
-    SESSION_FAULTS,
     TOURNAMENT_CHIPS_REMOVED,
     plant_chip_removal,
     shift_from,
 )
-from simulate.tournament_tables import play_tournament_tables
+from simulate.tournament_tables import FAULTS, play_tournament_tables
 
 AT = datetime(2024, 3, 10, 14, tzinfo=UTC)
 Hands = list[list[dict[str, Any]]]
@@ -68,7 +67,7 @@ def test_a_clean_tournament_raises_nothing_across_its_hands(seed: int) -> None:
 @pytest.mark.parametrize("seed", [1, 2, 3])
 def test_planted_chips_leaving_or_appearing_are_each_found(seed: int) -> None:
     hands, planted = play_tournament_tables(seed, f"mtt-{seed}", AT, fault_rate=0.3)
-    assert {f.kind for f in planted} == set(SESSION_FAULTS) - {"chips_removed_between_hands"}
+    assert {f.kind for f in planted} == set(FAULTS)
     assert [f for h in hands for f in adjudicate_hand(h).findings] == []  # legal alone
     found = {(f.detail["hands"][1], str(f.kind)) for f in judged(hands)}
     expected = {(f.subject, kind) for f in planted for kind in f.findings}
