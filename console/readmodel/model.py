@@ -59,8 +59,7 @@ from audit.store import (
     originator_hex,
 )
 from audit.wording import player_named
-from pipelines.night_units import COLLUSION_STATE, INTAKE, LEDGER, QUALITY
-from pipelines.report import DETECTORS
+from pipelines.night_units import COLLUSION_STATE, DETECTORS, INTAKE, LEDGER, QUALITY
 
 BATCH = 2000
 DAY = re.compile(r"\d{4}-\d{2}-\d{2}")

@@ -24,14 +24,14 @@ from audit.evidence.proofs import NoProof
 from audit.judging import UnitKey, judged_across, latest
 from audit.show import adjudication_units, collusion_nights, explanation
 from audit.show.model import Explanation
-from console.auth.access import Decider, Reader, runtime
+from console.auth.access import Decider, Reader
 from console.auth.trail import DECISIONS, TrailError, record_sign_off, record_view
 from console.readmodel import queries
 from console.readmodel.pagereads import PageReads
 from console.readmodel.queries import ModelVerdicts
 from console.routes.render import record_json, views
 from console.routes.subject_links import subject_links
-from console.runtime import subject_url
+from console.runtime import RuntimeDep, subject_url
 
 router = APIRouter()
 _FILE_NAME = re.compile(r"[^A-Za-z0-9._-]+")
@@ -40,12 +40,12 @@ _FILE_NAME = re.compile(r"[^A-Za-z0-9._-]+")
 @router.get("/subjects/{subject_id:path}/evidence")
 def evidence(
     request: Request,
+    rt: RuntimeDep,
     viewer: Reader,
     subject_id: str,
     kind: str = "",
     proof: str = "auto",
 ) -> Response:
-    rt = runtime(request)
     if proof not in ("auto", "merkle", "hash-chain"):
         raise HTTPException(400, "proof is auto, merkle or hash-chain")
     try:
@@ -73,8 +73,7 @@ def evidence(
 
 
 @router.get("/subjects/{subject_id:path}")
-def subject_page(request: Request, viewer: Reader, subject_id: str) -> Response:
-    rt = runtime(request)
+def subject_page(request: Request, rt: RuntimeDep, viewer: Reader, subject_id: str) -> Response:
     verdicts = ModelVerdicts(rt.model)
     reads = PageReads(rt.store, subject_id, KINDS)  # what show and the page share
     explained: Explanation | None = None
@@ -118,12 +117,12 @@ def subject_page(request: Request, viewer: Reader, subject_id: str) -> Response:
 @router.post("/findings/{finding_id}/sign-off")
 def sign_off(
     request: Request,
+    rt: RuntimeDep,
     viewer: Decider,
     finding_id: str,
     decision: Annotated[str, Form()] = "",
     note: Annotated[str, Form()] = "",
 ) -> Response:
-    rt = runtime(request)
     row = queries.finding(rt.model, finding_id)
     if row is None:
         raise HTTPException(404, "no current finding with that id")
