@@ -34,6 +34,9 @@ from console.routes.subject_links import subject_links
 from console.runtime import RuntimeDep, subject_url
 
 router = APIRouter()
+FINDINGS_SHOWN = 20
+"""Finding cards on one subject page: a subject with more (a slot machine flagged at
+every reading) lists them a page at a time, so a page's work stays bounded."""
 _FILE_NAME = re.compile(r"[^A-Za-z0-9._-]+")
 
 
@@ -73,7 +76,11 @@ def evidence(
 
 
 @router.get("/subjects/{subject_id:path}")
-def subject_page(request: Request, rt: RuntimeDep, viewer: Reader, subject_id: str) -> Response:
+def subject_page(
+    request: Request, rt: RuntimeDep, viewer: Reader, subject_id: str, findings_from: int = 0
+) -> Response:
+    """The subject explained, its findings first: ``FINDINGS_SHOWN`` cards from the
+    ``findings_from``-th (0-based), with links to the previous and next ones."""
     verdicts = ModelVerdicts(rt.model)
     reads = PageReads(rt.store, subject_id, KINDS)  # what show and the page share
     explained: Explanation | None = None
@@ -84,7 +91,9 @@ def subject_page(request: Request, rt: RuntimeDep, viewer: Reader, subject_id: s
         unexplained = f"cannot be explained step by step: {error!r}"[:300]
     stored = {kind: reads.records_of(kind, subject_id) for kind in KINDS}
     stored = {kind: records for kind, records in stored.items() if records}
-    rows = queries.findings_about(rt.model, subject_id)
+    total = queries.findings_count(rt.model, subject_id)
+    first = min(max(0, findings_from), max(0, total - 1))
+    rows = queries.findings_about(rt.model, subject_id, first, FINDINGS_SHOWN)
     if explained is None and unexplained is None and not stored and not rows:
         raise HTTPException(404, "no such subject in the store")
     record_view(rt.store, viewer.name, subject_id, "subject", rt.now())
@@ -103,6 +112,9 @@ def subject_page(request: Request, rt: RuntimeDep, viewer: Reader, subject_id: s
         explanation=explained,
         unexplained=unexplained,
         findings=found,
+        findings_total=total,
+        findings_from=first,
+        findings_shown=FINDINGS_SHOWN,
         signoffs=queries.sign_offs(rt.model, [f.finding_id for f in found]),
         decisions=DECISIONS,
         stored={kind: [record_json(r) for r in records] for kind, records in stored.items()},
@@ -138,5 +150,7 @@ def sign_off(
         )
     except TrailError as error:
         raise HTTPException(400, str(error)) from None
-    target = subject_url(row.get("subject")) + "#finding-" + quote(finding_id, safe="")
+    place = queries.finding_position(rt.model, row)
+    page = f"?findings_from={place - place % FINDINGS_SHOWN}" if place >= FINDINGS_SHOWN else ""
+    target = subject_url(row.get("subject"), page) + "#finding-" + quote(finding_id, safe="")
     return RedirectResponse(target, status_code=303)
