@@ -1,5 +1,5 @@
 """Which stored subjects go together: the rounds played at a table and the hands played
-in a tournament, as a page about the table's banker runs or about the tournament asks.
+in a tournament, as a page about the table's banker runs, a shoe or the tournament asks.
 
 Without an index the store answers by a scan of every stored subject of the kind (what
 ``casino-audit show`` does, O(store) per question); the console answers from its read
@@ -18,8 +18,9 @@ from typing import Protocol
 class SubjectIndex(Protocol):
     """Subjects that go together (module docstring)."""
 
-    def subjects_at(self, kind: str, table: str) -> Sequence[str]:
-        """The subjects of ``kind`` played at ``table``, in start order."""
+    def subjects_at(self, kind: str, table: str, since: str = "") -> Sequence[str]:
+        """The subjects of ``kind`` played at ``table``, in start order; with ``since``
+        (an ISO 8601 start, as verdicts' context states it), those started then or later."""
         ...
 
     def hands_in(self, tournament: str) -> Sequence[str]:

@@ -1,5 +1,13 @@
 """Console benchmark: time per request of the inspector console's pages over a week's store.
 
+One command, from the clone's root (the table at the end is what docs/console.md shows):
+
+    .ci/with-postgres .venv/bin/python benchmarks/console.py --work /tmp/console-bench
+
+(the week on SQLite and PostgreSQL: about 1.3 million events, 20-40 minutes of nightlies
+on 2 cores; ``--days 2 --backends sqlite`` is a quarter of that; ``--work`` keeps the
+generated input and the SQLite store for the next run). Options:
+
     .ci/with-postgres .venv/bin/python benchmarks/console.py [--days 7] [--hands 4500]
         [--rounds 2000] [--machines 20] [--tournaments 6] [--backends sqlite,postgresql]
         [--workers 2] [--requests 300] [--seconds 30] [--kind mispaid_pot] [--work DIR]
@@ -39,9 +47,10 @@ With ``--store URL`` an existing store (``make demo``'s, say) is measured as it 
      proofs to the latest signed tree head, which the looks do not move)
    * ``subject: <kind>``: for every kind of subject the store holds verdicts on (poker
      hands, banked rounds, slot machines, tournaments, tables' terms, chemin de fer
-     banker runs, incidents, and any kind added later: read from the stored verdict
-     units' ids, ``subject_pages``), the pages of up to ``PER_KIND`` of its subjects,
-     cycling
+     banker runs, poker table sessions, shoes, incidents, and any kind added later: read
+     from the stored verdict units' ids, ``subject_pages``), the pages of up to
+     ``PER_KIND`` of its subjects, cycling (each kind's p95 is the number docs/console.md
+     gives per kind)
 
 Targets: p95 < 300 ms for the findings page and < 150 ms for every subject page. No
 assertion: a benchmark.
@@ -201,8 +210,9 @@ def free_port() -> int:
 def serve(url: str, port: int, log: Path) -> tuple[subprocess.Popen, float]:
     """``casino-audit serve`` in a subprocess; (process, seconds until it answers)."""
     env = {k: v for k, v in os.environ.items() if k != "CASINO_AUDIT_SIGNING_KEY"}
-    script = Path(sys.executable).with_name("casino-audit")
-    command = [str(script)] if script.exists() else [sys.executable, "-m", "cli"]
+    # this clone's code, whichever clone the virtualenv was installed from
+    env["PYTHONPATH"] = os.pathsep.join(filter(None, [str(ROOT), env.get("PYTHONPATH")]))
+    command = [sys.executable, "-m", "cli"]
     began = time.perf_counter()
     with log.open("wb") as out:
         process = subprocess.Popen(
@@ -288,7 +298,9 @@ def load(port: int, args: argparse.Namespace, kinds: dict[str, list[str]]) -> di
 
 
 def main() -> None:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser = argparse.ArgumentParser(
+        description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
+    )
     parser.add_argument("--days", type=int, default=7)
     parser.add_argument("--hands", type=int, default=4_500, help="poker hands per day")
     parser.add_argument("--rounds", type=int, default=2_000, help="banked rounds per day")

@@ -22,13 +22,13 @@ from concurrent.futures import Executor
 from dataclasses import dataclass, field
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
-from typing import Any
+from typing import Annotated, Any
 from urllib.parse import quote, urlencode
 
 import jinja2
 from argon2 import PasswordHasher
 from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PublicKey
-from fastapi import Request
+from fastapi import Depends, Request
 from fastapi.responses import HTMLResponse
 from fastapi.templating import Jinja2Templates
 from markupsafe import Markup, escape
@@ -147,3 +147,14 @@ class Runtime:
         context.setdefault("viewer", viewer)
         context.setdefault("csrf", viewer.csrf if viewer is not None else "")
         return self.templates.TemplateResponse(request, name, context, status_code=status)
+
+
+def runtime(request: Request) -> Runtime:
+    """The console's runtime, which ``console.app.create_app`` keeps in the app's state."""
+    rt: Runtime = request.app.state.runtime
+    return rt
+
+
+RuntimeDep = Annotated[Runtime, Depends(runtime)]
+"""What a page declares to be given the runtime (as FastAPI's full-stack template's
+``SessionDep`` gives a database session): ``def page(request: Request, rt: RuntimeDep)``."""

@@ -35,6 +35,9 @@ from audit.store import AuditStore, SubjectRecords, canonical, first_named, reco
 from replayer.findings import Finding, FindingKind
 
 QUALITY, COLLUSION_STATE, INTAKE = "data_quality", "collusion_state", "intake"
+DETECTORS = ("collusion", "meters")
+"""The kinds of the night's detector units (over ``<day>``), which the report and the
+console's list of nights read."""
 LEDGER = "nightly"
 """The kind of a partition's *ledger*, the one name of that unit: its kind keeps the
 name it was first stored under, ``nightly``, since stored unit ids

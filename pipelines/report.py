@@ -62,9 +62,15 @@ from audit.wording import (
 from pipelines import report_counts as agg
 from pipelines import report_plots
 from pipelines.expectations.profile import RakeProfile
-from pipelines.night_units import LEDGER, QUALITY, UnitLookup, iter_days_units, scanned_units
+from pipelines.night_units import (
+    DETECTORS,
+    LEDGER,
+    QUALITY,
+    UnitLookup,
+    iter_days_units,
+    scanned_units,
+)
 
-DETECTORS = ("collusion", "meters")
 MAX_LISTED = 1000
 MAX_GROUPS = 60
 

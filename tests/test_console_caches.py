@@ -32,8 +32,15 @@ from audit.store.subjects import subject_uuid
 from console.readmodel import queries
 from console.readmodel.model import ReadModel
 from console.readmodel.pagereads import PageReads
-from pipelines.night_units import COLLUSION_STATE, LEDGER, QUALITY, iter_days_units, unit
-from pipelines.report import DETECTORS, load_day
+from pipelines.night_units import (
+    COLLUSION_STATE,
+    DETECTORS,
+    LEDGER,
+    QUALITY,
+    iter_days_units,
+    unit,
+)
+from pipelines.report import load_day
 from tests.console_store import (
     DAY,
     HOSTILE_HAND,

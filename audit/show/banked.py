@@ -250,7 +250,14 @@ def coups_at(
         and str(records[0].get("table_id")) == table_id
         and records[0].get("game") == "chemin_de_fer"
     ]
-    return sorted(found, key=lambda item: (_start(item[1]), item[0]))
+    return play_sorted(found)
+
+
+def play_sorted(
+    coups: Iterable[tuple[str, list[dict[str, Any]]]],
+) -> list[tuple[str, list[dict[str, Any]]]]:
+    """Coups in play order: by start, then round id."""
+    return sorted(coups, key=lambda item: (_start(item[1]), item[0]))
 
 
 _SETTLED: dict[tuple[str, int, str], tuple[dict[str, int], bool]] = {}

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Mapping, Sequence
 from datetime import UTC, datetime
+from functools import lru_cache
 from typing import Any
 
 from audit.judging import KIND as ADJUDICATION
@@ -22,6 +23,12 @@ from audit.wording.citing import RULE, rule_label
 from replayer import REPLAYER_VERSION
 from replayer.rulebooks.citations import summary_line
 from replayer.rulebooks.registry import all_rulebooks
+
+summary_of = lru_cache(maxsize=4096)(summary_line)
+"""``summary_line`` kept per citation: a pure function of the citation and the rulebook
+catalogue (code, not data); a subject with hundreds of findings cites a handful of rules."""
+label_of = lru_cache(maxsize=4096)(rule_label)
+"""``rule_label`` kept per citation, as ``summary_of``."""
 
 FIRST = ">>> first divergence"
 """Prefix of the line marking where expected and recorded first part ways."""
@@ -179,8 +186,8 @@ def findings_section(
         )
         citation = str(one.get("citation") or "")
         if citation:
-            summary = summary_line(citation) or citation
-            label = "rule" if rule_label(citation) == RULE else "not written in the rules"
+            summary = summary_of(citation) or citation
+            label = "rule" if label_of(citation) == RULE else "not written in the rules"
             if not summary.startswith(citation):
                 lines.append(Line(Role.RULE, f"{INDENT}   {label}: {safe(citation)}"))
                 lines.append(Line(Role.RULE, f"{INDENT}         {safe(summary)}"))
@@ -263,3 +270,11 @@ def history_section(
                 )
             )
     return lines
+
+
+def latest_declaration(events: Sequence[Mapping[str, Any]]) -> Mapping[str, Any]:
+    """A table's declaration in force last (the latest ``effective_from``, then sequence)."""
+    declared = [e for e in events if e.get("type") == "TableTermsDeclared"]
+    if not declared:
+        return {}
+    return max(declared, key=lambda e: (str(e.get("effective_from")), e.get("sequence", 0)))

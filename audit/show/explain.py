@@ -47,20 +47,21 @@ from audit.judging import (
     opening,
     started_at,
 )
-from audit.show.banked import banker_run_body, coups_at, round_body
+from audit.show.banked import round_body
 from audit.show.banked_events import GAMES
+from audit.show.banker_runs import banker_run_part
 from audit.show.common import (
     adjudication_units,
     clock,
     fields,
     findings_section,
     history_section,
-    note,
+    latest_declaration,
     numbered,
     rows,
     safe,
 )
-from audit.show.model import Explanation, Line, Part, Unjudged
+from audit.show.model import Explanation, Part, Unjudged
 from audit.show.poker import poker_body
 from audit.show.records import collusion_body, incident_body, table_body
 from audit.show.sessions import session_part
@@ -118,9 +119,9 @@ def explanation(
     if not parts and subject_id.startswith(("pair:", "ring:")):
         parts += [part for part in [_collusion(store, subject_id, verdicts)] if part]
     across: dict[str, Callable[[], Part | None]] = {
-        BANKER_RUN: lambda: _banker_runs(store, subject_id, verdicts, index),
+        BANKER_RUN: lambda: banker_run_part(store, subject_id, verdicts, index),
         TABLE_SESSION: lambda: session_part(store, subject_id, verdicts),
-        SHOE: lambda: shoe_part(store, subject_id, verdicts),
+        SHOE: lambda: shoe_part(store, subject_id, verdicts, index),
     }
     for kind in judged_across(subject_id):
         if not parts:
@@ -153,7 +154,7 @@ def _judged(
     if kind == "tournament":
         what = f"tournament {safe(first.get('name'))}"
     if kind == "table":
-        latest = _latest_declaration(inputs.events)
+        latest = latest_declaration(inputs.events)
         variant = latest.get("game")
         about["currency"] = about.get("currency") or latest.get("currency")
         about["operator"] = about.get("operator") or latest.get("operator")
@@ -222,13 +223,6 @@ def _tournament_fields(
         ("tournament", f"{safe(tournament)} ({stored})"),
         ("level", safe(level) if level else None),
     ]
-
-
-def _latest_declaration(events: Sequence[Mapping[str, Any]]) -> Mapping[str, Any]:
-    declared = [e for e in events if e.get("type") == "TableTermsDeclared"]
-    if not declared:
-        return {}
-    return max(declared, key=lambda e: (str(e.get("effective_from")), e.get("sequence", 0)))
 
 
 def _incident(
@@ -340,75 +334,4 @@ def _collusion(store: StoreReads, subject: str, verdicts: Verdicts | None) -> Pa
         tuple(collusion_body(store, finding, [(day, f) for day, (f, _) in nights], numbers)),
         tuple(findings_section(rows([finding], about))),
         tuple(history_section([unit for _, unit in by_night.values()])),
-    )
-
-
-def _banker_runs(
-    store: StoreReads, subject: str, verdicts: Verdicts | None, index: SubjectIndex | None
-) -> Part | None:
-    """Chemin de fer banker runs at a table: the replay's verdict, the night's detector."""
-    table_id = subject.removeprefix("table:")
-    units = adjudication_units(store, [("banker_run", subject), ("banker_runs", None)], verdicts)
-    own = [(uid, r) for uid, r in units if r.get("kind") == "banker_run"]
-    current = current_of(own)
-    findings: dict[str, Mapping[str, Any]] = {}
-    if current:
-        findings.update({str(f.get("finding_id")): f for f in current.get("findings") or ()})
-    nightly: dict[str, Mapping[str, Any]] = {}
-    for _, record in units:
-        if record.get("kind") == "banker_runs":
-            nightly[str(record.get("subject"))] = record
-    for night in nightly.values():
-        for finding in night.get("findings") or ():
-            if (finding.get("detail") or {}).get("table_id") == table_id:
-                findings.setdefault(str(finding.get("finding_id")), finding)
-    coups = coups_at(store, table_id, index)
-    if not own and not coups and not findings:
-        return None
-    found = list(findings.values())
-    numbers = numbered(found)
-    first = coups[0][1][0] if coups else {}
-    declared = _latest_declaration(store.records_of("table", table_id))
-    rulebook = current.get("rulebook") if current else first.get("rulebook")
-    about: dict[str, Any] = {
-        "subject_kind": "banker_run",
-        "rulebook": rulebook,
-        "currency": first.get("currency"),
-        "table": table_id,
-        "players": {},
-        "operator": declared.get("operator"),
-        "started_at": first["occurred_at"].isoformat()
-        if hasattr(first.get("occurred_at"), "isoformat")
-        else None,
-    }
-    header = fields(
-        [
-            ("subject", safe(subject)),
-            ("kind", "chemin de fer banker runs (the garage rule across coups)"),
-            ("rulebook", safe(rulebook)),
-            ("started at", clock(first.get("occurred_at")) if first else "unknown"),
-            ("table", safe(table_id)),
-            ("operator", safe(about["operator"]) if about["operator"] else None),
-            ("currency", safe(about["currency"]) if about["currency"] else None),
-        ],
-    )
-    history: list[Line] = history_section(own)
-    days = sorted(
-        d
-        for d, r in nightly.items()
-        if any((f.get("detail") or {}).get("table_id") == table_id for f in r.get("findings") or ())
-    )
-    if days:
-        history.append(
-            note(
-                "  the nightly banker-run detector also flagged it on: "
-                + ", ".join(safe(d) for d in days)
-            )
-        )
-    return Part(
-        f"CHEMIN DE FER BANKER RUNS {safe(subject)}",
-        header,
-        tuple(banker_run_body(coups, found, numbers)),
-        tuple(findings_section(rows(found, about), variant="chemin_de_fer")),
-        tuple(history),
     )

@@ -53,10 +53,9 @@ def session_body(
         for hand in (finding.get("detail") or {}).get("hands") or ():
             named.setdefault(str(hand), []).append(number)
     lines = [heading(f"HANDS: {len(hands)} in play order")]
+    stored = store.records_of_many("poker", hands)  # one read, not one per hand
     for hand, how in zip(hands, links, strict=False):
-        start = next(
-            (e for e in store.records_of("poker", hand) if e.get("type") == "HandStarted"), {}
-        )
+        start = next((e for e in stored.get(hand) or () if e.get("type") == "HandStarted"), {})
         text = _hand_line(hand, start, how)
         if hand in named:
             numbers = ", ".join(str(n) for n in named[hand])

@@ -17,6 +17,7 @@ from audit.judging import (
     TermsBook,
     Verdicts,
     context,
+    current_of,
     findings_json,
     judge_shoe,
     shoe_of,
@@ -40,22 +41,59 @@ from audit.show.common import (
 )
 from audit.show.model import Line, Part
 from audit.store import StoreReads
+from audit.subject_index import SubjectIndex
 from replayer.casino.record import VOID_TYPES
 from replayer.casino.shoes import play_order
 
-
-def rounds_of_shoe(store: StoreReads, subject: str) -> list[list[dict[str, Any]]]:
-    """The stored banked rounds dealt from the shoe ``subject`` (a scan of the rounds)."""
-    return [
-        list(records)
-        for _, records in store.iter_subjects("banked")
-        if (key := shoe_of(records)) is not None and shoe_subject(key) == subject
-    ]
+BATCH = 24
+"""Rounds read at a time while looking for a shoe's rounds at its table."""
 
 
-def shoe_part(store: StoreReads, subject: str, verdicts: Verdicts | None = None) -> Part | None:
-    """The shoe ``subject`` explained; None when no stored round was dealt from it."""
-    dealt = rounds_of_shoe(store, subject)
+def rounds_of_shoe(
+    store: StoreReads,
+    subject: str,
+    index: SubjectIndex | None = None,
+    judged: Mapping[str, Any] | None = None,
+) -> list[list[dict[str, Any]]]:
+    """The stored banked rounds dealt from the shoe ``subject``: by default a scan of the
+    rounds; with an ``index`` and the shoe's ``judged`` verdict (its context names the
+    table and the first round's start), the table's rounds from that start on, read a
+    batch at a time up to the first round dealt from another shoe (a table deals from one
+    shoe at a time: a round from another shoe closes it, as the nightly judges shoes,
+    ``pipelines.detectors.shoes``), so a page reads its shoe, not the store."""
+    about = (judged or {}).get("context") or {}
+    table, since = about.get("table"), about.get("started_at")
+    if index is None or not table or not since:
+        return [
+            list(records)
+            for _, records in store.iter_subjects("banked")
+            if (key := shoe_of(records)) is not None and shoe_subject(key) == subject
+        ]
+    later = list(index.subjects_at("banked", str(table), str(since)))
+    dealt: list[list[dict[str, Any]]] = []
+    for start in range(0, len(later), BATCH):
+        batch = later[start : start + BATCH]
+        found = store.records_of_many("banked", batch)
+        for round_id in batch:
+            records = found.get(round_id) or []
+            key = shoe_of(records)
+            if key is not None and shoe_subject(key) == subject:
+                dealt.append(list(records))
+            elif key is not None and dealt:
+                return dealt
+    return dealt
+
+
+def shoe_part(
+    store: StoreReads,
+    subject: str,
+    verdicts: Verdicts | None = None,
+    index: SubjectIndex | None = None,
+) -> Part | None:
+    """The shoe ``subject`` explained; None when no stored round was dealt from it (its
+    rounds found through ``index`` when given, ``rounds_of_shoe``)."""
+    units = adjudication_units(store, [(SHOE, subject)], verdicts)
+    dealt = rounds_of_shoe(store, subject, index, current_of(units))
     if not dealt:
         return None
     key = shoe_of(dealt[0])
@@ -83,7 +121,6 @@ def shoe_part(store: StoreReads, subject: str, verdicts: Verdicts | None = None)
             ),
         ]
     )
-    units = adjudication_units(store, [(SHOE, subject)], verdicts)
     return Part(
         f"SHOE {safe(subject)}",
         header,

@@ -20,7 +20,7 @@ from fastapi.responses import RedirectResponse, Response
 from console.auth.accounts import User, password_matches, permissions_of
 from console.auth.trail import record_session_ended
 from console.readmodel import queries
-from console.runtime import Runtime
+from console.runtime import Runtime, RuntimeDep
 from console.security import (
     ACCOUNT,
     ADDRESS,
@@ -61,18 +61,11 @@ class Viewer:
         return User(self.name, self.role, "", "", "", needs_approval=self.pending)
 
 
-def runtime(request: Request) -> Runtime:
-    """The console's runtime, which ``console.app.create_app`` keeps in the app's state."""
-    rt: Runtime = request.app.state.runtime
-    return rt
-
-
-def current_viewer(request: Request) -> Viewer | None:
+def current_viewer(request: Request, rt: Runtime) -> Viewer | None:
     """The enabled user whose session cookie came with the request (read model fresh)."""
     if getattr(request.state, "viewer_read", False):  # once per request
         return getattr(request.state, "viewer", None)
     request.state.viewer_read = True
-    rt = runtime(request)
     rt.model.refresh()
     session = rt.sessions.read(request.cookies.get(SESSION_COOKIE))
     if session is None:
@@ -87,11 +80,11 @@ def current_viewer(request: Request) -> Viewer | None:
     return viewer
 
 
-def require(permission: str) -> Callable[[Request], Viewer]:
+def require(permission: str) -> Callable[[Request, Runtime], Viewer]:
     """A dependency: the viewer, who must hold ``permission``."""
 
-    def dependency(request: Request) -> Viewer:
-        viewer = current_viewer(request)
+    def dependency(request: Request, rt: RuntimeDep) -> Viewer:
+        viewer = current_viewer(request, rt)
         if viewer is None:
             path = request.url.path + (f"?{request.url.query}" if request.url.query else "")
             raise SignInNeeded(path if request.method == "GET" else "/")
@@ -110,7 +103,7 @@ Manager = Annotated["Viewer", Depends(require("manage"))]
 """Accounts and the access trail: admins."""
 
 
-async def csrf_guard(request: Request) -> None:
+async def csrf_guard(request: Request, rt: RuntimeDep) -> None:
     """Refuse any state-changing request whose form token does not match."""
     if request.method in ("GET", "HEAD", "OPTIONS"):
         return
@@ -120,13 +113,13 @@ async def csrf_guard(request: Request) -> None:
     except Exception:  # a body that is not a form: no token, refused below
         form = {}
     token = form.get(CSRF_FIELD)
-    viewer = current_viewer(request)  # the same rule the forms were rendered with
+    viewer = current_viewer(request, rt)  # the same rule the forms were rendered with
     expected: str | None
     if viewer is not None:
         expected = viewer.csrf
     else:
         cookie = request.cookies.get(PRESESSION_COOKIE)
-        expected = runtime(request).sessions.presession_token(cookie)
+        expected = rt.sessions.presession_token(cookie)
     if not same(token if isinstance(token, str) else None, expected):
         raise HTTPException(403, "the form's CSRF token is missing or wrong: reload and retry")
 
@@ -138,9 +131,10 @@ def _safe_next(path: str | None) -> str:
     return path
 
 
-def _login_page(request: Request, next_path: str, message: str = "", status: int = 200) -> Response:
-    rt = runtime(request)
-    viewer = current_viewer(request)
+def _login_page(
+    request: Request, rt: Runtime, next_path: str, message: str = "", status: int = 200
+) -> Response:
+    viewer = current_viewer(request, rt)
     cookie = None
     if viewer is not None:
         token = viewer.csrf
@@ -167,18 +161,18 @@ def _login_page(request: Request, next_path: str, message: str = "", status: int
 
 
 @router.get("/login")
-def login_form(request: Request, next: str = "/") -> Response:
-    return _login_page(request, next)
+def login_form(request: Request, rt: RuntimeDep, next: str = "/") -> Response:
+    return _login_page(request, rt, next)
 
 
 @router.post("/login")
 def login(
     request: Request,
+    rt: RuntimeDep,
     username: Annotated[str, Form()] = "",
     password: Annotated[str, Form()] = "",
     next: Annotated[str, Form()] = "/",
 ) -> Response:
-    rt = runtime(request)
     rt.model.refresh()
     address = request.client.host if request.client else "unknown"
     keys = [ACCOUNT + username, ADDRESS + address]
@@ -192,7 +186,7 @@ def login(
             f"Too many failed sign-ins {whom}: locked for "
             f"{minutes(max(locked.values()))} more minute(s)."
         )
-        return _login_page(request, next, message, status=429)
+        return _login_page(request, rt, next, message, status=429)
     account = queries.user(rt.model, username)
     user = (
         User(
@@ -208,7 +202,7 @@ def login(
     )
     if not password_matches(user, password, rt.settings.hasher):
         rt.limiter.failed(keys)
-        return _login_page(request, next, "Wrong user name or password.", status=401)
+        return _login_page(request, rt, next, "Wrong user name or password.", status=401)
     rt.limiter.succeeded(keys[0])
     old = rt.sessions.read(request.cookies.get(SESSION_COOKIE))
     if old is not None:
@@ -229,8 +223,7 @@ def login(
 
 
 @router.post("/logout")
-def logout(request: Request, viewer: Reader) -> Response:
-    rt = runtime(request)
+def logout(request: Request, rt: RuntimeDep, viewer: Reader) -> Response:
     record_session_ended(rt.store, viewer.name, viewer.session.ref, "signed out", rt.now())
     response = RedirectResponse("/login?" + urlencode({"next": "/"}), status_code=303)
     response.delete_cookie(SESSION_COOKIE, path="/")

@@ -59,8 +59,7 @@ from audit.store import (
     originator_hex,
 )
 from audit.wording import player_named
-from pipelines.night_units import COLLUSION_STATE, INTAKE, LEDGER, QUALITY
-from pipelines.report import DETECTORS
+from pipelines.night_units import COLLUSION_STATE, DETECTORS, INTAKE, LEDGER, QUALITY
 
 BATCH = 2000
 DAY = re.compile(r"\d{4}-\d{2}-\d{2}")
@@ -105,7 +104,7 @@ CREATE TABLE units (key TEXT PRIMARY KEY, kind TEXT, subject TEXT, rulebook TEXT
   table_id TEXT, operator TEXT, currency TEXT, started TEXT, day TEXT, findings INTEGER,
   originator TEXT, notification INTEGER, version TEXT, digest TEXT, tournament TEXT);
 CREATE INDEX units_subject ON units (subject);
-CREATE INDEX units_table ON units (table_id, kind);
+CREATE INDEX units_table ON units (table_id, kind, started);
 CREATE INDEX units_tournament ON units (tournament);
 CREATE TABLE unit_ids (notification INTEGER PRIMARY KEY, kind TEXT, subject TEXT,
   unit_id TEXT);

@@ -174,13 +174,34 @@ def _counts_by_kind(model: ReadModel) -> dict[str, int]:
         return {r[0]: r[1] for r in rows}
 
 
-def findings_about(model: ReadModel, subject: str) -> list[dict[str, Any]]:
-    """Every current finding whose subject is ``subject`` (any verdict or detector)."""
+def findings_about(
+    model: ReadModel, subject: str, start: int = 0, limit: int = -1
+) -> list[dict[str, Any]]:
+    """The current findings whose subject is ``subject`` (any verdict or detector), in
+    the order stored: every one, or ``limit`` of them from the ``start``-th (0-based)."""
     with model.reading() as db:
         found = db.execute(
-            "SELECT seq, row FROM findings WHERE subject = ? ORDER BY seq", (subject,)
+            "SELECT seq, row FROM findings WHERE subject = ? ORDER BY seq LIMIT ? OFFSET ?",
+            (subject, limit, max(0, start)),
         ).fetchall()
     return [_row(r) for r in found]
+
+
+def findings_count(model: ReadModel, subject: str) -> int:
+    """How many current findings ``findings_about`` lists for ``subject``."""
+    with model.reading() as db:
+        found = db.execute("SELECT COUNT(*) FROM findings WHERE subject = ?", (subject,))
+        return int(found.fetchone()[0])
+
+
+def finding_position(model: ReadModel, row: Mapping[str, Any]) -> int:
+    """The 0-based place of a ``finding`` row among its subject's (``findings_about``)."""
+    with model.reading() as db:
+        found = db.execute(
+            "SELECT COUNT(*) FROM findings WHERE subject = ? AND seq < ?",
+            (str(row.get("subject")), row.get("_seq")),
+        )
+        return int(found.fetchone()[0])
 
 
 def finding(model: ReadModel, finding_id: str) -> dict[str, Any] | None:
@@ -406,10 +427,12 @@ class ModelVerdicts:
     def current_unit(self, kind: str, subject: str) -> str | None:
         return latest(self.unit_ids([(kind, subject)]))
 
-    def subjects_at(self, kind: str, table: str) -> list[str]:
+    def subjects_at(self, kind: str, table: str, since: str = "") -> list[str]:
         """``audit.subject_index.SubjectIndex``: the judged subjects of ``kind`` at
-        ``table`` (their current verdicts' context), in start order."""
-        return _subjects(self.model, "kind = ? AND table_id = ?", (kind, table))
+        ``table`` (their current verdicts' context), in start order, from ``since`` on."""
+        return _subjects(
+            self.model, "kind = ? AND table_id = ? AND started >= ?", (kind, table, since)
+        )
 
     def hands_in(self, tournament: str) -> list[str]:
         """``audit.subject_index.SubjectIndex``: the judged poker hands whose verdict's

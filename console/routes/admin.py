@@ -9,7 +9,7 @@ from typing import Annotated
 from fastapi import APIRouter, Form, HTTPException, Request
 from fastapi.responses import RedirectResponse, Response
 
-from console.auth.access import Manager, runtime
+from console.auth.access import Manager
 from console.auth.accounts import (
     ROLES,
     AccountError,
@@ -19,12 +19,12 @@ from console.auth.accounts import (
     revoke_sessions,
 )
 from console.readmodel import queries
+from console.runtime import Runtime, RuntimeDep
 
 router = APIRouter()
 
 
-def _users_page(request: Request, message: str = "", status: int = 200) -> Response:
-    rt = runtime(request)
+def _users_page(request: Request, rt: Runtime, message: str = "", status: int = 200) -> Response:
     rt.model.refresh()
     return rt.render(
         request,
@@ -37,32 +37,31 @@ def _users_page(request: Request, message: str = "", status: int = 200) -> Respo
 
 
 @router.get("/admin/users")
-def users(request: Request, viewer: Manager) -> Response:
-    return _users_page(request)
+def users(request: Request, rt: RuntimeDep, viewer: Manager) -> Response:
+    return _users_page(request, rt)
 
 
 @router.post("/admin/users")
 def new_user(
     request: Request,
+    rt: RuntimeDep,
     viewer: Manager,
     name: Annotated[str, Form()] = "",
     role: Annotated[str, Form()] = "",
     password: Annotated[str, Form()] = "",
 ) -> Response:
-    rt = runtime(request)
     try:
         add_user(rt.store, name, role, password, by=viewer.name, needs_approval=True,
                  hasher=rt.settings.hasher, now=rt.now())  # fmt: skip
     except AccountError as error:
-        return _users_page(request, str(error), status=400)
+        return _users_page(request, rt, str(error), status=400)
     return RedirectResponse("/admin/users", status_code=303)
 
 
 @router.post("/admin/users/{name}/disable")
-def disable(request: Request, viewer: Manager, name: str) -> Response:
-    rt = runtime(request)
+def disable(request: Request, rt: RuntimeDep, viewer: Manager, name: str) -> Response:
     if name == viewer.name:
-        return _users_page(request, "you cannot disable your own account", status=400)
+        return _users_page(request, rt, "you cannot disable your own account", status=400)
     try:
         disable_user(rt.store, name, by=viewer.name, now=rt.now())
     except AccountError as error:
@@ -71,20 +70,18 @@ def disable(request: Request, viewer: Manager, name: str) -> Response:
 
 
 @router.post("/admin/users/{name}/approve")
-def approve(request: Request, viewer: Manager, name: str) -> Response:
+def approve(request: Request, rt: RuntimeDep, viewer: Manager, name: str) -> Response:
     """A second admin approves an account added in the console (``console.auth.accounts``)."""
-    rt = runtime(request)
     try:
         approve_user(rt.store, name, by=viewer.account(), now=rt.now())
     except AccountError as error:
-        return _users_page(request, str(error), status=400)
+        return _users_page(request, rt, str(error), status=400)
     return RedirectResponse("/admin/users", status_code=303)
 
 
 @router.post("/admin/users/{name}/revoke")
-def revoke(request: Request, viewer: Manager, name: str) -> Response:
+def revoke(request: Request, rt: RuntimeDep, viewer: Manager, name: str) -> Response:
     """End every session of ``name`` begun until now (a stolen cookie stops working)."""
-    rt = runtime(request)
     try:
         revoke_sessions(rt.store, name, by=viewer.name, now=rt.now())
     except AccountError as error:
@@ -93,7 +90,6 @@ def revoke(request: Request, viewer: Manager, name: str) -> Response:
 
 
 @router.get("/admin/access")
-def access(request: Request, viewer: Manager, subject: str = "") -> Response:
-    rt = runtime(request)
+def access(request: Request, rt: RuntimeDep, viewer: Manager, subject: str = "") -> Response:
     trail = queries.access(rt.model, subject or None, limit=500)
     return rt.render(request, "admin_access.html", trail=trail, subject=subject)

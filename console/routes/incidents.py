@@ -19,13 +19,13 @@ from audit.incidents.record import KIND, IncidentError, incident_from_events
 from audit.incidents.report import plain, render_text
 from audit.judging import current_of
 from audit.show.common import adjudication_units
-from console.auth.access import Decider, Reader, runtime
+from console.auth.access import Decider, Reader
 from console.auth.trail import TrailError, record_note, record_view
 from console.readmodel import queries
 from console.readmodel.investigations import AsOf, default_as_of
 from console.readmodel.queries import ModelVerdicts
 from console.routes.render import record_json, report_lines
-from console.runtime import Runtime, incident_url
+from console.runtime import Runtime, RuntimeDep, incident_url
 
 router = APIRouter()
 
@@ -47,14 +47,14 @@ def _as_of(rt: Runtime, incident_id: str, events: list[dict[str, Any]], text: st
 
 
 @router.get("/incidents")
-def incident_list(request: Request, viewer: Reader) -> Response:
-    rt = runtime(request)
+def incident_list(request: Request, rt: RuntimeDep, viewer: Reader) -> Response:
     return rt.render(request, "incidents.html", incidents=queries.incidents(rt.model))
 
 
 @router.get("/incidents/{incident_id:path}")
-def incident_page(request: Request, viewer: Reader, incident_id: str, as_of: str = "") -> Response:
-    rt = runtime(request)
+def incident_page(
+    request: Request, rt: RuntimeDep, viewer: Reader, incident_id: str, as_of: str = ""
+) -> Response:
     events = rt.store.records_of(KIND, incident_id)
     if not events:
         raise HTTPException(404, "no such incident in the store")
@@ -80,11 +80,11 @@ def incident_page(request: Request, viewer: Reader, incident_id: str, as_of: str
 @router.post("/incidents/{incident_id:path}/notes")
 def add_note(
     request: Request,
+    rt: RuntimeDep,
     viewer: Decider,
     incident_id: str,
     note: Annotated[str, Form()] = "",
 ) -> Response:
-    rt = runtime(request)
     if not rt.store.records_of(KIND, incident_id):
         raise HTTPException(404, "no such incident in the store")
     try:

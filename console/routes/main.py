@@ -12,19 +12,19 @@ from fastapi.responses import Response
 from audit.evidence.bundle import KINDS
 from audit.reports import write_findings
 from audit.store import signature_valid
-from console.auth.access import Reader, runtime
+from console.auth.access import Reader
 from console.readmodel import queries
 from console.readmodel.queries import BadQuery, FindingsQuery, findings_page, iter_findings
 from console.routes.night_reads import night
 from console.routes.render import views
+from console.runtime import RuntimeDep
 
 router = APIRouter()
 OVERVIEW_NIGHTS = 5
 
 
 @router.get("/")
-def overview(request: Request, viewer: Reader, verify: str = "") -> Response:
-    rt = runtime(request)
+def overview(request: Request, rt: RuntimeDep, viewer: Reader, verify: str = "") -> Response:
     checkpoints = sorted(rt.store.chained.checkpoints(), key=lambda c: c.notification_id)
     latest = rt.chain.latest
     stale = latest is not None and latest.checkpoints != len(checkpoints)  # checkpoint since
@@ -60,11 +60,11 @@ def _query(request: Request) -> FindingsQuery:
 @router.get("/findings")
 def findings(
     request: Request,
+    rt: RuntimeDep,
     viewer: Reader,
     cursor: str = "",
     limit: int = queries.PAGE,
 ) -> Response:
-    rt = runtime(request)
     query = _query(request)
     try:
         rows, next_cursor = findings_page(rt.model, query, cursor or None, limit)
@@ -85,10 +85,9 @@ def findings(
 
 
 @router.get("/findings.csv")
-def findings_csv(request: Request, viewer: Reader) -> Response:
+def findings_csv(request: Request, rt: RuntimeDep, viewer: Reader) -> Response:
     """Every finding of the current filter (``audit.reports`` columns), every cell
     formula-safe (``audit.wording.csv_safe``)."""
-    rt = runtime(request)
     out = io.StringIO()
     write_findings(iter_findings(rt.model, _query(request)), "csv", out)  # csv_safe cells
     return Response(
@@ -100,9 +99,13 @@ def findings_csv(request: Request, viewer: Reader) -> Response:
 
 @router.get("/search")
 def search(
-    request: Request, viewer: Reader, q: str = "", cursor: str = "", limit: int = queries.PAGE
+    request: Request,
+    rt: RuntimeDep,
+    viewer: Reader,
+    q: str = "",
+    cursor: str = "",
+    limit: int = queries.PAGE,
 ) -> Response:
-    rt = runtime(request)
     text = q.strip()[:200]
     try:
         found = queries.search(rt.model, text, cursor or None, limit) if text else None

@@ -9,10 +9,11 @@ from datetime import date
 from fastapi import APIRouter, HTTPException, Request
 from fastapi.responses import FileResponse, Response
 
-from console.auth.access import Reader, runtime
+from console.auth.access import Reader
 from console.readmodel import queries
 from console.routes.night_reads import night, plot_path, plots
 from console.routes.render import views
+from console.runtime import RuntimeDep
 
 router = APIRouter()
 LISTED = 30
@@ -27,16 +28,14 @@ def _day(text: str) -> date:
 
 
 @router.get("/nights")
-def night_list(request: Request, viewer: Reader) -> Response:
-    rt = runtime(request)
+def night_list(request: Request, rt: RuntimeDep, viewer: Reader) -> Response:
     days = queries.nights(rt.model)
     summaries = [night(rt, date.fromisoformat(d)) for d in days[:LISTED]]
     return rt.render(request, "nights.html", nights=summaries, older=days[LISTED:])
 
 
 @router.get("/nights/{day}")
-def night_page(request: Request, viewer: Reader, day: str) -> Response:
-    rt = runtime(request)
+def night_page(request: Request, rt: RuntimeDep, viewer: Reader, day: str) -> Response:
     when = _day(day)
     if when.isoformat() not in queries.nights(rt.model):
         raise HTTPException(404, "no nightly run stored for that day")
@@ -52,8 +51,9 @@ def night_page(request: Request, viewer: Reader, day: str) -> Response:
 
 
 @router.get("/nights/{day}/plots/{name}")
-def night_plot(request: Request, day: str, name: str, viewer: Reader) -> FileResponse:
-    rt = runtime(request)
+def night_plot(
+    request: Request, rt: RuntimeDep, day: str, name: str, viewer: Reader
+) -> FileResponse:
     path = plot_path(rt, _day(day).isoformat(), name)
     if path is None:
         raise HTTPException(404, "no such plot")

@@ -11,18 +11,12 @@ from __future__ import annotations
 import re
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
-from functools import lru_cache
 from typing import Any
 
 from audit.money import format_money
+from audit.show.common import label_of, summary_of
 from audit.store import canonical
 from audit.wording import owed, sentence
-from audit.wording.citing import rule_label
-from replayer.rulebooks.citations import summary_line
-
-_rule = lru_cache(maxsize=4096)(summary_line)
-"""``summary_line`` kept per citation: a pure function of the citation and the rulebook
-catalogue (code, not data), and a findings page would otherwise resolve each row's."""
 
 
 @dataclass(frozen=True)
@@ -71,8 +65,8 @@ def finding_view(row: Mapping[str, Any]) -> FindingView:
         str(row.get("subject_kind") or ""),
         sentence(row),
         citation,
-        _rule(citation) if citation else "",
-        rule_label(citation),
+        summary_of(citation) if citation else "",
+        label_of(citation),
         str(row.get("table") or ""),
         str(row.get("started_at") or ""),
         owed_lines,

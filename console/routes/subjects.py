@@ -24,28 +24,31 @@ from audit.evidence.proofs import NoProof
 from audit.judging import UnitKey, judged_across, latest
 from audit.show import adjudication_units, collusion_nights, explanation
 from audit.show.model import Explanation
-from console.auth.access import Decider, Reader, runtime
+from console.auth.access import Decider, Reader
 from console.auth.trail import DECISIONS, TrailError, record_sign_off, record_view
 from console.readmodel import queries
 from console.readmodel.pagereads import PageReads
 from console.readmodel.queries import ModelVerdicts
 from console.routes.render import record_json, views
 from console.routes.subject_links import subject_links
-from console.runtime import subject_url
+from console.runtime import RuntimeDep, subject_url
 
 router = APIRouter()
+FINDINGS_SHOWN = 20
+"""Finding cards on one subject page: a subject with more (a slot machine flagged at
+every reading) lists them a page at a time, so a page's work stays bounded."""
 _FILE_NAME = re.compile(r"[^A-Za-z0-9._-]+")
 
 
 @router.get("/subjects/{subject_id:path}/evidence")
 def evidence(
     request: Request,
+    rt: RuntimeDep,
     viewer: Reader,
     subject_id: str,
     kind: str = "",
     proof: str = "auto",
 ) -> Response:
-    rt = runtime(request)
     if proof not in ("auto", "merkle", "hash-chain"):
         raise HTTPException(400, "proof is auto, merkle or hash-chain")
     try:
@@ -73,8 +76,11 @@ def evidence(
 
 
 @router.get("/subjects/{subject_id:path}")
-def subject_page(request: Request, viewer: Reader, subject_id: str) -> Response:
-    rt = runtime(request)
+def subject_page(
+    request: Request, rt: RuntimeDep, viewer: Reader, subject_id: str, findings_from: int = 0
+) -> Response:
+    """The subject explained, its findings first: ``FINDINGS_SHOWN`` cards from the
+    ``findings_from``-th (0-based), with links to the previous and next ones."""
     verdicts = ModelVerdicts(rt.model)
     reads = PageReads(rt.store, subject_id, KINDS)  # what show and the page share
     explained: Explanation | None = None
@@ -85,7 +91,9 @@ def subject_page(request: Request, viewer: Reader, subject_id: str) -> Response:
         unexplained = f"cannot be explained step by step: {error!r}"[:300]
     stored = {kind: reads.records_of(kind, subject_id) for kind in KINDS}
     stored = {kind: records for kind, records in stored.items() if records}
-    rows = queries.findings_about(rt.model, subject_id)
+    total = queries.findings_count(rt.model, subject_id)
+    first = min(max(0, findings_from), max(0, total - 1))
+    rows = queries.findings_about(rt.model, subject_id, first, FINDINGS_SHOWN)
     if explained is None and unexplained is None and not stored and not rows:
         raise HTTPException(404, "no such subject in the store")
     record_view(rt.store, viewer.name, subject_id, "subject", rt.now())
@@ -104,6 +112,9 @@ def subject_page(request: Request, viewer: Reader, subject_id: str) -> Response:
         explanation=explained,
         unexplained=unexplained,
         findings=found,
+        findings_total=total,
+        findings_from=first,
+        findings_shown=FINDINGS_SHOWN,
         signoffs=queries.sign_offs(rt.model, [f.finding_id for f in found]),
         decisions=DECISIONS,
         stored={kind: [record_json(r) for r in records] for kind, records in stored.items()},
@@ -118,12 +129,12 @@ def subject_page(request: Request, viewer: Reader, subject_id: str) -> Response:
 @router.post("/findings/{finding_id}/sign-off")
 def sign_off(
     request: Request,
+    rt: RuntimeDep,
     viewer: Decider,
     finding_id: str,
     decision: Annotated[str, Form()] = "",
     note: Annotated[str, Form()] = "",
 ) -> Response:
-    rt = runtime(request)
     row = queries.finding(rt.model, finding_id)
     if row is None:
         raise HTTPException(404, "no current finding with that id")
@@ -139,5 +150,7 @@ def sign_off(
         )
     except TrailError as error:
         raise HTTPException(400, str(error)) from None
-    target = subject_url(row.get("subject")) + "#finding-" + quote(finding_id, safe="")
+    place = queries.finding_position(rt.model, row)
+    page = f"?findings_from={place - place % FINDINGS_SHOWN}" if place >= FINDINGS_SHOWN else ""
+    target = subject_url(row.get("subject"), page) + "#finding-" + quote(finding_id, safe="")
     return RedirectResponse(target, status_code=303)
