@@ -15,6 +15,7 @@ is judged as today; an older tournament file (v2, no format) still reads.
 
 from __future__ import annotations
 
+import itertools
 import json
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
@@ -71,7 +72,7 @@ def plant_wrong_button(hands: Hands, table: str) -> str:
     """The button of a hand at ``table`` (its previous hand won by one player, every
     stack carried) moved to a seat that is not the winner's: the planted hand's id."""
     at = [h for h in hands if h[0]["table_id"] == table]
-    for before, after in zip(at, at[1:], strict=False):
+    for before, after in itertools.pairwise(at):
         won, dealt = winner_seats(before), [s["seat"] for s in after[0]["seats"]]
         if len(won) == 1 and set(dealt) == {s["seat"] for s in before[0]["seats"]}:
             wrong = next(seat for seat in dealt if seat not in won)
@@ -95,7 +96,7 @@ def test_pt_124_a_clean_win_the_button_tournament_raises_nothing(seed: int) -> N
     ]
     assert [v.links.count("consecutive") + 1 for _, v in judged] == own
     # the button did not simply rotate: the format is what chains these hands
-    assert any(b[0]["button"] == a[0]["button"] for b, a in zip(hands, hands[1:], strict=False))
+    assert any(b[0]["button"] == a[0]["button"] for b, a in itertools.pairwise(hands))
 
 
 @pytest.mark.parametrize("seed", [1, 2, 3])
@@ -243,3 +244,71 @@ def test_a_tournament_file_of_schema_v2_reads_and_v3_states_the_button(
         store.close()
     assert "button" not in stored_old
     assert stored_new["button"] == "win_the_button"
+
+
+# -- through the one judging path: replay, the nightly, a bundle -------------------------------
+
+
+def _win_the_button_day(folder: Path) -> str:
+    """A win-the-button tournament's hands (one button planted away from its winner) and
+    its announcing event, written as a day's input files: the planted hand's id."""
+    from audit.ingest.avro_files import write_events as write
+
+    hands, _ = play_tournament_tables(2, "wtb-day", AT, button="win_the_button")
+    planted = plant_wrong_button(hands, "wtb-day table 1")
+    poker = [event for h in hands for event in h]
+    write(folder / "poker-wtb-day.avro", family_named("poker"), poker)
+    write(
+        folder / "tournament-wtb-day.avro",
+        TOURNAMENT,
+        [announcement("wtb-day", AT, "win_the_button")],
+    )
+    return planted
+
+
+def test_pt_124_replay_and_a_bundle_judge_the_button_with_the_stored_format(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from audit.evidence.check import verify_bundle
+    from audit.ingest.pipeline import ingest
+    from audit.judging import current_findings, replay
+    from audit.store import AuditStore
+    from audit.store.signing import SIGNING_KEY_ENV, generate_keypair, load_public_key
+    from tests.bundles import bundle_from_store
+
+    private, public = generate_keypair(tmp_path / "keys")
+    monkeypatch.setenv(SIGNING_KEY_ENV, str(private))
+    planted = _win_the_button_day(tmp_path)
+    store = AuditStore(f"sqlite:///{tmp_path / 'store.db'}")
+    try:
+        ingest(store, sorted(tmp_path.glob("*.avro")))
+        replay(store)
+        (row,) = list(current_findings(store, "button_not_to_winner"))
+        assert row["detail"]["hands"][1] == planted and row["citation"] == N124
+        assert list(current_findings(store, "button_not_rotated")) == []
+        assert replay(store).adjudications_stored == 0
+        bundle = bundle_from_store(store, row["subject"])
+    finally:
+        store.close()
+    assert ("tournament", "wtb-day") in {(g["kind"], g["subject"]) for g in bundle["inputs"]}
+    report = verify_bundle(bundle, load_public_key(public))
+    assert report.ok, report.problems
+
+
+def test_pt_124_the_nightly_judges_the_button_as_replay_does(tmp_path: Path) -> None:
+    from audit.judging import current_findings, replay
+    from audit.store import AuditStore
+    from pipelines.nightly.steps import run_nightly
+
+    folder = tmp_path / "in" / AT.date().isoformat()
+    folder.mkdir(parents=True)
+    planted = _win_the_button_day(folder)
+    url = f"sqlite:///{tmp_path / 'store.db'}"
+    run_nightly(url, tmp_path / "in", AT.date(), tmp_path / "out")
+    store = AuditStore(url)
+    try:
+        (row,) = list(current_findings(store, "button_not_to_winner"))
+        assert row["detail"]["hands"][1] == planted
+        assert replay(store).adjudications_stored == 0
+    finally:
+        store.close()
