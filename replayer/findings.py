@@ -116,6 +116,10 @@ class FindingKind(StrEnum):
     TOURNAMENT_CHIPS_APPEARED = "tournament_chips_appeared"
     """A player's tournament chips rose between two consecutive hands at a tournament's
     table with no rebuy or add-on recorded: chips from nowhere. Chips, never money."""
+    BUTTON_NOT_TO_WINNER = "button_not_to_winner"
+    """In a win-the-button tournament, the button did not go to the previous hand's winner
+    (on a tie, the winner first left of the marker) between two consecutive hands
+    (PT-217/2007 n.º 124; ``replayer.sessions.win_button``)."""
 
 
 @dataclass(frozen=True, slots=True)

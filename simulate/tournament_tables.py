@@ -11,7 +11,12 @@ replayer's own betting and settlement), in tournament chips (``XXX``, no currenc
   others two fewer; a hand
   starts every ``HAND_SPACING`` (within ``SessionRules.max_gap``), the blinds rise by a
   level every ``LEVEL_HANDS`` hands (``LEVELS``), the button passes to the next seat
-  dealt in both hands (PT-217/2007 n.º 29), a player left with no chip is out;
+  dealt in both hands (PT-217/2007 n.º 29), or, in a win-the-button tournament
+  (``button="win_the_button"``, PT-217/2007 n.º 124), to the seat of the player who won
+  the previous hand's main pot (the simulator's own showdown), on a tie the one of them
+  first left of the button (``BUTTONS``; a winner moved away or a hand with no winner:
+  the rotation); its announcing event (``announcement``) states the format; a player
+  left with no chip is out;
 * every ``MOVE_EVERY`` hands the fullest table sends a player, with his chips, to a free
   seat of the emptiest (table balancing): he is not compared across tables;
 * a player's stack changes between hands only by the hands themselves.
@@ -38,6 +43,7 @@ from audit.families import family_named
 from audit.ingest.phh.money import CHIP_MINOR_UNITS, CHIPS
 from replayer.rulebooks.poker import PokerRulebook
 from replayer.rulebooks.registry import get_rulebook
+from replayer.sessions.win_button import ROTATING, WIN_THE_BUTTON
 from simulate.avro_out import write_input_file
 from simulate.day import ExtraGenerator
 from simulate.manifest import PlantedFault
@@ -93,11 +99,55 @@ def _button(previous: int | None, before: set[int], seats: list[int]) -> int:
     return after[0] if after else kept[0]
 
 
+def _to_winner(previous: int | None, before: set[int], seats: list[int], won: list[int]) -> int:
+    """The seat of the previous hand's winner, on a tie the first of them clockwise after
+    ``previous`` (PT-217/2007 n.º 124); the rotation for the first hand, a hand with no
+    winner or a winner no longer seated."""
+    if previous is None or not won or any(seat not in seats for seat in won):
+        return _button(previous, before, seats)
+    after = sorted(seat for seat in won if seat > previous)
+    return after[0] if after else min(won)
+
+
+def _rotated(previous: int | None, before: set[int], seats: list[int], won: list[int]) -> int:
+    return _button(previous, before, seats)
+
+
+BUTTONS = {ROTATING: _rotated, WIN_THE_BUTTON: _to_winner}
+"""A tournament's button format -> (previous button, seats dealt before, seats now, the
+previous hand's main-pot winners' seats) -> the button's seat."""
+
+
+def announcement(tournament_id: str, start: datetime, button: str = ROTATING) -> FlatEvent:
+    """The tournament's announcing event (flat, sequence 0), stating its button format
+    (``TournamentAnnounced.button``, tournament schema v3)."""
+    return {
+        "event_id": f"{tournament_id}#0",
+        "tournament_id": tournament_id,
+        "sequence": 0,
+        "occurred_at": start - timedelta(hours=1),
+        "type": "TournamentAnnounced",
+        "rulebook": RULEBOOK,
+        "name": tournament_id,
+        "currency": "EUR",
+        "buy_in": 10_000,
+        "fee": 1_000,
+        "starting_chips": STARTING_CHIPS,
+        "scheduled_start": start,
+        "button": button,
+    }
+
+
 class _Table:
     """One table's seats (seat -> player and stack) and its hands so far."""
 
-    def __init__(self, tournament_id: str, number: int, seats: int, players: list[Player]) -> None:
+    def __init__(
+        self, tournament_id: str, number: int, seats: int, players: list[Player], button: str
+    ) -> None:
         self.tournament_id, self.number, self.seats = tournament_id, number, seats
+        self.moves_button = BUTTONS[button]
+        self.won: list[int] = []
+        """The seats that won the last hand's main pot."""
         self.seated: dict[int, tuple[Player, int]] = {
             seat: (player, STARTING_CHIPS) for seat, player in enumerate(players, 1)
         }
@@ -111,7 +161,7 @@ class _Table:
         seats = sorted(self.seated)
         if len(seats) < 2:
             return
-        self.button = _button(self.button, self.last, seats)
+        self.button = self.moves_button(self.button, self.last, seats, self.won)
         order = [s for s in seats if s > self.button] + [s for s in seats if s <= self.button]
         spec = _spec(self.tournament_id, self.number, self.seats, level)
         plan = HandPlan(
@@ -125,6 +175,7 @@ class _Table:
         events[0] = {**events[0], "tournament_id": self.tournament_id}
         self.hands.append(events)
         self.last = set(seats)
+        self.won = [hand.seats[p] for p in hand.winners[0]] if hand.winners else []
         for seat, stack in zip(hand.seats, hand.finishing(hand.settlement), strict=True):
             player = self.seated[seat][0]
             if stack > 0:
@@ -182,9 +233,10 @@ def play_tournament_tables(
     seats: int = 6,
     hands: int = 24,
     fault_rate: float = 0.0,
+    button: str = ROTATING,
 ) -> tuple[list[list[FlatEvent]], list[PlantedFault]]:
     """The hands of the tournament's tables (each table's in play order) and the faults
-    planted in them (module docstring)."""
+    planted in them (module docstring); ``button``: the tournament's button format."""
     stream = f"{seed}:{tournament_id}:tables"
     rng = random.Random(stream)
     pool = player_pool(seed, "gg")
@@ -194,7 +246,13 @@ def play_tournament_tables(
     # the first table full, the others two short: the balancing moves players from hand
     # ``MOVE_EVERY`` on
     played = [
-        _Table(tournament_id, t + 1, seats, drawn[t * seats : (t + 1) * seats - 2 * (t > 0)])
+        _Table(
+            tournament_id,
+            t + 1,
+            seats,
+            drawn[t * seats : (t + 1) * seats - 2 * (t > 0)],
+            button,
+        )
         for t in range(tables)
     ]
     for number in range(hands):

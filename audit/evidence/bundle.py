@@ -159,8 +159,15 @@ def _shoe_inputs(
 def _session_inputs(
     store: AuditStore, subject: str, record: Mapping[str, Any]
 ) -> list[tuple[str, str]]:
-    """A poker table session's inputs: the hands its verdict lists, in play order."""
-    return [("poker", str(hand)) for hand in record.get("hands") or ()]
+    """A poker table session's inputs: the hands its verdict lists, in play order, then
+    its tournament's stored events when it is a tournament table's (they state its
+    button format: ``audit.judging.kinds.table_session``)."""
+    hands = [("poker", str(hand)) for hand in record.get("hands") or ()]
+    first = store.records_of(*hands[0]) if hands else []
+    tournament = first[0].get("tournament_id") if first else None
+    if tournament is not None and store.records_of("tournament", str(tournament)):
+        hands.append(("tournament", str(tournament)))
+    return hands
 
 
 def _coups(store: AuditStore, subject: str, record: Mapping[str, Any]) -> list[tuple[str, str]]:

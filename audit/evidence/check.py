@@ -381,7 +381,7 @@ def _rejudged_session(
     """A poker table session judged again from its bundled hands: they must make that one
     session, whole (``audit.judging.judge_table_sessions``)."""
     hands = [records for (kind, _), records in inputs.items() if kind == "poker"]
-    for judged, verdict in judge_table_sessions(hands):
+    for judged, verdict in judge_table_sessions(hands, _Bundled(inputs)):
         if judged.subject == subject and len(verdict.hands) == len(hands):
             return judged, verdict
     raise BundleError(f"the bundled hands are not the hands of session {subject}")
@@ -461,7 +461,7 @@ def _across(
         bundle.get("proof") or {}, [*proven, *bundle["verdict"]["events"]], public_key
     )
     _same_replayer(stored)
-    count = sum(1 for (group_kind, _) in inputs if group_kind != "table")
+    count = sum(1 for (group_kind, _) in inputs if group_kind not in ("table", "tournament"))
     cp = result.checkpoint
     return [
         f"the {count} stored {across.noun}(s) of {kind.replace('_', ' ')} {subject} and its "

@@ -105,7 +105,7 @@ def replay(
         record(*judge_banker_run(table_id, coups, terms_book))
     for _, hands in sorted(tables.items()):  # chips carried between hands (issue 38)
         played = [records for _, records in store.iter_records("poker", hands)]
-        for judged_session in judge_table_sessions(played):
+        for judged_session in judge_table_sessions(played, store):
             record(*judged_session)
     for table_id in sorted(shoe_rounds):  # a table's shoes, one table in memory at a time
         for key, dealt in sorted(shoes_of_rounds(store, shoe_rounds[table_id]).items()):

@@ -14,14 +14,14 @@ and stores nothing.
 
 from __future__ import annotations
 
-from collections.abc import Iterator, Sequence
+from collections.abc import Iterable, Iterator, Sequence
 from datetime import datetime
 from typing import Any
 
 from audit.judging.inputs import Inputs
 from audit.judging.kinds.table_session import SESSION, TABLE_SESSION
 from audit.judging.path import TermsBook, verdict_unit
-from audit.store import SubjectRecords
+from audit.store import RecordReads, SubjectRecords
 from replayer.sessions import DEFAULT_RULES, SessionVerdict, sessions_of
 from replayer.sessions.hands import summarize
 from replayer.sessions.verdict import session_hands, summaries
@@ -37,22 +37,44 @@ def session_hand(records: Sequence[dict[str, Any]]) -> str | None:
     return summary.tournament_id if summary.tournament_id is not None else summary.table_id
 
 
+def _related(
+    store: RecordReads | None, hands: Iterable[Sequence[dict[str, Any]]]
+) -> dict[str, list[dict[str, Any]]]:
+    """Tournament id -> what the session kind's record relates to its hands (its
+    announcing event, ``kinds.table_session.tournament_announced``), read from ``store``
+    once a tournament (none without a store, or for cash hands)."""
+    starts: dict[str, dict[str, Any]] = {}
+    for hand in hands:
+        started = next((e for e in hand if e.get("type") == "HandStarted"), None)
+        if started is not None and started.get("tournament_id") is not None:
+            starts.setdefault(str(started["tournament_id"]), started)
+    if store is None or SESSION.related is None:
+        return {}
+    relate = SESSION.related
+    return {tid: list(relate(store, TABLE_SESSION, started)) for tid, started in starts.items()}
+
+
 def judge_table_sessions(
     hands: Sequence[Sequence[dict[str, Any]]],
+    store: RecordReads | None = None,
 ) -> Iterator[tuple[Inputs, SessionVerdict]]:
     """The inputs and verdict of each session of two or more hands among one table's or
     one tournament's ``hands`` (each a stored hand's events): its own hands in play
     order, then the other tables' hands its arrivals moved from
-    (``replayer.sessions.verdict.session_hands``), judged by its kind's adjudicator
+    (``replayer.sessions.verdict.session_hands``), and the events its kind relates to it
+    from ``store`` (its tournament's announcing event: the button format, PT-217/2007
+    n.º 124; none without a store), judged by its kind's adjudicator
     (``audit.judging.kinds.table_session``)."""
     by_id = {str(events[0].get("hand_id")): events for events in hands if events}
-    summarized = summaries(by_id.values())
+    related = _related(store, by_id.values())
+    summarized = summaries(by_id.values(), [e for found in related.values() for e in found])
     for session in sessions_of(summarized):
         if len(session.hands) < 2:
             continue
         ids = session_hands(session, summarized, DEFAULT_RULES)
         events = [event for hand in ids for event in by_id[hand]]
-        inputs = Inputs(TABLE_SESSION, session.subject, events)
+        announced = related.get(str(session.hands[0].tournament_id), [])
+        inputs = Inputs(TABLE_SESSION, session.subject, events, related=announced)
         yield inputs, SESSION.adjudicate(inputs, False)
 
 

@@ -52,6 +52,7 @@ KIND_LABELS: dict[str, str] = {
     FindingKind.UNAPPROVED_CONFIGURATION: "Machine configured other than approved",
     FindingKind.TOURNAMENT_CHIPS_VANISHED: "Tournament chips left the table between hands",
     FindingKind.TOURNAMENT_CHIPS_APPEARED: "Tournament chips appeared between hands",
+    FindingKind.BUTTON_NOT_TO_WINNER: "Button did not go to the last hand's winner",
 }
 
 

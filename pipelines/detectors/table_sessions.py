@@ -67,7 +67,7 @@ def table_session_units(
     terms_book = TermsBook(store)
     for table, hands in sorted(tables.items()):
         records = [records for _, records in store.iter_records("poker", dict.fromkeys(hands))]
-        for inputs, verdict in judge_table_sessions(records):
+        for inputs, verdict in judge_table_sessions(records, store):
             if closes_on(inputs.events) == day:
                 units.append(session_unit(inputs, verdict, terms_book))
                 at = str(inputs.events[0].get("table_id") or table)

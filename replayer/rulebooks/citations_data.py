@@ -783,6 +783,13 @@ _PT_II: tuple[tuple[str, str, str], ...] = (
         "A player sanctioned with leaving the table takes the last place in dispute when he "
         "committed the fault; a disqualified player loses any prize",
     ),
+    (
+        "n.º 124",
+        "Win the button",
+        "Tournaments may be played win the button: after the first hand the mão goes to the "
+        "player who won the previous hand; on a tie, to the one of them seated immediately "
+        "to the left of the marker",
+    ),
 )
 
 _PT_III: tuple[tuple[str, str, str], ...] = (

@@ -5,7 +5,10 @@
   fast-fold pools apart), as the data says, never the files (``sessions_of``);
 * ``continuity``: chips that vanish between two hands (``chips_vanished``), and a room's
   record that disagrees with itself (``record_contradicts_itself``);
-* ``rotation``: the button that did not pass (``button_not_rotated``);
+* ``rotation``: the button that did not pass (``button_not_rotated``), or, in a
+  win-the-button tournament, did not go to the winner (``button_not_to_winner``);
+* ``win_button``: where the button goes in a win-the-button tournament (PT-217/2007
+  n.º 124), from its announcing event;
 * ``verdict``: a session judged whole (``adjudicate_session``).
 """
 

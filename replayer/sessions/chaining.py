@@ -21,7 +21,11 @@ hold (each bound a named parameter of ``SessionRules``):
   states the rotation (``ROTATION``), is consecutive, and a rotation fault
   (``replayer.sessions.rotation``); elsewhere (GG-2022 and room text state no rotation)
   and heads-up, it cannot be told from hands missing in a multiple of the players, and
-  breaks the session.
+  breaks the session. In a win-the-button tournament (PT-217/2007 n.º 124, its record
+  says so: ``replayer.sessions.win_button``) the button goes to the previous hand's
+  winner instead (``BUTTON_FORMATS``); one elsewhere between hands that carry every
+  stack is consecutive and a fault (``BUTTON_NOT_TO_WINNER``), and breaks the session
+  otherwise (hands missing between); the rotation is not judged there.
 
 A fast-fold pool (Zoom, Rush & Cash: one table name, new players every hand) is not a
 table of sessions: a table whose time-adjacent hands fail the same-players test in at
@@ -30,13 +34,19 @@ least ``pool_churn`` of the pairs is a pool, and none of its hands are chained.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from datetime import timedelta
 from enum import StrEnum
 from itertools import pairwise
 
 from replayer.sessions.hands import HandSummary
+from replayer.sessions.win_button import (
+    ROTATING,
+    WIN_THE_BUTTON,
+    stacks_carried,
+    winner_button,
+)
 
 
 @dataclass(frozen=True)
@@ -63,9 +73,10 @@ class Link(StrEnum):
     BUTTON_SKIPPED = "the button skipped seats: hands missing between"
     POOL = "a fast-fold pool: new players every hand"
     MOVED_FROM = "another table's hand, a player moved from it"
+    BUTTON_NOT_TO_WINNER = "the button did not go to the previous hand's winner"
 
 
-CHAINED = frozenset({Link.CONSECUTIVE, Link.BUTTON_STUCK})
+CHAINED = frozenset({Link.CONSECUTIVE, Link.BUTTON_STUCK, Link.BUTTON_NOT_TO_WINNER})
 
 #: A rulebook's prefix -> the article of its text on the button's rotation.
 ROTATION: tuple[tuple[str, str], ...] = (
@@ -118,6 +129,47 @@ def next_button(previous: HandSummary, following: HandSummary) -> int | None:
     return after[0] if after else (seats[0] if seats else None)
 
 
+def _not_rotated(previous: HandSummary, following: HandSummary) -> Link:
+    """A rotating button elsewhere than the next seat: stuck under a rulebook stating the
+    rotation (three or more players), else hands missing between."""
+    stuck = following.button == previous.button and len(following.seats) >= 3
+    if stuck and rotation_rule(following.rulebook) is not None:
+        return Link.BUTTON_STUCK
+    return Link.BUTTON_SKIPPED
+
+
+def _not_to_winner(previous: HandSummary, following: HandSummary) -> Link:
+    """A win-the-button button elsewhere than the winner's seat: a fault when no hand was
+    played between (every stack carried), not judged when the winner is not known, else
+    hands missing between (``replayer.sessions.win_button``)."""
+    if not stacks_carried(previous, following):
+        return Link.BUTTON_SKIPPED
+    if winner_button(previous, following) is None:
+        return Link.CONSECUTIVE
+    return Link.BUTTON_NOT_TO_WINNER
+
+
+@dataclass(frozen=True)
+class ButtonFormat:
+    """Where a format sends the button after a hand (None: not known), and how a button
+    elsewhere links the two hands."""
+
+    expected: Callable[[HandSummary, HandSummary], int | None]
+    elsewhere: Callable[[HandSummary, HandSummary], Link]
+
+
+BUTTON_FORMATS: dict[str, ButtonFormat] = {
+    ROTATING: ButtonFormat(next_button, _not_rotated),  # MO art.1(2); PT n.º 29
+    WIN_THE_BUTTON: ButtonFormat(winner_button, _not_to_winner),  # PT n.º 124
+}
+"""A hand's button format (``HandSummary.button_format``) -> its rule."""
+
+
+def button_format(hand: HandSummary) -> ButtonFormat:
+    """The rule of ``hand``'s button format (one not known: the rotation)."""
+    return BUTTON_FORMATS.get(hand.button_format, BUTTON_FORMATS[ROTATING])
+
+
 def link(previous: HandSummary, following: HandSummary, rules: SessionRules) -> Link:
     """How ``following`` follows ``previous`` at their table (module docstring)."""
     if previous.game != following.game:
@@ -126,12 +178,10 @@ def link(previous: HandSummary, following: HandSummary, rules: SessionRules) -> 
         return Link.GAP
     if not _same_players(previous, following, rules):
         return Link.PLAYERS
-    if following.button is None or following.button == next_button(previous, following):
+    rule = button_format(following)
+    if following.button is None or following.button == rule.expected(previous, following):
         return Link.CONSECUTIVE
-    stuck = following.button == previous.button and len(following.seats) >= 3
-    if stuck and rotation_rule(following.rulebook) is not None:
-        return Link.BUTTON_STUCK
-    return Link.BUTTON_SKIPPED
+    return rule.elsewhere(previous, following)
 
 
 def in_play_order(hands: Sequence[HandSummary]) -> list[HandSummary]:

@@ -17,6 +17,12 @@ its ``game`` is the tournament, whose blinds rise by level. A room's text writes
 rebuy or an add-on (PokerStars ``NAME re-buys and receives 3000 chips``) before the seats,
 its chips already in the stack: the importer notes it in the hand's ``source``
 (``REBUY_NOTE``), and the hand records that chips came in (``rebuy_noted``).
+
+The hand's winners (``winners``, for a win-the-button tournament: PT-217/2007 n.º 124)
+are the seats the main pot paid (``PotAwarded.pot_index`` 0: the pot every player still
+in contested; a side pot or an uncalled bet returned wins no hand), or, where the record
+names no pot (one total per player), every seat paid from the pots. The button format is
+the tournament's record's, never the hand's (``replayer.sessions.win_button``).
 """
 
 from __future__ import annotations
@@ -67,6 +73,11 @@ class HandSummary:
     """The tournament the hand was played in (None: a cash hand)."""
     rebuy_noted: bool = False
     """Whether the hand's record says chips came in before it (``REBUY_NOTE``)."""
+    winners: tuple[int, ...] = ()
+    """The seats that won the hand (module docstring), in seat order."""
+    button_format: str = "rotating"
+    """Where the button goes after the hand: its tournament's format
+    (``replayer.sessions.win_button``), else the clockwise rotation."""
 
     @property
     def at_table(self) -> tuple[str, str]:
@@ -97,6 +108,14 @@ def _by_seat(events: Sequence[FlatEvent], types: frozenset[str]) -> dict[int, in
         if event.get("type") in types and isinstance(event.get("seat"), int):
             totals[event["seat"]] = totals.get(event["seat"], 0) + _amount(event)
     return totals
+
+
+def _winners(events: Sequence[FlatEvent]) -> tuple[int, ...]:
+    """The seats that won the hand (module docstring)."""
+    paid = [e for e in events if e.get("type") == "PotAwarded" and isinstance(e.get("seat"), int)]
+    indexed = [e for e in paid if e.get("pot_index") is not None]
+    main = [e for e in indexed if e.get("pot_index") == 0] if indexed else paid
+    return tuple(sorted({int(e["seat"]) for e in main if _amount(e) > 0}))
 
 
 def summarize(events: Sequence[FlatEvent]) -> HandSummary | None:
@@ -149,4 +168,5 @@ def summarize(events: Sequence[FlatEvent]) -> HandSummary | None:
         rake_recorded="RakeTaken" in types,
         tournament_id=None if tournament is None else str(tournament),
         rebuy_noted=REBUY_NOTE in str(start.get("source") or ""),
+        winners=_winners(events),
     )

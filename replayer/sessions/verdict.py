@@ -2,8 +2,10 @@
 
 The session's hands are ordered by time and linked pair by pair
 (``replayer.sessions.chaining``); across each consecutive pair the chips carried
-(``continuity``) and the button's rotation (``rotation``) are judged. At a tournament's
-table the session's inputs hold, after its own hands, the other tables' hands its
+(``continuity``) and the button's rotation (``rotation``) are judged, or, in a
+win-the-button tournament its announcing event says is one (``related``), the button
+going to the previous hand's winner (``rotation.winner_findings``, PT-217/2007 n.º 124).
+At a tournament's table the session's inputs hold, after its own hands, the other tables' hands its
 arrivals moved from (``moves.moved_from``), and each move shown is judged
 (``continuity.move_findings``); the session's table is its first given hand's. Pure and
 deterministic: the same hands, the same verdict, byte for byte.
@@ -30,7 +32,8 @@ from replayer.sessions.chaining import (
 from replayer.sessions.continuity import chip_findings, move_findings
 from replayer.sessions.hands import HandSummary, summarize
 from replayer.sessions.moves import moved_from, moves_into
-from replayer.sessions.rotation import rotation_findings
+from replayer.sessions.rotation import rotation_findings, winner_findings
+from replayer.sessions.win_button import formats, with_formats
 
 
 @dataclass(frozen=True)
@@ -53,16 +56,24 @@ def by_hand(events: Iterable[FlatEvent]) -> dict[str, list[FlatEvent]]:
     return hands
 
 
-def summaries(hands: Iterable[Sequence[FlatEvent]]) -> list[HandSummary]:
-    """The summaries of the hands a session can hold (``hands.summarize``)."""
-    return [s for events in hands if (s := summarize(events)) is not None]
+def summaries(
+    hands: Iterable[Sequence[FlatEvent]], related: Sequence[FlatEvent] = ()
+) -> list[HandSummary]:
+    """The summaries of the hands a session can hold (``hands.summarize``), each with its
+    tournament's button format where ``related`` holds its announcing event
+    (``win_button.formats``)."""
+    given = [s for events in hands if (s := summarize(events)) is not None]
+    return with_formats(given, formats(related))
 
 
 def table_sessions(
-    hands: Iterable[Sequence[FlatEvent]], rules: SessionRules = DEFAULT_RULES
+    hands: Iterable[Sequence[FlatEvent]],
+    rules: SessionRules = DEFAULT_RULES,
+    related: Sequence[FlatEvent] = (),
 ) -> list[Session]:
-    """One table's hands (each its events) cut into sessions."""
-    return sessions_of(summaries(hands), rules)
+    """One table's hands (each its events) cut into sessions (``related``: their
+    tournament's announcing event, ``summaries``)."""
+    return sessions_of(summaries(hands, related), rules)
 
 
 def session_hands(
@@ -75,10 +86,13 @@ def session_hands(
 
 
 def adjudicate_session(
-    events: Sequence[FlatEvent], rules: SessionRules = DEFAULT_RULES
+    events: Sequence[FlatEvent],
+    rules: SessionRules = DEFAULT_RULES,
+    related: Sequence[FlatEvent] = (),
 ) -> SessionVerdict:
-    """Judge one session from its hands' events (module docstring)."""
-    given = summaries(by_hand(events).values())
+    """Judge one session from its hands' events and, at a tournament's table, its
+    tournament's announcing event (``related``: its button format) (module docstring)."""
+    given = summaries(by_hand(events).values(), related)
     if not given:
         return SessionVerdict("", (), (), ())
     ordered = in_play_order([h for h in given if h.at_table == given[0].at_table])
@@ -92,6 +106,7 @@ def adjudicate_session(
         if how in CHAINED:
             findings += chip_findings(subject, before, after)
             findings += rotation_findings(subject, before, after, how)
+            findings += winner_findings(subject, before, after, how)
     if moved:
         for move in moves_into(ordered, given, rules):
             findings += move_findings(subject, move)

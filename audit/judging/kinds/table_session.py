@@ -1,24 +1,46 @@
 """A poker table session (``<table id>@<first hand id>``): a table's consecutive cash hands,
 or a tournament table's with the other tables' hands its arrivals moved from, judged
 across each other by ``replayer.sessions.adjudicate_session`` (issue 38;
-``audit.judging.table_sessions``)."""
+``audit.judging.table_sessions``). A tournament table's session is judged with its
+tournament's announcing event (``related``: the button format it states, PT-217/2007
+n.º 124), found by its hands' ``HandStarted.tournament_id``."""
 
 from __future__ import annotations
 
+from collections.abc import Mapping, Sequence
+from typing import Any
+
 from audit.judging.inputs import Inputs
 from audit.judging.kinds.record import SubjectKind
+from audit.store import RecordReads
 from replayer.sessions import SessionVerdict, adjudicate_session
+from replayer.sessions.win_button import ANNOUNCED
 
 TABLE_SESSION = "table_session"
 """The subject kind of a poker table's session (``<table id>@<first hand id>``)."""
+TOURNAMENT = "tournament"
+"""The family whose announcing event states a tournament's button format."""
 
 
 def _adjudicate(inputs: Inputs, with_steps: bool) -> SessionVerdict:
-    return adjudicate_session(inputs.events)
+    return adjudicate_session(inputs.events, related=inputs.related)
 
 
 def _named(subject: str) -> bool:
     return "@" in subject
+
+
+def tournament_announced(
+    store: RecordReads, kind: str, started: Mapping[str, Any]
+) -> Sequence[dict[str, Any]]:
+    """The announcing event of the tournament a session's first hand
+    (``HandStarted``) was played in, when stored (none for a cash table's session): only
+    it, so the session's verdict does not change as the tournament's later events come."""
+    tournament = started.get("tournament_id")
+    if tournament is None:
+        return ()
+    records = store.records_of(TOURNAMENT, str(tournament))
+    return [record for record in records if record.get("type") == ANNOUNCED][:1]
 
 
 SESSION = SubjectKind[SessionVerdict](
@@ -27,5 +49,6 @@ SESSION = SubjectKind[SessionVerdict](
     None,
     title="POKER TABLE SESSION",
     noun="poker table session",
+    related=tournament_announced,
     across=_named,
 )
