@@ -35,7 +35,8 @@ DEMO_DAY, DEMO_SEED, DEMO_HANDS = date(2025, 3, 1), 7, 3_000
 #: machines and a third of the tournaments.
 DEMO_ROUNDS, DEMO_MACHINES, DEMO_TOURNAMENTS = 2_000, 20, 12
 DEMO_CLOCK_HANDS, DEMO_SESSION_HANDS = 60, 120
-#: Tournaments dealt table by table (two tables each, players moved between them).
+#: Tournaments dealt table by table (two tables each, players moved between them), the
+#: last one win-the-button (PT-217/2007 n.º 124).
 DEMO_TOURNAMENT_TABLES = 2
 #: The planted colluding groups: (method, players).
 DEMO_COLLUDERS = (("chip_dumping", 2), ("whipsaw", 2))
@@ -52,7 +53,7 @@ def demo_extras(
         tournament_day(tournaments, fault_rate=0.3, cross_hand_rate=1.0),
         late_actions(clock_hands, fault_rate=0.1),
         session_table(session_hands, fault_rate=0.01),
-        tournament_tables_day(DEMO_TOURNAMENT_TABLES, fault_rate=0.1),
+        tournament_tables_day(DEMO_TOURNAMENT_TABLES, fault_rate=0.1, win_the_button=1),
     ]
 
 

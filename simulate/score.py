@@ -29,6 +29,7 @@ SESSION_KINDS = frozenset(
         "chips_vanished",
         "record_contradicts_itself",
         "button_not_rotated",
+        "button_not_to_winner",
         "tournament_chips_vanished",
         "tournament_chips_appeared",
     }

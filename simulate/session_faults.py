@@ -34,12 +34,14 @@ TOURNAMENT_CHIPS_REMOVED = "tournament_chips_removed_between_hands"
 TOURNAMENT_CHIPS_ADDED = "tournament_chips_added_between_hands"
 RAKE_LEFT_OUT = "rake_left_out_of_record"
 BUTTON_STUCK = "button_stuck"
+BUTTON_PAST_WINNER = "button_past_the_winner"
 SESSION_FAULTS: dict[str, tuple[str, ...]] = {
     CHIPS_REMOVED: ("chips_vanished",),
     TOURNAMENT_CHIPS_REMOVED: ("tournament_chips_vanished",),
     TOURNAMENT_CHIPS_ADDED: ("tournament_chips_appeared",),
     RAKE_LEFT_OUT: ("record_contradicts_itself",),
     BUTTON_STUCK: ("button_not_rotated",),
+    BUTTON_PAST_WINNER: ("button_not_to_winner",),
 }
 """Fault kind -> the finding kinds the session judge must raise for it."""
 TAKEN: dict[str, int] = {CHIPS_REMOVED: 1, TOURNAMENT_CHIPS_REMOVED: 1, TOURNAMENT_CHIPS_ADDED: -1}

@@ -26,9 +26,11 @@ played their hands, so the play is the same): chips taken off a carried player's
 between two hands (``TOURNAMENT_CHIPS_REMOVED``) or given to them from nowhere
 (``TOURNAMENT_CHIPS_ADDED``), or either to a moved player's stacks at his new table
 (from his arrival on), each hand legal on its own (``simulate.session_faults``), scored
-on the later hand. ``tournament_tables_day`` writes them as a day's input files
-(``generate_day(extra=...)``, e.g. the demo's). Deterministic: one named stream per
-tournament.
+on the later hand. In a win-the-button tournament the fault is instead one hand dealt with
+the button away from the previous hand's single winner (``BUTTON_PAST_WINNER``, every
+stack carried, the hand legal on its own). ``tournament_tables_day`` writes them as a
+day's input files (``generate_day(extra=...)``, e.g. the demo's). Deterministic: one named
+stream per tournament.
 """
 
 from __future__ import annotations
@@ -50,6 +52,7 @@ from simulate.manifest import PlantedFault
 from simulate.players import Player, player_pool
 from simulate.poker import HandPlan, play_hand
 from simulate.session_faults import (
+    BUTTON_PAST_WINNER,
     SESSION_FAULTS,
     TOURNAMENT_CHIPS_ADDED,
     TOURNAMENT_CHIPS_REMOVED,
@@ -156,12 +159,18 @@ class _Table:
         self.hands: list[list[FlatEvent]] = []
         self.arrivals: list[tuple[str, int]] = []
         """(player moved here, the index of the next hand here)."""
+        self.misplace = False
+        """Deal the next hand whose previous one a single player won, every seat dealt in
+        both, with the button away from the winner (``BUTTON_PAST_WINNER``), once."""
+        self.misplaced: PlantedFault | None = None
 
     def play(self, book: PokerRulebook, at: datetime, level: int, rng: random.Random) -> None:
         seats = sorted(self.seated)
         if len(seats) < 2:
             return
-        self.button = self.moves_button(self.button, self.last, seats, self.won)
+        self.button = self._misplaced(seats) or self.moves_button(
+            self.button, self.last, seats, self.won
+        )
         order = [s for s in seats if s > self.button] + [s for s in seats if s <= self.button]
         spec = _spec(self.tournament_id, self.number, self.seats, level)
         plan = HandPlan(
@@ -182,6 +191,20 @@ class _Table:
                 self.seated[seat] = (player, stack)
             else:
                 del self.seated[seat]  # out of the tournament
+
+    def _misplaced(self, seats: list[int]) -> int | None:
+        """A seat other than the single winner's for this hand's button, when ``misplace``
+        asks and the hand offers it (the fault recorded in ``misplaced``), else None."""
+        if not self.misplace or len(self.won) != 1 or set(seats) != self.last:
+            return None
+        self.misplace = False
+        wrong = next(seat for seat in seats if seat not in self.won)
+        before = str(self.hands[-1][0]["hand_id"])
+        hand = f"{self.tournament_id}/t{self.number}-{len(self.hands) + 1:04d}"
+        detail = {"table": f"{self.tournament_id} table {self.number}", "hands": [before, hand]}
+        kind = BUTTON_PAST_WINNER
+        self.misplaced = PlantedFault(kind, hand, SESSION_FAULTS[kind], detail)
+        return wrong
 
     def free_seat(self) -> int | None:
         return next((s for s in range(1, self.seats + 1) if s not in self.seated), None)
@@ -255,19 +278,30 @@ def play_tournament_tables(
         )
         for t in range(tables)
     ]
+    played[0].misplace = button == WIN_THE_BUTTON and fault_rate > 0
     for number in range(hands):
         if number and number % MOVE_EVERY == 0:
             _balance(played, rng)
         for index, table in enumerate(played):
             at = start + number * HAND_SPACING + timedelta(seconds=5 * index)
             table.play(book, at, number // LEVEL_HANDS, rng)
-    faults = _plant(played, fault_rate, random.Random(f"{stream}:faults")) if fault_rate else []
+    if button == WIN_THE_BUTTON:
+        # its fault is the button, dealt so (a chip fault in the same gap would break the
+        # session there: the button is judged only where every stack carries over)
+        faults = [played[0].misplaced] if played[0].misplaced else []
+    else:
+        faults = _plant(played, fault_rate, random.Random(f"{stream}:faults")) if fault_rate else []
     return [hand for table in played for hand in table.hands], faults
 
 
-def tournament_tables_day(count: int, *, fault_rate: float = 0.0) -> ExtraGenerator:
+def tournament_tables_day(
+    count: int, *, fault_rate: float = 0.0, win_the_button: int = 0
+) -> ExtraGenerator:
     """``count`` tournaments' tables' hands of a day as input files (one per
-    tournament), for ``generate_day(extra=...)``: (file names, planted faults)."""
+    tournament), for ``generate_day(extra=...)``: (file names, planted faults). The last
+    ``win_the_button`` of them are win-the-button tournaments (PT-217/2007 n.º 124), each
+    with its announcing event in a tournament file stating the format (with a
+    ``fault_rate``, a button dealt away from its winner: ``play_tournament_tables``)."""
 
     def extra(seed: int, day: date, out: Path) -> tuple[list[str], list[PlantedFault]]:
         files: list[str] = []
@@ -277,9 +311,19 @@ def tournament_tables_day(count: int, *, fault_rate: float = 0.0) -> ExtraGenera
             start = datetime(day.year, day.month, day.day, 14, tzinfo=UTC) + number * timedelta(
                 hours=1
             )
+            button = WIN_THE_BUTTON if number > count - win_the_button else ROTATING
             hands, planted = play_tournament_tables(
-                seed, tournament_id, start, fault_rate=fault_rate
+                seed, tournament_id, start, fault_rate=fault_rate, button=button
             )
+            if button == WIN_THE_BUTTON:
+                name = f"tournament-{tournament_id}.avro"
+                write_input_file(
+                    out / name,
+                    family_named("tournament"),
+                    [announcement(tournament_id, start, button)],
+                    stream_id=tournament_id,
+                )
+                files.append(name)
             name = f"poker-{tournament_id}.avro"
             events = [event for hand in hands for event in hand]
             write_input_file(out / name, family_named("poker"), events, stream_id=tournament_id)

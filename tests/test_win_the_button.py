@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import itertools
 import json
+from collections.abc import Sequence
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
 from typing import Any
@@ -51,7 +52,9 @@ class Stored:
     def records_of(self, kind: str, subject_id: str) -> list[dict[str, Any]]:
         return list(self.records.get((kind, subject_id), ()))
 
-    def records_of_many(self, kind: str, subject_ids: list[str]) -> dict[str, list[dict[str, Any]]]:
+    def records_of_many(
+        self, kind: str, subject_ids: Sequence[str]
+    ) -> dict[str, list[dict[str, Any]]]:
         return {s: self.records_of(kind, s) for s in subject_ids}
 
 
