@@ -116,6 +116,7 @@ class Finding:
     difference: Any = None
     detail: dict[str, Any] = field(default_factory=dict)
 
+    @property
     def finding_id(self) -> str:
         """Content hash: the same finding always has the same id."""
         return hashlib.sha256(self.canonical_json().encode()).hexdigest()[:24]
