@@ -64,7 +64,7 @@ class ChainedPostgresApplicationRecorder(PackedReads, CheckpointReads, PostgresA
         super().__init__(datastore, events_table_name=events_table_name)
         schema = Identifier(self.datastore.schema)
         table = Identifier(self.events_table_name)
-        names = TableNames(self.datastore.schema, self.events_table_name)
+        names = TableNames.of(self.datastore.schema, self.events_table_name)
         self.checkpoints_table = Identifier(names.checkpoints)
         self.retention_table = Identifier(names.retention)
         self.retired_table = Identifier(names.retired)

@@ -21,27 +21,23 @@ from audit.store.chain import LEGACY_FORM
 
 @dataclass(frozen=True)
 class TableNames:
-    """The names of one store's tables: the events table's and those derived from it."""
+    """The names of one store's tables: the events table's and those named after it
+    (``<events>_<suffix>``, ``SUFFIXES``)."""
 
     schema: str
     events: str
+    checkpoints: str
+    retention: str
+    retired: str
+    signatures: str
 
-    @property
-    def checkpoints(self) -> str:
-        return f"{self.events}_checkpoints"
+    @classmethod
+    def of(cls, schema: str, events: str) -> TableNames:
+        return cls(schema, events, *(f"{events}_{suffix}" for suffix in SUFFIXES))
 
-    @property
-    def retention(self) -> str:
-        return f"{self.events}_retention"
 
-    @property
-    def retired(self) -> str:
-        return f"{self.events}_retired"
-
-    @property
-    def signatures(self) -> str:
-        return f"{self.events}_retention_signatures"
-
+SUFFIXES = ("checkpoints", "retention", "retired", "retention_signatures")
+"""The suffixes of the checkpoints, retention, retired and retention signatures tables."""
 
 _REFUSE_FUNCTION = """
 CREATE OR REPLACE FUNCTION {schema}.casino_audit_refuse_change() RETURNS trigger
