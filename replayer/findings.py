@@ -96,6 +96,19 @@ class FindingKind(StrEnum):
     """A tournament deal the rules do not allow: not every remaining player a party to it
     (GG-2022 Política de negociação), made before the final table (PT-217/2007 n.º 119),
     or sharing other than the prizes left to win."""
+    JACKPOT_CONTRIBUTION = "jackpot_contribution"
+    """A slot machine's jackpot deduction other than its declared fixed share of the wagers
+    played (PT-217/2007 III.3), or a machine of a superjackpot whose link or share the
+    other linked machines do not state (III.4) (``replayer.slots.jackpot``)."""
+    JACKPOT_LIABILITY = "jackpot_liability"
+    """A jackpot read as holding another amount than its contributions less its awards
+    and transfers since the reading before: the operator holds it in trust (III.5)."""
+    JACKPOT_TRANSFER = "jackpot_transfer"
+    """An unawarded jackpot moved otherwise than whole to a machine of the same model and
+    bets that records receiving it (PT-217/2007 III.6)."""
+    UNAPPROVED_CONFIGURATION = "unapproved_configuration"
+    """A slot machine configured with characteristics no approval on record lists
+    (PT-217/2007 III.8)."""
 
 
 @dataclass(frozen=True, slots=True)

@@ -14,7 +14,7 @@ allow are a ``terms_outside_rulebook`` finding on the table, cited to the articl
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from datetime import datetime
 from typing import Any
 
@@ -149,13 +149,13 @@ def fees_in_force(rulebook: FeeTerms | None, declared: FeeTerms | None) -> FeeTe
     )
 
 
-@dataclass
+@dataclass(frozen=True)
 class TableVerdict:
-    """The verdict on one table's declarations."""
+    """The verdict on one table's declarations (a ``replayer.verdict.Verdict``)."""
 
     table_id: str
     rulebook_id: str | None
-    findings: list[Finding] = field(default_factory=list)
+    findings: tuple[Finding, ...] = ()
     declarations: int = 0
 
 
@@ -170,19 +170,21 @@ def adjudicate_table(events: Sequence[FlatEvent]) -> TableVerdict:
     """
     ordered = sorted(events, key=lambda e: int(e.get("sequence", 0)))
     table_id = str(ordered[0].get("table_id", "")) if ordered else ""
-    verdict = TableVerdict(table_id, None)
+    rulebook: str | None = None
+    findings: list[Finding] = []
+    declarations = 0
     books = {book.id: book for book in all_rulebooks()}
     for record in ordered:
         if record.get("type") != DECLARED:
             continue
-        verdict.declarations += 1
+        declarations += 1
         rulebook_id = record.get("rulebook")
         if rulebook_id is None:
             continue
-        verdict.rulebook_id = str(rulebook_id)
+        rulebook = str(rulebook_id)
         book = books.get(str(rulebook_id))
         if book is None:
-            verdict.findings.append(
+            findings.append(
                 _finding(
                     FindingKind.NO_RULEBOOK,
                     table_id,
@@ -194,8 +196,8 @@ def adjudicate_table(events: Sequence[FlatEvent]) -> TableVerdict:
                 )
             )
             continue
-        verdict.findings.extend(_outside(table_id, record, book))
-    return verdict
+        findings.extend(_outside(table_id, record, book))
+    return TableVerdict(table_id, rulebook, tuple(findings), declarations)
 
 
 def _outside(table_id: str, record: FlatEvent, book: Any) -> list[Finding]:

@@ -24,19 +24,26 @@ between two readings each meter must advance by what the events in between add):
 * ``unrecorded_ram_clear``: a RAM clear without its MachineReset: the meters fall to zero
   unexplained (III.9; the span cannot be reconciled).
 
-``fault_rate`` is the share of machines that get one fault.
+The machines' jackpots (``simulate.jackpots``: superjackpots of linked machines and
+machines' own jackpots, one moved whole to a like machine in each group of own jackpots)
+reconcile clean too; ``JACKPOT_FAULTS`` plants their faults (PT-217/2007 III.3-6, III.8),
+and a missing game is also missing from its jackpot deduction.
+
+``fault_rate`` is the share of machines that get a meter fault, and of the others that
+get a jackpot fault.
 
 Who runs the machines is declared as a floor system records it: a ``TableTermsDeclared``
 under each machine id (``slots-machines.avro``: the machine is its own table,
-``audit.judging.OWN_TABLE``) naming the operator, Casino Estoril, and the currency; the
-rulebook stays each configuration's (``MachineConfigured.rulebook``).
+``SubjectKind.own_table`` in ``audit.judging.kinds``) naming the operator, Casino Estoril,
+and the currency; the rulebook stays each configuration's (``MachineConfigured.rulebook``).
 """
 
 from __future__ import annotations
 
 import random
-from collections.abc import Callable
-from datetime import UTC, date, datetime
+from collections.abc import Callable, Mapping
+from dataclasses import replace
+from datetime import UTC, date, datetime, timedelta
 from itertools import pairwise
 from pathlib import Path
 from typing import Any
@@ -45,6 +52,17 @@ from audit.families import family_named
 from simulate.avro_out import write_input_file
 from simulate.day import ExtraGenerator
 from simulate.envelope import renumbered
+from simulate.jackpots import (
+    EXCESSIVE_RATE_BPS,
+    GROUP,
+    JACKPOT_FAULTS,
+    MACHINE_PLANTERS,
+    SHARE_BELOW_RETURN,
+    JackpotPlan,
+    can_carry,
+    close_pools,
+    plans_for_group,
+)
 from simulate.manifest import PlantedFault
 from simulate.slots import CURRENCY, WAGERS, FlatEvent, machine_month
 from simulate.tables import OPERATORS, operator_declarations
@@ -55,10 +73,13 @@ SKIMMED_DROP = "skimmed_drop"
 MISREAD_METER = "misread_meter"
 UNRECORDED_RAM_CLEAR = "unrecorded_ram_clear"
 #: Fault kind -> the finding kinds the replayer raises for it.
-METER_FAULTS: dict[str, tuple[str, ...]] = dict.fromkeys(
-    (MISSING_GAME, MISSING_BILL, SKIMMED_DROP, MISREAD_METER, UNRECORDED_RAM_CLEAR),
-    ("meter_discrepancy",),
-)
+METER_FAULTS: dict[str, tuple[str, ...]] = {
+    **dict.fromkeys(
+        (MISSING_BILL, SKIMMED_DROP, MISREAD_METER, UNRECORDED_RAM_CLEAR), ("meter_discrepancy",)
+    ),
+    # the missing game's wager is in the jackpot's deduction too (PT-217/2007 III.3)
+    MISSING_GAME: ("meter_discrepancy", "jackpot_contribution"),
+}
 GAMES_PER_DAY = 400
 FLEET_OPERATOR = OPERATORS["pt"]
 """Who runs the slot floor (each machine's declared operator)."""
@@ -91,31 +112,79 @@ def slot_fleet(
             operator_declarations([(m, "slots") for m in ids], FLEET_OPERATOR, CURRENCY),
             stream_id=f"{seed}:slot-machines",
         )
-        for number, machine_id in enumerate(ids):
-            events, fault = machine_day(
-                seed, day, machine_id, fault_rate=fault_rate, games=games_per_day
-            )
-            buffer += events
-            faults += [fault] if fault is not None else []
-            if (number + 1) % per_file == 0 or number + 1 == machines:
-                files.append(f"slots-{len(files) + 1:03d}.avro")
-                write_input_file(
-                    out / files[-1], family, buffer, stream_id=f"{seed}:{day.isoformat()}:slots"
-                )
-                buffer = []
+        for group, start in enumerate(range(0, machines, GROUP)):
+            members = ids[start : start + GROUP]
+            streams, planted = group_day(seed, day, group, members, fault_rate, games_per_day)
+            for number, machine_id in enumerate(members, start):
+                buffer += streams[machine_id]
+                faults += [planted[machine_id]] if machine_id in planted else []
+                if (number + 1) % per_file == 0 or number + 1 == machines:
+                    files.append(f"slots-{len(files) + 1:03d}.avro")
+                    write_input_file(
+                        out / files[-1],
+                        family,
+                        buffer,
+                        stream_id=f"{seed}:{day.isoformat()}:slots",
+                    )
+                    buffer = []
         return files, faults
 
     return extra
 
 
+def group_day(
+    seed: int,
+    day: date,
+    group: int,
+    members: list[str],
+    fault_rate: float = 0.0,
+    games: int = GAMES_PER_DAY,
+    faults: Mapping[str, str] | None = None,
+) -> tuple[dict[str, list[FlatEvent]], dict[str, PlantedFault]]:
+    """One day of a group of machines sharing jackpots (``jackpots.plans_for_group``):
+    each machine's stream, and the faults planted (``faults`` names a machine's fault
+    instead of drawing it at ``fault_rate``)."""
+    plans = plans_for_group(seed, day, group, members)
+    streams: dict[str, list[FlatEvent]] = {}
+    planted: dict[str, PlantedFault] = {}
+    for machine_id in members:
+        forced = (faults or {}).get(machine_id)
+        events, fault = machine_day(
+            seed, day, machine_id, plans[machine_id], fault_rate, games, fault=forced
+        )
+        streams[machine_id] = events
+        planted |= {machine_id: fault} if fault is not None else {}
+    end = datetime(day.year, day.month, day.day, tzinfo=UTC) + timedelta(days=1)
+    closing = {m: f.kind for m, f in planted.items()}
+    for machine_id, detail in close_pools(streams, plans, closing, end).items():
+        planted[machine_id].detail.update(detail)
+    return streams, planted
+
+
 def machine_day(
-    seed: int, day: date, machine_id: str, *, fault_rate: float = 0.0, games: int = GAMES_PER_DAY
+    seed: int,
+    day: date,
+    machine_id: str,
+    plan: JackpotPlan | None = None,
+    fault_rate: float = 0.0,
+    games: int = GAMES_PER_DAY,
+    *,
+    fault: str | None = None,
 ) -> tuple[list[FlatEvent], PlantedFault | None]:
-    """One machine's day with hourly readings, and the fault planted in it (if any)."""
+    """One machine's day with hourly readings and its jackpot ``plan`` (None: none), and the fault
+    planted in it (if any; a fault of its jackpot's level or transfer is planted when its
+    group's day closes, ``jackpots.close_pools``); ``fault`` plants that fault."""
     stream_id = f"{seed}:{day.isoformat()}:{machine_id}"
     rng, fault_rng = random.Random(stream_id), random.Random(f"{stream_id}:faults")
     near_rollover, ram_clear = rng.random() < 1 / 8, rng.random() < 1 / 20
     kind = fault_rng.choice(sorted(METER_FAULTS)) if fault_rng.random() < fault_rate else None
+    if kind is None and plan is not None:  # its own stream: the meter faults stay as they were
+        jackpot_rng = random.Random(f"{stream_id}:jackpot-faults")
+        carried = sorted(k for k in JACKPOT_FAULTS if can_carry(k, plan))
+        kind = jackpot_rng.choice(carried) if jackpot_rng.random() < fault_rate else None
+    kind = fault or kind
+    if kind == SHARE_BELOW_RETURN and plan is not None:
+        plan = replace(plan, rate_bps=EXCESSIVE_RATE_BPS)
     events = machine_month(
         rng,
         machine_id,
@@ -126,11 +195,23 @@ def machine_day(
         ram_clear_day=0 if ram_clear or kind == UNRECORDED_RAM_CLEAR else None,
         readings_per_day=24,
         rollover_margin=min(WAGERS) * games,  # below the day's coin in: it rolls over
+        jackpot=plan,
     )
     if kind is None:
         return events, None
-    events, detail = PLANTERS[kind](events, fault_rng)
-    return events, PlantedFault(kind, machine_id, METER_FAULTS[kind], detail)
+    if kind in METER_FAULTS:
+        events, detail = PLANTERS[kind](events, fault_rng)
+        return events, PlantedFault(kind, machine_id, _meter_findings(kind, plan), detail)
+    planter = MACHINE_PLANTERS.get(kind)
+    detail = planter(events, fault_rng) if planter is not None else {}
+    return events, PlantedFault(kind, machine_id, JACKPOT_FAULTS[kind][0], detail)
+
+
+def _meter_findings(kind: str, plan: JackpotPlan | None) -> tuple[str, ...]:
+    """What a meter fault raises: a missing game on a machine without a jackpot misses
+    from no deduction."""
+    found = METER_FAULTS[kind]
+    return found if plan is not None else tuple(f for f in found if f != "jackpot_contribution")
 
 
 def _leave_out(body_type: str) -> Callable[[list[FlatEvent], random.Random], Planted]:

@@ -20,6 +20,7 @@ from typing import Any
 
 from replayer.slots.meters import COMPOSITES, METERS, contributions
 from simulate.envelope import envelope
+from simulate.jackpots import JackpotPlan
 
 FlatEvent = dict[str, Any]
 
@@ -55,6 +56,9 @@ class _Machine:
     events: list[FlatEvent] = field(default_factory=list)
     base: int = 0
     tickets: int = 0
+    jackpot: JackpotPlan | None = None
+    wagered: int = 0
+    deducted: int = 0  # floor(wagered * rate) at the last JackpotContributed
 
     def resume(self, moment: datetime) -> None:
         """The next event happens at ``moment``, later ones 10 s apart."""
@@ -72,6 +76,15 @@ class _Machine:
     def read(self, reason: str = "scheduled") -> None:
         self.emit("MeterRead", meters=dict(self.meters), reason=reason)
 
+    def contribute(self) -> None:
+        """The jackpot's share of the wagers since the last deduction (PT-217/2007 III.3),
+        carried in fractions of a minor unit and sent whole."""
+        if self.jackpot is None:
+            return
+        due = self.wagered * self.jackpot.rate_bps // 10_000
+        self.emit("JackpotContributed", pool=self.jackpot.pool, amount=due - self.deducted)
+        self.deducted = due
+
 
 def machine_month(
     rng: random.Random,
@@ -86,11 +99,15 @@ def machine_month(
     paid_on: tuple[tuple[int, int], ...] = PAYTABLE_93,
     readings_per_day: int = 1,
     rollover_margin: int = 400_000,
+    jackpot: JackpotPlan | None = None,
 ) -> list[FlatEvent]:
     """A machine's stream over ``days`` days, with a reading at the end of each day, or at
     the end of each of ``readings_per_day`` equal periods of it (24: hourly). With
     ``near_rollover`` the money meters start at most ``rollover_margin`` below 10^width
-    and the other meters at a long-serving machine's counts."""
+    and the other meters at a long-serving machine's counts. With ``jackpot`` the
+    configuration declares it and its approval follows (PT-217/2007 III.3-4, III.8), the
+    level is read after it when the machine reads one, and the jackpot's share of the
+    wagers is deducted at the end of each period of play."""
     meters = dict.fromkeys((*METERS, *COMPOSITES), 0)
     if near_rollover:
         for meter in ("coin_in", "coin_out", "total_won", "drop", "bills_in"):
@@ -104,19 +121,36 @@ def machine_month(
         meters |= {"handpaid_cancelled_credits": drop // 50, "cancelled_credits": drop // 2}
         meters["total_won"] = (meters["coin_out"] + meters["jackpot"]) % 10**width
         meters["total_handpaid"] = meters["handpaid_cancelled_credits"] + meters["jackpot"]
-    machine = _Machine(machine_id, start, width, meters)
+    machine = _Machine(machine_id, start, width, meters, jackpot=jackpot)
+    paytable = {
+        "theoretical_return_bps": round(paytable_return(PAYTABLE_93) * 10_000),
+        "max_single_win": 1000 * max(WAGERS),
+    }
     machine.emit(
         "MachineConfigured",
         rulebook="pt-217-2007-slots",
         currency=CURRENCY,
         denomination=1,
         meter_width_digits=width,
-        theoretical_return_bps=round(paytable_return(PAYTABLE_93) * 10_000),
+        theoretical_return_bps=paytable["theoretical_return_bps"],
         return_sd_bps=paytable_sd_bps(PAYTABLE_93),
-        max_single_win=1000 * max(WAGERS),
+        max_single_win=paytable["max_single_win"],
         paytable_id="pt-93",
         source=None,
+        **(jackpot.declaration() if jackpot is not None else {}),
     )
+    if jackpot is not None:
+        machine.emit(
+            "ConfigurationApproved",
+            approval=f"IGJ-{jackpot.declaration()['model']}-{jackpot.rate_bps}",
+            model=jackpot.declaration()["model"],
+            paytable_id="pt-93",
+            denomination=1,
+            **paytable,
+            jackpot_rate_bps=jackpot.rate_bps,
+        )
+        if jackpot.opening_level is not None:
+            machine.emit("JackpotLevelRead", pool=jackpot.pool, amount=jackpot.opening_level)
     machine.read("power_up")
     period = timedelta(days=1) / readings_per_day
     for day in range(days):
@@ -125,6 +159,7 @@ def machine_month(
             if readings_per_day > 1:
                 machine.resume(start + timedelta(days=day) + part * period + timedelta(seconds=20))
             _play(rng, machine, games, paid_on)
+            machine.contribute()
             if part + 1 < readings_per_day:
                 machine.resume(start + timedelta(days=day) + (part + 1) * period)
                 machine.read()
@@ -160,6 +195,7 @@ def _play(
             win = wager * _multiplier(rng, paid_on)
             handpaid = win >= _HANDPAY_LIMIT
             machine.emit("GamePlayed", wager=wager, win=win, handpaid=handpaid)
+            machine.wagered += wager
             if handpaid:
                 machine.emit("HandpayMade", amount=win, kind="jackpot")
             credits += (0 if handpaid else win) - wager

@@ -85,7 +85,8 @@ from simulate.tournament_faults import OFFERED, FlatEvent, plant_pending
 CURRENCY, VENUE = "USD", "gg"
 TERMS_FILE = "tournament-terms.avro"
 """Each tournament's declared operator (the room running it), not listed among the input files
-of subjects: the tournament is its own table (``audit.judging.OWN_TABLE``)."""
+of subjects: the tournament is its own table (``audit.judging.kinds``:
+``SubjectKind.own_table``)."""
 FIELD, SATELLITE_FIELD, TARGET_FIELD = (12, 200), (12, 60), (60, 200)
 TOURNAMENTS_PER_SATELLITE = 10
 REGISTRATION, LATE_REGISTRATION = timedelta(hours=2), timedelta(hours=1)

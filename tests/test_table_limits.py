@@ -121,10 +121,10 @@ def test_other_rulebooks_tie_no_stake_to_the_limits_mo_art_5_gg() -> None:
 
 
 def test_the_declared_minimum_is_20_to_40_percent_of_the_maximum_pt_n20() -> None:
-    def outside(min_bet: int, max_bet: int) -> list[Finding]:
+    def outside(min_bet: int, max_bet: int) -> tuple[Finding, ...]:
         return adjudicate_table([_terms(min_bet, max_bet)]).findings
 
-    assert outside(100, 500) == [] and outside(100, 250) == []
+    assert outside(100, 500) == () and outside(100, 250) == ()
     [finding] = outside(100, 1000)
     assert (finding.kind, finding.citation) == ("terms_outside_rulebook", "PT-217/2007 n.º 20")
     assert finding.reason == "declared minimum 100 is 10% of the maximum 1000; allowed 20%-40%"

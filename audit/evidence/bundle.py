@@ -32,19 +32,20 @@ from audit.evidence.chainrows import rows_of
 from audit.evidence.check import FORMAT, FORMAT_VERSION, SUSPECTS, SUSPICION, UNAUTHENTICATED
 from audit.evidence.proofs import event_json, prove
 from audit.evidence.treecache import TreeCache
+from audit.families import family_named
 from audit.ingest.conflicts import KIND as CONFLICTS
 from audit.ingest.conflicts import conflict_key
 from audit.judging import (
     BANKER_RUN,
-    DECLARED,
-    OWN_TABLE,
     SHOE,
+    STORED_KINDS,
     TABLE_SESSION,
     Verdicts,
     gather,
     judged_across,
     opening,
     shoe_of,
+    subject_kind,
 )
 from audit.judging import KIND as ADJUDICATION
 from audit.show import collusion_nights
@@ -53,8 +54,10 @@ from audit.store import AuditStore, ChainRow, expand_row, subject_uuid
 from replayer import REPLAYER_VERSION
 from replayer.rulebooks.citations import summary_line
 
-KINDS = ("poker", "banked", "slots", "tournament", "table", "incident")
-"""Kinds of stored subjects a bundle can hold (detector subjects have no events)."""
+INCIDENT = "incident"
+KINDS = (*STORED_KINDS, INCIDENT)
+"""Kinds of stored subjects a bundle can hold (``audit.judging.STORED_KINDS`` and
+incidents; detector subjects have no events)."""
 
 
 class NoEvidence(LookupError):
@@ -74,16 +77,18 @@ def _input_groups(
 ) -> list[tuple[str, str]]:
     """(kind, subject) of each other aggregate the verdict's inputs come from."""
     groups: list[tuple[str, str]] = []
-    if kind in DECLARED:
+    record = subject_kind(kind)
+    if record is not None and record.declared:  # its table's declarations (SubjectKind)
         first = opening(kind, records) or {}
-        table = first.get("table_id") or (subject if kind in OWN_TABLE else None)
+        table = first.get("table_id") or (subject if record.own_table else None)
         if table is not None and store.records_of("table", str(table)):
             groups.append(("table", str(table)))
-    if kind == "tournament":
-        inputs = gather(store, kind, subject, records)
-        if inputs.related:
-            first = opening(kind, records) or {}
-            groups.append(("tournament", str(first.get("satellite_for"))))
+    if record is not None and record.related is not None:  # a satellite's target; the
+        inputs = gather(store, kind, subject, records)  # machines a jackpot links or moves to
+        key = family_named(kind).subject_key
+        groups += [
+            (kind, other) for other in dict.fromkeys(str(r.get(key)) for r in inputs.related)
+        ]
     key = conflict_key(kind, subject)
     if store.records_of(CONFLICTS, key):  # versions the operator sent besides these
         groups.append((CONFLICTS, key))

@@ -61,9 +61,9 @@ from audit.evidence.proof_check import (
     row_state,
 )
 from audit.judging import (
-    ADJUDICATORS,
     BANKER_RUN,
     SHOE,
+    STORED_KINDS,
     TABLE_SESSION,
     Inputs,
     TermsBook,
@@ -516,7 +516,7 @@ def verify_bundle(bundle: Mapping[str, Any], public_key: Ed25519PublicKey) -> Ev
         verdict_events = list(bundle["verdict"]["events"])
         result = check_proof(bundle.get("proof") or {}, [*proven, *verdict_events], public_key)
         report.proven.append(_inclusion(kind, subject, events, proven, unit, result))
-        if kind in ADJUDICATORS:
+        if kind in STORED_KINDS:
             report.proven.append(_rejudged(kind, subject, records, inputs, stored))
         else:
             report.proven.append(

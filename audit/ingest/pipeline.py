@@ -5,9 +5,9 @@ The event is the unit: an event is the record a subject holds at one ``sequence`
 
 1. **Read.** Every file is read once, in order. Each unit (a PHH hand, a run of one
    subject's Avro records) is validated and written, pickled (or held in memory: see
-   below), to a temporary SQLite spill file (``audit.ingest.spill``) with its subject, file and position, and
-   each of its events' (subject, sequence, content digest); each rejection is spilled
-   too. Nothing is stored yet: a
+   below), to a temporary SQLite spill file (``audit.ingest.spill``) with its subject,
+   file and position, and each of its events' (subject, sequence, content digest); each
+   rejection is spilled too. Nothing is stored yet: a
    disagreeing event may come in the last file.
 2. **Store.** The spill is read back in input order. Per event:
 

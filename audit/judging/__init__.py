@@ -1,5 +1,9 @@
 """Judging: the one path from stored events to a verdict, and replaying the store.
 
+* ``kinds``: one ``SubjectKind`` record per kind of subject (its adjudicator, opening
+  event, whether it is judged under declared terms and is its own table, its words in
+  ``show``, the shape of a kind judged across others' ids): ``SUBJECT_KINDS``;
+* ``inputs``: what one verdict depends on (``Inputs``);
 * ``path``: a subject's inputs (its stored events, the table terms in force at its
   start, a satellite's stored target: ``gather``), its verdict (``judge``), the stored
   verdict unit (``verdict_unit``) and ``judge_stored``, which ``show`` and the console
@@ -17,8 +21,7 @@
 * ``shoes``: a table's rounds dealt from one shoe, judged together.
 """
 
-from audit.judging.across import judged_across
-from audit.judging.banker_runs import BANKER_RUN, banker_run_unit, is_coup, judge_banker_run
+from audit.judging.banker_runs import banker_run_unit, is_coup, judge_banker_run
 from audit.judging.batches import VerdictWriter, judged_batches
 from audit.judging.current import (
     StoreVerdicts,
@@ -34,13 +37,20 @@ from audit.judging.current import (
     supersedes,
     unit_subject,
 )
+from audit.judging.inputs import Inputs
+from audit.judging.kinds import (
+    BANKER_RUN,
+    SHOE,
+    STORED_KINDS,
+    SUBJECT_KINDS,
+    TABLE_SESSION,
+    SubjectKind,
+    judged_across,
+    subject_kind,
+)
 from audit.judging.path import (
-    ADJUDICATORS,
-    DECLARED,
     KIND,
-    OWN_TABLE,
     REPLAY_KINDS,
-    Inputs,
     TermsBook,
     adjudication_record,
     adjudication_unit,
@@ -56,22 +66,22 @@ from audit.judging.path import (
     verdict_unit,
 )
 from audit.judging.replay import ReplaySummary, replay
-from audit.judging.shoes import SHOE, ShoeKey, judge_shoe, shoe_of, shoe_subject, shoes_of_rounds
-from audit.judging.table_sessions import TABLE_SESSION, judge_table_sessions
+from audit.judging.shoes import ShoeKey, judge_shoe, shoe_of, shoe_subject, shoes_of_rounds
+from audit.judging.table_sessions import judge_table_sessions
 
 __all__ = [
-    "ADJUDICATORS",
     "BANKER_RUN",
-    "DECLARED",
     "KIND",
-    "OWN_TABLE",
     "REPLAY_KINDS",
     "SHOE",
+    "STORED_KINDS",
+    "SUBJECT_KINDS",
     "TABLE_SESSION",
     "Inputs",
     "ReplaySummary",
     "ShoeKey",
     "StoreVerdicts",
+    "SubjectKind",
     "TermsBook",
     "UnitKey",
     "VerdictWriter",
@@ -104,6 +114,7 @@ __all__ = [
     "shoes_of_rounds",
     "started_at",
     "started_on",
+    "subject_kind",
     "supersedes",
     "unit_subject",
     "verdict_record",

@@ -14,12 +14,12 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from audit.judging.path import Inputs, verdict_unit
+from audit.judging.inputs import Inputs
+from audit.judging.kinds.banker_run import BANKER_RUN, BANKER_RUNS
+from audit.judging.path import verdict_unit
 from audit.store import SubjectRecords
-from replayer.casino.garage import RunVerdict, check_banker_runs
+from replayer.casino.garage import RunVerdict
 
-BANKER_RUN = "banker_run"
-"""The subject kind of a table's banker runs (``table:<table id>``)."""
 GAME = "chemin_de_fer"
 
 
@@ -35,10 +35,12 @@ def _play_order(coup: Sequence[Mapping[str, Any]]) -> tuple[Any, str]:
 def judge_banker_run(
     table_id: str, coups: Sequence[Sequence[dict[str, Any]]]
 ) -> tuple[Inputs, RunVerdict]:
-    """The inputs (the coups' events in play order) and the verdict of one table's run."""
+    """The inputs (the coups' events in play order) and the verdict of one table's run
+    (its kind's adjudicator, ``audit.judging.kinds.banker_run``)."""
     ordered = sorted((c for c in coups if c), key=_play_order)
     events = [event for coup in ordered for event in coup]
-    return Inputs(BANKER_RUN, f"table:{table_id}", events), check_banker_runs(ordered)
+    inputs = Inputs(BANKER_RUN, f"table:{table_id}", events)
+    return inputs, BANKER_RUNS.adjudicate(inputs, False)
 
 
 def banker_run_unit(inputs: Inputs, verdict: RunVerdict) -> SubjectRecords:

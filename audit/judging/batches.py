@@ -9,12 +9,13 @@ through the one judging path (``audit.judging.path``: ``gather`` then ``judge``)
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Iterator, Sequence
-from typing import Any
 
-from audit.judging.path import Inputs, TermsBook, gather, judge
+from audit.judging.inputs import Inputs
+from audit.judging.path import TermsBook, gather, judge
 from audit.store import AuditStore, RecordReads, Records, SubjectRecords, collector_paused
+from replayer.verdict import Verdict
 
-Judged = tuple[Inputs, Any]
+Judged = tuple[Inputs, Verdict]
 """A subject's inputs and its verdict."""
 
 

@@ -7,7 +7,8 @@ takes a subject's ``Inputs`` and nothing else:
 * ``events``: the subject's own stored events;
 * ``terms``: the ``TableTermsDeclared`` record in force at its start (poker: the rake the
   rulebook leaves to the table), looked up in the store (``TermsBook``), or None;
-* ``related``: other stored events the rules need (a satellite's target tournament);
+* ``related``: other stored events the rules need (a satellite's target tournament; the
+  jackpot records of the machines a slot machine's jackpots link or move to);
 * ``conflicts``: versions of its events the operator sent that differ from the stored
   ones (``audit.ingest.conflicts``), each a ``conflicting_versions`` finding.
 
@@ -22,88 +23,36 @@ latest stored unit (``audit.judging.current``).
 
 from __future__ import annotations
 
-import importlib
 import json
-from collections.abc import Callable, Sequence
-from dataclasses import dataclass, field, replace
+from collections.abc import Sequence
+from dataclasses import dataclass, replace
 from datetime import datetime
 from typing import Any
 
-from audit.store import (
-    VERDICT_RECORD,
-    RecordReads,
-    SubjectRecords,
-    bytes_digest,
-    canonical_bytes,
-)
+from audit.judging.inputs import Inputs
+from audit.judging.kinds import STORED_KINDS, SUBJECT_KINDS, subject_kind
+from audit.store import VERDICT_RECORD, RecordReads, SubjectRecords
 from replayer import REPLAYER_VERSION
 from replayer.completeness import conflicting_versions, incomplete
 from replayer.findings import Finding, FindingKind
 from replayer.terms import terms_in_force
+from replayer.verdict import Findings, Verdict
 
 KIND = "adjudication"
 """The store kind of verdict units (``audit.store.subjects.Adjudication``)."""
 TABLE = "table"
-
-# kind -> (module, function): the replayer's pure entry point for one subject's events.
-ADJUDICATORS: dict[str, tuple[str, str]] = {
-    "poker": ("replayer.poker.replay", "adjudicate_hand"),
-    "banked": ("replayer.casino.adjudicate", "adjudicate_round"),
-    "slots": ("replayer.slots.reconcile", "reconcile_machine"),
-    "tournament": ("replayer.tournaments", "adjudicate_tournament"),
-    TABLE: ("replayer.terms", "adjudicate_table"),
-}
-REPLAY_KINDS = tuple(ADJUDICATORS)
-DECLARED = ("poker", "banked", "slots", "tournament")
-"""Kinds whose inputs hold the table's declared terms in force: poker hands are judged
-under them; for banked rounds, slot machines and tournaments they name the operator
-(``context``), the one source of who runs a subject."""
-OWN_TABLE = ("slots", "tournament")
-"""Kinds that are their own table (the terms declared under the subject's id)."""
+"""The kind of a table's declarations (``audit.judging.kinds.table``)."""
+REPLAY_KINDS = STORED_KINDS
+"""The kinds ``replay`` judges one stored subject at a time, in order."""
 UNJUDGEABLE = "casino-audit stored-event schema"
 """Citation of a subject whose stored events the replayer cannot read."""
-_OPENING = {
-    "poker": "HandStarted",
-    "banked": "RoundOpened",
-    "slots": "MachineConfigured",
-    "tournament": "TournamentAnnounced",
-}
-_ACROSS = {"shoe": "banked"}
-"""Kinds judged across subjects of a family, whose context is their first subject's."""
-
-
-def adjudicator(kind: str) -> Callable[..., Any]:
-    """The replayer function for a kind of subject."""
-    module, function = ADJUDICATORS[kind]
-    judge: Callable[..., Any] = getattr(importlib.import_module(module), function)
-    return judge
-
-
-@dataclass(frozen=True)
-class Inputs:
-    """Everything one verdict depends on (see the module docstring)."""
-
-    kind: str
-    subject: str
-    events: Sequence[dict[str, Any]]
-    terms: dict[str, Any] | None = None
-    related: Sequence[dict[str, Any]] = field(default_factory=tuple)
-    conflicts: Sequence[dict[str, Any]] = field(default_factory=tuple)
-
-    def digest(self, rulebook: str | None) -> str:
-        """Digest of every input and the rulebook judged under (the verdict's identity)."""
-        parts = [canonical_bytes(r) for r in self.events]
-        terms = canonical_bytes(self.terms) if self.terms is not None else b"none"
-        parts.append(b"terms:" + terms)
-        parts.extend(b"related:" + canonical_bytes(r) for r in self.related)
-        parts.extend(b"conflict:" + canonical_bytes(r) for r in self.conflicts)
-        parts.append(f"rulebook:{rulebook}".encode())
-        return bytes_digest(parts)
 
 
 def opening(kind: str, events: Sequence[dict[str, Any]]) -> dict[str, Any] | None:
-    """The subject's opening event (HandStarted, RoundOpened, ...), if stored."""
-    name = _OPENING.get(kind)
+    """The subject's opening event (its kind's ``SubjectKind.opening``: HandStarted,
+    RoundOpened, ...), if stored."""
+    record = subject_kind(kind)
+    name = record.opening if record is not None else None
     return next((e for e in events if e.get("type") == name), None)
 
 
@@ -150,7 +99,8 @@ class TermsBook:
         """Read the declarations of every table these subjects name and the book does not
         hold yet, in one query (a table without any is remembered as such)."""
         self._read_conflicts(kind, [subject for subject, _ in subjects])
-        if kind != "poker":
+        record = subject_kind(kind)
+        if record is None or not record.prefetch_tables:
             return
         wanted = {table for _, events in subjects if (table := _table_of(kind, events))}
         missing = sorted(wanted - self._tables.keys())
@@ -184,16 +134,15 @@ def gather(
     conflicting versions received."""
     book = terms_book or TermsBook(store)
     conflicts = tuple(book.conflicts(kind, subject))
+    record = subject_kind(kind)
     terms = None
-    if kind in DECLARED:
-        table = _table_of(kind, events) or (subject if kind in OWN_TABLE else None)
+    if record is not None and record.declared:
+        table = _table_of(kind, events) or (subject if record.own_table else None)
         terms = book.in_force(table, started_at(kind, events))
     related: Sequence[dict[str, Any]] = ()
-    if kind == "tournament":
-        announced = opening(kind, events)
-        target = announced.get("satellite_for") if announced else None
-        if target:
-            related = store.records_of(kind, str(target))
+    announced = opening(kind, events)
+    if record is not None and record.related is not None and announced is not None:
+        related = record.related(store, kind, announced)
     return Inputs(kind, subject, events, terms=terms, related=related, conflicts=conflicts)
 
 
@@ -202,11 +151,11 @@ class Unjudgeable:
     """The verdict on a stored subject the replayer could not judge: one ``data_quality``
     finding saying why, so one bad subject never stops a replay or a night."""
 
-    findings: list[Finding]
+    findings: tuple[Finding, ...]
     rulebook_id: str | None = None
 
 
-def judge(inputs: Inputs, *, with_steps: bool = False) -> Any:
+def judge(inputs: Inputs, *, with_steps: bool = False) -> Verdict:
     """The replayer's verdict on ``inputs`` (pure: the same inputs, the same verdict).
 
     Poker hands are judged with the table terms in force; a satellite's extra seats
@@ -222,36 +171,25 @@ def judge(inputs: Inputs, *, with_steps: bool = False) -> Any:
     if not inputs.conflicts:
         return verdict
     extra = conflicting_versions(inputs.subject, inputs.conflicts)
-    if isinstance(verdict.findings, tuple):
-        return replace(verdict, findings=(*verdict.findings, *extra))
-    return replace(verdict, findings=[*verdict.findings, *extra])
+    return replace(verdict, findings=(*verdict.findings, *extra))
 
 
-def _incomplete_or_judged(inputs: Inputs, with_steps: bool) -> Any:
-    gap = incomplete(inputs.subject, inputs.events) if inputs.kind in _OPENING else None
+def _incomplete_or_judged(inputs: Inputs, with_steps: bool) -> Verdict:
+    record = subject_kind(inputs.kind)
+    whole = record is None or record.opening is None or record.across is not None
+    gap = None if whole else incomplete(inputs.subject, inputs.events)
     if gap is not None:
-        return Unjudgeable([gap])
-    try:
-        return _judge(inputs, with_steps)
+        return Unjudgeable((gap,))
+    try:  # the kind's adjudicator (``audit.judging.kinds``): one signature for every kind
+        return SUBJECT_KINDS[inputs.kind].adjudicate(inputs, with_steps)
     except Exception as error:  # any stored record, however malformed, gets a verdict
         reason = f"the replayer could not judge this {inputs.kind} subject: {error!r}"
         return Unjudgeable(
-            [Finding(FindingKind.DATA_QUALITY, inputs.subject, UNJUDGEABLE, reason[:500])]
+            (Finding(FindingKind.DATA_QUALITY, inputs.subject, UNJUDGEABLE, reason[:500]),)
         )
 
 
-def _judge(inputs: Inputs, with_steps: bool) -> Any:
-    judge_subject = adjudicator(inputs.kind)
-    if inputs.kind == "poker":
-        return judge_subject(inputs.events, table_terms=inputs.terms, with_steps=with_steps)
-    if inputs.kind == "banked":
-        return judge_subject(inputs.events, with_steps=with_steps)
-    if inputs.kind == "tournament" and inputs.related:
-        return judge_subject(inputs.events, target_events=inputs.related)
-    return judge_subject(inputs.events)
-
-
-def findings_json(verdict: Any) -> list[dict[str, Any]]:
+def findings_json(verdict: Findings) -> list[dict[str, Any]]:
     """The verdict's findings in their canonical, byte-stable JSON form."""
     return [json.loads(json.dumps(f.to_record(), sort_keys=True)) for f in verdict.findings]
 
@@ -260,39 +198,29 @@ def context(inputs: Inputs) -> dict[str, Any]:
     """Who and what a verdict is about, for people: currency, table, players, operator.
 
     ``players`` maps the keys findings use for people (poker: seat numbers; a banked
-    round: bet ids) to player ids.
+    round: bet ids) to player ids (the kind's ``SubjectKind.players``), and the kind adds
+    what its record's ``about`` says.
     A banked round adds ``player_accounts``: whether its table declares that its rounds
     name players by the operator's accounts (``TableTermsDeclared.player_accounts``);
     otherwise its player ids are seat labels, named per table (``audit.wording``). A
     tournament hand adds ``tournament``: the tournament its ``HandStarted`` names.
     """
-    kind = _ACROSS.get(inputs.kind, inputs.kind)
-    first = opening(kind, inputs.events) or {}
-    when = started_at(kind, inputs.events)
+    record = subject_kind(inputs.kind)
+    first = opening(inputs.kind, inputs.events) or {}
+    when = started_at(inputs.kind, inputs.events)
     terms = inputs.terms or {}
-    players: dict[str, str] = {}
-    if inputs.kind == "poker":
-        for seat in first.get("seats") or ():
-            if isinstance(seat, dict) and "seat" in seat:
-                players[str(seat["seat"])] = str(seat.get("player_id", ""))
-    bets = [e for e in inputs.events if inputs.kind == "banked" and e.get("type") == "BetPlaced"]
-    for bet in bets:  # a banked round's findings name bets: each bet's player
-        if bet.get("bet_id") is not None and bet.get("player_id") is not None:
-            players[str(bet["bet_id"])] = str(bet["player_id"])
     table = first.get("table_id")
-    if table is None and inputs.kind in ("slots", "tournament", TABLE):
+    if table is None and record is not None and record.own_table:
         table = inputs.subject
     about = {
         "currency": first.get("currency") or terms.get("currency"),
         "table": None if table is None else str(table),
-        "players": players,
+        "players": record.players(inputs, first) if record is not None else {},
         "operator": terms.get("operator"),
         "started_at": when.isoformat() if when else None,
     }
-    if kind == "banked":
-        about["player_accounts"] = terms.get("player_accounts") is True
-    if inputs.kind == "poker" and first.get("tournament_id"):
-        about["tournament"] = str(first["tournament_id"])  # audit.subject_index
+    if record is not None:
+        about.update(record.about(inputs, first))
     return about
 
 
@@ -347,9 +275,9 @@ def verdict_record(
     return adjudication_unit(record, digest, source="replay")
 
 
-def verdict_unit(inputs: Inputs, verdict: Any) -> SubjectRecords:
+def verdict_unit(inputs: Inputs, verdict: Verdict) -> SubjectRecords:
     """The store unit recording one verdict on ``inputs``."""
-    rulebook = getattr(verdict, "rulebook_id", None)
+    rulebook = verdict.rulebook_id
     return verdict_record(
         inputs.kind,
         inputs.subject,
@@ -364,7 +292,7 @@ def verdict_unit(inputs: Inputs, verdict: Any) -> SubjectRecords:
 
 def judge_stored(
     store: RecordReads, kind: str, subject: str, *, with_steps: bool = True
-) -> tuple[Inputs, Any] | None:
+) -> tuple[Inputs, Verdict] | None:
     """Gather and judge one stored subject (None when it is not stored)."""
     events = store.records_of(kind, subject)
     if not events:

@@ -19,24 +19,25 @@ from datetime import date
 from functools import partial
 from typing import Any
 
-from audit.judging.banker_runs import BANKER_RUN, banker_run_unit, is_coup, judge_banker_run
+from audit.judging.banker_runs import banker_run_unit, is_coup, judge_banker_run
 from audit.judging.batches import VerdictWriter, judged_batches
+from audit.judging.inputs import Inputs
+from audit.judging.kinds import BANKER_RUN, SUBJECT_KINDS, TABLE_SESSION
 from audit.judging.path import (
     REPLAY_KINDS,
-    Inputs,
     TermsBook,
     started_on,
     verdict_unit,
 )
 from audit.judging.shoes import judge_shoe, shoe_of, shoes_of_rounds
 from audit.judging.table_sessions import (
-    TABLE_SESSION,
     judge_table_sessions,
     session_hand,
     session_unit,
 )
 from audit.store import AuditStore, SubjectRecords
 from replayer.findings import tally_kinds
+from replayer.verdict import Verdict
 
 DEFAULT_BATCH = 2000
 
@@ -61,7 +62,8 @@ def replay(
 ) -> ReplaySummary:
     """Judge every stored subject of ``kinds`` started within [since, until] (UTC days).
 
-    Table declarations are judged whatever their dates (they govern later subjects).
+    Table declarations are judged whatever their dates (they govern later subjects:
+    ``SubjectKind.undated``).
     """
     summary = ReplaySummary()
     writer = VerdictWriter(store, batch)
@@ -73,7 +75,7 @@ def replay(
         BANKER_RUN: banker_run_unit,
     }
 
-    def record(inputs: Inputs, verdict: Any) -> None:
+    def record(inputs: Inputs, verdict: Verdict) -> None:
         summary.subjects[inputs.kind] = summary.subjects.get(inputs.kind, 0) + 1
         summary.with_findings += bool(verdict.findings)
         tally_kinds(verdict.findings, summary.findings)
@@ -83,7 +85,8 @@ def replay(
     tables: dict[str, list[str]] = {}  # table -> its cash hands a session may hold
     shoe_rounds: dict[str, list[str]] = {}  # table -> its rounds dealt from a shoe
     for kind in kinds:
-        keep = None if kind == "table" else partial(_started_within, kind, since, until)
+        undated = SUBJECT_KINDS[kind].undated
+        keep = None if undated else partial(_started_within, kind, since, until)
         batches = store.iter_subject_batches(kind, batch)
         for judged in judged_batches(store, kind, batches, terms_book, keep):
             for inputs, verdict in judged:

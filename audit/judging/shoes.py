@@ -15,12 +15,12 @@ from __future__ import annotations
 from collections.abc import Iterable, Mapping, Sequence
 from typing import Any
 
-from audit.judging.path import Inputs, TermsBook, started_at
+from audit.judging.inputs import Inputs
+from audit.judging.kinds.shoe import SHOE, SHOES
+from audit.judging.path import TermsBook, started_at
 from audit.store import StoreReads
-from replayer.casino.shoes import SHOE_ARTICLES, ShoeVerdict, check_shoe, play_order
+from replayer.casino.shoes import SHOE_ARTICLES, ShoeVerdict, play_order
 
-SHOE = "shoe"
-"""The subject kind of a shoe (``shoe:<table id>:<shoe id>``)."""
 ShoeKey = tuple[str, str]
 """(table id, shoe id)."""
 
@@ -58,10 +58,12 @@ def judge_shoe(
     key: ShoeKey, rounds: Sequence[Sequence[dict[str, Any]]], terms: TermsBook | None = None
 ) -> tuple[Inputs, ShoeVerdict]:
     """The inputs (the rounds' events in play order, the table's terms in force at the
-    first) and the verdict of one shoe."""
+    first) and the verdict of one shoe (its kind's adjudicator,
+    ``audit.judging.kinds.shoe``)."""
     ordered = sorted((r for r in rounds if r), key=play_order)
     events = [event for records in ordered for event in records]
     declared = None
     if terms is not None and ordered:
         declared = terms.in_force(key[0], started_at("banked", ordered[0]))
-    return Inputs(SHOE, shoe_subject(key), events, terms=declared), check_shoe(ordered)
+    inputs = Inputs(SHOE, shoe_subject(key), events, terms=declared)
+    return inputs, SHOES.adjudicate(inputs, False)

@@ -18,13 +18,12 @@ from collections.abc import Iterator, Sequence
 from datetime import datetime
 from typing import Any
 
-from audit.judging.path import Inputs, TermsBook, verdict_unit
+from audit.judging.inputs import Inputs
+from audit.judging.kinds.table_session import SESSION, TABLE_SESSION
+from audit.judging.path import TermsBook, verdict_unit
 from audit.store import SubjectRecords
-from replayer.sessions import SessionVerdict, adjudicate_session, table_sessions
+from replayer.sessions import SessionVerdict, table_sessions
 from replayer.sessions.hands import summarize
-
-TABLE_SESSION = "table_session"
-"""The subject kind of a poker table's session (``<table id>@<first hand id>``)."""
 
 
 def session_hand(records: Sequence[dict[str, Any]]) -> str | None:
@@ -38,13 +37,15 @@ def judge_table_sessions(
     hands: Sequence[Sequence[dict[str, Any]]],
 ) -> Iterator[tuple[Inputs, SessionVerdict]]:
     """The inputs and verdict of each session of two or more hands among one table's
-    ``hands`` (each a stored hand's events), in play order."""
+    ``hands`` (each a stored hand's events), in play order (its kind's adjudicator,
+    ``audit.judging.kinds.table_session``)."""
     by_id = {str(events[0].get("hand_id")): events for events in hands if events}
     for session in table_sessions(list(by_id.values())):
         if len(session.hands) < 2:
             continue
         events = [event for hand in session.hands for event in by_id[hand.hand_id]]
-        yield Inputs(TABLE_SESSION, session.subject, events), adjudicate_session(events)
+        inputs = Inputs(TABLE_SESSION, session.subject, events)
+        yield inputs, SESSION.adjudicate(inputs, False)
 
 
 def session_unit(

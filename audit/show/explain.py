@@ -33,6 +33,8 @@ from typing import Any
 from audit.judging import (
     BANKER_RUN,
     SHOE,
+    STORED_KINDS,
+    SUBJECT_KINDS,
     TABLE_SESSION,
     Inputs,
     Verdicts,
@@ -70,16 +72,9 @@ from audit.store import StoreReads
 from audit.subject_index import SubjectIndex
 from audit.tournament_hands import hands_of, level_of, tournament_of, tournament_stored
 from replayer.rulebooks.citations import resolve
+from replayer.verdict import Verdict
 
-JUDGED = ("poker", "banked", "slots", "tournament", "table")
 INCIDENT = "incident"
-TITLES = {
-    "poker": "POKER HAND",
-    "banked": "BANKED ROUND",
-    "slots": "SLOT MACHINE",
-    "tournament": "TOURNAMENT",
-    "table": "TABLE DECLARATIONS",
-}
 BODIES = {
     "banked": round_body,
     "slots": slots_body,
@@ -108,11 +103,12 @@ def explanation(
     (``audit.judging.Verdicts``; by default a scan of every stored unit id), ``index`` a
     table's coups and a tournament's hands (``audit.subject_index``; by default a scan)."""
     parts: list[Part | Unjudged] = []
-    for kind in JUDGED:
+    for kind in STORED_KINDS:
         try:
             judged = judge_stored(store, kind, subject_id, with_steps=True)
         except (KeyError, TypeError, ValueError, IndexError) as error:
-            parts.append(Unjudged(f"{TITLES[kind]} {safe(subject_id)}", safe(error)))
+            title = SUBJECT_KINDS[kind].title
+            parts.append(Unjudged(f"{title} {safe(subject_id)}", safe(error)))
             continue
         if judged is not None:
             parts.append(_judged(store, kind, subject_id, *judged, verdicts, index))
@@ -138,8 +134,8 @@ def _judged(
     store: StoreReads,
     kind: str,
     subject: str,
-    inputs: Any,
-    verdict: Any,
+    inputs: Inputs,
+    verdict: Verdict,
     verdicts: Verdicts | None,
     index: SubjectIndex | None,
 ) -> Part:
@@ -147,10 +143,9 @@ def _judged(
     first = opening(kind, inputs.events) or {}
     variant = first.get("variant") or first.get("game") or ("slots" if kind == "slots" else None)
     when = started_at(kind, inputs.events)
-    place = {"slots": "machine", "tournament": "tournament"}.get(kind, "table")
-    what = {"poker": "poker hand", "slots": "slot machine", "table": "table declarations"}.get(
-        kind, kind
-    )
+    record = SUBJECT_KINDS[kind]
+    place = record.place
+    what = record.noun
     if kind == "banked":
         what = f"banked round ({GAMES.get(str(first.get('game')), safe(first.get('game')))})"
     if kind == "poker":
@@ -162,7 +157,7 @@ def _judged(
         variant = latest.get("game")
         about["currency"] = about.get("currency") or latest.get("currency")
         about["operator"] = about.get("operator") or latest.get("operator")
-        starts = [e.get("effective_from") for e in inputs.events if e.get("effective_from")]
+        starts = [e["effective_from"] for e in inputs.events if e.get("effective_from")]
         when = min(starts) if starts else None
     findings = findings_json(verdict)
     numbers = numbered(findings)
@@ -185,7 +180,7 @@ def _judged(
     )
     units = adjudication_units(store, [(kind, subject)], verdicts)
     return Part(
-        f"{TITLES[kind]} {safe(subject)}",
+        f"{record.title} {safe(subject)}",
         header,
         story,
         tuple(findings_section(rows(findings, about), variant=variant, at=when)),

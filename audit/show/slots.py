@@ -89,7 +89,7 @@ def slots_body(
         if kind == "GamePlayed":
             games += 1
         if (
-            kind not in ("MeterRead", "MachineReset", "MachineConfigured")
+            kind not in ("MeterRead", "MachineReset", "MachineConfigured", *_JACKPOT_SHOWN)
             and sequence not in failing
         ):
             continue
@@ -110,7 +110,8 @@ def slots_body(
             lines += _reading(event, windows.get(sequence), by_sequence, currency, games)
             games = 0
         else:
-            lines.append(step(f"{INDENT}#{sequence:<5} {at}  {safe(kind)}"))
+            said = _jackpot_words(event, currency) or safe(kind)
+            lines.append(step(f"{INDENT}#{sequence:<5} {at}  {said}"))
         for finding in hits:
             lines.append(
                 flag(
@@ -166,6 +167,13 @@ def _configured(config: Mapping[str, Any], previous: Mapping[str, Any] | None) -
         f"{money(config.get('denomination'), currency)}, largest single win "
         f"{money(config.get('max_single_win'), currency)}, meters of {safe(width)} digits{rolls}"
     )
+    if config.get("jackpot_rate_bps") is not None:
+        linked = config.get("jackpot_linked") or ()
+        text += (
+            f", jackpot {safe(config.get('jackpot_pool'))} at "
+            f"{percent(config.get('jackpot_rate_bps'))} of every wager"
+            + (f" (superjackpot of {len(linked)} linked machines)" if linked else "")
+        )
     if previous is None:
         return f"{at}  configured: {text}"
     changed = [
@@ -176,6 +184,27 @@ def _configured(config: Mapping[str, Any], previous: Mapping[str, Any] | None) -
     return f"{at}  RECONFIGURED (#{safe(config.get('sequence'))}): " + (
         "; ".join(changed) if changed else "same terms"
     )
+
+
+_JACKPOT_SHOWN = ("JackpotLevelRead", "JackpotAwarded", "JackpotTransferred", "JackpotReceived")
+"""Jackpot records shown whether or not a finding marks them (a deduction only then)."""
+_JACKPOT_WORDS = {
+    "JackpotContributed": "deducted {amount} to jackpot {pool}",
+    "JackpotLevelRead": "jackpot {pool} reads {amount} held",
+    "JackpotAwarded": "jackpot {pool} awarded: {amount}",
+    "JackpotTransferred": "jackpot {pool}: {amount} moved to machine {to_machine} ({reason})",
+    "JackpotReceived": "jackpot {pool}: {amount} received from machine {from_machine}",
+    "ConfigurationApproved": "approval {approval}: paytable {paytable_id}, model {model}",
+}
+"""Record type -> how a jackpot record or an approval reads (PT-217/2007 III.3-6, III.8)."""
+
+
+def _jackpot_words(event: Mapping[str, Any], currency: str | None) -> str | None:
+    words = _JACKPOT_WORDS.get(str(event.get("type")))
+    if words is None:
+        return None
+    fields = {k: safe(v) for k, v in event.items()}
+    return words.format_map({**fields, "amount": money(event.get("amount"), currency)})
 
 
 _SETTINGS = {

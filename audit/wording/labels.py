@@ -46,6 +46,10 @@ KIND_LABELS: dict[str, str] = {
     FindingKind.LATE_ENTRY_AFTER_ITM: "Entry after the paid places were reached",
     FindingKind.ENTRY_NOT_PERSONAL: "Tournament seat played by someone without an entry",
     FindingKind.DEAL_OUTSIDE_RULES: "Tournament deal the rules do not allow",
+    FindingKind.JACKPOT_CONTRIBUTION: "Jackpot deduction other than the declared share",
+    FindingKind.JACKPOT_LIABILITY: "Jackpot holds other than its contributions",
+    FindingKind.JACKPOT_TRANSFER: "Jackpot not moved whole to a like machine",
+    FindingKind.UNAPPROVED_CONFIGURATION: "Machine configured other than approved",
 }
 
 

@@ -7,6 +7,7 @@ from collections.abc import Callable, Iterable, Mapping
 from functools import partial
 from typing import Any
 
+from audit.wording import jackpots
 from audit.wording.labels import meter_label
 from audit.wording.owed import _rake_excess
 from audit.wording.rows import (
@@ -478,6 +479,9 @@ SENTENCES: dict[str, Callable[[Mapping[str, Any]], str | None]] = {
     "illegal_action": _illegal_action,
     "chips_vanished": _chips_vanished,
     "acted_out_of_time": _acted_late,
+    "jackpot_contribution": jackpots.contribution,
+    "jackpot_liability": jackpots.liability,
+    "jackpot_transfer": jackpots.transfer,
 }
 
 

@@ -209,6 +209,23 @@ class SlotRules(InForce):
     # meters that were nonzero fall at once, it is a RAM clear (all meters restart at zero),
     # and without a MachineReset event that clear is unexplained.
     ram_clear_drop_fraction: Fraction = Fraction(1, 2)
+    # choice: III.3-4 allow the jackpot "sem prejuízo da percentagem" of III.2; read as: the
+    # jackpot's share is on top of the minimum, so the theoretical return less the declared
+    # deduction must still reach minimum_return (False: the deduction counts toward it).
+    jackpot_outside_minimum: bool = True
+    # III.6: an unawarded jackpot moves to a machine "do mesmo modelo e apostas": the
+    # configuration fields two machines must share to be alike.
+    like_machine: tuple[str, ...] = ("model", "denomination")
+    # III.8: the characteristics of an approval (ConfigurationApproved) a configuration in
+    # force must match.
+    approved_characteristics: tuple[str, ...] = (
+        "model",
+        "paytable_id",
+        "denomination",
+        "theoretical_return_bps",
+        "max_single_win",
+        "jackpot_rate_bps",
+    )
 
 
 CasinoRulebook = PuntoBancoRules | CheminDeFerRules | BlackjackRules | RouletteRules | SlotRules

@@ -809,6 +809,19 @@ _PT_III: tuple[tuple[str, str, str], ...] = (
         "concessionaire, available or guaranteed for the winner",
     ),
     (
+        "III.6",
+        "Unawarded jackpot moved",
+        "Jackpot and superjackpot amounts that cannot be awarded by force majeure move to "
+        "another machine or group of the same model and bets, or to machines the "
+        "Inspecção-Geral de Jogos authorises",
+    ),
+    (
+        "III.8",
+        "Approved characteristics",
+        "The characteristics of machine models the Inspecção-Geral de Jogos approved may not "
+        "be altered afterwards without its approval",
+    ),
+    (
         "III.9",
         "Meters",
         "Machines have at least wager, prize and collection meters, always working and "

@@ -81,7 +81,8 @@ def _into(*meters: str) -> Callable[[FlatEvent], dict[str, int]]:
 
 
 def _no_meter(event: FlatEvent) -> dict[str, int]:
-    """The configuration, a reading or a reset: no meter counts it."""
+    """The configuration, a reading, a reset, an approval or a jackpot record (a jackpot's
+    payment is its HandpayMade): no meter counts it."""
     return {}
 
 
@@ -94,5 +95,11 @@ CONTRIBUTIONS: dict[str, Callable[[FlatEvent], dict[str, int]]] = {
     "TicketPrinted": _into("ticket_out", "cancelled_credits"),
     "TicketRedeemed": _into("ticket_in", "drop"),
     "MachineReset": _no_meter,
+    "ConfigurationApproved": _no_meter,
+    "JackpotContributed": _no_meter,
+    "JackpotLevelRead": _no_meter,
+    "JackpotAwarded": _no_meter,
+    "JackpotTransferred": _no_meter,
+    "JackpotReceived": _no_meter,
 }
 """Record type -> what its event adds to the meters (every type of the slots schema)."""

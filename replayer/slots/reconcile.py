@@ -36,7 +36,7 @@ Walking the machine's events in order:
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import Callable, Iterable, Mapping
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from fractions import Fraction
 from typing import Any
@@ -44,6 +44,7 @@ from typing import Any
 from replayer.events import FlatEvent
 from replayer.findings import Finding, FindingKind
 from replayer.rulebooks.casino import SlotRules, casino_rulebook_for
+from replayer.slots.jackpot import jackpot_findings
 from replayer.slots.meters import COMPOSITES, contributions
 from replayer.slots.returns import beyond_standard_errors, overpays_beyond_bound
 from replayer.slots.verdict import ConfigurationPeriod, MachineStep, MachineVerdict, Window
@@ -115,8 +116,12 @@ class _Machine:
         )
 
 
-def reconcile_machine(events: Iterable[FlatEvent]) -> MachineVerdict:
-    """Reconcile one machine's stream; deterministic and pure."""
+def reconcile_machine(
+    events: Iterable[FlatEvent], related: Sequence[Mapping[str, Any]] = ()
+) -> MachineVerdict:
+    """Reconcile one machine's stream; deterministic and pure. ``related``: the records of
+    the other machines its jackpots name (``jackpot.related_machines``), for the jackpot
+    rules (``replayer.slots.jackpot``: PT-217/2007 III.3-6, III.8)."""
     ordered = sorted(events, key=lambda event: event["sequence"])
     machine_ids = {event["machine_id"] for event in ordered}
     if len(machine_ids) != 1:
@@ -146,6 +151,7 @@ def reconcile_machine(events: Iterable[FlatEvent]) -> MachineVerdict:
                 tuple(machine.findings[before:]),
             )
         )
+    machine.findings += jackpot_findings(machine_id, ordered, related, rules)
     actual = Fraction(machine.won, machine.coin_in) if machine.coin_in else None
     several = len(machine.periods) > 1
     for period in machine.periods:
@@ -536,5 +542,12 @@ APPLY: dict[str, Callable[[_Machine, FlatEvent], None]] = {
     "TicketPrinted": _counted,
     "TicketRedeemed": _counted,
     "MachineReset": _reset,
+    "ConfigurationApproved": _counted,
+    "JackpotContributed": _counted,
+    "JackpotLevelRead": _counted,
+    "JackpotAwarded": _counted,
+    "JackpotTransferred": _counted,
+    "JackpotReceived": _counted,
 }
-"""Record type -> what its event does to the machine (every type of the slots schema)."""
+"""Record type -> what its event does to the machine (every type of the slots schema; the
+jackpot records move no meter and are judged whole by ``jackpot.jackpot_findings``)."""

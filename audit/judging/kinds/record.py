@@ -1,0 +1,80 @@
+"""``SubjectKind``: what the judging path knows of one kind of subject, in one record.
+
+A kind's record (one module per family in this package, built from the family's own
+replayer functions) says how its subject is judged (``adjudicate``: every kind's adapter
+takes a subject's ``Inputs`` and whether to build the step-by-step view), which event
+opens it (its start, its table, its operator's terms), whether it is judged under the
+table terms declared in force (``declared``) and whether it is its own table
+(``own_table``: the terms are declared under the subject's id), the other stored events
+its rules need (``related``), who its findings name (``players``, ``about``), how
+``show`` titles it (``title``, ``place``, ``noun``), and, for a kind judged across other
+subjects' events (a table's banker runs, a poker table session, a shoe), the shape of its
+ids (``across``).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass
+from typing import Any, Generic, TypeVar
+
+from audit.judging.inputs import Inputs
+from audit.store import RecordReads
+from replayer.verdict import Verdict
+
+V = TypeVar("V", bound=Verdict, covariant=True)
+"""The verdict class a kind's adjudicator returns."""
+Related = Callable[[RecordReads, str, Mapping[str, Any]], Sequence[dict[str, Any]]]
+"""(the store, the kind, the subject's opening event) -> the other stored events its rules
+need (a satellite's target tournament)."""
+Players = Callable[[Inputs, Mapping[str, Any]], dict[str, str]]
+"""(inputs, opening event) -> the keys its findings use for people -> player ids."""
+About = Callable[[Inputs, Mapping[str, Any]], dict[str, Any]]
+"""(inputs, opening event) -> what the kind adds to a verdict's context."""
+IdShape = Callable[[str], bool]
+"""Whether a subject id has the shape of a kind's ids."""
+
+
+def no_players(inputs: Inputs, first: Mapping[str, Any]) -> dict[str, str]:
+    """A kind whose findings name no player."""
+    return {}
+
+
+def nothing_more(inputs: Inputs, first: Mapping[str, Any]) -> dict[str, Any]:
+    """A kind that adds nothing to a verdict's context."""
+    return {}
+
+
+@dataclass(frozen=True)
+class SubjectKind(Generic[V]):
+    """One kind of subject (see the module docstring)."""
+
+    name: str
+    adjudicate: Callable[[Inputs, bool], V]
+    """(a subject's inputs, build the step-by-step view) -> its verdict."""
+    opening: str | None
+    """The event type that opens a subject (None: the kind has none, e.g. a table's
+    declarations); a kind with one is judged incomplete while sequences are missing."""
+    title: str
+    """``show``'s heading (``POKER HAND``)."""
+    noun: str
+    """The kind in words (``poker hand``)."""
+    place: str = "table"
+    """What ``show`` calls where it happens (``table``, ``machine``, ``tournament``)."""
+    declared: bool = False
+    """Judged with the table's declared terms in force at its start (poker: the rake the
+    rulebook leaves to the table; other kinds: they name the operator, ``context``)."""
+    own_table: bool = False
+    """The subject is its own table (its terms are declared under its id)."""
+    undated: bool = False
+    """Judged whatever its dates (a table's declarations govern later subjects), never
+    left out of a replay for its start day."""
+    prefetch_tables: bool = False
+    """A batch reads the declarations of every table its subjects name in one query."""
+    related: Related | None = None
+    players: Players = no_players
+    about: About = nothing_more
+    across: IdShape | None = None
+    """A kind judged across other subjects' events, with none of its own
+    (``audit.judging.judged_across``): whether an id has its shape. None: a stored kind,
+    its subjects' own events judged one subject at a time (``replay``)."""

@@ -1,0 +1,42 @@
+"""The tournament (``tournament_id``): judged by
+``replayer.tournaments.adjudicate_tournament``, a satellite's extra seats against its
+target tournament's stored events (GG-2022: an extra seat for an event already entered is
+paid as T$ = buy-in minus fee); the tournament is its own table."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+from audit.judging.inputs import Inputs
+from audit.judging.kinds.record import SubjectKind
+from audit.store import RecordReads
+from replayer.tournaments import adjudicate_tournament
+from replayer.tournaments.adjudicate import TournamentVerdict
+
+
+def _adjudicate(inputs: Inputs, with_steps: bool) -> TournamentVerdict:
+    if inputs.related:
+        return adjudicate_tournament(inputs.events, target_events=inputs.related)
+    return adjudicate_tournament(inputs.events)
+
+
+def satellite_target(
+    store: RecordReads, kind: str, announced: Mapping[str, Any]
+) -> Sequence[dict[str, Any]]:
+    """A satellite's target tournament's stored events (none for any other tournament)."""
+    target = announced.get("satellite_for")
+    return store.records_of(kind, str(target)) if target else ()
+
+
+TOURNAMENT = SubjectKind[TournamentVerdict](
+    "tournament",
+    _adjudicate,
+    "TournamentAnnounced",
+    title="TOURNAMENT",
+    noun="tournament",
+    place="tournament",
+    declared=True,
+    own_table=True,
+    related=satellite_target,
+)
