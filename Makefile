@@ -8,11 +8,11 @@ VENV   ?= .venv
 PY     := $(VENV)/bin/python
 STAMP  := $(VENV)/.installed
 # The sources mypyc compiles at install (replayer/compiled.py and audit/compiled.py list
-# them; setup.py builds them): an edit to one rebuilds, so a stale extension module never
-# shadows its .py.
+# them; setup.py builds them), as `python -m audit.compiled sources` names them (importing
+# the packages does nothing else): an edit to one rebuilds, so a stale extension module
+# never shadows its .py.
 COMPILED_LISTS := replayer/compiled.py audit/compiled.py
-COMPILED_SOURCES := $(patsubst %,%.py,$(subst .,/,$(shell \
-  sed -n 's/^    "\(\(replayer\|audit\)\.[a-z_.]*\)",$$/\1/p' $(COMPILED_LISTS))))
+COMPILED_SOURCES := $(shell $(PYTHON) -m audit.compiled sources)
 CHROMIUM := /usr/bin/chromium
 REDIS    := /usr/bin/redis-server
 
@@ -52,6 +52,7 @@ demo: $(STAMP)
 	@echo "make: the command is $(VENV)/bin/casino-audit, not on your PATH: run '$(VENV)/bin/casino-audit ...', or '. $(VENV)/bin/activate' first" >&2
 
 test: $(STAMP) chromium redis
+	$(PY) -m audit.compiled check
 	$(VENV)/bin/ruff check audit replayer pipelines simulate console cli tests benchmarks
 	$(VENV)/bin/lint-imports
 	$(VENV)/bin/mypy

@@ -1,9 +1,5 @@
 """casino-audit: store, ingest, quarantine, hash chain, command line.
 
-Importing the package checks that no compiled module of the ingest path
-(``audit.compiled``) is older than its source.
+Importing the package does nothing else: the check against a stale compiled build is
+explicit (``audit.compiled.check_build``).
 """
-
-from audit.compiled import check_ingest_sources
-
-check_ingest_sources()

@@ -12,15 +12,20 @@ tree (``merkle``). Their ``.py`` files stay beside the extension modules: the fa
 and the reference (``tests/test_compiled_build.py`` proves an ingest stores the same
 bytes, chain hashes and Merkle root either way).
 
-The list is a literal: ``setup.py`` and the ``Makefile`` read it without importing
-``audit``. Importing ``audit`` checks that none of these is older than its source.
+The list is a literal: ``setup.py`` reads it without importing ``audit``. Importing a
+package checks nothing: the check that no compiled module of either package is older
+than its source is explicit (``check_build``), at the command line's start
+(``cli.main``) and in ``make test``, which also reads the sources the install stamp
+depends on from here (``python -m audit.compiled sources``).
 """
 
 from __future__ import annotations
 
+import sys
 from pathlib import Path
 
-from replayer.compiled import MANIFEST_NAME, check_sources
+from replayer import compiled as replayer_compiled
+from replayer.compiled import MANIFEST_NAME, check_sources, source_path
 
 MANIFEST = Path(__file__).with_name(MANIFEST_NAME)
 """Module -> SHA-256 of the source it was compiled from; written by ``setup.py``."""
@@ -47,6 +52,36 @@ COMPILED_MODULES = (
 chain."""
 
 
-def check_ingest_sources() -> None:
-    """``replayer.compiled.check_sources`` for these modules (``StaleBuildError``)."""
+def check_build() -> None:
+    """Raise ``StaleBuildError`` naming every compiled module, the replayer's or these,
+    whose source changed since it was compiled (``replayer.compiled.check_sources``)."""
+    check_sources()
     check_sources(COMPILED_MODULES, MANIFEST)
+
+
+def source_files() -> list[str]:
+    """The source file of every compiled module of both packages, relative to the tree."""
+    modules = replayer_compiled.COMPILED_MODULES + COMPILED_MODULES
+    return [str(source_path(m).relative_to(replayer_compiled.ROOT)) for m in modules]
+
+
+def main(argv: list[str]) -> int:
+    """``python -m audit.compiled sources``: the compiled sources, one a line (the
+    ``Makefile``'s install stamp); ``check``: ``check_build``, its message and exit 2 when
+    the build is stale."""
+    if argv == ["sources"]:
+        print("\n".join(source_files()))
+        return 0
+    if argv == ["check"]:
+        try:
+            check_build()
+        except replayer_compiled.StaleBuildError as error:
+            print(error, file=sys.stderr)
+            return 2
+        return 0
+    print("usage: python -m audit.compiled sources|check", file=sys.stderr)
+    return 2
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv[1:]))

@@ -3,6 +3,8 @@
 Exit codes (``cli.common``): 0 done; 1 done, but the data has problems; 2 could not run.
 No command ends in a traceback: ``CannotRun`` and a store failing mid-run are exit 2 with
 a message (the store URL's password scrubbed), output piped to ``head`` stops quietly.
+Every command first checks the compiled build (``audit.compiled.check_build``): a stale one
+is exit 2, naming the modules to rebuild.
 """
 
 from __future__ import annotations
@@ -66,9 +68,22 @@ def _is_store_failure(error: BaseException) -> bool:
     return isinstance(error, (PersistenceError, psycopg.Error, sqlite3.Error))
 
 
+def _check_build() -> None:
+    """Refuse to run on a stale compiled build (``audit.compiled.check_build``): a
+    compiled module older than its source would stand in for the edited ``.py``."""
+    from audit.compiled import check_build
+    from replayer.compiled import StaleBuildError
+
+    try:
+        check_build()
+    except StaleBuildError as error:
+        raise CannotRun(str(error)) from None
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     args = build_parser().parse_args(argv)
     try:
+        _check_build()
         run: Command = args.run
         return run(args)
     except CannotRun as error:

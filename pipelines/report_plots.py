@@ -138,14 +138,18 @@ def meter_variance(machines: Mapping[str, Mapping[str, Any]], path: Path) -> Pat
     """Left: meter variance per machine (movement less events); right: return vs theory."""
     if not machines:
         return None
+    bars = ((-0.2, "coin_in", FLAGGED), (0.2, "coin_out", NORMAL))
+
+    def off(figures: Mapping[str, Any]) -> int:
+        return sum(abs(figures.get("meter_variance", {}).get(meter, 0)) for _, meter, _ in bars)
+
     varied = sorted(
-        ((m, f) for m, f in machines.items() if any(f.get("meter_variance", {}).values())),
-        key=lambda item: (-sum(abs(v) for v in item[1]["meter_variance"].values()), item[0]),
+        ((m, f) for m, f in machines.items() if off(f)), key=lambda item: (-off(item[1]), item[0])
     )[:MAX_BARS]
     figure, (left, right) = plt.subplots(1, 2, figsize=(12, max(3.5, 0.3 * len(varied) + 2)))
     if varied:
         rows = range(len(varied))
-        for offset, meter, colour in ((-0.2, "coin_in", FLAGGED), (0.2, "coin_out", NORMAL)):
+        for offset, meter, colour in bars:
             left.barh(
                 [r + offset for r in rows],
                 [f["meter_variance"].get(meter, 0) / 100 for _, f in varied],

@@ -3,7 +3,7 @@ stale build (for every package that compiles modules).
 
 Each package that compiles modules lists them in its own ``<package>/compiled.py`` as a
 literal ``COMPILED_MODULES`` tuple (``setup.py`` reads the literal without importing the
-package; the ``Makefile`` reads the same lines): here the replayer's, in
+package; the ``Makefile`` asks ``python -m audit.compiled sources``): here the replayer's, in
 ``audit/compiled.py`` the ingest path's (``replayer`` never imports ``audit``).
 ``setup.py`` compiles every listed module with mypyc at install (``pip install .``,
 ``pip install -e .``, ``make install``) unless ``CASINO_AUDIT_PURE_BUILD=1`` (then the
@@ -13,8 +13,9 @@ byte-identical verdicts and findings).
 
 A compiled build records the SHA-256 of every compiled module's source in its package's
 manifest (``replayer/compiled-sources.json``, ``audit/compiled-sources.json``).
-``check_sources`` (run when the package is imported, with the package's list and manifest)
-refuses to go on when a compiled module's ``.py`` has changed since it was compiled: the
+``check_sources`` (with a package's list and manifest; ``audit.compiled.check_build``
+checks both packages, explicitly: at the command line's start and in ``make test``, never
+on import) refuses to go on when a compiled module's ``.py`` has changed since it was compiled: the
 old machine code would silently stand in for the edited source. Rebuild (``make install``)
 or delete the extension modules (``make clean``) to go on.
 """

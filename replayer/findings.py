@@ -140,29 +140,6 @@ class Finding:
     difference: Any = None
     detail: dict[str, Any] = field(default_factory=dict)
 
-    def __init__(
-        self,
-        kind: FindingKind,
-        subject: str,
-        citation: str,
-        reason: str,
-        expected: Any = None,
-        recorded: Any = None,
-        difference: Any = None,
-        detail: dict[str, Any] | None = None,
-    ) -> None:
-        # Written out (``dataclass`` would generate it): mypyc compiles this one to direct
-        # slot stores, where the generated ``__init__`` runs interpreted. None stands for
-        # a new empty ``detail``.
-        object.__setattr__(self, "kind", kind)
-        object.__setattr__(self, "subject", subject)
-        object.__setattr__(self, "citation", citation)
-        object.__setattr__(self, "reason", reason)
-        object.__setattr__(self, "expected", expected)
-        object.__setattr__(self, "recorded", recorded)
-        object.__setattr__(self, "difference", difference)
-        object.__setattr__(self, "detail", {} if detail is None else detail)
-
     @property
     def finding_id(self) -> str:
         """Content hash: the same finding always has the same id."""

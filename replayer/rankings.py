@@ -14,7 +14,8 @@ replayer, so the rulebooks and the poker engine can both import it.
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass
+from functools import cached_property
 
 __all__ = ["MO_97_2010", "RANKS", "STANDARD", "SYNTHETIC", "Ranking"]
 
@@ -56,34 +57,35 @@ class Ranking:
     flush_beats_full_house: bool = False
     low_straight: tuple[str, ...] = ("A", "2", "3", "4", "5")
     quads_kicker_counts: bool = True
-    # Derived from low_straight in __post_init__ (the lowest rank of the ranking's deck):
-    # not an argument, and left out of repr and comparisons.
-    _lowest: int = field(init=False, repr=False, compare=False)
 
     def __post_init__(self) -> None:
-        low = tuple(self.low_straight)
-        object.__setattr__(self, "low_straight", low)
-        if len(low) != 5 or len(set(low)) != 5 or "A" not in low:
-            raise ValueError(f"low_straight must be 5 distinct ranks with the ace: {low!r}")
-        for rank in low:
-            if not isinstance(rank, str) or len(rank) != 1 or rank not in RANKS:
-                raise ValueError(f"low_straight rank {rank!r} is not one of {RANKS!r}")
-        others = sorted(RANKS.index(rank) for rank in low if rank != "A")
-        if others != list(range(others[0], others[0] + 4)) or others[-1] >= RANKS.index("K"):
-            raise ValueError(
-                f"low_straight {low!r}: the ace plus four consecutive ranks below the king"
-            )
-        object.__setattr__(self, "_lowest", others[0])
+        _lowest_of(self.low_straight)  # ValueError when it is no low straight
 
-    @property
+    @cached_property
     def lowest_rank(self) -> int:
         """Index in ``RANKS`` of the lowest rank of the deck (the low straight's lowest)."""
-        return self._lowest
+        return _lowest_of(self.low_straight)
 
     @property
     def deck_ranks(self) -> str:
         """The ranks this ranking accepts, ascending (from the low straight's lowest)."""
-        return RANKS[self._lowest :]
+        return RANKS[self.lowest_rank :]
+
+
+def _lowest_of(low: tuple[str, ...]) -> int:
+    """Index in ``RANKS`` of the lowest non-ace rank of a low straight: the ace plus four
+    consecutive ranks below the king (``Ranking.low_straight``); ValueError otherwise."""
+    if len(low) != 5 or len(set(low)) != 5 or "A" not in low:
+        raise ValueError(f"low_straight must be 5 distinct ranks with the ace: {low!r}")
+    for rank in low:
+        if not isinstance(rank, str) or len(rank) != 1 or rank not in RANKS:
+            raise ValueError(f"low_straight rank {rank!r} is not one of {RANKS!r}")
+    others = sorted(RANKS.index(rank) for rank in low if rank != "A")
+    if others != list(range(others[0], others[0] + 4)) or others[-1] >= RANKS.index("K"):
+        raise ValueError(
+            f"low_straight {low!r}: the ace plus four consecutive ranks below the king"
+        )
+    return others[0]
 
 
 #: Standard poker ranking, 52 cards: MO-97/2010 art.14-15 (kicker counted in four of

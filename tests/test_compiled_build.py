@@ -172,3 +172,45 @@ def test_pure_and_compiled_demo_findings_are_identical(tmp_path: Path) -> None:
     pure = _demo_findings(pure=True, folder=tmp_path / "pure")
     assert built[0].count(b"\n") > 10
     assert built == pure
+
+
+def test_importing_the_packages_checks_nothing_and_the_command_line_checks_first(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """The stale-build check is explicit: importing ``replayer`` or ``audit`` runs nothing
+    (no manifest is read), every command runs ``audit.compiled.check_build`` first and a
+    stale build is exit 2 naming the module, before the command touches anything."""
+    from cli.main import main
+
+    done = _run(
+        [
+            "-c",
+            "import sys, audit, replayer; "
+            "print(sorted(m for m in sys.modules if m.endswith('compiled')))",
+        ],
+        True,
+        tmp_path,
+    )
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.strip() == "[]"
+
+    def stale() -> None:
+        raise StaleBuildError("compiled modules older than their source: replayer.poker.betting")
+
+    monkeypatch.setattr(ingest_compiled, "check_build", stale)
+    store = tmp_path / "untouched.db"
+    assert main(["--store", f"sqlite:///{store}", "findings"]) == 2
+    assert "replayer.poker.betting" in capsys.readouterr().err
+    assert not store.exists()
+
+
+def test_the_make_test_check_and_the_install_stamps_sources(tmp_path: Path) -> None:
+    """``python -m audit.compiled sources`` names every compiled module's source (the
+    ``Makefile``'s install stamp); ``check`` passes on this tree."""
+    listed = _run(["-m", "audit.compiled", "sources"], False, ROOT)
+    assert listed.returncode == 0, listed.stderr
+    expected = [str(Path(*m.split("."))) + ".py" for m in ALL_COMPILED]
+    assert listed.stdout.split() == expected
+    assert all((ROOT / path).is_file() for path in expected)
+    checked = _run(["-m", "audit.compiled", "check"], False, ROOT)
+    assert checked.returncode == 0, checked.stderr

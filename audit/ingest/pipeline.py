@@ -5,9 +5,9 @@ The event is the unit: an event is the record a subject holds at one ``sequence`
 
 1. **Read.** Every file is read once, in order. Each unit (a PHH hand, a run of one
    subject's Avro records) is validated and written, pickled (or held in memory: see
-   below), to a temporary SQLite spill file with its subject, file and position, and
-   each of its events' (subject, sequence, content digest); each rejection is spilled
-   too. Nothing is stored yet: a
+   below), to a temporary SQLite spill file (``audit.ingest.spill``) with its subject,
+   file and position, and each of its events' (subject, sequence, content digest); each
+   rejection is spilled too. Nothing is stored yet: a
    disagreeing event may come in the last file.
 2. **Store.** The spill is read back in input order. Per event:
 
@@ -37,7 +37,8 @@ the end. Identity never depends on the path a file was given by: stored
 events and quarantine records name a file by ``file_identity``; the path as given is
 only in what the summary prints.
 
-No input stops an ingest or takes other records with it: a unit whose conversion raises
+No input stops an ingest or takes other records with it (each file is read into units
+by ``audit.ingest.file_units``): a unit whose conversion raises
 anything is quarantined alone with the error; a file whose reader fails is quarantined
 from that point on; a batch the store refuses is retried unit by unit and the unit that
 fails (an integer the driver cannot bind, say) is quarantined. Only an infrastructure
@@ -49,12 +50,9 @@ more quarantine record).
 
 from __future__ import annotations
 
-import os
-import pickle
 import sqlite3
-import stat
 import tempfile
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -62,19 +60,17 @@ from typing import Any
 from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PublicKey
 
 from audit.collector import fewer_collections
-from audit.ingest.avro_files import iter_avro_units
 from audit.ingest.conflicts import ConflictLog
-from audit.ingest.errors import FieldError, RecordRejected, cap
+from audit.ingest.errors import RecordRejected, cap
 from audit.ingest.file_names import file_identity
-from audit.ingest.invariants import check_widths
+from audit.ingest.file_units import internal_error, safe_units, units_of
 from audit.ingest.limits import Limits
 from audit.ingest.manifest_check import ManifestCheck
-from audit.ingest.phh import hand_events, iter_phh_records
 from audit.ingest.quarantine import RAW_LIMIT, as_subject
-from audit.ingest.room_text.reader import iter_text_units
 from audit.ingest.room_text.schedule import RakeSchedule
-from audit.ingest.rulebook_choice import check_rulebook_ids, rulebook_for
-from audit.ingest.sources import AVRO_SUFFIXES, PHH_SUFFIXES, TEXT_SUFFIXES, discover
+from audit.ingest.rulebook_choice import check_rulebook_ids
+from audit.ingest.sources import discover
+from audit.ingest.spill import Spill, SpillRow
 from audit.store import (
     DUPLICATE,
     RETIRED,
@@ -83,7 +79,6 @@ from audit.store import (
     EventConflict,
     SubjectRecords,
     canonical,
-    event_digest,
     sequence_conflict,
 )
 
@@ -128,271 +123,6 @@ class IngestSummary:
         self.quarantined += 1
         if len(self.rejected) < MAX_LISTED_REJECTIONS:
             self.rejected.append(rejected.without_raw())
-
-
-def _phh_units(
-    path: Path, rulebooks: Sequence[str], limits: Limits
-) -> Iterator[SubjectRecords | RecordRejected]:
-    for item in iter_phh_records(path, limits):
-        if isinstance(item, RecordRejected):
-            yield item
-            continue
-        try:
-            # a PHH file writes no tournament: its hands are cash hands
-            default = rulebook_for(rulebooks, str(item.fields.get("variant")), tournament=False)
-            events = hand_events(item, default_rulebook=default, limits=limits)
-            for event in events:  # the conversion checked the rest; widths are the schema's
-                check_widths("poker", event)
-        except RecordRejected as rejected:
-            yield rejected
-            continue
-        except FieldError as error:  # an event out of range after conversion
-            field_name = f"event {event['sequence']} ({event['type']}).{error.field}"
-            yield RecordRejected(path, item.position, field_name, error.reason, item.raw)
-            continue
-        except Exception as error:  # whatever else this hand raises is its own problem
-            yield _internal(path, item.position, error, item.raw)
-            continue
-        yield SubjectRecords(
-            "poker", events[0]["hand_id"], events, source=str(path), position=item.position
-        )
-
-
-def _internal(path: Path | str, position: str, error: BaseException, raw: str) -> RecordRejected:
-    return RecordRejected(
-        path,
-        position,
-        "(record)",
-        f"could not be converted: {type(error).__name__}: {cap(str(error), 500)}",
-        raw,
-    )
-
-
-def units_of(
-    path: Path,
-    rulebooks: Sequence[str] = (),
-    limits: Limits | None = None,
-    header_zone: str | None = None,
-) -> Iterator[SubjectRecords | RecordRejected]:
-    """Every unit or rejection one file yields (``header_zone``: ``ingest``'s). A path
-    that is not a regular file (a FIFO, a socket, a device: opening a FIFO would wait for
-    a writer for ever) is one rejection, never opened."""
-    limits = limits or Limits.from_env()
-    if _not_regular(path):
-        yield RecordRejected(
-            path,
-            "file",
-            "(file)",
-            "not a regular file (a FIFO, socket or device): not read",
-            "",
-        )
-    elif path.suffix in PHH_SUFFIXES:
-        yield from _phh_units(path, rulebooks, limits)
-    elif path.suffix in AVRO_SUFFIXES:
-        yield from iter_avro_units(path, rulebooks=rulebooks, limits=limits)
-    elif path.suffix in TEXT_SUFFIXES:
-        yield from iter_text_units(path, rulebooks, limits, header_zone=header_zone)
-    else:
-        yield RecordRejected(
-            path,
-            "file",
-            "(name)",
-            f"unsupported file type {path.suffix or '(none)'}: expected .avro/.phh/.phhs/.txt",
-            "",
-        )
-
-
-def _not_regular(path: Path) -> bool:
-    """Whether ``path`` (its symlink followed) exists and is no regular file."""
-    try:
-        return not stat.S_ISREG(os.stat(path).st_mode)
-    except OSError:
-        return False  # missing or unreadable: the reader says which
-
-
-def _safe_units(
-    path: Path, rulebooks: Sequence[str], limits: Limits, header_zone: str | None
-) -> Iterator[SubjectRecords | RecordRejected]:
-    """``units_of``, with a failure of the reader itself (an unreadable file, anything a
-    reader did not catch) turned into one rejection for the rest of the file."""
-    items = units_of(path, rulebooks, limits, header_zone)
-    read = 0
-    while True:
-        try:
-            item = next(items)
-        except StopIteration:
-            return
-        except Exception as error:
-            where = "file" if not read else f"after unit {read} of the file"
-            yield RecordRejected(
-                path,
-                where,
-                "(file)",
-                f"reading stopped: {type(error).__name__}: {cap(str(error), 500)}; the rest "
-                "of the file is not read",
-                "",
-            )
-            return
-        read += 1
-        yield item
-
-
-# -- the spill ----------------------------------------------------------------------------
-
-
-@dataclass
-class _Row:
-    id: int
-    file: int
-    kind: str | None
-    subject: str | None
-    position: str
-    size: int
-    """Bytes pass two loads from disk for the row (0 for a held unit: already in memory)."""
-    data: bytes
-    flagged: bool
-    held: Any = None
-    """A held unit's records, as read (``_Spill.held``); None: pickled in ``data``."""
-
-    def content(self) -> Any:
-        """The unit's records, or the rejection's (position, field, reason, raw)."""
-        return self.held if self.held is not None else pickle.loads(self.data)  # our spill
-
-
-class _Spill:
-    """Pass one's output: every unit and rejection, in input order, on disk, with an
-    index of their events by (subject, sequence, content); the records of the units
-    holding the first ``held_events`` events kept in memory instead (``held``)."""
-
-    FLUSH_ROWS, FLUSH_BYTES = 500, 16 << 20
-
-    def __init__(self, directory: str, held_events: int) -> None:
-        self.held: dict[int, list[dict[str, Any]]] = {}
-        self.room = held_events
-        self.db = sqlite3.connect(Path(directory) / "spill.sqlite", isolation_level=None)
-        for pragma in ("journal_mode = OFF", "synchronous = OFF", "cache_size = -16000"):
-            self.db.execute(f"PRAGMA {pragma}")
-        self.db.execute(
-            "CREATE TABLE unit (id INTEGER PRIMARY KEY, file INTEGER NOT NULL, kind TEXT, "
-            "subject TEXT, position TEXT NOT NULL, size INTEGER NOT NULL, data BLOB NOT NULL)"
-        )
-        self.db.execute(
-            "CREATE TABLE event (unit INTEGER NOT NULL, kind TEXT NOT NULL, subject TEXT NOT "
-            "NULL, sequence INTEGER NOT NULL, digest BLOB NOT NULL)"
-        )
-        self.db.execute("BEGIN")
-        self.units: list[tuple[Any, ...]] = []
-        self.events: list[tuple[Any, ...]] = []
-        self.buffered = 0
-        self.next_id = 1
-
-    def _add(self, row: tuple[Any, ...], size: int) -> int:
-        unit_id = self.next_id
-        self.next_id += 1
-        self.units.append((unit_id, *row))
-        self.buffered += size
-        if len(self.units) >= self.FLUSH_ROWS or self.buffered >= self.FLUSH_BYTES:
-            self._flush()
-        return unit_id
-
-    def _flush(self) -> None:
-        self.db.executemany(
-            "INSERT INTO unit (id, file, kind, subject, position, size, data) "
-            "VALUES (?,?,?,?,?,?,?)",
-            self.units,
-        )
-        self.db.executemany("INSERT INTO event VALUES (?,?,?,?,?)", self.events)
-        self.units, self.events, self.buffered = [], [], 0
-
-    def add_unit(self, file: int, unit: SubjectRecords) -> None:
-        digests = [(r["sequence"], event_digest(r)) for r in unit.records]
-        if len(digests) <= self.room:  # held as read: nothing pickled, nothing loaded
-            self.room -= len(digests)
-            row = (file, unit.kind, unit.subject_id, unit.position, 0, b"")
-            unit_id = self._add(row, 0)
-            self.held[unit_id] = unit.records
-        else:
-            data = pickle.dumps(unit.records, protocol=pickle.HIGHEST_PROTOCOL)
-            row = (file, unit.kind, unit.subject_id, unit.position, len(data), data)
-            unit_id = self._add(row, len(data))
-        self.events.extend((unit_id, unit.kind, unit.subject_id, q, d) for q, d in digests)
-
-    def add_rejection(self, file: int, rejected: RecordRejected) -> None:
-        text = (rejected.position, rejected.field, rejected.reason, rejected.raw)
-        data = pickle.dumps(text, protocol=pickle.HIGHEST_PROTOCOL)
-        self._add((file, None, None, rejected.position, len(data), data), len(data))
-
-    def finish(self) -> None:
-        """Index the events: the (subject, sequence)s whose versions differ within this
-        ingest (``disputed``), the events read more than once (``repeated``, with the
-        first unit holding each), and the subjects with either (``flagged``)."""
-        self._flush()
-        self.db.execute("COMMIT")
-        self.db.execute("CREATE INDEX event_at ON event (kind, subject, sequence, digest)")
-        self.db.execute(
-            "CREATE TABLE disputed AS SELECT kind, subject, sequence FROM event "
-            "GROUP BY kind, subject, sequence HAVING COUNT(DISTINCT digest) > 1"
-        )
-        self.db.execute(
-            "CREATE TABLE repeated AS SELECT kind, subject, sequence, digest, MIN(unit) AS "
-            "first FROM event GROUP BY kind, subject, sequence, digest HAVING COUNT(*) > 1"
-        )
-        self.db.execute(
-            "CREATE TABLE flagged AS SELECT DISTINCT kind, subject FROM "
-            "(SELECT kind, subject FROM disputed UNION SELECT kind, subject FROM repeated)"
-        )
-        for table, columns in (
-            ("disputed", "kind, subject, sequence"),
-            ("repeated", "kind, subject, sequence, digest"),
-            ("flagged", "kind, subject"),
-        ):
-            self.db.execute(f"CREATE UNIQUE INDEX {table}_at ON {table} ({columns})")
-
-    def rows(self) -> Iterator[_Row]:
-        cursor = self.db.execute(
-            "SELECT u.id, u.file, u.kind, u.subject, u.position, u.size, u.data, "
-            "f.kind IS NOT NULL FROM unit u LEFT JOIN flagged f "
-            "ON f.kind = u.kind AND f.subject = u.subject ORDER BY u.id"
-        )
-        for unit_id, file, kind, subject, position, size, data, flagged in cursor:
-            held = self.held.pop(unit_id, None)
-            yield _Row(unit_id, file, kind, subject, position, size, data, flagged, held)
-
-    def disputed(self, row: _Row) -> set[int]:
-        """Sequences of ``row``'s subject whose versions differ within this ingest."""
-        return {
-            sequence
-            for (sequence,) in self.db.execute(
-                "SELECT sequence FROM disputed WHERE kind = ? AND subject = ?",
-                (row.kind, row.subject),
-            )
-        }
-
-    def read_before(self, row: _Row) -> set[int]:
-        """Sequences of ``row``'s events that an earlier unit of this ingest holds too."""
-        return {
-            sequence
-            for (sequence,) in self.db.execute(
-                "SELECT e.sequence FROM event e JOIN repeated r ON r.kind = e.kind AND "
-                "r.subject = e.subject AND r.sequence = e.sequence AND r.digest = e.digest "
-                "WHERE e.unit = ? AND r.first != e.unit",
-                (row.id,),
-            )
-        }
-
-    def versions(self, row: _Row, sequence: int, limit: int = 3) -> list[tuple[int, str]]:
-        """(file, position) of the units holding other versions of ``row``'s event at
-        ``sequence``, first of each version."""
-        return self.db.execute(
-            "SELECT u.file, u.position FROM event e JOIN unit u ON u.id = e.unit "
-            "WHERE e.kind = ? AND e.subject = ? AND e.sequence = ? AND e.digest != "
-            "(SELECT digest FROM event WHERE unit = ? AND sequence = ?) "
-            "GROUP BY e.digest ORDER BY MIN(e.unit) LIMIT ?",
-            (row.kind, row.subject, sequence, row.id, sequence, limit),
-        ).fetchall()
-
-    def close(self) -> None:
-        self.db.close()
 
 
 # -- the ingest ---------------------------------------------------------------------------
@@ -570,7 +300,7 @@ class _Writer:
             record["raw"] = _UNSTORABLE_RAW
             self._store_quarantine([SubjectRecords(units[0].kind, units[0].subject_id, [record])])
 
-    def disagreement(self, row: _Row, spill: _Spill, unit: SubjectRecords, sequence: int) -> str:
+    def disagreement(self, row: SpillRow, spill: Spill, unit: SubjectRecords, sequence: int) -> str:
         """Why an event of ``unit`` at ``sequence`` is disputed within this ingest."""
         where = "; ".join(
             f"{file_identity(self.files[file])}, {position}"
@@ -623,7 +353,7 @@ def ingest(
         tempfile.TemporaryDirectory(prefix="casino-audit-ingest-", dir=spill_dir) as folder,
         fewer_collections(),
     ):
-        spill = _Spill(folder, HELD_EVENTS)
+        spill = Spill(folder, HELD_EVENTS)
         try:
             for number, path in enumerate(files):
                 rejected = manifests.rejection(path)
@@ -659,14 +389,14 @@ def _read(
     number: int,
     rulebooks: Sequence[str],
     limits: Limits,
-    spill: _Spill,
+    spill: Spill,
     summary: IngestSummary,
     schedule: RakeSchedule | None,
     header_zone: str | None,
     on_unit: Callable[[SubjectRecords | RecordRejected], None] | None,
 ) -> None:
     """Pass one for a file: validate, digest and spill its units."""
-    items = _safe_units(path, rulebooks, limits, header_zone)
+    items = safe_units(path, rulebooks, limits, header_zone)
     for item in schedule.with_terms(items) if schedule else items:
         summary.units_read += 1
         if on_unit:
@@ -678,13 +408,14 @@ def _read(
             spill.add_unit(number, item)
         except Exception as error:  # a record orjson or pickle refuses
             spill.add_rejection(
-                number, _internal(path, item.position or item.subject_id, error, _unit_text(item))
+                number,
+                internal_error(path, item.position or item.subject_id, error, _unit_text(item)),
             )
 
 
 def _write(
     store: AuditStore,
-    spill: _Spill,
+    spill: Spill,
     files: list[Path],
     summary: IngestSummary,
     batch_events: int,

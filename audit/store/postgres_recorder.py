@@ -6,7 +6,8 @@ different shards append side by side, so notification ids are not in commit orde
 shards, and whatever needs a settled prefix of the global order (a checkpoint's head,
 ``verify``, the console's head) waits for the writers in flight (``settled_head``).
 The database itself refuses
-UPDATE, DELETE and TRUNCATE on the events and checkpoint tables (triggers). Checkpoints
+UPDATE, DELETE and TRUNCATE on the events and checkpoint tables (triggers; the tables and
+their statements are ``audit.store.postgres_schema``'s). Checkpoints
 carry the Merkle tree root of the events up to them (columns added to older stores'
 tables when their tables are set up, or at the first checkpoint written).
 """
@@ -38,6 +39,7 @@ from audit.store.checkpoint_reads import CheckpointReads, checkpoint_row
 from audit.store.packed_reads import PackedReads, appended_later, overlap, versions_held
 from audit.store.packing import HEADER_SQL, expand
 from audit.store.partitions import NoPartition
+from audit.store.postgres_schema import TableNames, events_table, store_tables, tree_columns
 from audit.store.retention import RETENTION_COLUMNS, RetentionRecord
 from audit.store.shards import MAIN_SHARD, ShardHead
 
@@ -46,52 +48,6 @@ SUBJECT_LOCK_BUCKETS = 128
 """How many advisory locks at most a batch extending stored subjects takes: subjects
 hash into this many buckets (a power of two); two writers of subjects in one bucket queue,
 which only batches that extend subjects already stored ever do."""
-
-_REFUSE_FUNCTION = """
-CREATE OR REPLACE FUNCTION {schema}.casino_audit_refuse_change() RETURNS trigger
-LANGUAGE plpgsql AS $$
-BEGIN
-    RAISE EXCEPTION 'casino-audit: % on % refused: the store is append-only',
-        TG_OP, TG_TABLE_NAME;
-END;
-$$
-"""
-
-# A checkpoints table made before the Merkle tree gains the tree-head columns; checked
-# first, so that opening a current store does not take ALTER TABLE's exclusive lock.
-_ADD_TREE_COLUMNS = """
-DO $casino_audit$
-BEGIN
-    IF (SELECT count(*) FROM information_schema.columns WHERE table_schema = {schema_name}
-        AND table_name = {table_name}
-        AND column_name IN ('tree_root', 'tree_frontier', 'head_time')) < 3 THEN
-        ALTER TABLE {schema}.{checkpoints} ADD COLUMN IF NOT EXISTS tree_root bytea,
-            ADD COLUMN IF NOT EXISTS tree_frontier bytea,
-            ADD COLUMN IF NOT EXISTS head_time bigint;
-    END IF;
-END
-$casino_audit$
-"""
-
-# A store made before chain shards gains the shard column (its rows all on the main
-# chain: a constant default, no table rewrite), the chain form column (its rows all in
-# the legacy form, likewise), the index that finds a shard's head and the checkpoints'
-# shard heads; checked first, like the tree columns.
-_ADD_SHARD_COLUMNS = """
-DO $casino_audit$
-BEGIN
-    IF (SELECT count(*) FROM information_schema.columns WHERE table_schema = {schema_name}
-        AND ((table_name = {table_name} AND column_name IN ('chain_shard', 'chain_form'))
-          OR (table_name = {checkpoints_name} AND column_name = 'shard_heads'))) < 3 THEN
-        ALTER TABLE {schema}.{table} ADD COLUMN IF NOT EXISTS chain_shard text NOT NULL
-            DEFAULT '';
-        ALTER TABLE {schema}.{table} ADD COLUMN IF NOT EXISTS chain_form smallint NOT NULL
-            DEFAULT {legacy};
-        ALTER TABLE {schema}.{checkpoints} ADD COLUMN IF NOT EXISTS shard_heads bytea;
-    END IF;
-END
-$casino_audit$
-"""
 
 
 def _only_row(curs: Cursor[DictRow]) -> DictRow:
@@ -108,92 +64,21 @@ class ChainedPostgresApplicationRecorder(PackedReads, CheckpointReads, PostgresA
         super().__init__(datastore, events_table_name=events_table_name)
         schema = Identifier(self.datastore.schema)
         table = Identifier(self.events_table_name)
-        self.checkpoints_table = Identifier(f"{self.events_table_name}_checkpoints")
-        self.sql_create_statements[self.create_table_statement_index] = SQL(
-            "CREATE TABLE IF NOT EXISTS {schema}.{table} ("
-            "originator_id {id_type} NOT NULL, originator_version bigint NOT NULL, "
-            "topic text NOT NULL, state bytea NOT NULL, notification_id bigserial, "
-            "chain_prev bytea NOT NULL, chain_hash bytea NOT NULL, "
-            "chain_shard text NOT NULL DEFAULT '', "
-            "chain_form smallint NOT NULL DEFAULT {legacy}, "
-            "PRIMARY KEY (originator_id, originator_version))"
-        ).format(
-            schema=schema,
-            table=table,
-            id_type=Identifier(self.datastore.originator_id_type),
-            legacy=Literal(LEGACY_FORM),
+        names = TableNames.of(self.datastore.schema, self.events_table_name)
+        self.checkpoints_table = Identifier(names.checkpoints)
+        self.retention_table = Identifier(names.retention)
+        self.retired_table = Identifier(names.retired)
+        self.signatures_table = Identifier(names.signatures)
+        self.sql_create_statements[self.create_table_statement_index] = events_table(
+            names, self.datastore.originator_id_type
         )
-        self.sql_create_statements += [
-            SQL(_REFUSE_FUNCTION).format(schema=schema),
-            SQL(
-                "CREATE TABLE IF NOT EXISTS {schema}.{checkpoints} ("
-                "notification_id bigint PRIMARY KEY, chain_hash bytea NOT NULL, "
-                "event_count bigint NOT NULL, signature bytea NOT NULL, key_id text NOT NULL, "
-                "tree_root bytea, tree_frontier bytea, head_time bigint, shard_heads bytea)"
-            ).format(schema=schema, checkpoints=self.checkpoints_table),
-        ]
-        self.retention_table = Identifier(f"{self.events_table_name}_retention")
-        self.retired_table = Identifier(f"{self.events_table_name}_retired")
-        self.signatures_table = Identifier(f"{self.events_table_name}_retention_signatures")
-        self.sql_create_statements += [
-            SQL(
-                "CREATE TABLE IF NOT EXISTS {schema}.{retention} ("
-                "checkpoint_id bigint PRIMARY KEY, retired_rows bigint NOT NULL, "
-                "archived_rows bigint NOT NULL, retired_at bigint NOT NULL, "
-                "archive_sha256 text NOT NULL)"
-            ).format(schema=schema, retention=self.retention_table),
-            SQL(
-                "CREATE TABLE IF NOT EXISTS {schema}.{retired} ("
-                "originator_id uuid PRIMARY KEY, checkpoint_id bigint NOT NULL)"
-            ).format(schema=schema, retired=self.retired_table),
-            SQL(
-                "CREATE TABLE IF NOT EXISTS {schema}.{signatures} ("
-                "checkpoint_id bigint PRIMARY KEY, signature bytea NOT NULL, key_id text NOT NULL)"
-            ).format(schema=schema, signatures=self.signatures_table),
-        ]
-        self._add_tree_columns = SQL(_ADD_TREE_COLUMNS).format(
-            schema=schema,
-            checkpoints=self.checkpoints_table,
-            schema_name=Literal(self.datastore.schema),
-            table_name=Literal(f"{self.events_table_name}_checkpoints"),
-        )
-        self.sql_create_statements += [
-            self._add_tree_columns,
-            SQL(_ADD_SHARD_COLUMNS).format(
-                schema=schema,
-                table=table,
-                checkpoints=self.checkpoints_table,
-                schema_name=Literal(self.datastore.schema),
-                table_name=Literal(self.events_table_name),
-                checkpoints_name=Literal(f"{self.events_table_name}_checkpoints"),
-                legacy=Literal(LEGACY_FORM),
-            ),
-            SQL(
-                "CREATE INDEX IF NOT EXISTS {index} ON {schema}.{table} "
-                "(chain_shard, notification_id)"
-            ).format(
-                index=Identifier(f"{self.events_table_name}_shard_idx"), schema=schema, table=table
-            ),
-        ]
+        self._add_tree_columns = tree_columns(names)
+        self.sql_create_statements += store_tables(names)
         self._tree_columns = False  # known present (checked once per recorder)
         self._sharded: bool | None = None  # whether the store has chain shards
         self._formed = False  # whether its rows have the chain form column (with shards)
         self._partitioned: bool | None = None  # whether the events table is partitioned
         self.chain_shard = MAIN_SHARD  # the shard this recorder appends to (set by the store)
-        owners = (self.retention_table, self.retired_table, self.signatures_table)
-        for target in (table, self.checkpoints_table, *owners):
-            self.sql_create_statements += [
-                SQL(
-                    "CREATE OR REPLACE TRIGGER casino_audit_append_only "
-                    "BEFORE UPDATE OR DELETE ON {schema}.{target} "
-                    "FOR EACH ROW EXECUTE FUNCTION {schema}.casino_audit_refuse_change()"
-                ).format(schema=schema, target=target),
-                SQL(
-                    "CREATE OR REPLACE TRIGGER casino_audit_no_truncate "
-                    "BEFORE TRUNCATE ON {schema}.{target} "
-                    "FOR EACH STATEMENT EXECUTE FUNCTION {schema}.casino_audit_refuse_change()"
-                ).format(schema=schema, target=target),
-            ]
         self._table = SQL("{schema}.{table}").format(schema=schema, table=table)
         self._checkpoints = SQL("{schema}.{cp}").format(schema=schema, cp=self.checkpoints_table)
         self._retention = SQL("{schema}.{r}").format(schema=schema, r=self.retention_table)

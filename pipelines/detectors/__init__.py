@@ -51,15 +51,13 @@ class Detection:
 
 
 def meters_detection(store: AuditStore, day: date, unit_ids: UnitLookup | None = None) -> Detection:
-    """The slot fleet's figures for the day, machine by machine (``meters.fleet``), over
-    the machines the night's ledgers list."""
-    from pipelines.detectors import meters
-
-    machines: list[str] = []
+    """The slot fleet's figures for the day, machine by machine, as the night's ledgers
+    note them from the machines' verdicts (``meters.fleet_noted``)."""
+    machines: dict[str, Any] = {}
     for _, record in iter_days_units(store, [day], [LEDGER], unit_ids):
         if record["family"] == "slots":
-            machines.extend(record["ledger"])
-    return Detection("meters", [], {"machines": meters.fleet(store, machines, day)})
+            machines.update(record.get("fleet") or {})
+    return Detection("meters", [], {"machines": dict(sorted(machines.items()))})
 
 
 def collusion_window(

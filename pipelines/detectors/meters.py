@@ -1,58 +1,72 @@
-"""Fleet view of the slot machines played on a day: return and meter variance per machine.
+"""Fleet view of the slot machines played on a day, read from the replayer's verdicts.
 
-Per machine, from the day's events: games, coin in (wagers), coin out (wins credited by
-the machine), the actual return against the paytable's theoretical return (basis
-points) and how many standard errors apart they are; and the meter variance: each
-metered amount's movement between the day's first and last MeterRead (modulo the
-meter width) less what the events between them add up to. The replayer's
-``reconcile_machine`` (stored verdicts) judges each machine under its rulebook; its
-``meter_discrepancy`` findings are counted here beside the figures. Money stays in
-integer minor units; only the z-score is a float.
+Nothing is counted here: each figure is read from the machine's ``MachineVerdict``
+(``replayer.slots.reconcile_machine``, the verdict the night stores), which alone knows
+what each event adds to each meter (``replayer.slots.meters``), hand pays and RAM clears
+included (PT-217/2007 III.9; SAS meter practice). Per machine, for the day:
+
+* its play: games, coin in and coin out (the coin_out meter: wins the machine credited,
+  not those paid by hand) of the day's events. An event's own contributions are its
+  step's ``since_reading`` less the step's before it: the replayer's sums since the last
+  reading only grow between a reading and the next, and restart (empty) at a reading or
+  a RAM clear, where no event adds anything;
+* the actual return (coin out over coin in) against the paytable's theoretical return,
+  in basis points, and how many standard errors apart they are (the sd the machine
+  declares, else its rulebook's ``default_return_sd``);
+* the meter variance: per meter, over the reading windows the day's readings close
+  (``MachineVerdict.windows``), the metered advance less what the events in the window
+  add, nonzero meters only. A RAM clear recorded between two readings (a MachineReset)
+  restarts every meter at zero in the replayer, so it is no variance; an unrecorded one
+  leaves its window unjudged (the verdict's finding says so), so it is none here either.
+
+The night computes these when it judges a machine (``day_figures``) and notes them in
+the partition's ledger (``fleet_noted``); ``pipelines.detectors.meters_detection`` reads
+the ledgers. Money stays in integer minor units; only the z-score is a float.
 """
 
 from __future__ import annotations
 
 import math
-from collections.abc import Sequence
+from collections import Counter
+from collections.abc import Mapping
 from datetime import date, datetime
+from fractions import Fraction
 from typing import Any
 
-from audit.store import AuditStore
+from replayer.rulebooks.casino import CASINO_RULEBOOKS, SlotRules
+from replayer.slots import MachineVerdict
 
-DEFAULT_SD_BPS = 80_000
-METERED = {"coin_in": "wager", "coin_out": "win"}
-
-
-def _on(record: dict[str, Any], day: date) -> bool:
-    at = record.get("occurred_at")
-    return isinstance(at, datetime) and at.date() == day
+UNJUDGED_WINDOW = "unexplained_ram_clear"
+"""A window the replayer could not reconcile (``replayer.slots.Window.status``)."""
 
 
-def machine_figures(records: Sequence[dict[str, Any]], day: date) -> dict[str, Any]:
-    """The day's figures of one machine's records (the whole stream may span days)."""
-    config: dict[str, Any] = {}
-    games = coin_in = coin_out = 0
-    reads: list[tuple[dict[str, int], dict[str, int]]] = []
-    since_first_read = {"wager": 0, "win": 0}
-    for record in records:
-        kind = record.get("type")
-        if kind == "MachineConfigured":
-            config = record
-        if not _on(record, day):
-            continue
-        if kind == "GamePlayed":
-            games += 1
-            coin_in += int(record["wager"])
-            credited = 0 if record.get("handpaid") else int(record["win"])
-            coin_out += credited
-            since_first_read["wager"] += int(record["wager"])
-            since_first_read["win"] += credited
-        elif kind == "MeterRead":
-            reads.append((dict(record["meters"]), dict(since_first_read)))
+def _day_of(event: Mapping[str, Any]) -> date | None:
+    at = event.get("occurred_at")
+    return at.date() if isinstance(at, datetime) else None
+
+
+def day_figures(verdict: MachineVerdict, day: date) -> dict[str, Any]:
+    """The day's figures of one machine from its verdict (module docstring); the stream
+    judged may span days."""
+    played: Counter[str] = Counter()
+    before: Mapping[str, int] = {}
+    config: Mapping[str, Any] = {}
+    readings: set[int] = set()  # sequences of the day's readings
+    for step in verdict.steps:
+        since: Mapping[str, int] = step.state.get("since_reading") or {}
+        on = _day_of(step.event)
+        if on == day:
+            played += Counter(since) - Counter(before)  # empty at a restart
+            if step.event.get("type") == "MeterRead":
+                readings.add(step.sequence)
+        if step.event.get("type") == "MachineConfigured" and (on is None or on <= day):
+            config = step.event
+        before = since
+    games, coin_in, coin_out = played["games_played"], played["coin_in"], played["coin_out"]
     theoretical = int(config.get("theoretical_return_bps") or 0)
     actual = coin_out * 10_000 // coin_in if coin_in else 0
-    sd = int(config.get("return_sd_bps") or DEFAULT_SD_BPS)
-    z = (actual - theoretical) / (sd / math.sqrt(games)) if games and theoretical else 0.0
+    sd = _sd_bps(verdict, config)
+    z = (actual - theoretical) / (sd / math.sqrt(games)) if games and theoretical and sd else 0.0
     return {
         "games": games,
         "coin_in": coin_in,
@@ -60,25 +74,33 @@ def machine_figures(records: Sequence[dict[str, Any]], day: date) -> dict[str, A
         "actual_return_bps": actual,
         "theoretical_return_bps": theoretical,
         "z": round(z, 3),
-        "meter_variance": _variance(reads, int(config.get("meter_width_digits") or 18)),
+        "meter_variance": _variance(verdict, readings),
     }
 
 
-def _variance(reads: list[tuple[dict[str, int], dict[str, int]]], width: int) -> dict[str, int]:
-    """Meter movement between the first and last reading less the events' sums."""
-    if len(reads) < 2:
-        return {}
-    (first, first_sums), (last, last_sums) = reads[0], reads[-1]
-    modulus = 10**width
-    variance = {}
-    for meter, field_name in METERED.items():
-        if meter in first and meter in last:
-            moved = (last[meter] - first[meter]) % modulus
-            variance[meter] = moved - (last_sums[field_name] - first_sums[field_name])
-    return variance
+def _sd_bps(verdict: MachineVerdict, config: Mapping[str, Any]) -> int:
+    """The sd of the return per unit wagered, in basis points: the machine's declared
+    ``return_sd_bps``, else its rulebook's ``default_return_sd`` (0: no rulebook)."""
+    if config.get("return_sd_bps") is not None:
+        return int(config["return_sd_bps"])
+    rules = CASINO_RULEBOOKS.get(verdict.rulebook_id or "")
+    if not isinstance(rules, SlotRules):
+        return 0
+    return round(Fraction(rules.default_return_sd) * 10_000)
 
 
-def fleet(store: AuditStore, machines: Sequence[str], day: date) -> dict[str, Any]:
-    """machine -> the day's figures, for every machine judged that day."""
-    stored = store.iter_records("slots", machines)
-    return {machine: machine_figures(records, day) for machine, records in stored}
+def _variance(verdict: MachineVerdict, readings: set[int]) -> dict[str, int]:
+    """meter -> metered advance less the events' sum, over the judged windows the day's
+    readings close (nonzero meters only)."""
+    variance: Counter[str] = Counter()
+    for window in verdict.windows:
+        if window.end_sequence in readings and window.status != UNJUDGED_WINDOW:
+            for meter, metered in window.metered.items():
+                variance[meter] += metered - window.event_sums.get(meter, 0)
+    return {meter: amount for meter, amount in sorted(variance.items()) if amount}
+
+
+def fleet_noted(fleet: Mapping[str, Mapping[str, Any]]) -> dict[str, Any]:
+    """What a partition's ledger notes for the slot fleet: machine -> its day's figures
+    (``day_figures``, sorted by machine); nothing when no machine was judged."""
+    return {"fleet": {machine: dict(fleet[machine]) for machine in sorted(fleet)}} if fleet else {}

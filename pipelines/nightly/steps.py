@@ -49,6 +49,7 @@ from audit.store import MAIN_SHARD, AuditStore, SubjectRecords
 from pipelines.detectors import Detection, collusion_detection, meters_detection
 from pipelines.detectors.banker_runs import banker_run_units, coups_noted, night_tables
 from pipelines.detectors.collusion import CollusionDetector
+from pipelines.detectors.meters import day_figures, fleet_noted
 from pipelines.detectors.shoes import dealt_from_a_shoe, night_shoes, shoe_units, shoes_noted
 from pipelines.detectors.table_sessions import night_hands, table_session_units
 from pipelines.expectations.profile import RakeProfile
@@ -88,6 +89,7 @@ from pipelines.quality import QualityResult, Validations, merged, readability
 from pipelines.report import ReportPaths, write_report
 from replayer.findings import Finding, tally_kinds
 from replayer.rulebooks.poker import RakeTerms
+from replayer.slots import MachineVerdict
 from replayer.terms import declared_rake
 
 BATCH = 2000
@@ -271,6 +273,7 @@ def _judge_family(
     coups: list[str] = []
     dealt: list[str] = []  # banked rounds dealt from a shoe
     flagged: list[str] = []  # subjects whose verdicts have findings
+    fleet: dict[str, dict[str, Any]] = {}  # slot machine -> the day's figures
     writer = VerdictWriter(store, BATCH)
     checked: list[QualityResult] = []
     watcher = CollusionDetector(as_of=day) if family == "poker" else None
@@ -294,6 +297,8 @@ def _judge_family(
                 coups.append(inputs.subject)
             if dealt_from_a_shoe(family, inputs.events):
                 dealt.append(inputs.subject)
+            if isinstance(verdict, MachineVerdict):
+                fleet[inputs.subject] = day_figures(verdict, day)
             if watcher is not None:
                 watcher.observe(inputs.events)
                 rake.add_hand(inputs.events, _declared_rake(inputs.terms))
@@ -325,6 +330,7 @@ def _judge_family(
             with_findings=sorted(flagged),
             **coups_noted(family, coups),
             **shoes_noted(family, dealt),
+            **fleet_noted(fleet),
         ),
     ]
     if watcher is not None:

@@ -53,27 +53,6 @@ class Settlement:
     fees: int = 0
     """The fees other than rake the rules allow (``fees.expected_fees``)."""
 
-    def __init__(
-        self,
-        expected: list[int],
-        recorded: list[int] | None,
-        conserved: bool,
-        determined: bool,
-        pots: tuple[PotResult, ...],
-        retained: int,
-        rake: int,
-        fees: int = 0,
-    ) -> None:
-        # Written out for mypyc, as ``verdict.PotResult.__init__``.
-        object.__setattr__(self, "expected", expected)
-        object.__setattr__(self, "recorded", recorded)
-        object.__setattr__(self, "conserved", conserved)
-        object.__setattr__(self, "determined", determined)
-        object.__setattr__(self, "pots", pots)
-        object.__setattr__(self, "retained", retained)
-        object.__setattr__(self, "rake", rake)
-        object.__setattr__(self, "fees", fees)
-
     def __reduce__(self) -> tuple[type, tuple[Any, ...]]:
         return rebuilt_by_init(self)  # picklable compiled too (replayer.frozen)
 

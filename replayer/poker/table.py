@@ -42,33 +42,6 @@ class Table:
     small_blind: int
     ante: int
 
-    def __init__(
-        self,
-        listed: tuple[int, ...],
-        seat_of: tuple[int, ...],
-        position: dict[int, int],
-        by_seat: tuple[int, ...],
-        seats_sorted: tuple[int, ...],
-        starting: tuple[int, ...],
-        chip: int,
-        big_blind: int,
-        min_bet: int,
-        small_blind: int,
-        ante: int,
-    ) -> None:
-        # Written out for mypyc, as ``verdict.PotResult.__init__``.
-        object.__setattr__(self, "listed", listed)
-        object.__setattr__(self, "seat_of", seat_of)
-        object.__setattr__(self, "position", position)
-        object.__setattr__(self, "by_seat", by_seat)
-        object.__setattr__(self, "seats_sorted", seats_sorted)
-        object.__setattr__(self, "starting", starting)
-        object.__setattr__(self, "chip", chip)
-        object.__setattr__(self, "big_blind", big_blind)
-        object.__setattr__(self, "min_bet", min_bet)
-        object.__setattr__(self, "small_blind", small_blind)
-        object.__setattr__(self, "ante", ante)
-
     def seated(self, value: Any) -> Any:
         """Replace {"position": p} by {"seat": s} in an issue's expected/recorded value."""
         if isinstance(value, dict) and "position" in value:

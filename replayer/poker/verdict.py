@@ -45,27 +45,6 @@ class PotResult:
     retained: int
     """Chips of this pot the house keeps under the odd-chip rule (GG-2022)."""
 
-    def __init__(
-        self,
-        index: int,
-        amount: int,
-        eligible: tuple[int, ...],
-        winners: tuple[int, ...] | None,
-        rake: int,
-        shares: tuple[tuple[int, int], ...],
-        retained: int,
-    ) -> None:
-        # Written out (``dataclass`` would generate it): mypyc compiles this one to direct
-        # slot stores, where the generated ``__init__`` runs interpreted (see
-        # ``replayer.compiled``).
-        object.__setattr__(self, "index", index)
-        object.__setattr__(self, "amount", amount)
-        object.__setattr__(self, "eligible", eligible)
-        object.__setattr__(self, "winners", winners)
-        object.__setattr__(self, "rake", rake)
-        object.__setattr__(self, "shares", shares)
-        object.__setattr__(self, "retained", retained)
-
     def __reduce__(self) -> tuple[type, tuple[Any, ...]]:
         return rebuilt_by_init(self)  # picklable compiled too (replayer.frozen)
 
@@ -105,45 +84,6 @@ class HandVerdict:
     paid_outside: dict[int, int] = field(default_factory=dict)
     """Seat -> chips the player paid the house outside the pot (FeeTaken with a seat:
     EV cash-out risk, insurance premium)."""
-
-    def __init__(
-        self,
-        hand_id: str,
-        rulebook_id: str | None,
-        findings: tuple[Finding, ...],
-        expected_payouts: dict[int, int],
-        recorded_payouts: dict[int, int],
-        contributions: dict[int, int],
-        expected_rake: int,
-        recorded_rake: int,
-        house_retained: int,
-        pots: tuple[PotResult, ...],
-        steps: tuple[Step, ...],
-        conserved: bool,
-        determined: bool,
-        expected_fees: int = 0,
-        recorded_fees: int = 0,
-        cashouts: dict[int, int] | None = None,
-        paid_outside: dict[int, int] | None = None,
-    ) -> None:
-        # Written out for mypyc, as ``PotResult.__init__``; None stands for a new empty dict.
-        object.__setattr__(self, "hand_id", hand_id)
-        object.__setattr__(self, "rulebook_id", rulebook_id)
-        object.__setattr__(self, "findings", findings)
-        object.__setattr__(self, "expected_payouts", expected_payouts)
-        object.__setattr__(self, "recorded_payouts", recorded_payouts)
-        object.__setattr__(self, "contributions", contributions)
-        object.__setattr__(self, "expected_rake", expected_rake)
-        object.__setattr__(self, "recorded_rake", recorded_rake)
-        object.__setattr__(self, "house_retained", house_retained)
-        object.__setattr__(self, "pots", pots)
-        object.__setattr__(self, "steps", steps)
-        object.__setattr__(self, "conserved", conserved)
-        object.__setattr__(self, "determined", determined)
-        object.__setattr__(self, "expected_fees", expected_fees)
-        object.__setattr__(self, "recorded_fees", recorded_fees)
-        object.__setattr__(self, "cashouts", {} if cashouts is None else cashouts)
-        object.__setattr__(self, "paid_outside", {} if paid_outside is None else paid_outside)
 
     def __reduce__(self) -> tuple[type, tuple[Any, ...]]:
         return rebuilt_by_init(self)  # picklable compiled too (replayer.frozen)

@@ -12,8 +12,8 @@ Lines end at LF, CRLF or a CR alone (old Mac exports), mixed as they come
 (``LINE_END``). No-break spaces are spaces; leading and trailing blanks are dropped (archive
 exports indent every line;
 GGPoker ends ``Dealt to`` lines with a space); the archive separators ``*********** #
-12 **************`` are dropped. A block starts at each hand header of a room read here
-(``HAND_HEADERS``) or of another room (``OTHER_ROOMS``, which is rejected by name), and
+12 **************`` are dropped. A block starts at each line that opens a hand of a room
+of ``rooms.ROOMS`` (one read here, or another, which is rejected by name), and
 lines after a hand's summary that are no summary line start a block of their own (text
 that belongs to no hand, rejected with its line numbers) so the hands around it go in.
 """
@@ -21,30 +21,12 @@ that belongs to no hand, rejected with its line numbers) so the hands around it 
 from __future__ import annotations
 
 import re
-from collections.abc import Callable, Iterator
+from collections.abc import Iterator
 from dataclasses import dataclass, field
 
 from audit.ingest.room_text.common import Line
+from audit.ingest.room_text.rooms import RoomKind, room_at
 
-#: Another room's first line -> its name (its hands are rejected: "room not supported").
-OTHER_ROOMS: tuple[tuple[re.Pattern[str], str], ...] = (
-    (re.compile(r"Winamax Poker - "), "Winamax"),
-    (re.compile(r"\*{5} Hand History for Game \d+|Game #\d+ starts\."), "PartyPoker"),
-    (re.compile(r"#Game No : \d+|\*{5} (?:Cassava|888poker|888) Hand History"), "888poker"),
-    (re.compile(r"Full Tilt Poker Game #"), "Full Tilt Poker"),
-    (re.compile(r"Everleaf Gaming Game #"), "Everleaf"),
-    (re.compile(r"<\?xml |<session |<description |<game |<HandHistory"), "iPoker or XML export"),
-    (re.compile(r"Game Hand #\d+ - "), "Winning Poker Network"),
-    (re.compile(r"Hand #\d+ - [^:]+ - "), "Ignition / Bovada"),
-    (re.compile(r"\*\*\*\*\* Hand History [Ff]or Game"), "PartyPoker"),
-    (re.compile(r"PKR - "), "PKR"),
-    # PokerStars' clients write their hand histories in the player's language
-    # (``Mão PokerStars #137737997245: Torneio #…``); only the English text is read.
-    (
-        re.compile(r"[^\W\d_]+ PokerStars (?:#|n°|Nr\.? ?#?)\d+"),
-        "PokerStars in a language other than English",
-    ),
-)
 #: UTF-16 byte-order marks (little- and big-endian).
 UTF16_BOMS = (b"\xff\xfe", b"\xfe\xff")
 SEPARATOR = re.compile(r"\*{3,} # \d+ \*{3,}")
@@ -57,19 +39,13 @@ _SUMMARY_LINE = re.compile(
 )
 
 
-def other_room(text: str) -> str | None:
-    """The name of the other room whose first line ``text`` is, or None."""
-    return next((name for pattern, name in OTHER_ROOMS if pattern.match(text)), None)
-
-
 @dataclass
 class Block:
-    """Lines of one hand (``room`` the room whose header opens it), of another room's
-    hand (``other``), or of text belonging to no hand (both None)."""
+    """Lines of one hand (``room`` the room whose first line opens it: one read here,
+    or another), or of text belonging to no hand (``room`` None)."""
 
     lines: list[Line]
-    room: str | None = None
-    other: str | None = None
+    room: RoomKind | None = None
     bad_bytes: dict[int, str] = field(default_factory=dict)
     cp1252: bool = False
     utf16: bool = False
@@ -100,21 +76,19 @@ def decode(data: bytes) -> Iterator[tuple[int, str, str | None, bool]]:
         yield number, text.replace("\ufeff", "").replace("\xa0", " ").strip(), bad, legacy
 
 
-def split(data: bytes, room_of: Callable[[str], str | None]) -> Iterator[Block]:
+def split(data: bytes) -> Iterator[Block]:
     """The file's blocks, in order (module docstring)."""
     block: Block | None = None
     in_summary = False
     for number, text, bad, legacy in decode(data):
         if not text or SEPARATOR.fullmatch(text):
             continue
-        room, other = room_of(text), None
-        if room is None:
-            other = other_room(text)
-        stray = in_summary and room is None and other is None and not _SUMMARY_LINE.fullmatch(text)
-        if room or other or block is None or (stray and (block.room or block.other)):
+        room = room_at(text)
+        stray = in_summary and room is None and not _SUMMARY_LINE.fullmatch(text)
+        if room or block is None or (stray and block.room):
             if block is not None:
                 yield block
-            block = Block([], room, other)
+            block = Block([], room)
             in_summary = False
         block.lines.append(Line(number, text))
         if bad:

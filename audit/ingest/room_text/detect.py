@@ -2,35 +2,22 @@
 
 from __future__ import annotations
 
-import re
 from pathlib import Path
 
-from audit.ingest.room_text import ggpoker, pokerstars
-from audit.ingest.room_text.blocks import UTF16_BOMS, decode, other_room
+from audit.ingest.room_text.blocks import UTF16_BOMS, decode
+from audit.ingest.room_text.rooms import room_at
 
 #: Bytes read from the start of a file when a folder is walked: a hand header must
 #: begin within them for the file to be read.
 SNIFF_BYTES = 1 << 20
 
 
-#: A hand's first line as the rooms write it, for a line after a file's first: a note
-#: that merely begins ``PokerStars `` does not make a file of hands.
-_HAND_LINE = re.compile(
-    r"PokerStars (?:[\w&' ]+ )?(?:(?:Hand|Game) #\d+:|Tournament #\d+,)|Poker Hand #\w+: "
-)
-
-
-def is_header(text: str) -> bool:
-    """Whether a line opens a GGPoker or PokerStars hand."""
-    return ggpoker.is_header(text) or pokerstars.is_header(text)
-
-
 def is_room_text(path: Path) -> bool:
-    """Whether a line in the first ``SNIFF_BYTES`` of ``path`` opens a hand: of GGPoker
-    or PokerStars, or of another room (which the reader rejects by name rather than
-    skipping). Any line, not only the first (a tracker's export may open with a note of
-    its own, and the hands after it are not to be lost), a later line in the shape of a
-    hand's first (``_HAND_LINE``); a file in UTF-16 is looked at as such. A folder's
+    """Whether a line in the first ``SNIFF_BYTES`` of ``path`` opens a hand of a room of
+    ``rooms.ROOMS``: one read here, or another (which the reader rejects by name rather
+    than skipping). Any line, not only the first (a tracker's export may open with a note
+    of its own, and the hands after it are not to be lost), a later line in the shape of a
+    hand's first (``RoomKind.later_line``); a file in UTF-16 is looked at as such. A folder's
     other ``.txt`` files, notes and logs, are skipped, not quarantined."""
     try:
         with path.open("rb") as stream:
@@ -41,8 +28,6 @@ def is_room_text(path: Path) -> bool:
         head = head[: len(head) // 2 * 2].decode("utf-16", errors="replace").encode("utf-8")
     lines = (text for _, text, _, _ in decode(head) if text)
     first = next(lines, "")
-    return (
-        is_header(first)
-        or other_room(first) is not None
-        or any(_HAND_LINE.match(text) or other_room(text) is not None for text in lines)
+    return room_at(first) is not None or any(
+        room_at(text, later=True) is not None for text in lines
     )

@@ -84,17 +84,11 @@ def rulebook_id(variant: str, *, tournament: bool) -> str | None:
     return (TOURNAMENT_RULEBOOKS if tournament else RULEBOOKS).get(variant)
 
 
-def is_header(text: str) -> bool:
-    """Whether a line opens a GGPoker hand."""
-    return text.startswith("Poker Hand #")
-
-
 __all__ = [
     "NAME",
     "ROOM",
     "RULEBOOKS",
     "TOURNAMENT_RULEBOOKS",
     "TextError",
-    "is_header",
     "rulebook_id",
 ]

@@ -43,9 +43,4 @@ def _own_line(rest: str, seat: int, builder: HandBuilder) -> bool:
 ROOM = Room(NAME, _header, _total, _own_line)
 
 
-def is_header(text: str) -> bool:
-    """Whether a line opens a PokerStars hand."""
-    return text.startswith("PokerStars ")
-
-
-__all__ = ["NAME", "ROOM", "is_header"]
+__all__ = ["NAME", "ROOM"]

@@ -25,12 +25,12 @@ from audit.ingest.file_names import file_identity
 from audit.ingest.invariants import check_widths
 from audit.ingest.limits import Limits
 from audit.ingest.phh import poker_event
-from audit.ingest.room_text import ggpoker, pokerstars
 from audit.ingest.room_text.blocks import UTF16_BOMS, Block, from_utf16, split
 from audit.ingest.room_text.building import Header
 from audit.ingest.room_text.common import Line, TextError
 from audit.ingest.room_text.headers import in_declared_zone
-from audit.ingest.room_text.parser import parse_hand
+from audit.ingest.room_text.parser import Room, parse_hand
+from audit.ingest.room_text.rooms import READ_HERE, RoomKind
 from audit.ingest.rulebook_choice import rulebook_for
 from audit.ingest.text_files import read_text
 from audit.ingest.toml_guard import LIMIT_FIELD
@@ -39,15 +39,6 @@ from replayer.rulebooks.registry import NONE_APPLIES, get_rulebook
 
 TEXT = "(text)"
 _HAND_NUMBER = re.compile(r"#(\w+)")
-
-
-def room_of(text: str) -> str | None:
-    """The room whose hand header ``text`` is, or None."""
-    if ggpoker.is_header(text):
-        return ggpoker.NAME
-    if pokerstars.is_header(text):
-        return pokerstars.NAME
-    return None
 
 
 def iter_text_units(
@@ -74,15 +65,15 @@ def iter_text_units(
         )
         return
     count = 0
-    for block in split(utf8, room_of):
+    for block in split(utf8):
         block.utf16 = was_utf16
         lines = block.lines
         span = f"lines {lines[0].number}-{lines[-1].number}"
-        if block.room is None:
+        if block.room is None or block.room.grammar is None:
             reason = (
-                f"room not supported: {block.other}"
-                if block.other
-                else "text belonging to no hand: not a GGPoker or PokerStars hand"
+                f"room not supported: {block.room.label}"
+                if block.room
+                else f"text belonging to no hand: not a {READ_HERE} hand"
             )
             yield RecordRejected(path, span, f"line {lines[0].number}", reason, _raw(lines))
             continue
@@ -98,7 +89,7 @@ def iter_text_units(
                 "",
             )
             return
-        yield _unit(path, block, rulebooks, limits, header_zone)
+        yield _unit(path, block, block.room, block.room.grammar, rulebooks, limits, header_zone)
 
 
 def _raw(lines: list[Line]) -> str:
@@ -106,10 +97,16 @@ def _raw(lines: list[Line]) -> str:
 
 
 def _unit(
-    path: Path, block: Block, rulebooks: Sequence[str], limits: Limits, header_zone: str | None
+    path: Path,
+    block: Block,
+    kind: RoomKind,
+    room: Room,
+    rulebooks: Sequence[str],
+    limits: Limits,
+    header_zone: str | None,
 ) -> SubjectRecords | RecordRejected:
+    """One hand of a room read here (``room``, ``kind``'s grammar), or its rejection."""
     lines = block.lines
-    room = ggpoker.ROOM if block.room == ggpoker.NAME else pokerstars.ROOM
     number = _HAND_NUMBER.search(lines[0].text)
     hand = f"hand {cap(number.group(1), 40)} " if number else "hand "
     position = f"{hand}at line {lines[0].number}"
@@ -124,7 +121,7 @@ def _unit(
             builder.note("text read as cp1252")
         if block.utf16:
             builder.note("text read as UTF-16")
-        rulebook = _rulebook(room.name, header, rulebooks)
+        rulebook = _rulebook(kind, header, rulebooks)
         source = f"{file_identity(path)}, {position}"
         bodies = builder.bodies(rulebook, source)
         if len(bodies) > limits.max_events_per_subject:
@@ -149,17 +146,17 @@ def _unit(
     return SubjectRecords("poker", hand_id, events, source=str(path), position=position)
 
 
-def _rulebook(room: str, header: Header, rulebooks: Sequence[str]) -> str | None:
+def _rulebook(kind: RoomKind, header: Header, rulebooks: Sequence[str]) -> str | None:
     """``--rulebook`` when given (the first covering the variant and the hand's play);
-    else, for a GGPoker hand of a variant its house rules cover, their cash or
-    tournament book (``ggpoker.rulebook_id``) when it covers the hand's date; else
-    ``NONE_APPLIES``: a room's hand is never judged by whichever land casino's rules are
-    in force that day (a PokerStars hand, a GG hand before 2022-09-28)."""
+    else, for a hand of a room with house rules of its own (``RoomKind.rulebook``: GGPoker's
+    cash or tournament book for a variant they cover) that book when it covers the hand's
+    date; else ``NONE_APPLIES``: a room's hand is never judged by whichever land casino's
+    rules are in force that day (a PokerStars hand, a GG hand before 2022-09-28)."""
     variant, at, tournament = header.variant, header.occurred_at, header.tournament_id
     if rulebooks:
         return rulebook_for(rulebooks, variant, tournament=tournament is not None)
-    rulebook_id = ggpoker.rulebook_id(variant, tournament=tournament is not None)
-    if room != ggpoker.NAME or rulebook_id is None:
+    rulebook_id = kind.rulebook(variant, tournament is not None) if kind.rulebook else None
+    if rulebook_id is None:
         return NONE_APPLIES
     book = get_rulebook(rulebook_id)
     return book.id if book.covers(variant, at) else NONE_APPLIES
