@@ -63,3 +63,21 @@ def test_every_kind_s_verdict_has_its_findings_as_a_tuple(kind: str) -> None:
 def test_a_kind_the_registry_does_not_hold_is_unjudgeable_never_an_exception() -> None:
     [finding] = judge(Inputs("no_such_kind", "x", [{"type": "Nothing"}])).findings
     assert finding.kind == "data_quality" and "no_such_kind" in finding.reason
+
+
+def test_a_kind_judged_across_others_names_what_feeds_it_and_its_bundle_part() -> None:
+    """Replay groups the stored subjects a kind judged across others is judged over by its
+    record's ``feed``; its evidence bundle's inputs come from its record too."""
+    for name, kind in SUBJECT_KINDS.items():
+        across = kind.across is not None
+        assert (kind.feed is not None, kind.evidence is not None) == (across, across), name
+        if kind.feed is not None:
+            assert kind.feed.kind in STORED_KINDS
+    rounds = dealt_shoe("punto_banco")
+    shoe = SUBJECT_KINDS[SHOE].feed
+    assert shoe is not None
+    assert {shoe.group(r) for r in rounds} == {str(rounds[0][0]["table_id"])}
+    run = SUBJECT_KINDS[BANKER_RUN].feed
+    assert run is not None and run.group(rounds[0]) is None  # a baccarat round is no coup
+    coup = [{**rounds[0][0], "game": "chemin_de_fer"}, *rounds[0][1:]]
+    assert run.group(coup) == str(rounds[0][0]["table_id"])

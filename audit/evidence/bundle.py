@@ -13,8 +13,8 @@ proof linking them to a signed checkpoint (format and checker: ``audit.evidence.
 * a collusion suspicion (``pair:A|B``), which has no events of its own: the night's
   detector unit holding it and the evidence hands it names (``suspicion_bundle``);
 * a shoe (``shoe:T:S``) or a poker table session (``<table>@<first hand>``), which have
-  none either: a shoe's rounds and its table's declarations, a session's hands
-  (``INPUTS``);
+  none either: a shoe's rounds and its table's declarations, a session's hands (its
+  kind's ``SubjectKind.evidence``);
 * a proof (``audit.evidence.proofs``): Merkle inclusion proofs to the latest signed tree head
   when the store's checkpoints carry tree roots (``audit.store.merkle``), else the hash
   chain from the first proven row to the first signed checkpoint after the last one.
@@ -22,7 +22,7 @@ proof linking them to a signed checkpoint (format and checker: ``audit.evidence.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Mapping, Sequence
 from datetime import datetime
 from typing import Any
 
@@ -35,21 +35,16 @@ from audit.evidence.treecache import TreeCache
 from audit.families import family_named
 from audit.ingest.conflicts import KIND as CONFLICTS
 from audit.ingest.conflicts import conflict_key
+from audit.judging import KIND as ADJUDICATION
 from audit.judging import (
-    BANKER_RUN,
-    SHOE,
     STORED_KINDS,
-    TABLE_SESSION,
     Verdicts,
     gather,
     judged_across,
     opening,
-    shoe_of,
     subject_kind,
 )
-from audit.judging import KIND as ADJUDICATION
 from audit.show import collusion_nights
-from audit.show.shoes import rounds_of_shoe
 from audit.store import AuditStore, ChainRow, expand_row, subject_uuid
 from replayer import REPLAYER_VERSION
 from replayer.rulebooks.citations import summary_line
@@ -144,53 +139,6 @@ def suspicion_bundle(
     )
 
 
-def _shoe_inputs(
-    store: AuditStore, subject: str, record: Mapping[str, Any]
-) -> list[tuple[str, str]]:
-    """A shoe's inputs: its stored rounds, then its table's declarations when stored."""
-    rounds = rounds_of_shoe(store, subject)
-    key = shoe_of(rounds[0]) if rounds else None
-    groups = [("banked", str(r[0]["round_id"])) for r in rounds]
-    if key is not None and store.records_of("table", key[0]):
-        groups.append(("table", key[0]))
-    return groups
-
-
-def _session_inputs(
-    store: AuditStore, subject: str, record: Mapping[str, Any]
-) -> list[tuple[str, str]]:
-    """A poker table session's inputs: the hands its verdict lists, in play order, then
-    its tournament's stored events when it is a tournament table's (they state its
-    button format: ``audit.judging.kinds.table_session``)."""
-    hands = [("poker", str(hand)) for hand in record.get("hands") or ()]
-    first = store.records_of(*hands[0]) if hands else []
-    tournament = first[0].get("tournament_id") if first else None
-    if tournament is not None and store.records_of("tournament", str(tournament)):
-        hands.append(("tournament", str(tournament)))
-    return hands
-
-
-def _coups(store: AuditStore, subject: str, record: Mapping[str, Any]) -> list[tuple[str, str]]:
-    """A table's banker runs' inputs: the coups its verdict lists (none in a verdict
-    stored before they were listed: replay stores one that does), then its table's
-    declarations when stored."""
-    groups = [("banked", str(round_id)) for round_id in record.get("rounds") or ()]
-    table = subject.removeprefix("table:")
-    if groups and store.records_of("table", table):
-        groups.append(("table", table))
-    return groups
-
-
-INPUTS: dict[str, Callable[[AuditStore, str, Mapping[str, Any]], list[tuple[str, str]]]] = {
-    SHOE: _shoe_inputs,
-    TABLE_SESSION: _session_inputs,
-    BANKER_RUN: _coups,
-}
-"""Kind of a subject judged across others (``audit.judging.judged_across``,
-``audit.evidence.check.ACROSS``) -> (store, subject, its verdict record) -> the (kind,
-subject) of its inputs."""
-
-
 def _verdict_record(store: AuditStore, rows: Sequence[ChainRow]) -> tuple[str, dict[str, Any]]:
     """(unit id, record) of a verdict unit's stored rows (empty when not two events)."""
     events = [
@@ -248,7 +196,8 @@ def build_bundle(
     if across is None:
         groups = _input_groups(store, kind, subject, store.records_of(kind, subject))
     else:  # a subject judged across others: its inputs are what its verdict judged
-        groups = INPUTS[kind](store, subject, record)
+        part = subject_kind(kind)
+        groups = part.evidence.inputs(store, subject, record) if part and part.evidence else []
         if not groups:
             raise NoEvidence(f"no stored inputs of {subject!r}")
     return _bundle(

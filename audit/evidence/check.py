@@ -16,7 +16,7 @@ A bundle (``audit.evidence.bundle.build_bundle`` makes them; one JSON file) hold
   history up to it (``audit.evidence.proof_check``: Merkle inclusion or hash chain).
 
 A shoe (``shoe:T:S``) and a poker table session (``<table>@<first hand>``) have no events
-of their own either (``ACROSS``): a shoe's ``inputs`` are its rounds and its table's
+of their own either (``REJUDGE``): a shoe's ``inputs`` are its rounds and its table's
 declarations, a session's its hands, and the verdict is judged again from them
 (``audit.judging.judge_shoe``, ``judge_table_sessions``).
 
@@ -65,6 +65,7 @@ from audit.judging import (
     SHOE,
     STORED_KINDS,
     TABLE_SESSION,
+    EvidencePart,
     Inputs,
     TermsBook,
     findings_json,
@@ -76,6 +77,7 @@ from audit.judging import (
     judge_table_sessions,
     shoe_of,
     shoe_subject,
+    subject_kind,
 )
 from audit.store import (
     FIRST_RECORD_VERSION,
@@ -406,40 +408,21 @@ def _rejudged_banker_run(
     return judge_banker_run(table, coups, TermsBook(_Bundled(inputs)))
 
 
-@dataclass(frozen=True)
-class Across:
-    """A subject judged across other subjects' events, with none of its own: what its
-    bundle's ``inputs`` are, and how they are judged again."""
-
-    noun: str
-    """What its inputs are, in words (``round``, ``hand``)."""
-    rejudge: Rejudge
-    note: str
-    """What its bundle cannot prove."""
-
-
-ACROSS: dict[str, Across] = {
-    SHOE: Across(
-        "round",
-        _rejudged_shoe,
-        "the bundle holds the rounds stored under this shoe when it was made; a round of it "
-        "stored later, outside the signed history, is not in it",
-    ),
-    BANKER_RUN: Across(
-        "coup",
-        _rejudged_banker_run,
-        "the bundle holds the coups the verdict judged; a coup of the table stored later, "
-        "outside the signed history, is not in it",
-    ),
-    TABLE_SESSION: Across(
-        "hand",
-        _rejudged_session,
-        "the bundle holds the hands of this session as judged when it was made; a hand of "
-        "the table stored later, outside the signed history, is not in it",
-    ),
+REJUDGE: dict[str, Rejudge] = {
+    SHOE: _rejudged_shoe,
+    BANKER_RUN: _rejudged_banker_run,
+    TABLE_SESSION: _rejudged_session,
 }
 """Subject kinds judged across other subjects (``audit.judging.judged_across``; their
-inputs: ``audit.evidence.bundle.INPUTS``)."""
+bundle's inputs, in words and what it cannot prove: ``SubjectKind.evidence``) -> how
+their bundled inputs are judged again."""
+
+
+def _evidence(kind: str) -> EvidencePart:
+    """The evidence part of a kind judged across others (``SubjectKind.evidence``)."""
+    record = subject_kind(kind)
+    assert record is not None and record.evidence is not None  # every kind in REJUDGE
+    return record.evidence
 
 
 def _across(
@@ -454,8 +437,8 @@ def _across(
         key = (str(group["kind"]), str(group["subject"]))
         inputs[key] = _records(*key, group.get("events") or ())
         proven += group.get("events") or ()
-    across = ACROSS[kind]
-    judged, verdict = across.rejudge(subject, inputs)
+    noun = _evidence(kind).noun
+    judged, verdict = REJUDGE[kind](subject, inputs)
     unit, stored = _verdict(bundle, kind, subject)
     result = check_proof(
         bundle.get("proof") or {}, [*proven, *bundle["verdict"]["events"]], public_key
@@ -464,7 +447,7 @@ def _across(
     count = sum(1 for (group_kind, _) in inputs if group_kind not in ("table", "tournament"))
     cp = result.checkpoint
     return [
-        f"the {count} stored {across.noun}(s) of {kind.replace('_', ' ')} {subject} and its "
+        f"the {count} stored {noun}(s) of {kind.replace('_', ' ')} {subject} and its "
         f"verdict unit {unit} are in the store's history up to checkpoint "
         f"{cp.notification_id} ({cp.event_count} rows), signed by key "
         f"{cp.key_id or '(unnamed)'} at {result.head_time} ({result.method})",
@@ -499,9 +482,9 @@ def verify_bundle(bundle: Mapping[str, Any], public_key: Ed25519PublicKey) -> Ev
                 claims(bundle),
             ]
             return report
-        if kind in ACROSS:
+        if kind in REJUDGE:
             report.proven += _across(bundle, kind, subject, public_key)
-            report.notes += [ACROSS[kind].note, claims(bundle)]
+            report.notes += [_evidence(kind).note, claims(bundle)]
             return report
         events = list(bundle.get("events") or ())
         records = _records(kind, subject, events)

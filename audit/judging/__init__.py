@@ -44,10 +44,12 @@ from audit.judging.kinds import (
     STORED_KINDS,
     SUBJECT_KINDS,
     TABLE_SESSION,
+    EvidencePart,
     SubjectKind,
     judged_across,
     subject_kind,
 )
+from audit.judging.kinds.shoe import rounds_of_shoe
 from audit.judging.path import (
     KIND,
     REPLAY_KINDS,
@@ -77,6 +79,7 @@ __all__ = [
     "STORED_KINDS",
     "SUBJECT_KINDS",
     "TABLE_SESSION",
+    "EvidencePart",
     "Inputs",
     "ReplaySummary",
     "ShoeKey",
@@ -109,6 +112,7 @@ __all__ = [
     "latest",
     "opening",
     "replay",
+    "rounds_of_shoe",
     "shoe_of",
     "shoe_subject",
     "shoes_of_rounds",

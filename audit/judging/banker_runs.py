@@ -15,17 +15,12 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from audit.judging.inputs import Inputs
-from audit.judging.kinds.banker_run import BANKER_RUN, BANKER_RUNS
+from audit.judging.kinds.banker_run import BANKER_RUN, BANKER_RUNS, is_coup
 from audit.judging.path import TermsBook, started_at, verdict_unit
 from audit.store import SubjectRecords
 from replayer.casino.garage import RunVerdict
 
-GAME = "chemin_de_fer"
-
-
-def is_coup(records: Sequence[Mapping[str, Any]]) -> bool:
-    """True when a banked round's records are a chemin de fer coup."""
-    return bool(records) and records[0].get("game") == GAME
+__all__ = ["banker_run_unit", "is_coup", "judge_banker_run"]
 
 
 def _play_order(coup: Sequence[Mapping[str, Any]]) -> tuple[Any, str]:

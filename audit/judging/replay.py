@@ -19,22 +19,18 @@ from datetime import date
 from functools import partial
 from typing import Any
 
-from audit.judging.banker_runs import banker_run_unit, is_coup, judge_banker_run
+from audit.judging.banker_runs import banker_run_unit, judge_banker_run
 from audit.judging.batches import VerdictWriter, judged_batches
 from audit.judging.inputs import Inputs
-from audit.judging.kinds import BANKER_RUN, SUBJECT_KINDS, TABLE_SESSION
+from audit.judging.kinds import BANKER_RUN, SHOE, SUBJECT_KINDS, TABLE_SESSION
 from audit.judging.path import (
     REPLAY_KINDS,
     TermsBook,
     started_on,
     verdict_unit,
 )
-from audit.judging.shoes import judge_shoe, shoe_of, shoes_of_rounds
-from audit.judging.table_sessions import (
-    judge_table_sessions,
-    session_hand,
-    session_unit,
-)
+from audit.judging.shoes import judge_shoe, shoes_of_rounds
+from audit.judging.table_sessions import judge_table_sessions, session_unit
 from audit.store import AuditStore, SubjectRecords
 from replayer.findings import tally_kinds
 from replayer.verdict import Verdict
@@ -81,23 +77,25 @@ def replay(
         tally_kinds(verdict.findings, summary.findings)
         writer.add(stored_as.get(inputs.kind, verdict_unit)(inputs, verdict))
 
-    runs: dict[str, list[str]] = {}  # table -> its chemin de fer coups
-    tables: dict[str, list[str]] = {}  # table -> its cash hands a session may hold
-    shoe_rounds: dict[str, list[str]] = {}  # table -> its rounds dealt from a shoe
+    # kind judged across others -> its group (a table, a tournament) -> the subjects of
+    # its feeding kind this replay judged there (``SubjectKind.feed``)
+    fed: dict[str, dict[str, list[str]]] = {}
     for kind in kinds:
         undated = SUBJECT_KINDS[kind].undated
         keep = None if undated else partial(_started_within, kind, since, until)
+        feeds = [
+            (k.name, k.feed.group)
+            for k in SUBJECT_KINDS.values()
+            if k.feed is not None and k.feed.kind == kind
+        ]
         batches = store.iter_subject_batches(kind, batch)
         for judged in judged_batches(store, kind, batches, terms_book, keep):
             for inputs, verdict in judged:
                 record(inputs, verdict)
-                if kind == "banked" and is_coup(inputs.events):
-                    table = str(inputs.events[0].get("table_id"))
-                    runs.setdefault(table, []).append(inputs.subject)
-                if kind == "poker" and (at := session_hand(inputs.events)) is not None:
-                    tables.setdefault(at, []).append(inputs.subject)
-                if kind == "banked" and (key := shoe_of(inputs.events)) is not None:
-                    shoe_rounds.setdefault(key[0], []).append(inputs.subject)
+                for across, group_of in feeds:
+                    if (group := group_of(inputs.events)) is not None:
+                        fed.setdefault(across, {}).setdefault(group, []).append(inputs.subject)
+    runs, tables, shoe_rounds = (fed.get(k, {}) for k in (BANKER_RUN, TABLE_SESSION, SHOE))
     # what is judged across subjects, read again one table at a time (ids are kept, not
     # events: memory does not grow with the store)
     for table_id, rounds in sorted(runs.items()):  # PT-217/2007 I.34, I.46 across coups

@@ -12,32 +12,16 @@ table's terms in force at the shoe's first round (who runs the table).
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Iterable, Sequence
 from typing import Any
 
 from audit.judging.inputs import Inputs
-from audit.judging.kinds.shoe import SHOE, SHOES
+from audit.judging.kinds.shoe import SHOE, SHOES, ShoeKey, shoe_of, shoe_subject
 from audit.judging.path import TermsBook, started_at
 from audit.store import StoreReads
-from replayer.casino.shoes import SHOE_ARTICLES, ShoeVerdict, play_order
+from replayer.casino.shoes import ShoeVerdict, play_order
 
-ShoeKey = tuple[str, str]
-"""(table id, shoe id)."""
-
-
-def shoe_subject(key: ShoeKey) -> str:
-    """The subject id of the shoe ``key``."""
-    return f"{SHOE}:{key[0]}:{key[1]}"
-
-
-def shoe_of(records: Sequence[Mapping[str, Any]]) -> ShoeKey | None:
-    """The shoe a banked round was dealt from: (table, shoe id) of its ``RoundOpened``;
-    None for a round of a game without a shoe, or one naming none."""
-    first = records[0] if records else {}
-    if first.get("type") != "RoundOpened" or first.get("game") not in SHOE_ARTICLES:
-        return None
-    shoe = first.get("shoe_id")
-    return None if shoe is None else (str(first.get("table_id")), str(shoe))
+__all__ = ["ShoeKey", "judge_shoe", "shoe_of", "shoe_subject", "shoes_of_rounds"]
 
 
 def shoes_of_rounds(

@@ -19,22 +19,13 @@ from datetime import datetime
 from typing import Any
 
 from audit.judging.inputs import Inputs
-from audit.judging.kinds.table_session import SESSION, TABLE_SESSION
+from audit.judging.kinds.table_session import SESSION, TABLE_SESSION, session_hand
 from audit.judging.path import TermsBook, verdict_unit
 from audit.store import RecordReads, SubjectRecords
 from replayer.sessions import DEFAULT_RULES, SessionVerdict, sessions_of
-from replayer.sessions.hands import summarize
 from replayer.sessions.verdict import session_hands, summaries
 
-
-def session_hand(records: Sequence[dict[str, Any]]) -> str | None:
-    """What a stored poker hand's sessions are judged among: its tournament (a player
-    moves between its tables) or its cash table (None: no session can hold it, e.g. a
-    hand without a known start time)."""
-    summary = summarize(records)
-    if summary is None:
-        return None
-    return summary.tournament_id if summary.tournament_id is not None else summary.table_id
+__all__ = ["judge_table_sessions", "session_hand", "session_unit"]
 
 
 def _related(

@@ -271,9 +271,10 @@ def _incident(
 
 def _about(store: StoreReads, finding: Mapping[str, Any]) -> dict[str, Any]:
     """Who and what an incident's finding is about: its subject's own context (currency,
-    table, players), read from the subject's stored events."""
+    table, players), read from the stored events of the first kind that can be in flight
+    (``SubjectKind.in_flight``) holding it."""
     subject = str(finding.get("subject"))
-    for kind in ("poker", "banked", "tournament"):
+    for kind in (name for name, record in SUBJECT_KINDS.items() if record.in_flight):
         events = store.records_of(kind, subject)
         if events:
             return {"subject_kind": kind, **context(Inputs(kind, subject, events))}

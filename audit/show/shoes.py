@@ -20,8 +20,8 @@ from audit.judging import (
     current_of,
     findings_json,
     judge_shoe,
+    rounds_of_shoe,
     shoe_of,
-    shoe_subject,
 )
 from audit.show.common import (
     INDENT,
@@ -44,44 +44,6 @@ from audit.store import StoreReads
 from audit.subject_index import SubjectIndex
 from replayer.casino.record import VOID_TYPES
 from replayer.casino.shoes import play_order
-
-BATCH = 24
-"""Rounds read at a time while looking for a shoe's rounds at its table."""
-
-
-def rounds_of_shoe(
-    store: StoreReads,
-    subject: str,
-    index: SubjectIndex | None = None,
-    judged: Mapping[str, Any] | None = None,
-) -> list[list[dict[str, Any]]]:
-    """The stored banked rounds dealt from the shoe ``subject``: by default a scan of the
-    rounds; with an ``index`` and the shoe's ``judged`` verdict (its context names the
-    table and the first round's start), the table's rounds from that start on, read a
-    batch at a time up to the first round dealt from another shoe (a table deals from one
-    shoe at a time: a round from another shoe closes it, as the nightly judges shoes,
-    ``pipelines.detectors.shoes``), so a page reads its shoe, not the store."""
-    about = (judged or {}).get("context") or {}
-    table, since = about.get("table"), about.get("started_at")
-    if index is None or not table or not since:
-        return [
-            list(records)
-            for _, records in store.iter_subjects("banked")
-            if (key := shoe_of(records)) is not None and shoe_subject(key) == subject
-        ]
-    later = list(index.subjects_at("banked", str(table), str(since)))
-    dealt: list[list[dict[str, Any]]] = []
-    for start in range(0, len(later), BATCH):
-        batch = later[start : start + BATCH]
-        found = store.records_of_many("banked", batch)
-        for round_id in batch:
-            records = found.get(round_id) or []
-            key = shoe_of(records)
-            if key is not None and shoe_subject(key) == subject:
-                dealt.append(list(records))
-            elif key is not None and dealt:
-                return dealt
-    return dealt
 
 
 def shoe_part(

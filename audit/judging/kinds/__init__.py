@@ -12,7 +12,7 @@ from __future__ import annotations
 from audit.judging.kinds.banked import BANKED
 from audit.judging.kinds.banker_run import BANKER_RUN, BANKER_RUNS
 from audit.judging.kinds.poker import POKER
-from audit.judging.kinds.record import SubjectKind
+from audit.judging.kinds.record import EvidencePart, Feed, SubjectKind
 from audit.judging.kinds.shoe import SHOE, SHOES
 from audit.judging.kinds.slots import SLOTS
 from audit.judging.kinds.table import TABLE
@@ -48,6 +48,8 @@ __all__ = [
     "STORED_KINDS",
     "SUBJECT_KINDS",
     "TABLE_SESSION",
+    "EvidencePart",
+    "Feed",
     "SubjectKind",
     "judged_across",
     "subject_kind",

@@ -51,6 +51,7 @@ BANKED = SubjectKind[RoundVerdict](
     title="BANKED ROUND",
     noun="banked round",
     declared=True,
+    in_flight=True,
     players=_bettors,
     about=player_accounts,
 )

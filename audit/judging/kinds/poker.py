@@ -39,6 +39,7 @@ POKER = SubjectKind[HandVerdict](
     noun="poker hand",
     declared=True,
     prefetch_tables=True,
+    in_flight=True,
     players=_seats,
     about=_tournament,
 )

@@ -9,7 +9,8 @@ table terms declared in force (``declared``) and whether it is its own table
 its rules need (``related``), who its findings name (``players``, ``about``), how
 ``show`` titles it (``title``, ``place``, ``noun``), and, for a kind judged across other
 subjects' events (a table's banker runs, a poker table session, a shoe), the shape of its
-ids (``across``).
+ids (``across``), which stored subjects feed it (``feed``) and what its evidence bundle
+holds as inputs (``evidence``).
 """
 
 from __future__ import annotations
@@ -19,7 +20,7 @@ from dataclasses import dataclass
 from typing import Any, Generic, TypeVar
 
 from audit.judging.inputs import Inputs
-from audit.store import RecordReads
+from audit.store import RecordReads, StoreReads
 from replayer.verdict import Verdict
 
 V = TypeVar("V", bound=Verdict, covariant=True)
@@ -33,6 +34,31 @@ About = Callable[[Inputs, Mapping[str, Any]], dict[str, Any]]
 """(inputs, opening event) -> what the kind adds to a verdict's context."""
 IdShape = Callable[[str], bool]
 """Whether a subject id has the shape of a kind's ids."""
+BundleInputs = Callable[[StoreReads, str, Mapping[str, Any]], list[tuple[str, str]]]
+"""(the store, a subject, its stored verdict record) -> the (kind, subject) of each stored
+aggregate its evidence bundle holds as inputs."""
+
+
+@dataclass(frozen=True)
+class Feed:
+    """Which stored subjects a kind judged across others is judged over: the stored kind
+    (``kind``) and, from one such subject's events, the group it falls in (``group``: its
+    table, or its tournament; None: it feeds no subject of this kind)."""
+
+    kind: str
+    group: Callable[[Sequence[dict[str, Any]]], str | None]
+
+
+@dataclass(frozen=True)
+class EvidencePart:
+    """A kind judged across others in an evidence bundle (``audit.evidence``): it has no
+    events of its own, so the bundle's ``inputs`` are what its verdict judged."""
+
+    inputs: BundleInputs
+    noun: str
+    """What its inputs are, in words (``round``, ``hand``, ``coup``)."""
+    note: str
+    """What its bundle cannot prove."""
 
 
 def no_players(inputs: Inputs, first: Mapping[str, Any]) -> dict[str, str]:
@@ -71,6 +97,9 @@ class SubjectKind(Generic[V]):
     left out of a replay for its start day."""
     prefetch_tables: bool = False
     """A batch reads the declarations of every table its subjects name in one query."""
+    in_flight: bool = False
+    """Its subjects can be in flight during an incident (``audit.incidents.inflight``), so
+    an incident's finding on one is told with the subject's own context."""
     related: Related | None = None
     players: Players = no_players
     about: About = nothing_more
@@ -78,3 +107,7 @@ class SubjectKind(Generic[V]):
     """A kind judged across other subjects' events, with none of its own
     (``audit.judging.judged_across``): whether an id has its shape. None: a stored kind,
     its subjects' own events judged one subject at a time (``replay``)."""
+    feed: Feed | None = None
+    """A kind judged across others: the stored subjects ``replay`` judges it over."""
+    evidence: EvidencePart | None = None
+    """A kind judged across others: its evidence bundle's inputs."""

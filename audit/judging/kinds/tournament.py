@@ -38,5 +38,6 @@ TOURNAMENT = SubjectKind[TournamentVerdict](
     place="tournament",
     declared=True,
     own_table=True,
+    in_flight=True,
     related=satellite_target,
 )
