@@ -59,7 +59,13 @@ from simulate.session_faults import (
     shift_from,
     take_chips,
 )
-from simulate.tables import TableSpec
+from simulate.tables import OPERATORS, TableSpec, operator_declarations
+
+TABLES, HANDS_PER_TABLE = 2, 24
+"""A tournament's tables and the hands dealt at each, by default."""
+TERMS_FILE = "tournament-tables-terms.avro"
+"""Each tournament's declared operator (its tables' sessions name it), not listed among
+the input files of subjects, as ``simulate.tournaments.TERMS_FILE``."""
 
 FlatEvent = dict[str, Any]
 RULEBOOK = "gg-2022-tournament-holdem"
@@ -252,9 +258,9 @@ def play_tournament_tables(
     tournament_id: str,
     start: datetime,
     *,
-    tables: int = 2,
+    tables: int = TABLES,
     seats: int = 6,
-    hands: int = 24,
+    hands: int = HANDS_PER_TABLE,
     fault_rate: float = 0.0,
     button: str = ROTATING,
 ) -> tuple[list[list[FlatEvent]], list[PlantedFault]]:
@@ -306,8 +312,14 @@ def tournament_tables_day(
     def extra(seed: int, day: date, out: Path) -> tuple[list[str], list[PlantedFault]]:
         files: list[str] = []
         faults: list[PlantedFault] = []
-        for number in range(1, count + 1):
-            tournament_id = f"mtt-{day:%Y%m%d}-tables-{number:02d}"
+        ids = [f"mtt-{day:%Y%m%d}-tables-{number:02d}" for number in range(1, count + 1)]
+        write_input_file(
+            out / TERMS_FILE,
+            family_named("table"),
+            operator_declarations([(t, "tournament") for t in ids], OPERATORS["gg"], "EUR"),
+            stream_id=f"{seed}:{day.isoformat()}:tournament-tables-terms",
+        )
+        for number, tournament_id in enumerate(ids, 1):
             start = datetime(day.year, day.month, day.day, 14, tzinfo=UTC) + number * timedelta(
                 hours=1
             )

@@ -77,14 +77,11 @@ def test_every_finding_across_records_names_the_tables_declared_operator(
     report_rows: list[dict[str, Any]],
 ) -> None:
     """A banker run's finding (PT-217/2007 I.32, I.34) names the operator its table
-    declared, as a shoe's and a round's do (it named none: its verdict read no terms). A
-    tournament's tables declare no terms (no record names a tournament's operator): their
-    sessions' findings (``tournament_chips_*``, ``button_not_to_winner``) are left out."""
+    declared, as a shoe's and a round's do (it named none: its verdict read no terms); a
+    tournament table's session its tournament's (the tournament is its own table)."""
     kinds = {row["subject_kind"] for row in report_rows}
     assert {"banker_run", "shoe", "table_session"} <= kinds
-    tournament_only = ("tournament_chips_", "button_not_to_winner")
-    declared = [r for r in report_rows if not str(r["kind"]).startswith(tournament_only)]
-    assert [(r["subject_kind"], r["subject"]) for r in declared if not r["operator"]] == []
+    assert [(r["subject_kind"], r["subject"]) for r in report_rows if not r["operator"]] == []
 
 
 def test_a_class_missed_or_alarmed_shows_in_its_score() -> None:

@@ -38,8 +38,10 @@ from simulate.demo import (
     DEMO_HANDS,
     DEMO_SEED,
     DEMO_SESSION_HANDS,
+    DEMO_TOURNAMENT_TABLES,
     demo_day,
 )
+from simulate.tournament_tables import HANDS_PER_TABLE, TABLES
 
 JUDGED_KINDS = ("poker", "banked", "slots", "tournament", "table")
 
@@ -82,7 +84,8 @@ def test_every_path_gives_the_same_verdict(store_url: str, day_input: Path, tmp_
         night = _verdicts(store)
         kinds = {kind for kind, _ in night}
         assert kinds == set(JUDGED_KINDS)
-        hands = DEMO_HANDS + DEMO_CLOCK_HANDS + DEMO_SESSION_HANDS
+        tournament_tables = DEMO_TOURNAMENT_TABLES * TABLES * HANDS_PER_TABLE
+        hands = DEMO_HANDS + DEMO_CLOCK_HANDS + DEMO_SESSION_HANDS + tournament_tables
         assert sum(kind == "poker" for kind, _ in night) == hands
 
         report = _report(out)

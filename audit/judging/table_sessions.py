@@ -74,16 +74,19 @@ def session_unit(
 ) -> SubjectRecords:
     """The stored verdict unit of a session (``verdict_unit``), with who and what it is
     about (its currency, table, operator (the table's declared terms in force at its
-    first hand, from ``terms_book``; they are not judged, so not in its inputs) and first
-    hand's start) and its hands in play order with how each follows the one before
-    (``show`` lists them)."""
+    first hand, or its tournament's at a tournament's table, from ``terms_book``; they
+    are not judged, so not in its inputs) and first hand's start) and its hands in play
+    order with how each follows the one before (``show`` lists them)."""
     stored = verdict_unit(inputs, verdict)
     first = next((e for e in inputs.events if e.get("type") == "HandStarted"), {})
     when = first.get("occurred_at")
     table = first.get("table_id")
+    at = when if isinstance(when, datetime) else None
     terms = None
-    if terms_book is not None and table is not None:
-        terms = terms_book.in_force(str(table), when if isinstance(when, datetime) else None)
+    if terms_book is not None:
+        # a tournament's tables declare nothing: the tournament, its own table, does
+        declared = (t for t in (table, first.get("tournament_id")) if t is not None)
+        terms = next((found for t in declared if (found := terms_book.in_force(str(t), at))), None)
     record = stored.records[0]
     record["context"] = {
         **record["context"],
