@@ -38,7 +38,7 @@ chromium:
 	    -o DPkg::Lock::Timeout=600 chromium >/dev/null; \
 	fi
 
-# The distributed DAG test (tests/test_dag_celery.py) starts its own Redis broker from
+# The distributed DAG test (tests/pipelines/test_dag_celery.py) starts its own Redis broker from
 # Debian's redis-server: installed the same way when missing and we are root.
 redis:
 	@if [ ! -x $(REDIS) ] && [ "$$(id -u)" = 0 ] && command -v apt-get >/dev/null; then \

@@ -9,7 +9,7 @@ file into events (``phh.*``: its TOML, bounded by ``toml_guard`` and read by
 (``invariants``), the compact state's encoding (``compact``), the event digests
 (``versions``, ``canonical_json``), the hash chain's links (``chain``) and the Merkle
 tree (``merkle``). Their ``.py`` files stay beside the extension modules: the fallback
-and the reference (``tests/test_compiled_build.py`` proves an ingest stores the same
+and the reference (``tests/project/test_compiled_build.py`` proves an ingest stores the same
 bytes, chain hashes and Merkle root either way).
 
 The list is a literal: ``setup.py`` reads it without importing ``audit``. Importing a
@@ -36,11 +36,11 @@ COMPILED_MODULES = (
     "audit.ingest.invariants",
     "audit.ingest.phh.actions",
     "audit.ingest.phh.building",
-    "audit.ingest.phh.cards",
+    "audit.ingest.notation.cards",
     "audit.ingest.phh.flat_toml",
-    "audit.ingest.phh.money",
+    "audit.ingest.notation.amounts",
     "audit.ingest.phh.reader",
-    "audit.ingest.phh.time",
+    "audit.ingest.notation.time",
     "audit.ingest.toml_guard",
     "audit.store.canonical_json",
     "audit.store.chain",

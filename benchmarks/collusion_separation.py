@@ -8,7 +8,7 @@ few hands it shared):
 
 * ``demo``: the demo day's settings (``simulate.demo``: one day of 3,000
   hands at eight tables, two planted pairs, 1% planted faults);
-* ``small``: the collusion test's (``tests/test_collusion.py``: two days of 2,500 hands
+* ``small``: the collusion test's (``tests/pipelines/test_collusion.py``: two days of 2,500 hands
   at three tables, 45 players, four planted groups).
 
 Printed per band of shared hands: the honest pairs' count, 99th percentile and maximum

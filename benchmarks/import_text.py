@@ -4,7 +4,7 @@
 
 1. Plays ``--distinct`` hands with the simulator (``tests.poker_sim``) and repeats them
    under new hand numbers up to ``--hands``, written as one GGPoker text file (by
-   ``tests.room_text_writer``) and as one ``.phhs`` file (``audit.phh_export``).
+   ``tests.room_text_writer``) and as one ``.phhs`` file (``audit.ingest.phh.export``).
 2. Reads both files to events (conversion only: no store), hands/s and events/s.
 3. Ingests the first ``--ingest`` hands of each end to end into a fresh SQLite store.
 Prints the figures; no assertion: a benchmark.
@@ -22,8 +22,8 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from audit.ingest.limits import Limits
+from audit.ingest.phh.export import hand_phh
 from audit.ingest.pipeline import ingest, units_of
-from audit.phh_export import hand_phh
 from audit.store import AuditStore
 from tests.poker_sim import simulate
 from tests.room_text_writer import write

@@ -16,7 +16,7 @@ temporary SQLite store, replays it (``audit.judging.replay``) and prints, per ro
 ``--rulebook`` judge the hands of any date, their period lifted for this run only, so
 the rules can be tried on real files older than the rulebooks (the public files are).
 
-``--pokerkit``: every stored hand is exported to PHH (``audit.phh_export.hand_phh``) and
+``--pokerkit``: every stored hand is exported to PHH (``audit.ingest.phh.export.hand_phh``) and
 replayed in PokerKit, the pinned test oracle (``tests.pokerkit_oracle``); printed per game
 (``HandStarted.variant``, tournament hands apart): hands replayed to the recorded stacks,
 replayed to them but for the rake and fees the room took (PokerKit pays the whole pot),
@@ -38,9 +38,9 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
+from audit.ingest.phh.export import hand_phh
 from audit.ingest.pipeline import ingest
 from audit.judging import current_findings, replay
-from audit.phh_export import hand_phh
 from audit.store import AuditStore
 from replayer.rulebooks import registry
 from tests.pokerkit_oracle import pokerkit_check

@@ -27,7 +27,7 @@ def add_parser(sub: Subcommands) -> None:
 
 def cmd_export(args: argparse.Namespace) -> int:
     """Write the chosen hands; exit 1 when none matched."""
-    from audit.phh_export import in_period, write_phh
+    from audit.ingest.phh.export import in_period, write_phh
 
     out = Path(args.out)
     if out.suffix not in (".phh", ".phhs"):

@@ -53,7 +53,7 @@ def cmd_replay(args: argparse.Namespace) -> int:
 
 def cmd_findings(args: argparse.Namespace) -> int:
     from audit.judging import current_findings
-    from audit.reports import write_findings, write_owed_summary
+    from audit.show.finding_rows import write_findings, write_owed_summary
     from replayer.findings import FindingKind
 
     known = sorted(str(kind) for kind in FindingKind)

@@ -16,7 +16,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from audit.config import StoreURLError, parse_store_url, store_url_from_env
-from audit.escape import terminal_safe
+from audit.notation.escape import terminal_safe
 from cli.common import EXIT_DATA_PROBLEMS, EXIT_OK, CannotRun, Subcommands, parse_day
 from pipelines.settings import input_root, report_root
 

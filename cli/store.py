@@ -94,7 +94,7 @@ def cmd_ingest(args: argparse.Namespace) -> int:
     from audit.ingest.room_text.schedule import BadSchedule, RakeSchedule
     from audit.ingest.rulebook_choice import UnknownRulebook
     from audit.ingest.sources import MissingInput
-    from audit.progress import file_progress
+    from cli.progress import file_progress
 
     try:
         schedule = RakeSchedule(Path(args.rake_schedule)) if args.rake_schedule else None

@@ -8,7 +8,7 @@ report, as are its findings parts); the filters are the only ways values reach a
 ``t`` (text from the records, control characters and ANSI escapes made visible by
 ``audit.wording.terminal_safe``; autoescape then makes ``<script>`` and quotes inert),
 ``v`` (a form field's value: escaped, control characters as character references, so it
-round-trips), ``money`` (``audit.money.format_money``; ``t`` and ``money`` from
+round-trips), ``money`` (``audit.notation.money.format_money``; ``t`` and ``money`` from
 ``audit.pages``), ``kind`` (a finding kind in plain words with its identifier,
 ``audit.wording.kind_label``; ``kind_label`` the words alone), ``count`` (``331 poker
 hands``) and ``subject_url`` / ``q`` (URL quoting).

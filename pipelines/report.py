@@ -10,7 +10,7 @@ ledgers -> verdicts, data-quality units, detector units) and writes, under
                          and operator by currency (``audit.wording.owed_totals``: money
                          held by two findings counted once), a
                          ``casino-audit hand <subject>`` command per finding, plots
-    findings.csv         every finding (audit.reports columns: with currency, table,
+    findings.csv         every finding (audit.show.finding_rows columns: with currency, table,
                          players and owed, formula-safe)
     findings.jsonl       every finding with its context, table, family, source, day and
                          what it says is owed (integer minor units)
@@ -48,7 +48,7 @@ import jinja2
 from audit.config import parse_store_url
 from audit.judging import KIND as ADJUDICATION
 from audit.pages import environment
-from audit.reports import write_findings
+from audit.show.finding_rows import write_findings
 from audit.store import AuditStore
 from audit.wording import (
     Sums,

@@ -3,7 +3,7 @@
 Each function draws one figure into ``path`` and returns it, or returns ``None`` when
 there is nothing to draw (no poker tables, no collusion detector, no slot machines).
 Amounts are drawn in major units (minor units / 100) for reading only; amounts written
-in labels use ``audit.money.format_money`` (a table's ``currency`` when its figures carry
+in labels use ``audit.notation.money.format_money`` (a table's ``currency`` when its figures carry
 one, else the amount in minor units).
 """
 
@@ -19,7 +19,7 @@ import matplotlib
 matplotlib.use("Agg")
 import matplotlib.pyplot as plt
 
-from audit.money import format_money
+from audit.notation.money import format_money
 
 MAX_BARS = 40
 FLAGGED = "#c0392b"

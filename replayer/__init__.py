@@ -1,4 +1,5 @@
-"""Deterministic, pure re-adjudication of poker hands, banked rounds and slot meters.
+"""Deterministic, pure re-adjudication of poker hands and the sessions across them,
+banked rounds and their shoes, slot machines and tournaments.
 
 Imports nothing from ``audit`` or ``pipelines``. ``REPLAYER_VERSION`` is part of every
 stored verdict: same events + same replayer version -> byte-identical findings.
@@ -18,11 +19,15 @@ button's rotation), shoes (their composition and last coup), tournaments across 
 reads MO-97/2010 art.12(4) and art.10(3) and PT-217/2007 I.32-33 as written; judges a
 PT hand's blinds and bets against the table's limits (n.º 19-20, 82-83), its showdown
 order (n.º 62) and an early board card (n.º 110); and cites a winning banker's cagnotte
-under I.2, I.45, I.47.
+under I.2, I.45, I.47. Version 7 judges a slot machine's jackpot funding (PT-217/2007
+III.3-6, III.8: slot schema v2's jackpot and approval records), a tournament's tables
+across its hands (MO-97/2010 art.4(2): chips neither leave nor appear between hands or in
+a move between tables) and a win-the-button tournament's button (PT-217/2007 n.º 124,
+tournament schema v3).
 
 Importing the package does nothing else: the check against a stale compiled build
 (``replayer.compiled.check_sources``) is explicit, at the command line's start and in
 ``make test``.
 """
 
-REPLAYER_VERSION = "6"
+REPLAYER_VERSION = "7"

@@ -8,7 +8,7 @@ package; the ``Makefile`` asks ``python -m audit.compiled sources``): here the r
 ``setup.py`` compiles every listed module with mypyc at install (``pip install .``,
 ``pip install -e .``, ``make install``) unless ``CASINO_AUDIT_PURE_BUILD=1`` (then the
 package stays pure Python). The ``.py`` files stay beside their extension modules: they are
-the fallback and the reference (``tests/test_compiled_build.py`` proves both give
+the fallback and the reference (``tests/project/test_compiled_build.py`` proves both give
 byte-identical verdicts and findings).
 
 A compiled build records the SHA-256 of every compiled module's source in its package's

@@ -42,7 +42,7 @@ from pathlib import Path
 from typing import Any
 
 from audit.families import family_named
-from audit.ingest.phh.money import CHIP_MINOR_UNITS, CHIPS
+from audit.notation.money import CHIP_MINOR_UNITS, CHIPS
 from replayer.rulebooks.poker import PokerRulebook
 from replayer.rulebooks.registry import get_rulebook
 from replayer.sessions.win_button import ROTATING, WIN_THE_BUTTON

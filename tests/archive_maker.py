@@ -13,7 +13,7 @@ import pytest
 
 from audit.store import SIGNING_KEY_ENV, AuditStore, generate_keypair
 from audit.store.archive import write_archive
-from tests.test_store import hand
+from tests.audit.store.test_store import hand
 
 
 @dataclass(frozen=True)

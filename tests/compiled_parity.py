@@ -1,5 +1,5 @@
 """Verdicts of the replayer and the rows of an ingest, printed for
-``tests/test_compiled_build.py`` to compare the compiled build with the pure-Python one
+``tests/project/test_compiled_build.py`` to compare the compiled build with the pure-Python one
 (``replayer.compiled``, ``audit.compiled``).
 
     python -m tests.compiled_parity
@@ -8,7 +8,7 @@ prints one JSON object: which of the compiled modules this process loaded compil
 full ``repr`` of every verdict (steps included) of the vendored PHH sample
 (``tests/data/phh``, Pluribus, WSOP and historical hands), of its events (and of
 flawed copies' rejections: ``audit.ingest.phh`` is compiled too), and of the seeded PokerKit
-differential sample of ``tests/test_poker_replay.py`` (its CI seeds, fewer hands), of
+differential sample of ``tests/replayer/test_poker_replay.py`` (its CI seeds, fewer hands), of
 seeded banked rounds of every game (``simulate.casino``, clean and with each planted fault)
 and of their chemin de fer tables' banker runs, and every stored row of a seeded poker
 file ingested at a fixed time (state bytes, chain links) with the checkpoint's chain head
@@ -39,7 +39,7 @@ from replayer.poker import adjudicate_hand
 from replayer.rulebooks.poker import RakeTerms
 from simulate.casino import BANKED_FAULTS, SIMULATORS, plant
 from tests.poker_sim import simulate
-from tests.test_poker_replay import CASES, _without_rake
+from tests.replayer.test_poker_replay import CASES, _without_rake
 
 PHH_SAMPLE = Path(__file__).resolve().parent / "data" / "phh"
 DIFFERENTIAL_HANDS = 100
@@ -55,7 +55,7 @@ INGESTED_AT = datetime(2025, 3, 2, 4, 5, 6, 789_012, tzinfo=UTC)
 
 def phh_verdicts() -> list[str]:
     """Every hand of the vendored PHH sample, judged with its steps (variant's GG-2022
-    rulebook, as ``tests/test_replay_real_hands.py`` ingests them)."""
+    rulebook, as ``tests/replayer/test_replay_real_hands.py`` ingests them)."""
     verdicts = []
     for path in sorted(PHH_SAMPLE.rglob("*.phh")):
         for record in iter_phh_records(path):

@@ -27,7 +27,7 @@ from decimal import Decimal
 
 from pokerkit import HandHistory
 
-from audit.ingest.phh.money import money_of
+from audit.ingest.notation.amounts import money_of
 
 SKIPPED_BY_POKERKIT = ("_runs", "_forced_bets", "_cashouts", "_voided", "_house_money")
 AMOUNTS = ("antes", "blinds_or_straddles", "min_bet", "small_bet", "big_bet", "starting_stacks")

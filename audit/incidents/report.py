@@ -3,7 +3,7 @@
 Text: the incident (window, scope, amendments), every subject in flight with its state
 at the failure, required against recorded per player, the findings with their
 citations, and totals owed per currency; every amount in money
-(``audit.money.format_money``: ``MOP 18,665.00``, never ``1866500``). JSON: everything,
+(``audit.notation.money.format_money``: ``MOP 18,665.00``, never ``1866500``). JSON: everything,
 sorted keys, byte-stable. CSV: one row per player and subject (required, recorded, owed
 to the player, the rule, and the finding id when they differ), amounts in integer minor
 units with the currency column.
@@ -19,7 +19,7 @@ from typing import IO, Any
 
 from audit.incidents.compare import SubjectResult
 from audit.incidents.investigation import Investigation
-from audit.money import format_money
+from audit.notation.money import format_money
 from audit.wording import kind_label, sentence
 
 CSV_COLUMNS = (

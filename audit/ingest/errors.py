@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from audit.escape import terminal_safe
+from audit.notation.escape import terminal_safe
 
 #: Longest field name or reason kept: a reason quoting a hostile value stays readable.
 MAX_REASON_CHARS = 2000
@@ -62,5 +62,5 @@ class RecordRejected(Exception):
 
     def __str__(self) -> str:
         """One line safe to print: a file name is the sender's choice, and may hold ANSI
-        escapes, newlines or bidirectional overrides (``audit.escape.terminal_safe``)."""
+        escapes, newlines or bidirectional overrides (``audit.notation.escape.terminal_safe``)."""
         return terminal_safe(f"{self.source}, {self.position}, field {self.field}: {self.reason}")

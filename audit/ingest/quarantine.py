@@ -12,9 +12,9 @@ from __future__ import annotations
 from collections.abc import Iterator
 from dataclasses import dataclass
 
-from audit.escape import terminal_safe
 from audit.ingest.errors import RecordRejected
 from audit.ingest.file_names import file_identity
+from audit.notation.escape import terminal_safe
 from audit.store import AuditStore, SubjectRecords, record_digest
 
 KIND = "quarantine"

@@ -9,7 +9,7 @@ words), with the filters the shared macros use:
 * ``t``: text from the records (names are hostile input), control and bidirectional
   characters made visible by ``audit.wording.terminal_safe``; autoescape then makes
   ``<script>``, quotes and ``&`` inert;
-* ``money``: an amount in minor units in words (``audit.money.format_money``:
+* ``money``: an amount in minor units in words (``audit.notation.money.format_money``:
   ``EUR 2.88``); anything not an integer as text (``-`` for none).
 """
 
@@ -20,7 +20,7 @@ from typing import Any
 
 import jinja2
 
-from audit.money import format_money
+from audit.notation.money import format_money
 from audit.wording import terminal_safe
 
 SHARED = Path(__file__).resolve().parent / "templates"

@@ -8,6 +8,7 @@ from collections.abc import Iterable, Mapping, Sequence
 from datetime import datetime
 from typing import Any
 
+from audit.grouping.subject_index import SubjectIndex
 from audit.judging import Inputs, judge
 from audit.show.banked_events import bet_name, describe
 from audit.show.common import (
@@ -26,7 +27,6 @@ from audit.show.common import (
 )
 from audit.show.model import BLANK, Line
 from audit.store import StoreReads
-from audit.subject_index import SubjectIndex
 
 _MONEY_STATE = ("staked", "paid", "refunded", "commission", "cagnotte")
 _MONEY_EVENTS = ("BetPlaced", "PayoutMade", "RefundPaid", "CommissionTaken", "CagnotteTaken")
@@ -237,7 +237,7 @@ def coups_at(
 ) -> list[tuple[str, list[dict[str, Any]]]]:
     """The table's stored chemin de fer coups, in start order (as the garage rule reads
     them, ``replayer.casino.garage``); the table's rounds found by ``index`` (by default
-    a scan of the stored rounds, ``audit.subject_index``), read from the store."""
+    a scan of the stored rounds, ``audit.grouping.subject_index``), read from the store."""
     stored: Iterable[tuple[str, list[dict[str, Any]]]] = (
         store.iter_subjects("banked")
         if index is None

@@ -1,7 +1,7 @@
 """Each record type of ``schemas/banked_round.avsc`` in words, for ``casino-audit show``:
 ``DESCRIBERS``, one per type, amounts in the round's currency and every record text made
 safe to print (``show.common.safe``). A new record type is put into words here, once, and
-``tests/test_event_tables.py`` fails until it is.
+``tests/pipelines/test_event_tables.py`` fails until it is.
 """
 
 from __future__ import annotations

@@ -15,6 +15,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
+from audit.grouping.subject_index import SubjectIndex
 from audit.judging import BANKER_RUN, Verdicts, current_of, is_coup
 from audit.show.banked import banker_run_body, coups_at, play_sorted
 from audit.show.common import (
@@ -30,7 +31,6 @@ from audit.show.common import (
 )
 from audit.show.model import Part
 from audit.store import StoreReads
-from audit.subject_index import SubjectIndex
 
 Coups = list[tuple[str, list[dict[str, Any]]]]
 

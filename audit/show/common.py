@@ -15,7 +15,7 @@ from typing import Any
 
 from audit.judging import KIND as ADJUDICATION
 from audit.judging import StoreVerdicts, UnitKey, Verdicts, current_of, finding_about, latest
-from audit.money import format_money
+from audit.notation.money import format_money
 from audit.show.model import Card, Field, Line, Role
 from audit.store import StoreReads
 from audit.wording import sentence, terminal_safe
@@ -43,7 +43,7 @@ def safe(value: Any) -> str:
 
 
 def money(amount: Any, currency: str | None) -> str:
-    """Minor units in words (``audit.money``); anything not an integer is shown as is."""
+    """Minor units in words (``audit.notation.money``); anything not an integer is shown as is."""
     if isinstance(amount, int) and not isinstance(amount, bool):
         return format_money(amount, currency)
     return "-" if amount is None else safe(amount)

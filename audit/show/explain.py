@@ -21,7 +21,7 @@ subject is judged through the one judging path
 
 ``show_lines`` prints it (``audit.show.text``) for the command line; the console
 renders it with templates. Money is written in the subject's currency
-(``audit.money.format_money``); every name is passed through
+(``audit.notation.money.format_money``); every name is passed through
 ``audit.wording.terminal_safe``.
 """
 
@@ -30,6 +30,8 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
+from audit.grouping.subject_index import SubjectIndex
+from audit.grouping.tournament_hands import hands_of, level_of, tournament_of, tournament_stored
 from audit.judging import (
     BANKER_RUN,
     SHOE,
@@ -70,8 +72,6 @@ from audit.show.slots import slots_body
 from audit.show.text import explanation_lines
 from audit.show.tournament import tournament_body
 from audit.store import StoreReads
-from audit.subject_index import SubjectIndex
-from audit.tournament_hands import hands_of, level_of, tournament_of, tournament_stored
 from replayer.rulebooks.citations import resolve
 from replayer.verdict import Verdict
 
@@ -102,7 +102,7 @@ def explanation(
     """``subject_id`` explained, one part per family it is stored under; None when no
     such subject is stored. ``verdicts`` finds its verdict units
     (``audit.judging.Verdicts``; by default a scan of every stored unit id), ``index`` a
-    table's coups and a tournament's hands (``audit.subject_index``; by default a scan)."""
+    table's coups and a tournament's hands (``audit.grouping.subject_index``; by default a scan)."""
     parts: list[Part | Unjudged] = []
     for kind in STORED_KINDS:
         try:

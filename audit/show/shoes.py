@@ -12,6 +12,7 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any
 
+from audit.grouping.subject_index import SubjectIndex
 from audit.judging import (
     SHOE,
     TermsBook,
@@ -41,7 +42,6 @@ from audit.show.common import (
 )
 from audit.show.model import Line, Part
 from audit.store import StoreReads
-from audit.subject_index import SubjectIndex
 from replayer.casino.record import VOID_TYPES
 from replayer.casino.shoes import play_order
 

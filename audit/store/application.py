@@ -350,7 +350,8 @@ class AuditStore(Application[UUID]):
         timestamp=now, originator_topic=get_topic(cls), subject_id=subject_id)``: the
         state eventsourcing's mapper writes for it (the event's fields after its
         originator id and version, in order), without building the event, which a
-        replay would otherwise do per verdict (``tests/test_store.py`` compares them)."""
+        replay would otherwise do per verdict (``tests/audit/store/test_store.py`` compares
+        them)."""
         state = {"timestamp": now, "originator_topic": get_topic(cls), "subject_id": subject_id}
         return StoredEvent(
             originator_id=aggregate_id,

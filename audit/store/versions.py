@@ -19,7 +19,7 @@ from typing import Any
 
 import orjson
 
-from audit.escape import show_command
+from audit.notation.escape import show_command
 from audit.store.canonical_json import json_default
 from audit.store.subjects import first_named
 

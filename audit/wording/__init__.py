@@ -8,16 +8,16 @@ number as a string -> player id), ``operator``, ``rulebook``, ``started_at``. A 
 without the context keys (older callers) works: a missing key counts as None (``{}`` for
 ``players``); amounts are then written in minor units and seats without names.
 
-Money is always written by ``audit.money.format_money``; the functions here never turn
+Money is always written by ``audit.notation.money.format_money``; the functions here never turn
 an amount into a float.
 
 Modules: ``rows`` (reading a row), ``owed`` (who is owed what, the sign convention and
 counting once), ``sentences`` (a finding in words), ``labels`` (a kind in plain
-words); the escaping for terminal, CSV and shell is ``audit.escape`` (re-exported
+words); the escaping for terminal, CSV and shell is ``audit.notation.escape`` (re-exported
 here), which the store uses too.
 """
 
-from audit.escape import csv_safe, multiline_safe, show_command, terminal_safe
+from audit.notation.escape import csv_safe, multiline_safe, show_command, terminal_safe
 from audit.wording.labels import KIND_LABELS, kind_label, meter_label, subject_count
 from audit.wording.owed import Owed, OwedTotals, Sums, owed, owed_totals
 from audit.wording.rows import NO_OPERATOR, operator_name, player_named

@@ -3,7 +3,7 @@
 A finding's ``kind`` (``replayer.findings.FindingKind``) is an identifier for code and
 filters; pages and reports show ``kind_label(kind)`` ("Pot paid wrongly"), with the
 identifier beside it, small, for whoever filters or searches by it. Every kind has a
-label (``tests/test_kind_labels.py`` checks the table against ``FindingKind``); a kind
+label (``tests/audit/show/test_kind_labels.py`` checks the table against ``FindingKind``); a kind
 this table does not know (a newer store) reads as its identifier, never as nothing.
 """
 

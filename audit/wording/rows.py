@@ -10,7 +10,7 @@ import re
 from collections.abc import Mapping
 from typing import Any, Literal, TypeGuard
 
-from audit.money import format_money
+from audit.notation.money import format_money
 from audit.wording.citing import cited
 
 Direction = Literal["to_player", "to_house"]

@@ -16,7 +16,7 @@ What it keeps:
   (``audit.judging.supersedes``: the unit stored last wins, applied to each verdict as
   it is projected, in notification order), with its context (table, operator,
   currency, players, start, a tournament hand's tournament) and the store id of the
-  unit: the index of a table's rounds and a tournament's hands (``audit.subject_index``);
+  unit: the index of a table's rounds and a tournament's hands (``audit.grouping.subject_index``);
 * ``unit_ids``: the id of every stored verdict unit, by (kind, subject) in the order
   stored (from each unit's ``Opened`` event), so a subject page finds its verdict history
   in O(subject), not by scanning every unit id (``audit.judging.Verdicts``), and a

@@ -428,14 +428,14 @@ class ModelVerdicts:
         return latest(self.unit_ids([(kind, subject)]))
 
     def subjects_at(self, kind: str, table: str, since: str = "") -> list[str]:
-        """``audit.subject_index.SubjectIndex``: the judged subjects of ``kind`` at
+        """``audit.grouping.subject_index.SubjectIndex``: the judged subjects of ``kind`` at
         ``table`` (their current verdicts' context), in start order, from ``since`` on."""
         return _subjects(
             self.model, "kind = ? AND table_id = ? AND started >= ?", (kind, table, since)
         )
 
     def hands_in(self, tournament: str) -> list[str]:
-        """``audit.subject_index.SubjectIndex``: the judged poker hands whose verdict's
+        """``audit.grouping.subject_index.SubjectIndex``: the judged poker hands whose verdict's
         context names ``tournament``, in start order."""
         return _subjects(self.model, "kind = 'poker' AND tournament = ?", (tournament,))
 

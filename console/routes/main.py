@@ -10,7 +10,7 @@ from fastapi import APIRouter, HTTPException, Request
 from fastapi.responses import Response
 
 from audit.evidence.bundle import KINDS
-from audit.reports import write_findings
+from audit.show.finding_rows import write_findings
 from audit.store import signature_valid
 from console.auth.access import Reader
 from console.readmodel import queries
@@ -86,7 +86,7 @@ def findings(
 
 @router.get("/findings.csv")
 def findings_csv(request: Request, rt: RuntimeDep, viewer: Reader) -> Response:
-    """Every finding of the current filter (``audit.reports`` columns), every cell
+    """Every finding of the current filter (``audit.show.finding_rows`` columns), every cell
     formula-safe (``audit.wording.csv_safe``)."""
     out = io.StringIO()
     write_findings(iter_findings(rt.model, _query(request)), "csv", out)  # csv_safe cells

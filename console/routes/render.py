@@ -13,7 +13,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from audit.money import format_money
+from audit.notation.money import format_money
 from audit.show.common import label_of, summary_of
 from audit.store import canonical
 from audit.wording import owed, sentence

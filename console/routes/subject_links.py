@@ -1,6 +1,6 @@
 """Where a subject's page leads: its table's declared terms, its players' other findings,
 its night, the incidents about its table, machine or tournament, and between a
-tournament hand and its tournament (``audit.tournament_hands``: the hand's tournament
+tournament hand and its tournament (``audit.grouping.tournament_hands``: the hand's tournament
 when that tournament is stored; a tournament's stored hands).
 
 From the read model's current verdict on the subject (``units``: table or machine, day,
@@ -15,9 +15,9 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from datetime import datetime
 
+from audit.grouping.tournament_hands import hands_of, tournament_of, tournament_stored
 from audit.incidents.record import IncidentError, RecordedIncident, load_incident
 from audit.store import AuditStore
-from audit.tournament_hands import hands_of, tournament_of, tournament_stored
 from console.readmodel import queries
 from console.readmodel.model import ReadModel
 
@@ -55,7 +55,7 @@ def _tournament_links(
     model: ReadModel, store: AuditStore, subject: str
 ) -> tuple[str, tuple[str, ...]]:
     """(the stored tournament of a tournament hand, a tournament's judged hands, found
-    by the read model: ``audit.subject_index``)."""
+    by the read model: ``audit.grouping.subject_index``)."""
     if store.records_of("tournament", subject):
         return "", tuple(hands_of(store, subject, queries.ModelVerdicts(model)))
     opening = store.records_of("poker", subject)[:1]

@@ -5,7 +5,7 @@ terse line (``Step.text``: raw seats, minor units, the record's own codes), ``wo
 reader's sentence (``casino-audit show``), naming players, money and cards through a
 ``Voice`` that the caller supplies (the audit layer knows the players and the currency,
 and makes every record text safe to print). A new record type is put into words here,
-once, and ``tests/test_event_tables.py`` fails until it is.
+once, and ``tests/pipelines/test_event_tables.py`` fails until it is.
 """
 
 from __future__ import annotations

@@ -1,7 +1,7 @@
 """The project's packages from their ``.py`` sources only: never a compiled extension module.
 
 Python imports ``sitecustomize`` at start-up from the first folder of ``sys.path`` holding
-one; ``tests/test_compiled_build.py`` puts this folder first on ``PYTHONPATH`` to run the
+one; ``tests/project/test_compiled_build.py`` puts this folder first on ``PYTHONPATH`` to run the
 pure-Python fallback beside the compiled build (``replayer.compiled``). ``PYTHONPATH`` is
 inherited, so the nightly's spawned workers load the sources too.
 """

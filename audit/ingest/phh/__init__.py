@@ -4,8 +4,8 @@ turns a record into events, ``actions`` replays its ``actions``, ``cards``, ``mo
 ``time`` read its cards, amounts and start time (also for the rooms' text formats).
 """
 
+from audit.ingest.notation.time import UNKNOWN_TIME
 from audit.ingest.phh.building import hand_events, poker_event
 from audit.ingest.phh.reader import PhhRecord, iter_phh_records
-from audit.ingest.phh.time import UNKNOWN_TIME
 
 __all__ = ["UNKNOWN_TIME", "PhhRecord", "hand_events", "iter_phh_records", "poker_event"]

@@ -18,8 +18,8 @@ from decimal import Decimal, InvalidOperation
 from typing import Any
 
 from audit.ingest.errors import FieldError
-from audit.ingest.phh.cards import CardTracker
-from audit.ingest.phh.money import Money
+from audit.ingest.notation.amounts import Money
+from audit.ingest.notation.cards import CardTracker
 
 Body = tuple[str, dict[str, Any]]
 

@@ -24,11 +24,12 @@ from typing import Any
 from audit.ingest.errors import FieldError, RecordRejected
 from audit.ingest.file_names import file_identity
 from audit.ingest.limits import DEFAULT_LIMITS, Limits
+from audit.ingest.notation.amounts import Money, money_of
+from audit.ingest.notation.cards import CardTracker, ranks_of
+from audit.ingest.notation.time import start_time
 from audit.ingest.phh.actions import ActionReplay, Body, Chips, blind_kinds, post_forced_bets
-from audit.ingest.phh.cards import CardTracker, ranks_of
-from audit.ingest.phh.money import CHIPS, Money, money_of
 from audit.ingest.phh.reader import PhhRecord
-from audit.ingest.phh.time import start_time
+from audit.notation.money import CHIPS
 
 #: PHH stud variants (``bring_in`` instead of ``blinds_or_straddles``; no button).
 STUD_VARIANTS = frozenset({"F7S", "F7S/8", "FR"})

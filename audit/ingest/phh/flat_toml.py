@@ -7,7 +7,7 @@ reads exactly that subset and returns what ``tomllib.loads(text, parse_float=Dec
 returns for it, several times faster. Anything else (a table, a dotted or quoted key,
 an escape, an exponent, an underscore, a date, a multi-line array, a ``\\r``, a key
 given twice, invalid text) is ``None``: the caller parses with ``tomllib``, which gives
-the result or the error. ``tests/test_phh_flat_toml.py`` checks both agree on generated
+the result or the error. ``tests/audit/ingest/test_phh_flat_toml.py`` checks both agree on generated
 documents.
 
 Every pattern is possessive or delimited by one character class, so matching is linear.

@@ -20,7 +20,7 @@ import datetime as dt
 from dataclasses import dataclass, field
 from typing import Any
 
-from audit.ingest.phh.money import Money
+from audit.ingest.notation.amounts import Money
 from audit.ingest.room_text.common import TextError, shown
 
 Body = tuple[str, dict[str, Any]]

@@ -2,7 +2,7 @@
 
 Both rooms write amounts as decimal text with a currency symbol and thousands commas
 (``$1,005.50``, ``€0.5``, ``1,250`` for play chips); we read them as ``Decimal`` text into
-integer minor units of the hand's currency (``audit.ingest.phh.money``), never as floats,
+integer minor units of the hand's currency (``audit.ingest.notation.amounts``), never as floats,
 and an amount that is not a whole number of minor units is a rejection. Cards are
 ``As Td`` in brackets, ``??`` never appears in the text (a blank ``Dealt to`` line is an
 undisclosed hand, which we record as ``??`` cards).
@@ -20,14 +20,15 @@ from decimal import Decimal, InvalidOperation
 from zoneinfo import ZoneInfo
 
 from audit.ingest.errors import FieldError, cap
-from audit.ingest.phh.cards import RANKS, SUITS
-from audit.ingest.phh.money import CHIP_MINOR_UNITS, CHIPS, TOURNAMENT_CHIPS, Money, money_of
-from audit.ingest.phh.time import ZONE_ABBREVIATIONS
+from audit.ingest.notation.amounts import Money, money_of
+from audit.ingest.notation.cards import RANKS, SUITS
+from audit.ingest.notation.time import ZONE_ABBREVIATIONS
+from audit.notation.money import CHIP_MINOR_UNITS, CHIPS, TOURNAMENT_CHIPS
 
 #: Currency symbols of the stakes; the ISO code after the stakes (``USD``) wins.
 SYMBOLS = {"$": "USD", "€": "EUR", "£": "GBP"}
 #: Time zone names of the rooms' headers that follow daylight saving (IANA), beside the
-#: fixed abbreviations PHH import accepts (``audit.ingest.phh.time.ZONE_ABBREVIATIONS``).
+#: fixed abbreviations PHH import accepts (``audit.ingest.notation.time.ZONE_ABBREVIATIONS``).
 ZONES = {
     "ET": "America/New_York",
     "CT": "America/Chicago",
@@ -88,7 +89,7 @@ def tournament_money() -> Money:
 
 def shown(minor: int, money: Money) -> str:
     """An amount of a hand as the text writes it, for a reason: ``USD 1.25``, ``1,500
-    chips`` (this layer does not import ``audit.money``, which imports it)."""
+    chips`` (this layer does not import ``audit.notation.money``, which imports it)."""
     if money.minor_per_major == 1:
         unit = "chips" if money.currency in (TOURNAMENT_CHIPS, CHIPS) else money.currency
         return f"{minor:,} {unit}" if unit == "chips" else f"{unit} {minor:,}"

@@ -35,8 +35,9 @@ import datetime as dt
 import re
 from dataclasses import dataclass
 
+from audit.grouping.tournament_hands import level_note
 from audit.ingest.errors import cap
-from audit.ingest.phh.money import Money
+from audit.ingest.notation.amounts import Money
 from audit.ingest.room_text.building import HandBuilder, Header
 from audit.ingest.room_text.common import (
     Line,
@@ -48,7 +49,6 @@ from audit.ingest.room_text.common import (
     shown,
     tournament_money,
 )
-from audit.tournament_hands import level_note
 
 GAMES = {
     "Hold'em No Limit": "NT",

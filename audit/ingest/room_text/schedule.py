@@ -39,7 +39,7 @@ from typing import Any
 
 from audit.bounded import UnusableInput, json_bounded, read_bounded, yaml_bounded
 from audit.ingest.errors import FieldError, RecordRejected
-from audit.ingest.phh.money import money_of
+from audit.ingest.notation.amounts import money_of
 from audit.store import SubjectRecords
 from replayer.rulebooks.poker import POT_FEE_KINDS
 

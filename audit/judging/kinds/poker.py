@@ -27,7 +27,7 @@ def _seats(inputs: Inputs, first: Mapping[str, Any]) -> dict[str, str]:
 
 
 def _tournament(inputs: Inputs, first: Mapping[str, Any]) -> dict[str, Any]:
-    """A tournament hand's tournament (``audit.subject_index``)."""
+    """A tournament hand's tournament (``audit.grouping.subject_index``)."""
     return {"tournament": str(first["tournament_id"])} if first.get("tournament_id") else {}
 
 

@@ -8,11 +8,11 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any
 
+from audit.grouping.subject_index import SubjectIndex
 from audit.judging.inputs import Inputs
 from audit.judging.kinds.banked import player_accounts, rounds_of
 from audit.judging.kinds.record import EvidencePart, Feed, SubjectKind
 from audit.store import StoreReads
-from audit.subject_index import SubjectIndex
 from replayer.casino.shoes import SHOE_ARTICLES, ShoeVerdict, check_shoe
 
 SHOE = "shoe"
