@@ -86,20 +86,19 @@ def build_store(url: str, base: Path) -> BrowserStore:
     from audit.store.signing import SIGNING_KEY_ENV, generate_keypair
     from cli.main import main
     from pipelines.nightly import run_nightly
-    from simulate.day import generate_day
-    from simulate.fleet import slot_fleet
-    from simulate.floor import banked_rounds
+    from tests.small_day import write_small_day
 
-    generate_day(
-        11,
+    write_small_day(
+        base / "in" / DAY.isoformat(),
         DAY,
+        seed=11,
         hands=300,
-        out=base / "in" / DAY.isoformat(),
         fault_rate=0.08,
-        extra=[
-            banked_rounds(60, fault_rate=0.2),
-            slot_fleet(4, fault_rate=0.75, games_per_day=60),
-        ],
+        rounds=60,
+        machines=4,
+        tournaments=0,
+        round_faults=0.2,
+        machine_faults=0.75,
     )
     private, public = generate_keypair(base / "keys")
     with pytest.MonkeyPatch.context() as patch:

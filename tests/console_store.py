@@ -107,24 +107,10 @@ def build(url: str, base: Path) -> ConsoleStore:
     from audit.store.signing import SIGNING_KEY_ENV, generate_keypair
     from console.auth.accounts import add_user
     from pipelines.nightly import run_nightly
-    from simulate.day import generate_day
-    from simulate.fleet import slot_fleet
-    from simulate.floor import banked_rounds
-    from simulate.tournaments import tournament_day
+    from tests.small_day import write_small_day
 
     folder = base / "in" / DAY.isoformat()
-    generate_day(
-        7,
-        DAY,
-        hands=200,
-        out=folder,
-        fault_rate=0.05,
-        extra=[
-            banked_rounds(60, fault_rate=0.1),
-            slot_fleet(2, fault_rate=0.5, games_per_day=60),
-            tournament_day(2, fault_rate=0.5),
-        ],
-    )
+    write_small_day(folder, DAY, rounds=60, machines=2, tournaments=2)
     players = ("p-one", HOSTILE_PLAYER, FORMULA_PLAYER)
     write_events(
         folder / "hostile.avro",

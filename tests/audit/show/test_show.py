@@ -168,25 +168,11 @@ def slot_machine() -> list[dict[str, Any]]:
 def built(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Any]:
     from pipelines.night_units import unit
     from replayer.findings import Finding, FindingKind
-    from simulate.day import generate_day
-    from simulate.fleet import slot_fleet
-    from simulate.floor import banked_rounds
-    from simulate.tournaments import tournament_day
+    from tests.small_day import write_small_day
 
     base = tmp_path_factory.mktemp("show")
     day = base / "day"
-    generate_day(
-        7,
-        DAY,
-        hands=200,
-        out=day,
-        fault_rate=0.05,
-        extra=[
-            banked_rounds(120, fault_rate=0.1),
-            slot_fleet(3, fault_rate=0.5, games_per_day=60),
-            tournament_day(4, fault_rate=0.5),
-        ],
-    )
+    write_small_day(day, DAY)
     own = base / "own"
     own.mkdir()
     hands = poker_hand("gg-x/1", award=120) + poker_hand("gg-x/2", minute=5)
