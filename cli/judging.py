@@ -72,7 +72,7 @@ def cmd_findings(args: argparse.Namespace) -> int:
 
 
 def cmd_show(args: argparse.Namespace) -> int:
-    from audit.show import show_lines
+    from audit.explain import show_lines
 
     store = open_store(args, create=False)
     lines = show_lines(store, args.id)

@@ -9,8 +9,9 @@
   verdict unit (``verdict_unit``) and ``judge_stored``, which ``show`` and the console
   use; every verdict the project stores comes through it;
 * ``replay``: every stored subject through that path (``replay``);
-* ``current``: the one rule of which stored verdict of a subject is current (the latest
-  stored: ``supersedes``), the one interface to it (``Verdicts``, by a scan of the store:
+* ``audit.current`` (below judging, re-exported here): the one rule of which stored
+  verdict of a subject is current (the latest stored: ``supersedes``), the one
+  interface to it (``Verdicts``, by a scan of the store:
   ``StoreVerdicts``; the console's read model is the other), every current verdict and
   finding (``current_adjudications``, ``current_findings``, and ``finding_about``, who
   and what a finding row is about);
@@ -21,9 +22,8 @@
 * ``shoes``: a table's rounds dealt from one shoe, judged together.
 """
 
-from audit.judging.banker_runs import banker_run_unit, is_coup, judge_banker_run
-from audit.judging.batches import VerdictWriter, judged_batches
-from audit.judging.current import (
+from audit.current import (
+    KIND,
     StoreVerdicts,
     UnitKey,
     Verdicts,
@@ -37,6 +37,8 @@ from audit.judging.current import (
     supersedes,
     unit_subject,
 )
+from audit.judging.banker_runs import banker_run_unit, is_coup, judge_banker_run
+from audit.judging.batches import VerdictWriter, judged_batches
 from audit.judging.inputs import Inputs
 from audit.judging.kinds import (
     BANKER_RUN,
@@ -51,7 +53,6 @@ from audit.judging.kinds import (
 )
 from audit.judging.kinds.shoe import rounds_of_shoe
 from audit.judging.path import (
-    KIND,
     REPLAY_KINDS,
     TermsBook,
     adjudication_record,

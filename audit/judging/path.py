@@ -29,6 +29,7 @@ from dataclasses import dataclass, replace
 from datetime import datetime
 from typing import Any
 
+from audit.current import KIND
 from audit.judging.inputs import Inputs
 from audit.judging.kinds import STORED_KINDS, SUBJECT_KINDS, subject_kind
 from audit.store import VERDICT_RECORD, RecordReads, SubjectRecords
@@ -38,8 +39,6 @@ from replayer.findings import Finding, FindingKind
 from replayer.terms import terms_in_force
 from replayer.verdict import Findings, Verdict
 
-KIND = "adjudication"
-"""The store kind of verdict units (``audit.store.subjects.Adjudication``)."""
 TABLE = "table"
 """The kind of a table's declarations (``audit.judging.kinds.table``)."""
 REPLAY_KINDS = STORED_KINDS

@@ -1,15 +1,13 @@
-"""``casino-audit show ID``: any stored subject explained for an inspector, as data
-(``explanation``: an ``audit.show.model.Explanation``) and as the command line prints it
-(``show_lines``, ``audit.show.text``); one module per kind of subject (``poker``,
-``banked``, ``slots``, ``tournament``, ``records``) over shared pieces (``common``)."""
+"""What ``casino-audit show ID`` tells of a subject, as typed lines (``audit.show.model``):
+one module per kind of subject (``poker``, ``banked``, ``slots``, ``tournament``,
+``records``, ``shoes``, ``sessions``) over shared pieces (``common``). Its stories are the
+kind records' (``audit.judging.kinds``, ``SubjectKind.shown``); it imports nothing of the
+judging path, and ``audit.explain`` composes the page (``explanation``, ``show_lines``)."""
 
-from audit.show.common import FIRST, adjudication_units
-from audit.show.explain import collusion_nights, explanation, show_lines
+from audit.show.common import FIRST, adjudication_units, collusion_nights
 
 __all__ = [
     "FIRST",
     "adjudication_units",
     "collusion_nights",
-    "explanation",
-    "show_lines",
 ]

@@ -4,13 +4,12 @@ run (``table:T``: the coups in order with banker, bank, stakes won and garage ta
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from datetime import datetime
 from typing import Any
 
 from audit.grouping.subject_index import SubjectIndex
-from audit.judging import Inputs, judge
-from audit.show.banked_events import bet_name, describe
+from audit.show.banked_events import GAMES, bet_name, describe
 from audit.show.common import (
     INDENT,
     Marks,
@@ -30,6 +29,11 @@ from audit.store import StoreReads
 
 _MONEY_STATE = ("staked", "paid", "refunded", "commission", "cagnotte")
 _MONEY_EVENTS = ("BetPlaced", "PayoutMade", "RefundPaid", "CommissionTaken", "CagnotteTaken")
+
+
+def round_kind(first: Mapping[str, Any]) -> str:
+    """A banked round in words, by its game (its ``RoundOpened``)."""
+    return f"banked round ({GAMES.get(str(first.get('game')), safe(first.get('game')))})"
 
 
 def round_body(
@@ -260,40 +264,24 @@ def play_sorted(
     return sorted(coups, key=lambda item: (_start(item[1]), item[0]))
 
 
-_SETTLED: dict[tuple[str, int, str], tuple[dict[str, int], bool]] = {}
-_SETTLED_MAX = 200_000
-
-
-def settled(round_id: str, events: Sequence[dict[str, Any]]) -> tuple[dict[str, int], bool]:
-    """A coup's expected payouts by bet and whether it is void, as the replayer gives them
-    from its events alone (the table's terms and conflicting versions change neither).
-
-    Kept per (round, number of events, last event id): a subject's stored events are
-    append-only, one per sequence, so these name its events; a banker-run page lists every
-    coup at its table and would otherwise replay them all at each view."""
-    key = (round_id, len(events), str(events[-1].get("event_id")) if events else "")
-    kept = _SETTLED.get(key)
-    if kept is None:
-        verdict = judge(Inputs("banked", round_id, events))
-        payouts = getattr(verdict, "expected_payouts", None) or {}
-        kept = (dict(payouts), bool(getattr(verdict, "void", False)))
-        if len(_SETTLED) >= _SETTLED_MAX:
-            _SETTLED.clear()
-        _SETTLED[key] = kept
-    return kept
-
-
 def _start(records: Sequence[Mapping[str, Any]]) -> Any:
     when = records[0].get("occurred_at")
     return when.timestamp() if isinstance(when, datetime) else 0.0
+
+
+Settled = Callable[[str, Sequence[dict[str, Any]]], tuple[dict[str, int], bool]]
+"""(a coup's id, its events) -> its expected payouts by bet and whether it is void, as the
+replayer gives them (``audit.explain.banker_runs.settled``)."""
 
 
 def banker_run_body(
     coups: Sequence[tuple[str, list[dict[str, Any]]]],
     findings: Sequence[Mapping[str, Any]],
     numbers: Mapping[str, int],
+    settled: Settled,
 ) -> list[Line]:
-    """Each coup: banker, bank played, stakes, result, stakes won, bank after, garage."""
+    """Each coup: banker, bank played, stakes, result, stakes won, bank after, garage;
+    each coup settled by ``settled``."""
     flagged: dict[str, list[Mapping[str, Any]]] = {}
     for finding in findings:
         flagged.setdefault(str(finding.get("subject")), []).append(finding)

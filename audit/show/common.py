@@ -9,12 +9,21 @@ through ``wording.terminal_safe``: names are hostile input.
 from __future__ import annotations
 
 from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass
 from datetime import UTC, datetime
 from functools import lru_cache
 from typing import Any
 
-from audit.judging import KIND as ADJUDICATION
-from audit.judging import StoreVerdicts, UnitKey, Verdicts, current_of, finding_about, latest
+from audit.current import KIND as ADJUDICATION
+from audit.current import (
+    StoreVerdicts,
+    UnitKey,
+    Verdicts,
+    current_of,
+    current_units,
+    finding_about,
+    latest,
+)
 from audit.notation.money import format_money
 from audit.show.model import Card, Field, Line, Role
 from audit.store import StoreReads
@@ -278,3 +287,50 @@ def latest_declaration(events: Sequence[Mapping[str, Any]]) -> Mapping[str, Any]
     if not declared:
         return {}
     return max(declared, key=lambda e: (str(e.get("effective_from")), e.get("sequence", 0)))
+
+
+@dataclass(frozen=True)
+class Setting:
+    """What a header takes from a subject's events when no opening event says it (a
+    table's declarations): its game, when it starts, its currency and its operator."""
+
+    variant: Any
+    started_at: Any
+    currency: Any
+    operator: Any
+
+
+def declared_setting(events: Sequence[Mapping[str, Any]]) -> Setting:
+    """A table's header: the game, currency and operator of its declaration in force last
+    (``latest_declaration``), from when its first declaration took effect."""
+    latest = latest_declaration(events)
+    starts = [e["effective_from"] for e in events if e.get("effective_from")]
+    return Setting(
+        latest.get("game"),
+        min(starts) if starts else None,
+        latest.get("currency"),
+        latest.get("operator"),
+    )
+
+
+Flagged = tuple[Mapping[str, Any], tuple[str, Mapping[str, Any]]]
+"""A night's suspicion: (the finding, its detector unit (unit id, record))."""
+
+
+def collusion_nights(
+    store: StoreReads, subject: str, verdicts: Verdicts | None
+) -> dict[str, Flagged]:
+    """Night -> the nightly detector's suspicion on a pair (or ring) that night, in the
+    order the units were stored: the pair's verdict history, as ``show`` and the console
+    list it. Only each night's current unit counts (``audit.current.current_units``): when
+    a rerun of a night no longer flags the pair, that night holds no suspicion."""
+    units = adjudication_units(store, [("collusion", None)], verdicts)
+    current = set(current_units(unit_id for unit_id, _ in units).values())
+    by_night: dict[str, Flagged] = {}
+    for unit_id, record in units:
+        if unit_id not in current:
+            continue
+        for finding in record.get("findings") or ():
+            if finding.get("subject") == subject:
+                by_night[str(record.get("subject"))] = (finding, (unit_id, record))
+    return by_night

@@ -1,4 +1,4 @@
-"""The explanation of a subject as data (``audit.show.explain.explanation``): what the
+"""The explanation of a subject as data (``audit.explain.explanation``): what the
 command line prints (``audit.show.text``) and the console renders with templates.
 
 An ``Explanation`` is one ``Part`` per family the subject id is stored under (or an

@@ -8,6 +8,8 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any
 
+from audit.grouping.subject_index import SubjectIndex
+from audit.grouping.tournament_hands import level_of, tournament_of, tournament_stored
 from audit.show.common import (
     FIRST,
     INDENT,
@@ -33,6 +35,7 @@ from audit.show.model import (
     Settlement,
     Street,
 )
+from audit.store import StoreReads
 from replayer.poker.wording import words
 
 
@@ -64,6 +67,27 @@ class HandVoice:
         """One event in words, amounts in the hand's currency, players named
         (``replayer.poker.wording``)."""
         return words(event, self)
+
+
+def hand_kind(first: Mapping[str, Any]) -> str:
+    """A poker hand in words, by its variant (its ``HandStarted``)."""
+    return f"poker hand ({safe(first.get('variant'))})"
+
+
+def hand_tournament(
+    store: StoreReads, subject: str, first: Mapping[str, Any], index: SubjectIndex | None
+) -> list[tuple[str, Any]]:
+    """A tournament hand's tournament, whether that tournament is stored (``show
+    TOURNAMENT`` then explains it), and its level; nothing for a cash-game hand."""
+    tournament = tournament_of(first)
+    if tournament is None:
+        return []
+    stored = "stored: show it" if tournament_stored(store, tournament) else "not in the store"
+    level = level_of(str(first.get("source") or ""))
+    return [
+        ("tournament", f"{safe(tournament)} ({stored})"),
+        ("level", safe(level) if level else None),
+    ]
 
 
 def poker_body(

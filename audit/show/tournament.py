@@ -7,8 +7,24 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any
 
+from audit.grouping.subject_index import SubjectIndex
+from audit.grouping.tournament_hands import hands_of
 from audit.show.common import INDENT, Marks, clock, heading, money, note, row, safe, step
 from audit.show.model import BLANK, Line
+from audit.store import StoreReads
+
+
+def tournament_kind(first: Mapping[str, Any]) -> str:
+    """A tournament in words, by its name (its ``TournamentAnnounced``)."""
+    return f"tournament {safe(first.get('name'))}"
+
+
+def tournament_hands(
+    store: StoreReads, subject: str, first: Mapping[str, Any], index: SubjectIndex | None
+) -> list[tuple[str, Any]]:
+    """A tournament's hands in the store (``show HAND`` explains each)."""
+    hands = hands_of(store, subject, index)
+    return [("hands", ", ".join(safe(h) for h in hands) if hands else "none stored")]
 
 
 def _ordinal(place: Any) -> str:

@@ -1,4 +1,4 @@
-"""The store as one page reads it: what the page and ``audit.show.explanation`` both ask
+"""The store as one page reads it: what the page and ``audit.explain.explanation`` both ask
 for is read once per request.
 
 A subject's page explains it (``explanation``, which looks the subject id up under every

@@ -3,7 +3,7 @@ and sign-offs of findings (``POST /findings/{finding_id}/sign-off``).
 
 Both the page and the bundle show the subject's stored events, so each appends a
 ``SubjectViewed`` event (``console.auth.trail``) before it is served. The page's reads of the
-store that ``audit.show.explanation`` also makes are made once (``console.readmodel.pagereads``);
+store that ``audit.explain.explanation`` also makes are made once (``console.readmodel.pagereads``);
 the explanation is data, rendered by ``templates/explanation.html``.
 """
 
@@ -21,8 +21,9 @@ from fastapi.responses import RedirectResponse, Response
 from audit.evidence.bundle import KINDS, NoEvidence, build_bundle
 from audit.evidence.check import SUSPECTS
 from audit.evidence.proofs import NoProof
+from audit.explain import explanation
 from audit.judging import UnitKey, judged_across, latest
-from audit.show import adjudication_units, collusion_nights, explanation
+from audit.show import adjudication_units, collusion_nights
 from audit.show.model import Explanation
 from console.auth.access import Decider, Reader
 from console.auth.trail import DECISIONS, TrailError, record_sign_off, record_view

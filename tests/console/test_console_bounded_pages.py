@@ -19,8 +19,8 @@ from urllib.parse import quote
 
 import pytest
 
+from audit.explain import explanation
 from audit.judging import BANKER_RUN, SHOE, TABLE_SESSION
-from audit.show import explanation
 from audit.show.text import explanation_lines
 from audit.store import AuditStore
 from console.readmodel.model import ReadModel

@@ -23,9 +23,9 @@ from audit.evidence.bundle import KINDS
 from audit.evidence.chainrows import rows_of
 from audit.evidence.proofs import prove
 from audit.evidence.treecache import Tree, TreeCache
+from audit.explain import show_lines
 from audit.judging import KIND as ADJUDICATION
 from audit.judging import StoreVerdicts, UnitKey, verdict_record
-from audit.show import show_lines
 from audit.store import AuditStore
 from audit.store.merkle import inclusion_proof, inclusion_ranges, leaf_hash, tree_root
 from audit.store.subjects import subject_uuid

@@ -13,7 +13,7 @@ from typing import Any
 
 import pytest
 
-from audit.show import explanation
+from audit.explain import explanation
 from audit.show.text import explanation_lines
 from audit.store import AuditStore
 from console.readmodel import queries

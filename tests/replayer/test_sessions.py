@@ -296,9 +296,9 @@ def test_replay_stores_each_session_verdict_once(tmp_path: Path, store_url: str)
 
 
 def test_show_lists_the_sessions_hands_with_the_break_flagged(tmp_path: Path) -> None:
+    from audit.explain import show_lines
     from audit.ingest.pipeline import ingest
     from audit.judging import current_findings, replay
-    from audit.show.explain import show_lines
     from audit.store import AuditStore
     from audit.wording import owed_totals
 

@@ -8,9 +8,12 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from audit.judging.inputs import Inputs
-from audit.judging.kinds.record import SubjectKind
+from audit.judging.kinds.record import Shown, SubjectKind
+from audit.show.banked import round_body, round_kind
+from audit.show.model import Line
 from replayer.casino.adjudicate import adjudicate_round
 from replayer.casino.verdict import RoundVerdict
+from replayer.verdict import Verdict
 
 
 def _adjudicate(inputs: Inputs, with_steps: bool) -> RoundVerdict:
@@ -44,6 +47,13 @@ def rounds_of(events: Sequence[dict[str, Any]]) -> list[list[dict[str, Any]]]:
     return rounds
 
 
+def _story(
+    inputs: Inputs, verdict: Verdict, about: Mapping[str, Any], numbers: Mapping[str, int]
+) -> tuple[Line, ...]:
+    """The round's bets, events and settlement (``audit.show.banked``)."""
+    return tuple(round_body(verdict, inputs.events, numbers))
+
+
 BANKED = SubjectKind[RoundVerdict](
     "banked",
     _adjudicate,
@@ -54,4 +64,5 @@ BANKED = SubjectKind[RoundVerdict](
     in_flight=True,
     players=_bettors,
     about=player_accounts,
+    shown=Shown(_story, what=round_kind),
 )

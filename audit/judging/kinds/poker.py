@@ -8,9 +8,12 @@ from collections.abc import Mapping
 from typing import Any
 
 from audit.judging.inputs import Inputs
-from audit.judging.kinds.record import SubjectKind
+from audit.judging.kinds.record import Shown, SubjectKind
+from audit.show.model import PokerStory
+from audit.show.poker import hand_kind, hand_tournament, poker_body
 from replayer.poker.replay import adjudicate_hand
 from replayer.poker.verdict import HandVerdict
+from replayer.verdict import Verdict
 
 
 def _adjudicate(inputs: Inputs, with_steps: bool) -> HandVerdict:
@@ -31,6 +34,13 @@ def _tournament(inputs: Inputs, first: Mapping[str, Any]) -> dict[str, Any]:
     return {"tournament": str(first["tournament_id"])} if first.get("tournament_id") else {}
 
 
+def _story(
+    inputs: Inputs, verdict: Verdict, about: Mapping[str, Any], numbers: Mapping[str, int]
+) -> PokerStory:
+    """The hand told street by street, each seat by its player (``audit.show.poker``)."""
+    return poker_body(inputs, verdict, about.get("players") or {}, numbers)
+
+
 POKER = SubjectKind[HandVerdict](
     "poker",
     _adjudicate,
@@ -42,4 +52,5 @@ POKER = SubjectKind[HandVerdict](
     in_flight=True,
     players=_seats,
     about=_tournament,
+    shown=Shown(_story, what=hand_kind, more=hand_tournament),
 )

@@ -10,7 +10,8 @@ its rules need (``related``), who its findings name (``players``, ``about``), ho
 ``show`` titles it (``title``, ``place``, ``noun``), and, for a kind judged across other
 subjects' events (a table's banker runs, a poker table session, a shoe), the shape of its
 ids (``across``), which stored subjects feed it (``feed``) and what its evidence bundle
-holds as inputs (``evidence``).
+holds as inputs (``evidence``); for a stored kind, how ``show`` tells it (``shown``: its
+story, a function of ``audit.show``, and what its header says beyond the opening event).
 """
 
 from __future__ import annotations
@@ -19,7 +20,10 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any, Generic, TypeVar
 
+from audit.grouping.subject_index import SubjectIndex
 from audit.judging.inputs import Inputs
+from audit.show.common import Setting
+from audit.show.model import Story
 from audit.store import RecordReads, StoreReads
 from replayer.verdict import Verdict
 
@@ -59,6 +63,31 @@ class EvidencePart:
     """What its inputs are, in words (``round``, ``hand``, ``coup``)."""
     note: str
     """What its bundle cannot prove."""
+
+
+Tell = Callable[[Inputs, Verdict, Mapping[str, Any], Mapping[str, int]], Story]
+"""(a subject's inputs, its verdict, what it is about (its context: players, currency),
+finding id -> its number) -> the story ``show`` tells of it (``audit.show.model.Story``)."""
+MoreFields = Callable[
+    [StoreReads, str, Mapping[str, Any], SubjectIndex | None], list[tuple[str, Any]]
+]
+"""(the store, a subject, its opening event, the subject index) -> the header fields its
+kind adds (a tournament's hands, a tournament hand's tournament and level)."""
+
+
+@dataclass(frozen=True)
+class Shown:
+    """How ``show`` (``audit.explain``) tells a stored kind's subject: its story (``story``),
+    the kind in words from its opening event (``what``; None: the record's ``noun``), the
+    game named when the opening event names none (``variant``), what its header takes from
+    its events instead of an opening event (``setting``: a table's declarations), and the
+    header fields the kind adds (``more``)."""
+
+    story: Tell
+    what: Callable[[Mapping[str, Any]], str] | None = None
+    variant: str | None = None
+    setting: Callable[[Sequence[Mapping[str, Any]]], Setting] | None = None
+    more: MoreFields | None = None
 
 
 def no_players(inputs: Inputs, first: Mapping[str, Any]) -> dict[str, str]:
@@ -111,3 +140,6 @@ class SubjectKind(Generic[V]):
     """A kind judged across others: the stored subjects ``replay`` judges it over."""
     evidence: EvidencePart | None = None
     """A kind judged across others: its evidence bundle's inputs."""
+    shown: Shown | None = None
+    """A stored kind: how ``show`` tells its subjects (None: a kind judged across others,
+    whose page ``audit.explain`` composes from its stored verdict)."""

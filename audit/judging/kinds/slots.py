@@ -9,11 +9,14 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from audit.judging.inputs import Inputs
-from audit.judging.kinds.record import SubjectKind
+from audit.judging.kinds.record import Shown, SubjectKind
+from audit.show.model import Line
+from audit.show.slots import slots_body
 from audit.store import RecordReads
 from replayer.slots.jackpot import jackpot_records, related_machines
 from replayer.slots.reconcile import reconcile_machine
 from replayer.slots.verdict import MachineVerdict
+from replayer.verdict import Verdict
 
 
 def _adjudicate(inputs: Inputs, with_steps: bool) -> MachineVerdict:
@@ -34,6 +37,13 @@ def jackpot_machines(
     ]
 
 
+def _story(
+    inputs: Inputs, verdict: Verdict, about: Mapping[str, Any], numbers: Mapping[str, int]
+) -> tuple[Line, ...]:
+    """The machine's readings and events (``audit.show.slots``)."""
+    return tuple(slots_body(verdict, inputs.events, numbers))
+
+
 SLOTS = SubjectKind[MachineVerdict](
     "slots",
     _adjudicate,
@@ -44,4 +54,5 @@ SLOTS = SubjectKind[MachineVerdict](
     declared=True,
     own_table=True,
     related=jackpot_machines,
+    shown=Shown(_story, variant="slots"),
 )

@@ -4,13 +4,27 @@ II 2.2); judged whatever their dates, since they govern later subjects."""
 
 from __future__ import annotations
 
+from collections.abc import Mapping
+from typing import Any
+
 from audit.judging.inputs import Inputs
-from audit.judging.kinds.record import SubjectKind
+from audit.judging.kinds.record import Shown, SubjectKind
+from audit.show.common import declared_setting
+from audit.show.model import Line
+from audit.show.records import table_body
 from replayer.terms import TableVerdict, adjudicate_table
+from replayer.verdict import Verdict
 
 
 def _adjudicate(inputs: Inputs, with_steps: bool) -> TableVerdict:
     return adjudicate_table(inputs.events)
+
+
+def _story(
+    inputs: Inputs, verdict: Verdict, about: Mapping[str, Any], numbers: Mapping[str, int]
+) -> tuple[Line, ...]:
+    """The table's declarations in order (``audit.show.records``)."""
+    return tuple(table_body(verdict, inputs.events, numbers))
 
 
 TABLE = SubjectKind[TableVerdict](
@@ -21,4 +35,5 @@ TABLE = SubjectKind[TableVerdict](
     noun="table declarations",
     own_table=True,
     undated=True,
+    shown=Shown(_story, setting=declared_setting),
 )

@@ -9,10 +9,13 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from audit.judging.inputs import Inputs
-from audit.judging.kinds.record import SubjectKind
+from audit.judging.kinds.record import Shown, SubjectKind
+from audit.show.model import Line
+from audit.show.tournament import tournament_body, tournament_hands, tournament_kind
 from audit.store import RecordReads
 from replayer.tournaments import adjudicate_tournament
 from replayer.tournaments.adjudicate import TournamentVerdict
+from replayer.verdict import Verdict
 
 
 def _adjudicate(inputs: Inputs, with_steps: bool) -> TournamentVerdict:
@@ -29,6 +32,13 @@ def satellite_target(
     return store.records_of(kind, str(target)) if target else ()
 
 
+def _story(
+    inputs: Inputs, verdict: Verdict, about: Mapping[str, Any], numbers: Mapping[str, int]
+) -> tuple[Line, ...]:
+    """The announcement, entries, places and prizes (``audit.show.tournament``)."""
+    return tuple(tournament_body(verdict, inputs.events, numbers))
+
+
 TOURNAMENT = SubjectKind[TournamentVerdict](
     "tournament",
     _adjudicate,
@@ -40,4 +50,5 @@ TOURNAMENT = SubjectKind[TournamentVerdict](
     own_table=True,
     in_flight=True,
     related=satellite_target,
+    shown=Shown(_story, what=tournament_kind, more=tournament_hands),
 )

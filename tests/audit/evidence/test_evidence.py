@@ -18,6 +18,7 @@ from pathlib import Path
 
 import pytest
 
+from audit.explain import show_lines
 from audit.judging import (
     BANKER_RUN,
     KIND,
@@ -28,7 +29,6 @@ from audit.judging import (
     judge_stored,
     replay,
 )
-from audit.show import show_lines
 from audit.store import AuditStore, SubjectRecords
 from pipelines.nightly import run_nightly
 from simulate.day import generate_day

@@ -42,7 +42,7 @@ NOT_BUNDLED = {
 
 def _suspicions(store: AuditStore, model: ReadModel) -> list[str]:
     """The pairs and rings the nightly collusion detector flagged (a bundle each)."""
-    from audit.show.explain import adjudication_units
+    from audit.show import adjudication_units
 
     units = adjudication_units(store, [("collusion", None)], ModelVerdicts(model))
     return sorted({str(f["subject"]) for _, record in units for f in record["findings"]})

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from audit.explain import show_lines
 from audit.judging import (
     KIND,
     StoreVerdicts,
@@ -16,7 +17,7 @@ from audit.judging import (
     replay,
     supersedes,
 )
-from audit.show import collusion_nights, show_lines
+from audit.show import collusion_nights
 from audit.store import AuditStore, SubjectRecords, subject_uuid
 from console.readmodel.model import ReadModel
 from console.readmodel.queries import ModelVerdicts, unit_ids

@@ -10,10 +10,10 @@ from typing import Any
 
 import pytest
 
+from audit.explain import explanation, show_lines
 from audit.families import family_named
 from audit.ingest.avro_files import write_events
 from audit.judging import current_findings
-from audit.show import explanation, show_lines
 from audit.show.common import FIRST
 from audit.show.model import Part, PokerStory, Role
 from audit.store import AuditStore

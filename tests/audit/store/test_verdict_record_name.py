@@ -23,6 +23,7 @@ from eventsourcing.utils import get_topic, resolve_topic
 from audit.evidence.bundle import build_bundle
 from audit.evidence.check import verify_bundle
 from audit.evidence.treecache import TreeCache
+from audit.explain import show_lines
 from audit.judging import (
     KIND,
     adjudication_record,
@@ -32,7 +33,6 @@ from audit.judging import (
     replay,
     verdict_unit,
 )
-from audit.show import show_lines
 from audit.store import (
     DUPLICATE,
     VERDICT_RECORD,

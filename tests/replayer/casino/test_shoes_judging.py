@@ -114,7 +114,7 @@ def test_a_shoe_without_a_cut_card_closes_when_the_table_deals_from_another(
 
 
 def test_show_tells_a_shoe_round_by_round_with_the_break_marked(store_url: str) -> None:
-    from audit.show import show_lines
+    from audit.explain import show_lines
 
     rounds = dealt_shoe("punto_banco", extra_rounds=1)
     store = stored(store_url, rounds)

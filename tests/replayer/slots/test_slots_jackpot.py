@@ -382,7 +382,7 @@ def test_a_linked_machine_s_bundle_carries_its_pool_and_is_judged_again_pt_iii_4
 def test_show_reads_the_jackpot_in_money(tmp_path: Path) -> None:
     """``show`` of a machine: its jackpot declared, the levels and the transfer in money,
     the finding at the transfer (PT-217/2007 III.6)."""
-    from audit.show import show_lines
+    from audit.explain import show_lines
 
     streams, planted = group_day(8, DAY, 1, OWN, games=40, faults={OWN[0]: PARTIAL_TRANSFER})
     store = stored_and_judged(tmp_path, streams)

@@ -334,7 +334,7 @@ def test_the_summary_board_may_order_the_flop_otherwise(tmp_path: Path, flop: st
 def test_show_links_a_tournament_hand_and_its_stored_tournament(tmp_path: Path) -> None:
     """``show`` of the hand names its tournament, level and whether that tournament is
     stored; ``show`` of the tournament lists its hands in the store."""
-    from audit.show import show_lines
+    from audit.explain import show_lines
     from audit.store import AuditStore
     from tests.replayer.tournaments.test_tournament_cancellation import Tournament
 

@@ -27,8 +27,10 @@ from __future__ import annotations
 from collections.abc import Iterable, Iterator, Mapping, Sequence
 from typing import Any, Protocol, TypeVar
 
-from audit.judging.path import KIND
 from audit.store import StoreReads
+
+KIND = "adjudication"
+"""The store kind of verdict units (``audit.store.subjects.Adjudication``)."""
 
 K = TypeVar("K")
 R = TypeVar("R")
@@ -135,7 +137,7 @@ def finding_about(
     """Who and what a verdict's findings are about, as every finding row carries it (the
     report, ``findings``, ``show`` and the console): ``subject_kind``, ``rulebook`` and
     the verdict's context (``currency``, ``table``, ``players``, ``operator``,
-    ``started_at``; see ``audit.judging.context``), each None (``players`` empty) when
+    ``started_at``; see ``audit.judging.path.context``), each None (``players`` empty) when
     the verdict does not say; a ``players`` that is not a mapping counts as empty."""
     about: dict[str, Any] = {
         "subject_kind": kind,

@@ -4,15 +4,17 @@ inspector who is not a programmer.
 The subject is looked up in every event family (poker hand, banked round, slot machine,
 tournament, table declarations, incident); ``pair:A|B`` (or ``ring:A|B|C``) is a
 suspected collusion the nightly detector stored, ``table:T`` the chemin de fer banker
-runs at table T, ``shoe:T:S`` the rounds table T dealt from shoe S (``audit.show.shoes``),
-``<table>@<first hand>`` a poker table session (``audit.show.sessions``). Each family's
+runs at table T (``audit.explain.banker_runs``), ``shoe:T:S`` the rounds table T dealt
+from shoe S (``audit.explain.shoes``), ``<table>@<first hand>`` a poker table session
+(``audit.explain.sessions``). Each family's
 subject is judged through the one judging path
 (``audit.judging.judge_stored``: the verdict ``replay`` stores), then explained
 (``explanation``: data, ``audit.show.model``) as
 
 * a header: subject, kind, rulebook, start, table or machine, operator, currency;
-* its story, by kind (``audit.show.poker``, ``banked``, ``slots``, ``tournament``,
-  ``records``), with the first point where expected and recorded part ways marked
+* its story, told by its kind's record (``SubjectKind.shown``: a function of
+  ``audit.show.poker``, ``banked``, ``slots``, ``tournament`` or ``records``, with what
+  the kind adds to the header), with the first point where expected and recorded part ways marked
   (a ``Role.DIVERGENCE`` line, printed ``>>> first divergence ...``);
 * its findings in words (``audit.wording.sentence``) with each rule's summary
   (``replayer.rulebooks.citations.summary_line``), and for ``no_rulebook`` the
@@ -30,8 +32,11 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
+from audit.current import Verdicts, current_of
+from audit.explain.banker_runs import banker_run_part
+from audit.explain.sessions import session_part
+from audit.explain.shoes import shoe_part
 from audit.grouping.subject_index import SubjectIndex
-from audit.grouping.tournament_hands import hands_of, level_of, tournament_of, tournament_stored
 from audit.judging import (
     BANKER_RUN,
     SHOE,
@@ -39,49 +44,32 @@ from audit.judging import (
     SUBJECT_KINDS,
     TABLE_SESSION,
     Inputs,
-    Verdicts,
     context,
-    current_of,
-    current_units,
     findings_json,
     judge_stored,
     judged_across,
     opening,
     started_at,
 )
-from audit.show.banked import round_body
-from audit.show.banked_events import GAMES
-from audit.show.banker_runs import banker_run_part
 from audit.show.common import (
     adjudication_units,
     clock,
+    collusion_nights,
     fields,
     findings_section,
     history_section,
-    latest_declaration,
     numbered,
     rows,
     safe,
 )
 from audit.show.model import Explanation, Part, Unjudged
-from audit.show.poker import poker_body
-from audit.show.records import collusion_body, incident_body, table_body
-from audit.show.sessions import session_part
-from audit.show.shoes import shoe_part
-from audit.show.slots import slots_body
+from audit.show.records import collusion_body, incident_body
 from audit.show.text import explanation_lines
-from audit.show.tournament import tournament_body
 from audit.store import StoreReads
 from replayer.rulebooks.citations import resolve
 from replayer.verdict import Verdict
 
 INCIDENT = "incident"
-BODIES = {
-    "banked": round_body,
-    "slots": slots_body,
-    "tournament": tournament_body,
-    "table": table_body,
-}
 
 
 def show_lines(
@@ -141,25 +129,19 @@ def _judged(
     index: SubjectIndex | None,
 ) -> Part:
     about = {"subject_kind": kind, "rulebook": verdict.rulebook_id, **context(inputs)}
-    first = opening(kind, inputs.events) or {}
-    variant = first.get("variant") or first.get("game") or ("slots" if kind == "slots" else None)
-    when = started_at(kind, inputs.events)
     record = SUBJECT_KINDS[kind]
-    place = record.place
-    what = record.noun
-    if kind == "banked":
-        what = f"banked round ({GAMES.get(str(first.get('game')), safe(first.get('game')))})"
-    if kind == "poker":
-        what = f"poker hand ({safe(first.get('variant'))})"
-    if kind == "tournament":
-        what = f"tournament {safe(first.get('name'))}"
-    if kind == "table":
-        latest = latest_declaration(inputs.events)
-        variant = latest.get("game")
-        about["currency"] = about.get("currency") or latest.get("currency")
-        about["operator"] = about.get("operator") or latest.get("operator")
-        starts = [e["effective_from"] for e in inputs.events if e.get("effective_from")]
-        when = min(starts) if starts else None
+    shown = record.shown
+    if shown is None:
+        raise TypeError(f"the kind {kind} has no show story (SubjectKind.shown)")
+    first = opening(kind, inputs.events) or {}
+    variant = first.get("variant") or first.get("game") or shown.variant
+    when = started_at(kind, inputs.events)
+    what = shown.what(first) if shown.what else record.noun
+    if shown.setting:
+        setting = shown.setting(inputs.events)
+        variant, when = setting.variant, setting.started_at
+        about["currency"] = about.get("currency") or setting.currency
+        about["operator"] = about.get("operator") or setting.operator
     findings = findings_json(verdict)
     numbers = numbered(findings)
     header = fields(
@@ -168,17 +150,13 @@ def _judged(
             ("kind", what),
             ("rulebook", _rulebook_words(verdict.rulebook_id, findings)),
             ("started at", clock(when) if when else "unknown"),
-            (place, safe(about.get("table"))),
+            (record.place, safe(about.get("table"))),
             ("operator", safe(about.get("operator")) if about.get("operator") else None),
             ("currency", safe(about.get("currency")) if about.get("currency") else None),
-            *_tournament_fields(store, kind, subject, first, index),
+            *(shown.more(store, subject, first, index) if shown.more else ()),
         ],
     )
-    story = (
-        poker_body(inputs, verdict, about.get("players") or {}, numbers)
-        if kind == "poker"
-        else tuple(BODIES[kind](verdict, inputs.events, numbers))
-    )
+    story = shown.story(inputs, verdict, about, numbers)
     units = adjudication_units(store, [(kind, subject)], verdicts)
     return Part(
         f"{record.title} {safe(subject)}",
@@ -200,29 +178,6 @@ def _rulebook_words(rulebook: str | None, findings: Sequence[Mapping[str, Any]])
     if sources:
         return "no rulebook id; its findings cite " + ", ".join(safe(s) for s in sources)
     return "none named"
-
-
-def _tournament_fields(
-    store: StoreReads,
-    kind: str,
-    subject: str,
-    first: Mapping[str, Any],
-    index: SubjectIndex | None,
-) -> list[tuple[str, Any]]:
-    """A tournament hand's tournament and level, and whether that tournament is stored
-    (``show TOURNAMENT`` then explains it); a tournament's hands in the store."""
-    if kind == "tournament":
-        hands = hands_of(store, subject, index)
-        return [("hands", ", ".join(safe(h) for h in hands) if hands else "none stored")]
-    tournament = tournament_of(first) if kind == "poker" else None
-    if tournament is None:
-        return []
-    stored = "stored: show it" if tournament_stored(store, tournament) else "not in the store"
-    level = level_of(str(first.get("source") or ""))
-    return [
-        ("tournament", f"{safe(tournament)} ({stored})"),
-        ("level", safe(level) if level else None),
-    ]
 
 
 def _incident(
@@ -279,29 +234,6 @@ def _about(store: StoreReads, finding: Mapping[str, Any]) -> dict[str, Any]:
         if events:
             return {"subject_kind": kind, **context(Inputs(kind, subject, events))}
     return {}
-
-
-Flagged = tuple[Mapping[str, Any], tuple[str, Mapping[str, Any]]]
-"""A night's suspicion: (the finding, its detector unit (unit id, record))."""
-
-
-def collusion_nights(
-    store: StoreReads, subject: str, verdicts: Verdicts | None
-) -> dict[str, Flagged]:
-    """Night -> the nightly detector's suspicion on a pair (or ring) that night, in the
-    order the units were stored: the pair's verdict history, as ``show`` and the console
-    list it. Only each night's current unit counts (``audit.judging.current_units``): when
-    a rerun of a night no longer flags the pair, that night holds no suspicion."""
-    units = adjudication_units(store, [("collusion", None)], verdicts)
-    current = set(current_units(unit_id for unit_id, _ in units).values())
-    by_night: dict[str, Flagged] = {}
-    for unit_id, record in units:
-        if unit_id not in current:
-            continue
-        for finding in record.get("findings") or ():
-            if finding.get("subject") == subject:
-                by_night[str(record.get("subject"))] = (finding, (unit_id, record))
-    return by_night
 
 
 def _collusion(store: StoreReads, subject: str, verdicts: Verdicts | None) -> Part | None:

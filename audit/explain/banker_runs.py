@@ -12,11 +12,12 @@ the subject, newest first.
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from typing import Any
 
+from audit.current import Verdicts, current_of
 from audit.grouping.subject_index import SubjectIndex
-from audit.judging import BANKER_RUN, Verdicts, current_of, is_coup
+from audit.judging import BANKER_RUN, Inputs, is_coup, judge
 from audit.show.banked import banker_run_body, coups_at, play_sorted
 from audit.show.common import (
     adjudication_units,
@@ -33,6 +34,28 @@ from audit.show.model import Part
 from audit.store import StoreReads
 
 Coups = list[tuple[str, list[dict[str, Any]]]]
+
+_SETTLED: dict[tuple[str, int, str], tuple[dict[str, int], bool]] = {}
+_SETTLED_MAX = 200_000
+
+
+def settled(round_id: str, events: Sequence[dict[str, Any]]) -> tuple[dict[str, int], bool]:
+    """A coup's expected payouts by bet and whether it is void, as the replayer gives them
+    from its events alone (the table's terms and conflicting versions change neither).
+
+    Kept per (round, number of events, last event id): a subject's stored events are
+    append-only, one per sequence, so these name its events; a banker-run page lists every
+    coup at its table and would otherwise replay them all at each view."""
+    key = (round_id, len(events), str(events[-1].get("event_id")) if events else "")
+    kept = _SETTLED.get(key)
+    if kept is None:
+        verdict = judge(Inputs("banked", round_id, events))
+        payouts = getattr(verdict, "expected_payouts", None) or {}
+        kept = (dict(payouts), bool(getattr(verdict, "void", False)))
+        if len(_SETTLED) >= _SETTLED_MAX:
+            _SETTLED.clear()
+        _SETTLED[key] = kept
+    return kept
 
 
 def judged_coups(
@@ -91,7 +114,7 @@ def banker_run_part(
     return Part(
         f"CHEMIN DE FER BANKER RUNS {safe(subject)}",
         header,
-        tuple(banker_run_body(coups, found, numbers)),
+        tuple(banker_run_body(coups, found, numbers, settled)),
         tuple(findings_section(rows(found, about), variant="chemin_de_fer")),
         tuple(history_section(units)),
     )
