@@ -9,22 +9,16 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from audit.judging import TABLE_SESSION, Verdicts, current_of
 from audit.show.common import (
     INDENT,
-    adjudication_units,
     clock,
-    fields,
-    findings_section,
     flag,
     heading,
-    history_section,
     note,
     row,
-    rows,
     safe,
 )
-from audit.show.model import Line, Part
+from audit.show.model import Line
 from audit.store import StoreReads
 
 
@@ -65,32 +59,3 @@ def session_body(
     if not found:
         lines.append(note(f"{INDENT}no chips missing between these hands"))
     return lines
-
-
-def session_part(store: StoreReads, subject: str, verdicts: Verdicts | None) -> Part | None:
-    """The session's page (None: no session verdict is stored under ``subject``)."""
-    units = adjudication_units(store, [(TABLE_SESSION, subject)], verdicts)
-    current = current_of(units)
-    if current is None:
-        return None
-    found = list(current.get("findings") or ())
-    context = current.get("context") or {}
-    about = {"subject_kind": TABLE_SESSION, "rulebook": current.get("rulebook"), **context}
-    header = fields(
-        [
-            ("subject", safe(subject)),
-            ("kind", "poker table session (chips carried between consecutive hands)"),
-            ("started at", safe(context.get("started_at"))),
-            ("table", safe(context.get("table"))),
-            ("currency", safe(context.get("currency")) if context.get("currency") else None),
-        ]
-    )
-    hands = [str(h) for h in current.get("hands") or ()]
-    links = [str(h) for h in current.get("links") or ()]
-    return Part(
-        f"POKER TABLE SESSION {safe(subject)}",
-        header,
-        tuple(session_body(store, hands, links, found)),
-        tuple(findings_section(rows(found, about))),
-        tuple(history_section(units)),
-    )
