@@ -7,6 +7,8 @@ from __future__ import annotations
 import math
 from dataclasses import dataclass
 
+from pipelines.detectors.collusion_cards import FOLDS_AHEAD, SPOTS, STRONG_CHECKS
+
 #: Tolerated departure per opportunity before a feature counts (rates; big blinds per
 #: shared hand for flow and team): the baselines are models, and with thousands of
 #: shared hands a small misfit between two honest styles would otherwise grow into a
@@ -22,8 +24,13 @@ MARGINS = {
     "whipsaw": 0.04,
     "team": 0.5,
     "quiet": 0.0,
+    FOLDS_AHEAD: 0.05,
+    STRONG_CHECKS: 0.05,
 }
-FEATURES = ("flow", "fold", "soft", "whipsaw", "team", "quiet")
+FEATURES = tuple(MARGINS)
+#: The card spots' counts (``collusion_cards``): each spot's opportunities and the times
+#: the player did what it counts (``collusion_cards.Spot``).
+CARD_COUNTS = tuple(name for spot in SPOTS for name in (spot, f"{spot}_done"))
 #: Fewest hands each player must have played without the other before ``team`` compares
 #: their results together with their results apart: results are heavy-tailed (one
 #: all-in is a hundred big blinds), and a mean over a handful of hands is no baseline.
@@ -53,6 +60,7 @@ class PlayerCounts:
         "third_raised",
         "hu_pots",
         "hu_quiet",
+        *CARD_COUNTS,
     )
     __slots__ = FIELDS
 
@@ -66,6 +74,8 @@ class PlayerCounts:
         self.flow_in = 0.0
         self.flow_sq = 0.0
         self.pair_hands = 0
+        for name in CARD_COUNTS:
+            setattr(self, name, 0)
 
 
 class PairCounts:
@@ -74,7 +84,8 @@ class PairCounts:
 
     SUMS = ("n", "flow", "flow_sq", "net_a", "net_b", "hu_pots", "hu_quiet")
     """Stored in this order (``hu_pots``, ``hu_quiet`` added later: 0 in older states)."""
-    SIDES = ("faced", "folded", "raised", "hu", "hu_aggr", "third", "third_raised")
+    SIDES = ("faced", "folded", "raised", "hu", "hu_aggr", "third", "third_raised", *CARD_COUNTS)
+    """Stored in this order (the card counts added later: 0 in older states)."""
 
     __slots__ = ("a", "b", "evidence", "venues", *SUMS, *SIDES)
 
@@ -91,6 +102,8 @@ class PairCounts:
         self.hu_aggr = [0, 0]
         self.third = [0, 0]
         self.third_raised = [0, 0]
+        for name in CARD_COUNTS:
+            setattr(self, name, [0, 0])
         self.evidence: list[tuple[float, str]] = []
         self.venues: set[str] = set()
 
@@ -165,7 +178,36 @@ def features(
         "soft": round(soft.shortfall(MARGINS["soft"]), 4),
         "whipsaw": round(whipsaw.excess(MARGINS["whipsaw"]), 4),
         "team": round(team, 4),
+        **card_features(pair, pa, pb),
     }
+
+
+#: Default rates of the card spots (a baseline's prior, ``PRIOR_SPOTS``).
+_CARD_DEFAULTS = {FOLDS_AHEAD: 0.15, STRONG_CHECKS: 0.5}
+
+
+def card_features(pair: PairCounts, pa: PlayerCounts, pb: PlayerCounts) -> dict[str, float]:
+    """The two card features (``collusion_cards``), each a one-sided z against the
+    player's own play with everybody else: ``folds_ahead``, folding the better hand to the
+    partner's river bet, above his rate with others; ``strong_checks``, betting a pair or
+    better that is ahead, heads-up against the partner when checked to, below it."""
+    folds, bets = Binomial(), Binomial()
+    for side, me in enumerate((pa, pb)):
+        for test, spot in ((folds, FOLDS_AHEAD), (bets, STRONG_CHECKS)):
+            base = _base(pair, me, side, spot)
+            spots, done = getattr(pair, spot)[side], getattr(pair, f"{spot}_done")[side]
+            test.add(spots, done, base.p, base.variance)
+    return {
+        FOLDS_AHEAD: round(folds.excess(MARGINS[FOLDS_AHEAD]), 4),
+        STRONG_CHECKS: round(bets.shortfall(MARGINS[STRONG_CHECKS]), 4),
+    }
+
+
+def _base(pair: PairCounts, me: PlayerCounts, side: int, spot: str) -> Rate:
+    """The player's rate of the spot with everybody but the pair's other player."""
+    spots = getattr(me, spot) - getattr(pair, spot)[side]
+    done = getattr(me, f"{spot}_done") - getattr(pair, f"{spot}_done")[side]
+    return Rate(done, spots, _CARD_DEFAULTS[spot])
 
 
 def quiet(pair: PairCounts, pa: PlayerCounts, pb: PlayerCounts) -> float:
@@ -254,6 +296,14 @@ def shifted(player: PlayerCounts, pair: PairCounts, side: int, sign: int) -> Pla
     out.hu_pots += sign * pair.hu_pots
     out.hu_quiet += sign * pair.hu_quiet
     return out
+
+
+def count_spot(me: PlayerCounts, pair: PairCounts, side: int, spot: str, done: bool) -> None:
+    """One card spot (``collusion_cards``) of the pair's ``side`` player, to his counts
+    and the pair's."""
+    for name, add in ((spot, 1), (f"{spot}_done", int(done))):
+        setattr(me, name, getattr(me, name) + add)
+        getattr(pair, name)[side] += add
 
 
 def ratio(numerator: float, denominator: float, default: float = 0.0) -> float:
