@@ -20,7 +20,7 @@ def hand(ann: list[str], bob: list[str], *moves: tuple[Any, ...]) -> list[dict[s
     """Blinds 50/100 (ann the small blind), both hole cards, then (seat, action, amount)
     or ("board", cards) in order."""
     events: list[dict[str, Any]] = [
-        {"type": "HandStarted", "seats": SEATS},
+        {"type": "HandStarted", "variant": "NT", "seats": SEATS},
         {"type": "BlindPosted", "seat": 1, "amount": 50},
         {"type": "BlindPosted", "seat": 2, "amount": 100},
         {"type": "CardsDealt", "target": "hole", "seat": 1, "cards": ann},
@@ -77,10 +77,14 @@ def test_the_worse_hand_folded_and_high_card_checked_are_no_spots() -> None:
 
 def test_unknown_and_unreadable_cards_make_no_spot() -> None:
     """A seat whose cards a hand history hides (``??``) takes part in no spot; a hand whose
-    cards cannot be read (a card twice) gives none, without an error."""
+    cards cannot be read (a card twice) gives none, without an error; nor does a hand of
+    another game than hold'em."""
     assert card_spots(hand(["??", "??"], ["Kc", "Qc"], *CALLED_DOWN)) == []
     twice = hand(["Ah", "Ad"], ["Ah", "Qc"], *CALLED_DOWN)
     assert card_spots(twice) == []
+    omaha = hand(["Ah", "Ad"], ["Kc", "Qc"], *CALLED_DOWN)
+    omaha[0]["variant"] = "PO"
+    assert card_spots(omaha) == []
 
 
 def test_before_the_flop_a_pair_is_ahead_of_two_higher_cards() -> None:

@@ -10,8 +10,10 @@ from datetime import date
 from typing import Any
 
 import pytest
+from pokerkit import StandardHighHand
 
 from pipelines.detectors.collusion import CollusionDetector
+from pipelines.detectors.collusion_cards import FOLDS_AHEAD, card_spots
 from tests.population.measure import measure
 from tests.population.methods import (
     CHIP_DUMPING,
@@ -108,3 +110,25 @@ def test_long_tier_recall_and_false_positives_at_volume() -> None:
         assert wrong <= 0.01 * judged
     friends = {tuple(sorted(f)) for f in room.friends}
     assert not friends & measured.false_pairs
+
+
+def test_the_better_hand_folded_is_the_better_hand_by_pokerkit(
+    small_room: tuple[Room, list[tuple[int, list[dict[str, Any]]]]],
+) -> None:
+    """Every ``folds_ahead`` spot the detector reads (a river fold to the other's bet with
+    the better hand) is one where PokerKit's own evaluator ranks the folder's seven cards
+    above the bettor's; the fixed-seed room has hundreds of them."""
+    checked = 0
+    for _, events in small_room[1]:
+        spots = [s for s in card_spots(events) if s[2] == FOLDS_AHEAD]
+        if not spots:
+            continue
+        holes = {e["seat"]: e["cards"] for e in events if e.get("target") == "hole"}
+        board = [c for e in events if e.get("target") == "board" for c in e["cards"]]
+        for seat, other, _, _ in spots:
+            mine, theirs = (
+                StandardHighHand.from_game("".join(holes[s]), "".join(board)) for s in (seat, other)
+            )
+            assert mine > theirs, events[0]["hand_id"]
+            checked += 1
+    assert checked >= 100

@@ -19,7 +19,7 @@ them):
 (``replayer.poker.evaluator.best_any``, MO-97/2010 art.15); before it, a pair beats no
 pair, then the higher pair or the higher cards (a proxy of the all-in favourite, named in
 ``preflop_value``). Equal hands are no spot. A seat whose cards are not known (``??`` in
-a hand history) takes part in none.
+a hand history) takes part in none; only hold'em hands are read (``HOLDEM``).
 """
 
 from __future__ import annotations
@@ -28,7 +28,10 @@ from collections.abc import Sequence
 
 from replayer.events import FlatEvent
 from replayer.poker.evaluator import best_any, category
+from replayer.rulebooks.poker import VARIANTS, Game
 
+#: The variants read: hold'em (two hole cards, the best five of seven, the standard order).
+HOLDEM = frozenset(code for code, (_, game) in VARIANTS.items() if game is Game.HOLDEM)
 _RANKS = {r: i + 2 for i, r in enumerate("23456789TJQKA")}
 FOLDS_AHEAD, STRONG_CHECKS = "folds_ahead", "strong_checks"
 SPOTS = (FOLDS_AHEAD, STRONG_CHECKS)
@@ -69,6 +72,8 @@ def _spots(ordered: Sequence[FlatEvent]) -> list[Spot]:
     for event in ordered:
         kind = event["type"]
         if kind == "HandStarted":
+            if event.get("variant") not in HOLDEM:
+                return []
             live = {s["seat"] for s in event["seats"]}
         elif kind == "CardsDealt" and event["target"] == "hole":
             cards = list(event["cards"] or ())
@@ -126,7 +131,7 @@ def _decision(
             continue
         if to_call > 0 and aggressor == other and len(board) == 5:
             out.append((seat, other, FOLDS_AHEAD, folded))
-        if to_call == 0 and len(live) == 2 and category(mine) != "high_card":
+        if len(live) == 2 and to_call == 0 and category(mine) != "high_card":
             out.append((seat, other, STRONG_CHECKS, action == "bet"))
     return out
 

@@ -184,23 +184,25 @@ def features(
 
 #: Default rates of the card spots (a baseline's prior, ``PRIOR_SPOTS``).
 _CARD_DEFAULTS = {FOLDS_AHEAD: 0.15, STRONG_CHECKS: 0.5}
+#: Whether a card feature tests an excess (True) or a shortfall of what it counts.
+_CARD_EXCESS = {FOLDS_AHEAD: True, STRONG_CHECKS: False}
 
 
 def card_features(pair: PairCounts, pa: PlayerCounts, pb: PlayerCounts) -> dict[str, float]:
-    """The two card features (``collusion_cards``), each a one-sided z against the
-    player's own play with everybody else: ``folds_ahead``, folding the better hand to the
+    """The card features (``collusion_cards``), each a one-sided z against the player's
+    own play with everybody else: ``folds_ahead``, folding the better hand to the
     partner's river bet, above his rate with others; ``strong_checks``, betting a pair or
-    better that is ahead, heads-up against the partner when checked to, below it."""
-    folds, bets = Binomial(), Binomial()
-    for side, me in enumerate((pa, pb)):
-        for test, spot in ((folds, FOLDS_AHEAD), (bets, STRONG_CHECKS)):
+    better that is ahead heads-up against the partner when checked to, below it."""
+    out = {}
+    for spot, excess in _CARD_EXCESS.items():
+        test = Binomial()
+        for side, me in enumerate((pa, pb)):
             base = _base(pair, me, side, spot)
             spots, done = getattr(pair, spot)[side], getattr(pair, f"{spot}_done")[side]
             test.add(spots, done, base.p, base.variance)
-    return {
-        FOLDS_AHEAD: round(folds.excess(MARGINS[FOLDS_AHEAD]), 4),
-        STRONG_CHECKS: round(bets.shortfall(MARGINS[STRONG_CHECKS]), 4),
-    }
+        z = test.excess(MARGINS[spot]) if excess else test.shortfall(MARGINS[spot])
+        out[spot] = round(z, 4)
+    return out
 
 
 def _base(pair: PairCounts, me: PlayerCounts, side: int, spot: str) -> Rate:
