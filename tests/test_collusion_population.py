@@ -21,6 +21,7 @@ from tests.population.methods import (
     MULTI_ACCOUNTING,
     RING,
     SOFT_PLAY,
+    TEAM_ACROSS_TABLES,
     WHIPSAW,
 )
 from tests.population.room import Config, Room, pairs_of
@@ -93,23 +94,33 @@ def test_the_methods_are_the_published_ones() -> None:
     assert pairs_of(["b", "a", "c"]) == [("a", "b"), ("a", "c"), ("b", "c")]
 
 
+#: The long tier: the figures' measurement (docs/figures.md, *Collusion on the independent
+#: population*): four rooms of five groups of every method but teams across tables (20 of
+#: each), four pairs of honest friends and two honest tables each, 1,000 rounds.
+LONG_SEEDS = (21, 22, 23, 24)
+LONG_METHODS = tuple(m for m in METHODS if m != TEAM_ACROSS_TABLES)
+
+
 @pytest.mark.long
 def test_long_tier_recall_and_false_positives_at_volume() -> None:
-    """One room of the figures' measurement (seed 21: one group of every method, 1,000
-    rounds at 11 tables, 11,000 hands): whipsaw and the ring found at 300 and 1,000
-    shared hands, the ring named whole; false positives at most 1% of the honest pairs
-    with 100+ shared hands at every checkpoint; no honest friends suspected. The other
-    methods' recall is measured, not asserted (docs/figures.md: below the target)."""
-    room = Room(Config(21, dict.fromkeys(METHODS, 1), friends=2, honest_tables=1))
-    hands = list(room.hands(1_000))
-    measured = measure(hands, room.groups, AS_OF, checkpoints=(100, 300, 1_000))
-    for method in (WHIPSAW, RING):
-        assert measured.found[(method, 1_000)] == [True], method
-    assert measured.whole[(RING, 1_000)] == [True]
-    for wrong, judged in measured.honest.values():
-        assert wrong <= 0.01 * judged
-    friends = {tuple(sorted(f)) for f in room.friends}
-    assert not friends & measured.false_pairs
+    """Every method found in at least 90% of its 20 groups at 1,000 shared hands, rings
+    named whole; false positives at most 1% of the honest pairs with 100+ shared hands at
+    every checkpoint; no honest friends suspected."""
+    found: dict[str, list[bool]] = {}
+    whole: list[bool] = []
+    for seed in LONG_SEEDS:
+        room = Room(Config(seed, dict.fromkeys(LONG_METHODS, 5), friends=4, honest_tables=2))
+        measured = measure(room.hands(1_000), room.groups, AS_OF, checkpoints=(100, 300, 1_000))
+        for method in LONG_METHODS:
+            found.setdefault(method, []).extend(measured.found[(method, 1_000)])
+        whole += measured.whole[(RING, 1_000)]
+        for wrong, judged in measured.honest.values():
+            assert wrong <= 0.01 * judged
+        friends = {tuple(sorted(f)) for f in room.friends}
+        assert not friends & measured.false_pairs
+    for method, hits in found.items():
+        assert len(hits) == 20 and sum(hits) >= 18, (method, sum(hits))
+    assert sum(whole) >= 18
 
 
 def test_the_better_hand_folded_is_the_better_hand_by_pokerkit(
