@@ -9,6 +9,7 @@ import tarfile
 from collections import Counter
 from datetime import timedelta
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -19,17 +20,12 @@ from pipelines.detectors.collusion_cards import FOLDS_AHEAD, STRONG_CHECKS, card
 ARCHIVE = Path(__file__).resolve().parents[2] / "shared" / "data" / "phh" / "pluribus-2019.tar.gz"
 
 
-@pytest.mark.long
-def test_real_professionals_raise_no_collusion_suspicion(tmp_path: Path) -> None:
-    """No pair or ring of the Pluribus hands is suspected; most pairs share enough hands
-    to be judged, so the silence is a verdict, not a lack of data."""
-    if not ARCHIVE.is_file():
-        pytest.skip(f"public hand histories not found at {ARCHIVE}")
-    with tarfile.open(ARCHIVE) as tar:
-        tar.extractall(tmp_path, filter="data")
+def judged(root: Path) -> tuple[list[list[dict[str, Any]]], CollusionDetector]:
+    """Every hand of the PHH files under ``root``, and a detector over all of them (its
+    window the hands' days)."""
     hands = [
         hand_events(record)
-        for path in sorted(tmp_path.rglob("*.phh"))
+        for path in sorted(root.rglob("*.phh"))
         for record in iter_phh_records(path)
     ]
     days = sorted({events[0]["occurred_at"].date() for events in hands})
@@ -38,6 +34,18 @@ def test_real_professionals_raise_no_collusion_suspicion(tmp_path: Path) -> None
     )
     for events in hands:
         detector.observe(events)
+    return hands, detector
+
+
+@pytest.mark.long
+def test_real_professionals_raise_no_collusion_suspicion(tmp_path: Path) -> None:
+    """No pair or ring of the Pluribus hands is suspected; most pairs share enough hands
+    to be judged, so the silence is a verdict, not a lack of data."""
+    if not ARCHIVE.is_file():
+        pytest.skip(f"public hand histories not found at {ARCHIVE}")
+    with tarfile.open(ARCHIVE) as tar:
+        tar.extractall(tmp_path, filter="data")
+    hands, detector = judged(tmp_path)
     report = detector.report()
     assert len(hands) == 10_000
     assert report.pairs_scored >= 50
@@ -50,20 +58,9 @@ def test_the_vendored_real_hands_are_read_with_their_cards_and_accuse_nobody(
 ) -> None:
     """The sample of real hands on every clone (56 Pluribus hands, every hole card known;
     omaha and other games beside them): the detector reads the hold'em hands' cards (its
-    card spots are there) and suspects nobody, nor
-    lists anybody as undecided above the threshold (no pair shares 100 hands here, and no
-    early look reaches 10)."""
-    hands = [
-        hand_events(record)
-        for path in sorted(phh_sample.rglob("*.phh"))
-        for record in iter_phh_records(path)
-    ]
-    days = sorted({events[0]["occurred_at"].date() for events in hands})
-    detector = CollusionDetector(
-        as_of=days[-1], window_days=(days[-1] - days[0] + timedelta(days=1)).days
-    )
-    for events in hands:
-        detector.observe(events)
+    card spots are there) and suspects nobody, nor lists anybody as undecided above the
+    threshold (no pair shares 100 hands here, and no early look reaches 10)."""
+    hands, detector = judged(phh_sample)
     spots = Counter((spot, done) for events in hands for _, _, spot, done in card_spots(events))
     # measured: 51 made hands ahead heads-up when checked to, 19 bet; 4 river bets faced
     # with the better hand, none folded
