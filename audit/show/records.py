@@ -35,6 +35,8 @@ FEATURES = {
     "whipsaw": "raise-reraise trapping a third player",
     "team": "winning together vs apart",
     "quiet": "heads-up pots checked down",
+    "folds_ahead": "folding the better hand to each other's river bets",
+    "strong_checks": "checking made hands that are ahead, heads-up",
 }
 
 
@@ -270,6 +272,10 @@ DEPARTURES = {
     "team": "won more together than apart",
     "quiet": "checked down the pots they played heads-up more often than either does with "
     "other players",
+    "folds_ahead": "folded the better hand (their cards as dealt) to each other's river bets "
+    "more often than to other players' bets",
+    "strong_checks": "checked a pair or better that was ahead, heads-up against each other, "
+    "when they would bet it against other players",
 }
 #: z-scores at or above which a departure is said "clearly" (and at 2 "somewhat").
 CLEARLY, SOMEWHAT = 3.0, 2.0
