@@ -17,6 +17,7 @@ from urllib.parse import quote
 
 import pytest
 
+from audit.show import explanation as show_explanation
 from audit.store import AuditStore
 from console.readmodel.kept import KeptAnswers
 from console.routes import subject_parts
@@ -67,7 +68,7 @@ def test_a_second_view_replays_nothing(
 ) -> None:
     machine, _ = _machine(console_store)
     calls: list[str] = []
-    explain = subject_parts.explanation
+    explain = show_explanation
 
     def counted(*args: Any) -> Any:
         calls.append(args[1])
