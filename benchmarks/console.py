@@ -85,6 +85,10 @@ from benchmarks.nightly import fresh_pg_url  # noqa: E402  (after the path is se
 
 FIRST_DAY = date(2025, 3, 1)
 SEED = 7
+GENERATION = 2
+"""The generator's version in a ``--work`` folder's name, raised when what it generates
+changes (2: slot machines' streams continued from day to day), so that an older
+folder's input and store are not reused."""
 USER = "bench-inspector"
 PASSWORD = "benchmark password, not a secret"
 CSRF = re.compile(r'name="csrf_token" value="([^"]*)"')
@@ -324,6 +328,7 @@ def main() -> None:
 
     work = args.work or Path(tempfile.mkdtemp(prefix="casino-audit-console-bench-"))
     sizes = f"{args.days}d-{args.hands}h-{args.rounds}r-{args.machines}m-{args.tournaments}t"
+    sizes += f"-g{GENERATION}"
     input_dir = work / f"input-{sizes}"
     print(f"generating {args.days} day(s) into {input_dir}", flush=True)
     generated = generate_week(args, input_dir)
