@@ -27,6 +27,7 @@ from audit.show.common import (
 from audit.show.model import BLANK, Line, Role
 from audit.store import StoreReads
 from audit.wording import show_command
+from audit.wording.labels import RULEBOOK_LEFT_TO_SUBJECTS
 
 FEATURES = {
     "flow": "chips flowing between them, against expectation",
@@ -89,7 +90,7 @@ def terms(record: Mapping[str, Any]) -> str:
     """One declaration's terms in words."""
     currency = record.get("currency")
     parts = [
-        f"rulebook {safe(record.get('rulebook') or 'none named')}",
+        f"rulebook {safe(record.get('rulebook') or RULEBOOK_LEFT_TO_SUBJECTS)}",
         f"operator {safe(record.get('operator') or 'not named')}",
         f"game {safe(record.get('game') or '-')}",
         f"currency {safe(currency)}",

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 from audit.judging.inputs import Inputs
 from audit.judging.kinds.record import SubjectKind
+from audit.wording.labels import RULEBOOK_LEFT_TO_SUBJECTS
 from replayer.terms import TableVerdict, adjudicate_table
 
 
@@ -21,4 +22,5 @@ TABLE = SubjectKind[TableVerdict](
     noun="table declarations",
     own_table=True,
     undated=True,
+    no_rulebook=RULEBOOK_LEFT_TO_SUBJECTS,
 )
