@@ -4,12 +4,14 @@ the honest scores' tail and the detector's own time.
 
     .venv/bin/python benchmarks/collusion_population.py [--rounds 1000] [--groups 1]
         [--seeds 21 22 23] [--friends 2] [--honest-tables 1] [--cache DIR]
+        [--methods soft_play chip_dumping ...]
 
 One room per seed (``tests.population.room``): ``--groups`` groups of every method, each
 at its own table (teams across tables over two), ``--friends`` pairs of honest friends who
 always sit together, ``--honest-tables`` tables of honest players only; ``--rounds``
 rounds (every table one hand per round). Every hand is dealt and settled by PokerKit.
-``--cache DIR`` keeps each room's hands (pickled, ``gen_SEED_ROUNDS_GROUPS.pkl``) and
+``--methods`` plants only those methods' groups. ``--cache DIR`` keeps each room's hands
+(pickled, ``gen_SEED_ROUNDS_GROUPS_METHODS.pkl``) and
 reads them back on the next run, so the detector can be measured again without playing
 the hands again. Each room is measured on its own (``tests.population.measure``) and the
 figures are summed over the rooms. No assertion: a benchmark.
@@ -19,6 +21,7 @@ from __future__ import annotations
 
 import argparse
 import pickle
+import statistics
 import sys
 import time
 from datetime import date
@@ -42,6 +45,7 @@ def main() -> None:
     parser.add_argument("--friends", type=int, default=2)
     parser.add_argument("--honest-tables", type=int, default=1)
     parser.add_argument("--cache", type=Path)
+    parser.add_argument("--methods", nargs="+", choices=sorted(METHODS), default=list(METHODS))
     args = parser.parse_args()
     runs = []
     for seed in args.seeds:
@@ -53,13 +57,14 @@ def main() -> None:
 
 def room_hands(args: argparse.Namespace, seed: int) -> tuple[list[Group], list[Any], list[Any]]:
     """The seed's room played (or read back from ``--cache``)."""
-    cached = args.cache / f"gen_{seed}_{args.rounds}_{args.groups}.pkl" if args.cache else None
+    name = f"gen_{seed}_{args.rounds}_{args.groups}_{'-'.join(sorted(args.methods))}.pkl"
+    cached = args.cache / name if args.cache else None
     if cached and cached.is_file():
         with cached.open("rb") as f:
             return pickle.load(f)  # type: ignore[no-any-return]  # our own cache
     config = Config(
         seed,
-        dict.fromkeys(METHODS, args.groups),
+        dict.fromkeys(args.methods, args.groups),
         friends=args.friends,
         honest_tables=args.honest_tables,
     )
@@ -103,7 +108,11 @@ def print_measured(measured: Measured) -> None:
                 cells.append("not reached")
                 continue
             scores = measured.scores[(method, n)]
-            cell = f"{sum(found)}/{len(found)} (scores {min(scores):.1f}-{max(scores):.1f})"
+            middle = statistics.median(scores)
+            cell = (
+                f"{sum(found)}/{len(found)} (scores {min(scores):.1f}-{max(scores):.1f}, "
+                f"median {middle:.1f})"
+            )
             whole = measured.whole.get((method, n))
             if whole:
                 cell += f", named whole {sum(whole)}/{len(whole)}"
@@ -114,10 +123,10 @@ def print_measured(measured: Measured) -> None:
         print(f"at {n:,}: {wrong} of {judged} honest pairs with 100+ shared hands suspected")
     scores = sorted(measured.honest_scores)
     if scores:
-        p99 = scores[int(0.99 * (len(scores) - 1))]
+        p50, p99 = (scores[int(q * (len(scores) - 1))] for q in (0.5, 0.99))
         print(
-            f"at the end: {len(scores)} honest pairs with 100+ shared hands, scores p99 "
-            f"{p99:.2f}, max {scores[-1]:.2f}; false pairs over the run: "
+            f"at the end: {len(scores)} honest pairs with 100+ shared hands, scores median "
+            f"{p50:.2f}, p99 {p99:.2f}, max {scores[-1]:.2f}; false pairs over the run: "
             f"{sorted(measured.false_pairs)}"
         )
     per_hand = measured.detector_seconds / max(measured.hands, 1)

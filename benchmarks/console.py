@@ -18,7 +18,8 @@ With ``--store URL`` an existing store (``make demo``'s, say) is measured as it 
 
 1. Generates a week (``--days`` synthetic days from 2025-03-01, seed 7:
    ``simulate.day.generate_day`` with ``floor.banked_rounds`` (chemin de fer among its
-   games), ``fleet.slot_fleet`` and ``tournaments.tournament_day``; 1% of hands and
+   games), ``fleet.slot_fleet`` (each machine's stream continued from day to day:
+   ``first_day``) and ``tournaments.tournament_day``; 1% of hands and
    rounds, 5% of machines and 30% of tournaments with a planted fault)
    and prints how long that took. The defaults make a store of about 1.1 million events
    (a poker hand is about 28 stored events with its verdict, a banked round about 10).
@@ -84,6 +85,10 @@ from benchmarks.nightly import fresh_pg_url  # noqa: E402  (after the path is se
 
 FIRST_DAY = date(2025, 3, 1)
 SEED = 7
+GENERATION = 2
+"""The generator's version in a ``--work`` folder's name, raised when what it generates
+changes (2: slot machines' streams continued from day to day), so that an older
+folder's input and store are not reused."""
 USER = "bench-inspector"
 PASSWORD = "benchmark password, not a secret"
 CSRF = re.compile(r'name="csrf_token" value="([^"]*)"')
@@ -115,7 +120,7 @@ def generate_week(args: argparse.Namespace, input_dir: Path) -> float:
             fault_rate=0.01,
             extra=[
                 banked_rounds(args.rounds, fault_rate=0.01),
-                slot_fleet(args.machines, fault_rate=0.05),
+                slot_fleet(args.machines, fault_rate=0.05, first_day=FIRST_DAY),
                 tournament_day(args.tournaments, fault_rate=0.3),
             ],
         )
@@ -323,6 +328,7 @@ def main() -> None:
 
     work = args.work or Path(tempfile.mkdtemp(prefix="casino-audit-console-bench-"))
     sizes = f"{args.days}d-{args.hands}h-{args.rounds}r-{args.machines}m-{args.tournaments}t"
+    sizes += f"-g{GENERATION}"
     input_dir = work / f"input-{sizes}"
     print(f"generating {args.days} day(s) into {input_dir}", flush=True)
     generated = generate_week(args, input_dir)

@@ -39,6 +39,7 @@ from audit.store import AuditStore
 from audit.wording import kind_label, subject_count
 from console.readmodel.chainwatch import ChainWatch
 from console.readmodel.investigations import Investigations
+from console.readmodel.kept import KeptAnswers
 from console.readmodel.model import ReadModel
 from console.security import LoginLimiter, Sessions
 
@@ -135,6 +136,8 @@ class Runtime:
         # day -> (read model generation, its console.routes.night_reads.Night): nights imports this
         self.night_cache: dict[str, tuple[int, object]] = {}
         self.investigations = Investigations(self.model, store)
+        # subject id -> its page's parts from the store (console.routes.subject_parts)
+        self.subject_parts: KeptAnswers[str, Any] = KeptAnswers(self.model)
         self.trees = TreeCache()
 
     def now(self) -> datetime:

@@ -4,7 +4,11 @@ Each machine plays one day (``slots.machine_month(days=1, readings_per_day=24)``
 meters read every hour) from its own named streams ``"<seed>:<day>:<machine>"`` (play)
 and ``"...:faults"`` (faults); no global random state, no clock; the same seed and day
 give byte-identical input files. Machine ids are the same every day and each day's stream
-opens with its MachineConfigured: one store holds one generated day of a fleet.
+opens with its MachineConfigured. Without ``first_day`` one store holds one generated day
+of a fleet; with it, each later day continues every machine's stream where the day before
+ended (``Opening``: its next sequence, the meters of its last reading, its jackpots' last
+read levels), so the days of one store are one stream per machine, without gaps or
+conflicts (a schema's sequences run 0, 1, 2, ... per subject).
 
 Clean edge cases, which must reconcile without a finding: about one machine in eight has
 its money meters start less than a day's coin in below 10^width, so they roll over
@@ -42,8 +46,9 @@ from __future__ import annotations
 
 import random
 from collections.abc import Callable, Mapping
-from dataclasses import replace
+from dataclasses import dataclass, replace
 from datetime import UTC, date, datetime, timedelta
+from functools import lru_cache
 from itertools import pairwise
 from pathlib import Path
 from typing import Any
@@ -51,7 +56,7 @@ from typing import Any
 from audit.families import family_named
 from simulate.avro_out import write_input_file
 from simulate.day import ExtraGenerator
-from simulate.envelope import renumbered
+from simulate.envelope import event_id, renumbered
 from simulate.jackpots import (
     EXCESSIVE_RATE_BPS,
     GROUP,
@@ -87,6 +92,18 @@ TERMS_FILE = "slots-machines.avro"
 """The machines' declarations (not listed among the input files of subjects)."""
 
 Planted = tuple[list[FlatEvent], dict[str, Any]]
+#: Planted faults' detail fields that name a sequence of the machine's stream.
+SEQUENCE_DETAILS = ("sequence", "from_sequence")
+
+
+@dataclass(frozen=True)
+class Opening:
+    """Where a group's streams stand when a day continues them: each machine's next
+    sequence and the meters of its last reading, each jackpot pool's last read level."""
+
+    sequences: Mapping[str, int]
+    meters: Mapping[str, Mapping[str, int]]
+    levels: Mapping[str, int]
 
 
 def slot_fleet(
@@ -95,9 +112,12 @@ def slot_fleet(
     fault_rate: float = 0.0,
     per_file: int = 100,
     games_per_day: int = GAMES_PER_DAY,
+    first_day: date | None = None,
 ) -> ExtraGenerator:
     """An ``extra`` generator: ``machines`` slot machines in ``slots-<k>.avro`` input files of
-    at most ``per_file`` machines, a meter fault in about ``fault_rate`` of them."""
+    at most ``per_file`` machines, a meter fault in about ``fault_rate`` of them. With
+    ``first_day`` a later day continues each machine's stream from the day before
+    (``opening``); without, each day's streams start afresh (one day to a store)."""
 
     def extra(seed: int, day: date, out: Path) -> tuple[list[str], list[PlantedFault]]:
         faults: list[PlantedFault] = []
@@ -114,7 +134,17 @@ def slot_fleet(
         )
         for group, start in enumerate(range(0, machines, GROUP)):
             members = ids[start : start + GROUP]
-            streams, planted = group_day(seed, day, group, members, fault_rate, games_per_day)
+            streams, planted = group_day(
+                seed,
+                day,
+                group,
+                members,
+                fault_rate,
+                games_per_day,
+                opening=opening(
+                    seed, day, first_day, group, tuple(members), fault_rate, games_per_day
+                ),
+            )
             for number, machine_id in enumerate(members, start):
                 buffer += streams[machine_id]
                 faults += [planted[machine_id]] if machine_id in planted else []
@@ -140,17 +170,32 @@ def group_day(
     fault_rate: float = 0.0,
     games: int = GAMES_PER_DAY,
     faults: Mapping[str, str] | None = None,
+    opening: Opening | None = None,
 ) -> tuple[dict[str, list[FlatEvent]], dict[str, PlantedFault]]:
     """One day of a group of machines sharing jackpots (``jackpots.plans_for_group``):
     each machine's stream, and the faults planted (``faults`` names a machine's fault
-    instead of drawing it at ``fault_rate``)."""
+    instead of drawing it at ``fault_rate``); ``opening`` continues the streams of the day
+    before (the jackpots open at their last read levels, the meters at their last reading,
+    the sequences after the last event)."""
     plans = plans_for_group(seed, day, group, members)
+    if opening is not None:
+        plans = {
+            m: replace(p, opening_level=opening.levels[p.pool]) if p.reads_level else p
+            for m, p in plans.items()
+        }
     streams: dict[str, list[FlatEvent]] = {}
     planted: dict[str, PlantedFault] = {}
     for machine_id in members:
         forced = (faults or {}).get(machine_id)
         events, fault = machine_day(
-            seed, day, machine_id, plans[machine_id], fault_rate, games, fault=forced
+            seed,
+            day,
+            machine_id,
+            plans[machine_id],
+            fault_rate,
+            games,
+            fault=forced,
+            opening_meters=None if opening is None else opening.meters[machine_id],
         )
         streams[machine_id] = events
         planted |= {machine_id: fault} if fault is not None else {}
@@ -158,7 +203,63 @@ def group_day(
     closing = {m: f.kind for m, f in planted.items()}
     for machine_id, detail in close_pools(streams, plans, closing, end).items():
         planted[machine_id].detail.update(detail)
+    if opening is not None:
+        for machine_id, first in opening.sequences.items():
+            streams[machine_id] = _continued(streams[machine_id], first)
+            detail = planted[machine_id].detail if machine_id in planted else {}
+            detail |= {k: detail[k] + first for k in SEQUENCE_DETAILS if k in detail}
     return streams, planted
+
+
+@lru_cache(maxsize=64)
+def opening(
+    seed: int,
+    day: date,
+    first_day: date | None,
+    group: int,
+    members: tuple[str, ...],
+    fault_rate: float,
+    games: int,
+) -> Opening | None:
+    """Where the group's streams stand at the start of ``day``: None on ``first_day`` (or
+    without one: each day a stream of its own), else at the end of the day before, as
+    ``group_day`` made it (cached: a run of days computes each day's end once)."""
+    if first_day is None or day <= first_day:
+        return None
+    before = day - timedelta(days=1)
+    streams, _ = group_day(
+        seed,
+        before,
+        group,
+        list(members),
+        fault_rate,
+        games,
+        opening=opening(seed, before, first_day, group, members, fault_rate, games),
+    )
+    reads = {m: [e for e in events if e["type"] == "MeterRead"] for m, events in streams.items()}
+    levels = {
+        e["pool"]: e["amount"]
+        for events in streams.values()
+        for e in sorted(events, key=lambda e: e["occurred_at"])
+        if e["type"] == "JackpotLevelRead"
+    }
+    return Opening(
+        sequences={m: events[-1]["sequence"] + 1 for m, events in streams.items()},
+        meters={m: dict(reads[m][-1]["meters"]) for m in streams},
+        levels=levels,
+    )
+
+
+def _continued(events: list[FlatEvent], first: int) -> list[FlatEvent]:
+    """``events`` numbered on from ``first`` (the day before's stream ended at ``first - 1``)."""
+    return [
+        {
+            **e,
+            "sequence": e["sequence"] + first,
+            "event_id": event_id(e["machine_id"], e["sequence"] + first),
+        }
+        for e in events
+    ]
 
 
 def machine_day(
@@ -170,10 +271,12 @@ def machine_day(
     games: int = GAMES_PER_DAY,
     *,
     fault: str | None = None,
+    opening_meters: Mapping[str, int] | None = None,
 ) -> tuple[list[FlatEvent], PlantedFault | None]:
     """One machine's day with hourly readings and its jackpot ``plan`` (None: none), and the fault
     planted in it (if any; a fault of its jackpot's level or transfer is planted when its
-    group's day closes, ``jackpots.close_pools``); ``fault`` plants that fault."""
+    group's day closes, ``jackpots.close_pools``); ``fault`` plants that fault;
+    ``opening_meters`` continue the day before's last reading."""
     stream_id = f"{seed}:{day.isoformat()}:{machine_id}"
     rng, fault_rng = random.Random(stream_id), random.Random(f"{stream_id}:faults")
     near_rollover, ram_clear = rng.random() < 1 / 8, rng.random() < 1 / 20
@@ -196,6 +299,7 @@ def machine_day(
         readings_per_day=24,
         rollover_margin=min(WAGERS) * games,  # below the day's coin in: it rolls over
         jackpot=plan,
+        opening_meters=opening_meters,
     )
     if kind is None:
         return events, None

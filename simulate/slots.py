@@ -12,6 +12,7 @@ than the one configured. Pure: a function of its ``random.Random``.
 from __future__ import annotations
 
 import random
+from collections.abc import Mapping
 from dataclasses import dataclass, field
 from datetime import datetime, timedelta
 from fractions import Fraction
@@ -100,16 +101,20 @@ def machine_month(
     readings_per_day: int = 1,
     rollover_margin: int = 400_000,
     jackpot: JackpotPlan | None = None,
+    opening_meters: Mapping[str, int] | None = None,
 ) -> list[FlatEvent]:
     """A machine's stream over ``days`` days, with a reading at the end of each day, or at
     the end of each of ``readings_per_day`` equal periods of it (24: hourly). With
     ``near_rollover`` the money meters start at most ``rollover_margin`` below 10^width
-    and the other meters at a long-serving machine's counts. With ``jackpot`` the
-    configuration declares it and its approval follows (PT-217/2007 III.3-4, III.8), the
-    level is read after it when the machine reads one, and the jackpot's share of the
-    wagers is deducted at the end of each period of play."""
+    and the other meters at a long-serving machine's counts; ``opening_meters`` (a stream
+    continued from the day before: its last reading) start them there instead. With
+    ``jackpot`` the configuration declares it and its approval follows (PT-217/2007
+    III.3-4, III.8), the level is read after it when the machine reads one, and the
+    jackpot's share of the wagers is deducted at the end of each period of play."""
     meters = dict.fromkeys((*METERS, *COMPOSITES), 0)
-    if near_rollover:
+    if opening_meters is not None:
+        meters |= opening_meters
+    elif near_rollover:
         for meter in ("coin_in", "coin_out", "total_won", "drop", "bills_in"):
             meters[meter] = 10**width - rng.randint(1, rollover_margin)
         # So far into its meters, the machine has long been in service: every other meter

@@ -20,6 +20,8 @@ from typing import Any
 import pytest
 from argon2 import PasswordHasher
 
+from tests.three_handed import three_handed
+
 with warnings.catch_warnings():  # starlette prefers httpx2; httpx is what is installed
     warnings.simplefilter("ignore")
     from fastapi.testclient import TestClient
@@ -38,50 +40,9 @@ FAST_HASHER = PasswordHasher(time_cost=1, memory_cost=1024, parallelism=1)
 
 
 def hostile_hand(hand_id: str, table: str, players: tuple[str, str, str]) -> list[dict]:
-    """Three-handed hold'em, blinds 50/100 EUR, two folds; the big blind (seat 2) is
-    paid 120 of a pot of 150: a ``mispaid_pot`` naming the hostile players."""
-    events: list[dict[str, Any]] = []
-
-    def event(type_: str, **body: Any) -> None:
-        n = len(events)
-        events.append(
-            {
-                "event_id": f"{hand_id}#{n}",
-                "hand_id": hand_id,
-                "sequence": n,
-                "occurred_at": NOON + timedelta(seconds=n),
-                "type": type_,
-                **body,
-            }
-        )
-
-    seats = [{"seat": s, "player_id": players[s - 1], "stack": 10_000} for s in (1, 2, 3)]
-    event(
-        "HandStarted",
-        rulebook="gg-2022-cash-holdem",
-        table_id=table,
-        variant="NT",
-        currency="EUR",
-        smallest_chip=1,
-        small_blind=50,
-        big_blind=100,
-        ante=0,
-        min_bet=100,
-        button=3,
-        seats=seats,
-        shuffle_commitment=None,
-        source=None,
-    )
-    event("BlindPosted", seat=1, kind="small_blind", amount=50)
-    event("BlindPosted", seat=2, kind="big_blind", amount=100)
-    cards = ("As", "Kd", "7c", "2h", "Qs", "Qh")
-    for seat in (1, 2, 3):
-        event("CardsDealt", target="hole", seat=seat, cards=list(cards[2 * seat - 2 : 2 * seat]))
-    event("ActionTaken", seat=3, action="fold", amount=0)
-    event("ActionTaken", seat=1, action="fold", amount=0)
-    event("PotAwarded", seat=2, amount=120, pot_index=0)
-    event("HandEnded", finishing_stacks=[])
-    return events
+    """Three-handed hold'em (``tests.three_handed``); the big blind (seat 2) is paid 120 of
+    a pot of 150: a ``mispaid_pot`` naming the hostile players."""
+    return three_handed(hand_id, NOON, table=table, players=players, award=120)
 
 
 @dataclass

@@ -148,7 +148,7 @@ def _judged(
         [
             ("subject", safe(subject)),
             ("kind", what),
-            ("rulebook", _rulebook_words(verdict.rulebook_id, findings)),
+            ("rulebook", _rulebook_words(verdict.rulebook_id, findings, record.no_rulebook)),
             ("started at", clock(when) if when else "unknown"),
             (record.place, safe(about.get("table"))),
             ("operator", safe(about.get("operator")) if about.get("operator") else None),
@@ -167,9 +167,12 @@ def _judged(
     )
 
 
-def _rulebook_words(rulebook: str | None, findings: Sequence[Mapping[str, Any]]) -> str:
+def _rulebook_words(
+    rulebook: str | None, findings: Sequence[Mapping[str, Any]], unnamed: str
+) -> str:
     """The rulebook a verdict names; without one (a tournament's own rules are its
-    announcement), the texts its findings cite, never "none" beside a citation."""
+    announcement), the texts its findings cite, never "none" beside a citation; else
+    what its kind says of a verdict with none (``unnamed``)."""
     if rulebook:
         return safe(rulebook)
     sources = sorted(
@@ -177,7 +180,7 @@ def _rulebook_words(rulebook: str | None, findings: Sequence[Mapping[str, Any]])
     )
     if sources:
         return "no rulebook id; its findings cite " + ", ".join(safe(s) for s in sources)
-    return "none named"
+    return unnamed
 
 
 def _incident(

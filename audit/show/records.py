@@ -27,6 +27,7 @@ from audit.show.common import (
 from audit.show.model import BLANK, Line, Role
 from audit.store import StoreReads
 from audit.wording import show_command
+from audit.wording.labels import RULEBOOK_LEFT_TO_SUBJECTS
 
 FEATURES = {
     "flow": "chips flowing between them, against expectation",
@@ -35,6 +36,8 @@ FEATURES = {
     "whipsaw": "raise-reraise trapping a third player",
     "team": "winning together vs apart",
     "quiet": "heads-up pots checked down",
+    "folds_ahead": "folding the better hand to each other's river bets",
+    "strong_checks": "checking made hands that are ahead, heads-up",
 }
 
 
@@ -87,7 +90,7 @@ def terms(record: Mapping[str, Any]) -> str:
     """One declaration's terms in words."""
     currency = record.get("currency")
     parts = [
-        f"rulebook {safe(record.get('rulebook') or 'none named')}",
+        f"rulebook {safe(record.get('rulebook') or RULEBOOK_LEFT_TO_SUBJECTS)}",
         f"operator {safe(record.get('operator') or 'not named')}",
         f"game {safe(record.get('game') or '-')}",
         f"currency {safe(currency)}",
@@ -270,6 +273,10 @@ DEPARTURES = {
     "team": "won more together than apart",
     "quiet": "checked down the pots they played heads-up more often than either does with "
     "other players",
+    "folds_ahead": "folded the better hand (their cards as dealt) to each other's river bets "
+    "more often than to other players' bets",
+    "strong_checks": "checked a pair or better that was ahead, heads-up against each other, "
+    "when they would bet it against other players",
 }
 #: z-scores at or above which a departure is said "clearly" (and at 2 "somewhat").
 CLEARLY, SOMEWHAT = 3.0, 2.0

@@ -108,3 +108,11 @@ def subject_count(kind: str, count: int) -> str:
     """``count`` subjects of ``kind`` in words: ``331 poker hands``, ``1 slot machine``."""
     one, many = SUBJECT_NOUNS.get(kind, (f"{kind} subject", f"{kind} subjects"))
     return f"{count} {one if count == 1 else many}"
+
+
+RULEBOOK_LEFT_TO_SUBJECTS = (
+    "not declared for the table: each round, machine or tournament names its own"
+)
+"""A table's declaration without a rulebook: a banked floor, a slot floor or a tournament
+programme leaves it to each subject (``RoundOpened.rulebook``,
+``MachineConfigured.rulebook``)."""

@@ -3,7 +3,7 @@
 ``audit.incidents.investigate`` is a pure function of the stored events and the time it
 judges as of, and it reads every subject in flight during the incident (seconds on a
 busy night), so the page keeps its answer per (incident id, as-of instant) until the
-store holds events it did not before (``ReadModel.events_generation``: the looks the
+store holds events it did not before (``console.readmodel.kept``: the looks the
 console itself records never count). The most recent ``KEEP`` answers are kept.
 
 As of: the time asked (``?as_of=``), else that of the incident's latest stored
@@ -14,8 +14,6 @@ of the incident's window: judged as the incident stood when it ended, never "now
 
 from __future__ import annotations
 
-import threading
-from collections import OrderedDict
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from datetime import datetime
@@ -23,6 +21,7 @@ from datetime import datetime
 from audit.incidents.investigation import Investigation, investigate
 from audit.incidents.record import RecordedIncident
 from audit.store import AuditStore
+from console.readmodel.kept import KeptAnswers
 from console.readmodel.model import ReadModel
 
 KEEP = 64
@@ -50,23 +49,14 @@ class Investigations:
     model: ReadModel
     store: AuditStore
     judge: Callable[..., Investigation] = investigate
-    _kept: OrderedDict[tuple[str, str], tuple[int, Investigation]] = field(
-        default_factory=OrderedDict
-    )
-    _lock: threading.Lock = field(default_factory=threading.Lock)
+    _kept: KeptAnswers[tuple[str, str], Investigation] = field(init=False)
+
+    def __post_init__(self) -> None:
+        self._kept = KeptAnswers(self.model, KEEP)
 
     def of(self, incident_id: str, as_of: datetime) -> Investigation:
         """The investigation of ``incident_id`` as of ``as_of`` (kept, or made now)."""
-        key, generation = (incident_id, as_of.isoformat()), self.model.events_generation
-        with self._lock:
-            kept = self._kept.get(key)
-            if kept is not None and kept[0] == generation:
-                self._kept.move_to_end(key)
-                return kept[1]
-        made = self.judge(self.store, incident_id, as_of=as_of)
-        with self._lock:
-            self._kept[key] = (generation, made)
-            self._kept.move_to_end(key)
-            while len(self._kept) > KEEP:
-                self._kept.popitem(last=False)
-        return made
+        return self._kept.of(
+            (incident_id, as_of.isoformat()),
+            lambda: self.judge(self.store, incident_id, as_of=as_of),
+        )

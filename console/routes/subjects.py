@@ -3,35 +3,31 @@ and sign-offs of findings (``POST /findings/{finding_id}/sign-off``).
 
 Both the page and the bundle show the subject's stored events, so each appends a
 ``SubjectViewed`` event (``console.auth.trail``) before it is served. The page's reads of the
-store that ``audit.explain.explanation`` also makes are made once (``console.readmodel.pagereads``);
-the explanation is data, rendered by ``templates/explanation.html``.
+store that ``audit.explain.explanation`` also makes are made once (``console.readmodel.pagereads``),
+and what it computes from them is kept until the store changes
+(``console.routes.subject_parts``); the explanation is data, rendered by
+``templates/explanation.html``.
 """
 
 from __future__ import annotations
 
 import json
 import re
-from collections.abc import Mapping, Sequence
-from typing import Annotated, Any
+from typing import Annotated
 from urllib.parse import quote
 
 from fastapi import APIRouter, Form, HTTPException, Request
 from fastapi.responses import RedirectResponse, Response
 
-from audit.evidence.bundle import KINDS, NoEvidence, build_bundle
-from audit.evidence.check import SUSPECTS
+from audit.evidence.bundle import NoEvidence, build_bundle
 from audit.evidence.proofs import NoProof
-from audit.explain import explanation
-from audit.judging import UnitKey, judged_across, latest
-from audit.show import adjudication_units, collusion_nights
-from audit.show.model import Explanation
+from audit.judging import judged_across, latest
 from console.auth.access import Decider, Reader
 from console.auth.trail import DECISIONS, TrailError, record_sign_off, record_view
 from console.readmodel import queries
-from console.readmodel.pagereads import PageReads
 from console.readmodel.queries import ModelVerdicts
-from console.routes.render import record_json, views
-from console.routes.subject_links import subject_links
+from console.routes.render import views
+from console.routes.subject_parts import EVENTS_SHOWN, subject_parts
 from console.runtime import RuntimeDep, subject_url
 
 router = APIRouter()
@@ -78,51 +74,45 @@ def evidence(
 
 @router.get("/subjects/{subject_id:path}")
 def subject_page(
-    request: Request, rt: RuntimeDep, viewer: Reader, subject_id: str, findings_from: int = 0
+    request: Request,
+    rt: RuntimeDep,
+    viewer: Reader,
+    subject_id: str,
+    findings_from: int = 0,
+    events_upto: int | None = None,
 ) -> Response:
     """The subject explained, its findings first: ``FINDINGS_SHOWN`` cards from the
-    ``findings_from``-th (0-based), with links to the previous and next ones."""
-    verdicts = ModelVerdicts(rt.model)
-    reads = PageReads(rt.store, subject_id, KINDS)  # what show and the page share
-    explained: Explanation | None = None
-    unexplained = None
-    try:
-        explained = explanation(reads, subject_id, verdicts, verdicts)
-    except Exception as error:  # a record show cannot read: still show its events
-        unexplained = f"cannot be explained step by step: {error!r}"[:300]
-    stored = {kind: reads.records_of(kind, subject_id) for kind in KINDS}
-    stored = {kind: records for kind, records in stored.items() if records}
+    ``findings_from``-th (0-based), with links to the previous and next ones; its stored
+    events ``EVENTS_SHOWN`` at a time, the latest unless ``events_upto``
+    (``console.routes.subject_parts``: what the page computes from the store is kept
+    until the store changes)."""
+    parts = subject_parts(rt, subject_id, events_upto)
     total = queries.findings_count(rt.model, subject_id)
     first = min(max(0, findings_from), max(0, total - 1))
     rows = queries.findings_about(rt.model, subject_id, first, FINDINGS_SHOWN)
-    if explained is None and unexplained is None and not stored and not rows:
+    if parts.explanation is None and parts.unexplained is None and not parts.stored and not rows:
         raise HTTPException(404, "no such subject in the store")
     record_view(rt.store, viewer.name, subject_id, "subject", rt.now())
-    keys: list[UnitKey] = [(kind, subject_id) for kind in stored]
-    keys += [(kind, subject_id) for kind in judged_across(subject_id)]
-    units: Sequence[tuple[str, Mapping[str, Any]]] = adjudication_units(reads, keys, verdicts)
-    suspicion = subject_id.startswith(SUSPECTS)
-    if suspicion:  # the detector's units, as show lists them
-        units = [unit for _, unit in collusion_nights(reads, subject_id, verdicts).values()]
-    history = list(reversed(units))
+    history = list(reversed(parts.units))
     found = views(rows)
     return rt.render(
         request,
         "subject.html",
         subject=subject_id,
-        explanation=explained,
-        unexplained=unexplained,
+        explanation=parts.explanation,
+        unexplained=parts.unexplained,
         findings=found,
         findings_total=total,
         findings_from=first,
         findings_shown=FINDINGS_SHOWN,
         signoffs=queries.sign_offs(rt.model, [f.finding_id for f in found]),
         decisions=DECISIONS,
-        stored={kind: [record_json(r) for r in records] for kind, records in stored.items()},
+        stored=parts.stored,
+        events_shown=EVENTS_SHOWN,
         history=history,
-        current=latest([unit_id for unit_id, _ in units]),
-        links=subject_links(rt.model, rt.store, subject_id),
-        suspicion=suspicion and bool(history),
+        current=latest([unit_id for unit_id, _ in parts.units]),
+        links=parts.links,
+        suspicion=parts.suspicion and bool(history),
         across=next(iter(judged_across(subject_id)), None) if history else None,
     )
 

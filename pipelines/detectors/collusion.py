@@ -36,6 +36,11 @@ default) ending on ``as_of``:
 ``team`` win rate together vs apart
     The pair's combined result in hands together against their results apart, over the
     standard deviation from their mean squared results in all their hands.
+``folds_ahead``, ``strong_checks`` what the cards show
+    Read beside every hole card the room dealt (``collusion_cards``): folding the better
+    hand to the partner's river bet (chip dumping), not betting a made hand that is
+    ahead heads-up against the partner when checked to (soft play, and the partners who
+    know each other's cards); each against the player's own rate with everybody else.
 ``quiet`` checked-down heads-up pots
     Heads-up pots after the flop in which neither bet or raised, against the product of
     each player's rate of never betting in his heads-up pots with anyone else (binomial
@@ -56,7 +61,7 @@ colluder's play towards his partner would otherwise be his baseline "against eve
 else" (a chip dumper's receiver raises most bets: his partner's), and an honest player
 sharing many hands with him would look soft against him; so the pairs the first pass
 finds at ``THRESHOLD`` are taken out of their players' baselines and every pair is
-scored again. The pair's score is ``sqrt(Σ max(z, 0)²)`` over the six features; a pair
+scored again. The pair's score is ``sqrt(Σ max(z, 0)²)`` over the eight features; a pair
 with at least ``min_hands`` shared hands and a score at or above ``THRESHOLD`` is
 suspected; one with fewer is **not judged** (``verdict``: ``NOT_ENOUGH``, "not enough
 shared hands to judge"), neither accused nor cleared, and the report lists those whose
@@ -65,26 +70,16 @@ is a sequential test, looked at every night: from ``EARLY_HANDS`` shared hands a
 ``EARLY_THRESHOLD`` already decides "suspected" (a dumping pair in its first hundred
 hands); other pairs are decided as their shared hands accumulate.
 
-Calibration (``benchmarks/collusion_separation.py``, seeds 1-8, every pair scored at the
-end of its window; 2026-12-03). Demo-day population (one day, 3,000 hands, 8 tables, two
-planted pairs): honest pairs' maximum score 11.76 under 50 shared hands (6,006 pairs: a
-single big pot is a large z), 4.69 at 50-99 (1,621), 4.70 at 100-199 (842, p99 2.91),
-3.51 at 200+ (193); 10 of the 16 planted pairs share fewer than 100 hands (6 to 95: the
-demo day's colluders rarely sit together long). Test population (two days, 2,500 hands
-a day at 3 tables, 45 players, 4 planted groups): honest maximum 4.19 at 100+ shared
-hands (1,769 pairs, p99 3.23); planted chip dumping 11.5-57.7 (8 of 8 pairs), whipsaw
-9.2-20.0 (8 of 8), soft play 2.3-12.9 (12 of 32 pairs at 5.5 or more: a soft-playing
-pair shows only in the few pots they alone contest). So ``MIN_HANDS`` = 100 (below 50
-honest pairs reach 11.8) and ``THRESHOLD`` = 5.5, 0.8 above the highest honest score
-over 2,804 honest pairs with 100 or more shared hands (no false alarm), below every
-chip-dumping and whipsaw pair. The independent population (``tests.population``,
-``benchmarks/collusion_population.py``, docs/figures.md *Collusion on the independent
-population*) measures it against play written apart from it.
+Calibration: ``THRESHOLD``, ``MIN_HANDS`` and the early look were chosen on the
+honest pairs of the project's simulator and of the independent population
+(``tests.population``, written apart from the detector), measured in docs/figures.md
+(*Collusion: honest against planted pairs*, *Collusion on the independent population*).
 Rings: suspected pairs are joined into connected components; a component of three or
 more players is reported as a ring (its score: the mean of its suspected pairs' scores).
 
 Evidence: per pair, the ``evidence`` hands that weigh most (largest departures: chips
-lost folding to the partner, re-raises over the partner, checked-down heads-up pots),
+lost folding to the partner, re-raises over the partner, checked-down heads-up pots, the
+better hand folded to the partner's river bet, a made hand checked to him),
 by hand id, for ``casino-audit hand ID``.
 
 Streaming: ``CollusionDetector.observe`` takes one hand's flat events at a time; memory
@@ -104,22 +99,46 @@ from __future__ import annotations
 
 import heapq
 from collections.abc import Sequence
-from dataclasses import dataclass, field
 from datetime import date, datetime, timedelta
 from typing import Any
 
+from pipelines.detectors.collusion_cards import EVIDENCE, Spot, card_spots
 from pipelines.detectors.collusion_features import (
     FEATURES,
     PairCounts,
     PlayerCounts,
     combined,
+    count_spot,
     features,
     shifted,
+)
+from pipelines.detectors.collusion_report import (  # the report's names, re-exported
+    NOT_ENOUGH as NOT_ENOUGH,
+)
+from pipelines.detectors.collusion_report import (
+    NOT_SUSPECTED as NOT_SUSPECTED,
+)
+from pipelines.detectors.collusion_report import (
+    SUSPECTED as SUSPECTED,
+)
+from pipelines.detectors.collusion_report import (
+    CollusionReport as CollusionReport,
+)
+from pipelines.detectors.collusion_report import (
+    PairScore,
+    Suspicion,
+)
+from pipelines.detectors.collusion_report import (
+    PairVerdict as PairVerdict,
 )
 from replayer.events import FlatEvent
 
 #: Score at or above which a pair is suspected: 0.8 above the highest honest score
-#: measured over 2,804 honest pairs with 100+ shared hands (see "Calibration" above).
+#: measured over 2,804 honest pairs with 100+ shared hands on the project's simulator.
+#: Kept with the card features: 4.0 found every method in 19-20 of 20 groups on the
+#: independent population it was chosen on, but on two rooms it had not seen, 7 of 10
+#: soft-playing pairs and 1.1% of honest pairs (docs/figures.md, *Collusion on the
+#: independent population, 20 groups of every method*).
 THRESHOLD = 5.5
 #: Fewest shared hands before a pair is judged (suspected or not); below it "not enough
 #: shared hands to judge" (honest pairs reach 11.8 under 50 shared hands).
@@ -138,68 +157,6 @@ CITATIONS = {
     "mo": "MO-97/2010 art.10(3) (no agreement between players to share the pot)",
 }
 _VOID = frozenset({"HandVoided", "HandReverted"})
-
-
-@dataclass(frozen=True, slots=True)
-class Suspicion:
-    """A pair or ring whose score reached the threshold."""
-
-    subject: str
-    """``pair:a|b`` or ``ring:a|b|c`` (sorted player ids)."""
-    players: tuple[str, ...]
-    score: float
-    shared_hands: int
-    features: dict[str, float]
-    evidence: tuple[str, ...]
-    """Hand ids that weigh most, heaviest first."""
-    citation: str
-    seated_together: float = 0.0
-    """Seating pattern, supporting evidence only (never part of the score): the shared
-    hands over the hands of the member who played fewer (1.0: he never played without
-    the other; a ring: its least-seated pair)."""
-
-
-@dataclass(frozen=True, slots=True)
-class PairScore:
-    players: tuple[str, str]
-    shared_hands: int
-    score: float
-    features: dict[str, float]
-
-
-SUSPECTED = "suspected"
-NOT_SUSPECTED = "not suspected"
-NOT_ENOUGH = "not enough shared hands to judge"
-"""A pair's verdict (``CollusionDetector.verdict``): below ``min_hands`` shared hands the
-detector neither accuses nor clears."""
-
-
-@dataclass(frozen=True, slots=True)
-class PairVerdict:
-    """What the detector says of one pair."""
-
-    players: tuple[str, str]
-    shared_hands: int
-    needed: int
-    """``min_hands``: shared hands needed before the pair is judged."""
-    score: float
-    """The score over the hands shared (provisional below ``needed``)."""
-    verdict: str
-    """``SUSPECTED``, ``NOT_SUSPECTED`` or ``NOT_ENOUGH``."""
-    still_needed: int = 0
-    """``NOT_ENOUGH``: shared hands still needed before the pair is judged."""
-
-
-@dataclass(slots=True)
-class CollusionReport:
-    as_of: str
-    window_days: int
-    threshold: float
-    pairs_scored: int
-    suspicions: list[Suspicion] = field(default_factory=list)
-    undecided: list[PairVerdict] = field(default_factory=list)
-    """Pairs whose score reaches the threshold over fewer than ``min_hands`` shared hands:
-    not enough shared hands to judge, neither accused nor cleared (highest score first)."""
 
 
 class CollusionDetector:
@@ -289,7 +246,11 @@ class CollusionDetector:
                 later = True
                 aggressor = None
         pot = _heads_up_pot(heads_up)
+        spots = card_spots(ordered)
+        for seat, other, spot, done in spots:
+            touches[(seat, other)] = touches.get((seat, other), 0.0) + EVIDENCE[spot][done]
         self._record(start["hand_id"], venue, unit, player_of, put, paid, facing, heads_up, touches)
+        self._record_spots(player_of, spots)
         if pot is not None:
             self._record_pot(player_of, *pot)
 
@@ -373,6 +334,12 @@ class CollusionDetector:
             pair.hu[side] += 1
             pair.hu_aggr[side] += aggressive
 
+    def _record_spots(self, player_of: dict[int, str], spots: list[Spot]) -> None:
+        for seat, other, spot, done in spots:
+            a, b = player_of[seat], player_of[other]
+            pair = self.pairs[(a, b) if a < b else (b, a)]
+            count_spot(self.players[a], pair, 0 if a < b else 1, spot, done)
+
     def _record_pot(self, player_of: dict[int, str], seats: tuple[int, int], bet: set[int]) -> None:
         """One heads-up pot after the flop: who of the two bet or raised in it."""
         a, b = sorted(player_of[s] for s in seats)
@@ -422,7 +389,7 @@ class CollusionDetector:
             pair = self.pairs.get((a, b)) or self.pairs.setdefault((a, b), PairCounts(a, b))
             for name, value in zip(PairCounts.SUMS, sums, strict=False):
                 setattr(pair, name, getattr(pair, name) + value)
-            for name, (first, second) in zip(PairCounts.SIDES, sides, strict=True):
+            for name, (first, second) in zip(PairCounts.SIDES, sides, strict=False):
                 mine = getattr(pair, name)
                 mine[0] += first
                 mine[1] += second

@@ -1,4 +1,4 @@
-"""The collusion detector's counts and its six features (``pipelines.detectors.collusion``
+"""The collusion detector's counts and its eight features (``pipelines.detectors.collusion``
 has the method, its calibration and the pair's verdict): what each player and each pair
 accumulate, and the one-sided z-score of each behaviour against its baseline."""
 
@@ -7,6 +7,8 @@ from __future__ import annotations
 import math
 from dataclasses import dataclass
 
+from pipelines.detectors.collusion_cards import FOLDS_AHEAD, SPOTS, STRONG_CHECKS
+
 #: Tolerated departure per opportunity before a feature counts (rates; big blinds per
 #: shared hand for flow and team): the baselines are models, and with thousands of
 #: shared hands a small misfit between two honest styles would otherwise grow into a
@@ -14,7 +16,9 @@ from dataclasses import dataclass
 #: has none: it compares pots with the product of two players' own rates, each betting on
 #: his own cards; ``soft`` 0.03 and ``quiet`` 0 were chosen on the independent population
 #: (docs/figures.md, *Collusion on the independent population*: soft play found, no honest
-#: pair above 4.1 once the first dumper model's pairs are set aside).
+#: pair above 4.1 once the first dumper model's pairs are set aside). The card features'
+#: 0.05 (five points of rate) was set before measuring and not tuned: their honest p99 is
+#: 0.83 and 1.45 (docs/figures.md, *20 groups of every method*).
 MARGINS = {
     "flow": 0.25,
     "fold": 0.08,
@@ -22,8 +26,13 @@ MARGINS = {
     "whipsaw": 0.04,
     "team": 0.5,
     "quiet": 0.0,
+    FOLDS_AHEAD: 0.05,
+    STRONG_CHECKS: 0.05,
 }
-FEATURES = ("flow", "fold", "soft", "whipsaw", "team", "quiet")
+FEATURES = tuple(MARGINS)
+#: The card spots' counts (``collusion_cards``): each spot's opportunities and the times
+#: the player did what it counts (``collusion_cards.Spot``).
+CARD_COUNTS = tuple(name for spot in SPOTS for name in (spot, f"{spot}_done"))
 #: Fewest hands each player must have played without the other before ``team`` compares
 #: their results together with their results apart: results are heavy-tailed (one
 #: all-in is a hundred big blinds), and a mean over a handful of hands is no baseline.
@@ -53,6 +62,7 @@ class PlayerCounts:
         "third_raised",
         "hu_pots",
         "hu_quiet",
+        *CARD_COUNTS,
     )
     __slots__ = FIELDS
 
@@ -66,6 +76,8 @@ class PlayerCounts:
         self.flow_in = 0.0
         self.flow_sq = 0.0
         self.pair_hands = 0
+        for name in CARD_COUNTS:
+            setattr(self, name, 0)
 
 
 class PairCounts:
@@ -74,7 +86,8 @@ class PairCounts:
 
     SUMS = ("n", "flow", "flow_sq", "net_a", "net_b", "hu_pots", "hu_quiet")
     """Stored in this order (``hu_pots``, ``hu_quiet`` added later: 0 in older states)."""
-    SIDES = ("faced", "folded", "raised", "hu", "hu_aggr", "third", "third_raised")
+    SIDES = ("faced", "folded", "raised", "hu", "hu_aggr", "third", "third_raised", *CARD_COUNTS)
+    """Stored in this order (the card counts added later: 0 in older states)."""
 
     __slots__ = ("a", "b", "evidence", "venues", *SUMS, *SIDES)
 
@@ -91,6 +104,8 @@ class PairCounts:
         self.hu_aggr = [0, 0]
         self.third = [0, 0]
         self.third_raised = [0, 0]
+        for name in CARD_COUNTS:
+            setattr(self, name, [0, 0])
         self.evidence: list[tuple[float, str]] = []
         self.venues: set[str] = set()
 
@@ -110,7 +125,7 @@ def combined(found: dict[str, float]) -> float:
 def features(
     pair: PairCounts, pa: PlayerCounts, pb: PlayerCounts, venues: dict[str, list[int]]
 ) -> dict[str, float]:
-    """The pair's six one-sided z-scores against the players' baselines ``pa``, ``pb``
+    """The pair's eight one-sided z-scores against the players' baselines ``pa``, ``pb``
     and the venues' fold rates. Each baseline is estimated from the players' other
     hands, so its own sampling variance (``n² · var(baseline)``) is counted beside the
     pair's: a player seen almost only with his partner has no baseline to depart from."""
@@ -165,7 +180,38 @@ def features(
         "soft": round(soft.shortfall(MARGINS["soft"]), 4),
         "whipsaw": round(whipsaw.excess(MARGINS["whipsaw"]), 4),
         "team": round(team, 4),
+        **card_features(pair, pa, pb),
     }
+
+
+#: Default rates of the card spots (a baseline's prior, ``PRIOR_SPOTS``).
+_CARD_DEFAULTS = {FOLDS_AHEAD: 0.15, STRONG_CHECKS: 0.5}
+#: Whether a card feature tests an excess (True) or a shortfall of what it counts.
+_CARD_EXCESS = {FOLDS_AHEAD: True, STRONG_CHECKS: False}
+
+
+def card_features(pair: PairCounts, pa: PlayerCounts, pb: PlayerCounts) -> dict[str, float]:
+    """The card features (``collusion_cards``), each a one-sided z against the player's
+    own play with everybody else: ``folds_ahead``, folding the better hand to the
+    partner's river bet, above his rate with others; ``strong_checks``, betting a pair or
+    better that is ahead heads-up against the partner when checked to, below it."""
+    out = {}
+    for spot, excess in _CARD_EXCESS.items():
+        test = Binomial()
+        for side, me in enumerate((pa, pb)):
+            base = _base(pair, me, side, spot)
+            spots, done = getattr(pair, spot)[side], getattr(pair, f"{spot}_done")[side]
+            test.add(spots, done, base.p, base.variance)
+        z = test.excess(MARGINS[spot]) if excess else test.shortfall(MARGINS[spot])
+        out[spot] = round(z, 4)
+    return out
+
+
+def _base(pair: PairCounts, me: PlayerCounts, side: int, spot: str) -> Rate:
+    """The player's rate of the spot with everybody but the pair's other player."""
+    spots = getattr(me, spot) - getattr(pair, spot)[side]
+    done = getattr(me, f"{spot}_done") - getattr(pair, f"{spot}_done")[side]
+    return Rate(done, spots, _CARD_DEFAULTS[spot])
 
 
 def quiet(pair: PairCounts, pa: PlayerCounts, pb: PlayerCounts) -> float:
@@ -254,6 +300,14 @@ def shifted(player: PlayerCounts, pair: PairCounts, side: int, sign: int) -> Pla
     out.hu_pots += sign * pair.hu_pots
     out.hu_quiet += sign * pair.hu_quiet
     return out
+
+
+def count_spot(me: PlayerCounts, pair: PairCounts, side: int, spot: str, done: bool) -> None:
+    """One card spot (``collusion_cards``) of the pair's ``side`` player, to his counts
+    and the pair's."""
+    for name, add in ((spot, 1), (f"{spot}_done", int(done))):
+        setattr(me, name, getattr(me, name) + add)
+        getattr(pair, name)[side] += add
 
 
 def ratio(numerator: float, denominator: float, default: float = 0.0) -> float:

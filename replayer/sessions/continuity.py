@@ -22,7 +22,12 @@ At a tournament's table (``tournament_findings``) no chip leaves and none comes 
 hands: the players may not take off the table the chips they play with or win
 (MO-97/2010 art.4(2)), and a stack grows only by a rebuy or an add-on (PT-217/2007
 n.º 116). A fall is ``tournament_chips_vanished``; a rise into a hand that records no
-rebuy or add-on (``HandSummary.rebuy_noted``) is ``tournament_chips_appeared``. Both
+rebuy or add-on (``HandSummary.rebuy_noted``) is ``tournament_chips_appeared``, but for
+the add-on of a break, which rooms' text does not log (PokerStars' rebuy tournaments: every
+player who takes it rises by the add-on's chips between the last hand of a level and the
+first of the next): ``ContinuityRules.addon_takers`` players or more rising by one same
+amount across a blind level change read as that add-on, a named choice; one player alone,
+or rises that differ, are judged. Both
 count tournament chips, never money (they owe nothing), and cite the tournament's
 rulebook's article on chips (``replayer.tournaments.continuity.chips_citation``: the
 records' own arithmetic, and MO-97/2010 art.4(2) or GG-2022 Poker Regras where the hand
@@ -55,9 +60,13 @@ CITATIONS: tuple[tuple[str, str], ...] = (("gg-2022-", GG_TABLE_STAKES),)
 
 @dataclass(frozen=True)
 class ContinuityRules:
-    """The named bound of the unrecorded-rake reading (module docstring)."""
+    """The named bounds of the unrecorded-rake and unlogged add-on readings (module
+    docstring)."""
 
     max_unrecorded_rake: Fraction = Fraction(1, 10)
+    addon_takers: int = 2
+    """How many players of a tournament table rising by one same amount across a blind
+    level change read as the add-on taken in the break (0: never read so)."""
 
 
 DEFAULT_CONTINUITY = ContinuityRules()
@@ -109,7 +118,7 @@ def chip_findings(
     """The findings on chips carried from ``before`` to the consecutive ``after``: a
     tournament's table's (``tournament_findings``), else a cash table's."""
     if after.tournament_id is not None:
-        yield from tournament_findings(subject, before, after)
+        yield from tournament_findings(subject, before, after, rules)
         return
     for left, now in _carried(before, after):
         if now.stack >= left.end:
@@ -144,11 +153,37 @@ def chip_findings(
         )
 
 
-def tournament_findings(subject: str, before: HandSummary, after: HandSummary) -> Iterator[Finding]:
+def tournament_findings(
+    subject: str,
+    before: HandSummary,
+    after: HandSummary,
+    rules: ContinuityRules = DEFAULT_CONTINUITY,
+) -> Iterator[Finding]:
     """A tournament's chips carried from ``before`` to the consecutive ``after``: none
-    leaves, none comes in unrecorded (module docstring)."""
-    for left, now in _carried(before, after):
-        yield from _tournament_change(subject, before, after, left, now, "at the same seat")
+    leaves, none comes in unrecorded, but the add-on a break's rise shows (module
+    docstring)."""
+    carried = list(_carried(before, after))
+    addon = _addon_at_break(before, after, carried, rules)
+    for left, now in carried:
+        if addon is None or now.stack - left.end != addon:
+            yield from _tournament_change(subject, before, after, left, now, "at the same seat")
+
+
+def _addon_at_break(
+    before: HandSummary,
+    after: HandSummary,
+    carried: list[tuple[Seat, Seat]],
+    rules: ContinuityRules,
+) -> int | None:
+    """The add-on taken in a break the records do not log: across a blind level change,
+    ``rules.addon_takers`` or more players rising by one same amount (that amount); else
+    None."""
+    if rules.addon_takers <= 0 or before.stakes == after.stakes:
+        return None
+    rises = [now.stack - left.end for left, now in carried if 0 < left.end < now.stack]
+    if len(rises) >= rules.addon_takers and len(set(rises)) == 1:
+        return rises[0]
+    return None
 
 
 def move_findings(subject: str, move: Move) -> Iterator[Finding]:

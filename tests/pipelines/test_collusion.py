@@ -22,7 +22,7 @@ from pipelines.detectors.collusion import (
     CollusionReport,
     PairVerdict,
 )
-from pipelines.detectors.collusion_features import PlayerCounts
+from pipelines.detectors.collusion_features import CARD_COUNTS, PairCounts, PlayerCounts
 from pipelines.detectors.collusion_findings import collusion_findings
 from replayer.findings import FindingKind
 from simulate import DayManifest, generate_day
@@ -259,14 +259,19 @@ def test_a_state_stored_before_the_quiet_counts_still_merges(
     population: tuple[list[list[dict]], DayManifest],
 ) -> None:
     """A night's state stored before the heads-up pot counts (``hu_pots``, ``hu_quiet``)
-    were added still merges: the old values in their places, the new counts 0."""
+    and the card counts were added still merges: the old values in their places, the new
+    counts 0."""
     hands, _ = population
     single = detector_over(hands[:300])
     state = single.state()
-    old_players = len(PlayerCounts.FIELDS) - 2
+    old_players = PlayerCounts.FIELDS.index("hu_pots")
+    old_sides = PairCounts.SIDES.index(CARD_COUNTS[0])
     old = {
         "players": {pid: values[:old_players] for pid, values in state["players"].items()},
-        "pairs": [[a, b, sums[:5], *rest] for a, b, sums, *rest in state["pairs"]],
+        "pairs": [
+            [a, b, sums[:5], sides[:old_sides], *rest]
+            for a, b, sums, sides, *rest in state["pairs"]
+        ],
         "venues": state["venues"],
     }
     merged = CollusionDetector(as_of=START + timedelta(days=DAYS - 1))
@@ -282,3 +287,6 @@ def test_a_state_stored_before_the_quiet_counts_still_merges(
     for pid, player in single.players.items():
         assert (merged.players[pid].hands, merged.players[pid].hu) == (player.hands, player.hu)
         assert merged.players[pid].hu_quiet == 0
+        assert [getattr(merged.players[pid], name) for name in CARD_COUNTS] == [0] * len(
+            CARD_COUNTS
+        )

@@ -40,3 +40,21 @@ def test_a_checked_down_heads_up_pot_and_a_bet_heads_up_are_told_apart() -> None
     betting = hand((3, "fold"), (1, "call"), (2, "check"), ("board",), (1, "bet"), (2, "call"))
     assert moves_between(betting, ["bob", "ann"]) == ["heads-up after the flop, ann bet"]
     assert moves_between(betting, ["ann", "cy"]) == []
+
+
+def test_the_better_hand_folded_on_the_river_is_said_with_both_hands() -> None:
+    cards = [
+        {"type": "CardsDealt", "target": "hole", "seat": 1, "cards": ["Ah", "Ad"]},
+        {"type": "CardsDealt", "target": "hole", "seat": 2, "cards": ["Kc", "Qc"]},
+    ]
+    events = hand((3, "fold"), (1, "call"), (2, "check"), ("board",), (2, "bet"), (1, "fold"))
+    events[1:1] = cards
+    for i, event in enumerate(events):
+        event["sequence"] = i
+        if event.get("target") == "board":
+            event["cards"] = ["2s", "7d", "9h", "Js", "3c"]  # the whole board at once
+    assert moves_between(events, ["ann", "bob"]) == [
+        "ann folded to bob's bet, holding the better hand (pair of aces, kickers "
+        "jack-nine-seven against high card, king-queen-jack-nine-seven)",
+        "heads-up after the flop, bob bet",
+    ]

@@ -20,6 +20,7 @@ from audit.judging import current_findings
 from audit.store import AuditStore
 from pipelines.expectations.frames import poker_frames
 from pipelines.nightly.partitions import partition_of
+from tests.three_handed import CARDS, three_handed
 
 DAY = date(2025, 3, 1)
 
@@ -30,55 +31,21 @@ def poker_hand(
     *,
     award: int = 150,
     ended: bool = True,
-    cards: tuple[str, ...] = ("As", "Kd", "7c", "2h", "Qs", "Qh"),
+    cards: tuple[str, ...] = CARDS,
     duplicate_id: bool = False,
 ) -> list[dict[str, Any]]:
-    """A three-handed hold'em hand: both blinds posted, two folds, the big blind wins."""
-    hand_id = f"{table}/{number}"
+    """A three-handed hold'em hand (``tests.three_handed``): the big blind wins."""
     at = datetime(DAY.year, DAY.month, DAY.day, 12, tzinfo=UTC) + timedelta(minutes=number)
-    events: list[dict[str, Any]] = []
-
-    def event(type_: str, **body: Any) -> None:
-        n = len(events)
-        event_id = f"{hand_id}#{n - 1 if duplicate_id and n == 2 else n}"
-        events.append(
-            {
-                "event_id": event_id,
-                "hand_id": hand_id,
-                "sequence": n,
-                "occurred_at": at + timedelta(seconds=n),
-                "type": type_,
-                **body,
-            }
-        )
-
-    seats = [{"seat": s, "player_id": f"p{s}", "stack": 10_000} for s in (1, 2, 3)]
-    event(
-        "HandStarted",
-        rulebook="gg-2022-cash-holdem",
-        table_id=table,
-        variant="NT",
-        currency="EUR",
-        smallest_chip=1,
-        small_blind=50,
-        big_blind=100,
-        ante=0,
-        min_bet=100,
-        button=3,
-        seats=seats,
-        shuffle_commitment=None,
-        source=None,
+    return three_handed(
+        f"{table}/{number}",
+        at,
+        table=table,
+        award=award,
+        pot_index=None,
+        cards=cards,
+        ended=ended,
+        duplicate_id=duplicate_id,
     )
-    event("BlindPosted", seat=1, kind="small_blind", amount=50)
-    event("BlindPosted", seat=2, kind="big_blind", amount=100)
-    for seat in (1, 2, 3):
-        event("CardsDealt", target="hole", seat=seat, cards=list(cards[2 * seat - 2 : 2 * seat]))
-    event("ActionTaken", seat=3, action="fold", amount=0)
-    event("ActionTaken", seat=1, action="fold", amount=0)
-    event("PotAwarded", seat=2, amount=award, pot_index=None)
-    if ended:
-        event("HandEnded", finishing_stacks=[])
-    return events
 
 
 def write_day(root: Path, day: date = DAY) -> Path:

@@ -1,6 +1,7 @@
 """One no-limit hold'em hand dealt, played and settled by PokerKit, written as the flat
 events the collusion detector reads (``replayer.events``: HandStarted, BlindPosted,
-ActionTaken, CardsDealt, PotAwarded).
+CardsDealt (every seat's hole cards, as the room's server records them, and the board),
+ActionTaken, PotAwarded).
 
 PokerKit deals the cards from its shuffled deck, refuses any illegal action and pays the
 pots at showdown: what each seat is paid is PokerKit's final stack less what it had left,
@@ -77,6 +78,9 @@ def play_hand(
     for i, amount in enumerate(put):
         if amount:
             emit("BlindPosted", seat=seated[i][0], amount=amount)
+    for i, (seat, _, _) in enumerate(seated):
+        # the room's server deals them: its records hold every seat's cards
+        emit("CardsDealt", target="hole", seat=seat, cards=[repr(c) for c in state.hole_cards[i]])
     board = 0
     aggressor: int | None = None
     while state.status and state.actor_index is not None:

@@ -132,6 +132,9 @@ class SubjectKind(Generic[V]):
     related: Related | None = None
     players: Players = no_players
     about: About = nothing_more
+    no_rulebook: str = "none named"
+    """What ``show`` says of a verdict that names no rulebook and whose findings cite none
+    (table declarations: the floor leaves it to each round, machine or tournament)."""
     across: IdShape | None = None
     """A kind judged across other subjects' events, with none of its own
     (``audit.judging.judged_across``): whether an id has its shape. None: a stored kind,

@@ -12,6 +12,7 @@ from audit.judging.kinds.record import Shown, SubjectKind
 from audit.show.common import declared_setting
 from audit.show.model import Line
 from audit.show.records import table_body
+from audit.wording.labels import RULEBOOK_LEFT_TO_SUBJECTS
 from replayer.terms import TableVerdict, adjudicate_table
 from replayer.verdict import Verdict
 
@@ -35,5 +36,6 @@ TABLE = SubjectKind[TableVerdict](
     noun="table declarations",
     own_table=True,
     undated=True,
+    no_rulebook=RULEBOOK_LEFT_TO_SUBJECTS,
     shown=Shown(_story, setting=declared_setting),
 )

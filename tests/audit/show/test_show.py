@@ -18,6 +18,7 @@ from audit.show.common import FIRST
 from audit.show.model import Part, PokerStory, Role
 from audit.store import AuditStore
 from cli.main import main
+from tests.three_handed import three_handed
 
 DAY = date(2025, 3, 1)
 NOON = datetime(2025, 3, 1, 12, tzinfo=UTC)
@@ -36,50 +37,11 @@ def poker_hand(
     names: tuple[str, str, str] = ("p1", HOSTILE, "p3"),
     minute: int = 0,
 ) -> list[dict[str, Any]]:
-    """Three-handed: blinds 50/100 EUR, two folds, seat 2 (the big blind) wins 150."""
+    """Three-handed (``tests.three_handed``): seat 2 (the big blind) wins 150."""
     at = NOON + timedelta(minutes=minute)
-    events: list[dict[str, Any]] = []
-
-    def event(type_: str, **body: Any) -> None:
-        n = len(events)
-        events.append(
-            {
-                "event_id": f"{hand_id}#{n}",
-                "hand_id": hand_id,
-                "sequence": n,
-                "occurred_at": at + timedelta(seconds=n),
-                "type": type_,
-                **body,
-            }
-        )
-
-    seats = [{"seat": s, "player_id": names[s - 1], "stack": 10_000} for s in (1, 2, 3)]
-    event(
-        "HandStarted",
-        rulebook=rulebook,
-        table_id=table,
-        variant=variant,
-        currency="EUR",
-        smallest_chip=1,
-        small_blind=50,
-        big_blind=100,
-        ante=0,
-        min_bet=100,
-        button=3,
-        seats=seats,
-        shuffle_commitment=None,
-        source=None,
+    return three_handed(
+        hand_id, at, table=table, players=names, award=award, rulebook=rulebook, variant=variant
     )
-    event("BlindPosted", seat=1, kind="small_blind", amount=50)
-    event("BlindPosted", seat=2, kind="big_blind", amount=100)
-    cards = ("As", "Kd", "7c", "2h", "Qs", "Qh")
-    for seat in (1, 2, 3):
-        event("CardsDealt", target="hole", seat=seat, cards=list(cards[2 * seat - 2 : 2 * seat]))
-    event("ActionTaken", seat=3, action="fold", amount=0)
-    event("ActionTaken", seat=1, action="fold", amount=0)
-    event("PotAwarded", seat=2, amount=award, pot_index=0)
-    event("HandEnded", finishing_stacks=[])
-    return events
 
 
 def declaration(table: str, rulebook: str, game: str, **terms: Any) -> dict[str, Any]:

@@ -366,3 +366,46 @@ def test_a_rooms_rebuy_line_records_the_rise_and_without_it_chips_appear(tmp_pat
     assert finding.kind is FindingKind.TOURNAMENT_CHIPS_APPEARED
     assert finding.detail["player"] == "kit_b" and finding.difference == 1500
     assert "1,500 chips came from nowhere" in sentence({**finding.as_dict(), "currency": "CHIPS"})
+
+
+# -- the add-on of a break, which rooms' text does not log ----------------------------------
+# (a real PokerStars rebuy tournament's file: every player who took the add-on in the break
+# between levels V and VI starts the next hand 500 chips up, nothing in the text says so)
+
+
+def _summary(hand: str, stakes: tuple[int, int, int], stacks: dict[str, tuple[int, int]]) -> Any:
+    from replayer.sessions.hands import HandSummary, Seat
+
+    seats = tuple(
+        Seat(n, player, stack, end, 0) for n, (player, (stack, end)) in enumerate(stacks.items(), 1)
+    )
+    return HandSummary(hand, "t 1", AT, "XXX", stakes, 1, None, seats, False, tournament_id="t")
+
+
+BEFORE = {"ann": (3720, 3600), "bo": (600, 1920), "cy": (13575, 13455), "di": (1720, 1120)}
+LEVEL_V, LEVEL_VI = (300, 600, 120), (400, 800, 160)
+
+
+def _rises(after_stakes: tuple[int, int, int], rises: dict[str, int]) -> list[Finding]:
+    from replayer.sessions.continuity import tournament_findings
+
+    after = {p: (end + rises.get(p, 0), 0) for p, (_, end) in BEFORE.items()}
+    return list(
+        tournament_findings(
+            "s", _summary("h1", LEVEL_V, BEFORE), _summary("h2", after_stakes, after)
+        )
+    )
+
+
+def test_the_add_on_of_a_break_is_read_where_several_rise_alike_across_a_level() -> None:
+    assert _rises(LEVEL_VI, dict.fromkeys(BEFORE, 500)) == []
+    assert _rises(LEVEL_VI, {"ann": 500, "bo": 500}) == []  # two took it
+
+
+def test_a_rise_the_break_does_not_explain_is_still_judged() -> None:
+    (alone,) = _rises(LEVEL_VI, {"ann": 500})  # one player alone
+    assert alone.kind is FindingKind.TOURNAMENT_CHIPS_APPEARED
+    assert len(_rises(LEVEL_V, dict.fromkeys(BEFORE, 500))) == 4  # no level change
+    assert len(_rises(LEVEL_VI, {"ann": 500, "bo": 700})) == 2  # different amounts
+    fall = _rises(LEVEL_VI, {"ann": 500, "bo": 500, "cy": -300})
+    assert [f.kind for f in fall] == [FindingKind.TOURNAMENT_CHIPS_VANISHED]
