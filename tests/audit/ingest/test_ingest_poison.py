@@ -15,7 +15,7 @@ from pathlib import Path
 import pytest
 
 from audit.families import family_named
-from audit.ingest import pipeline
+from audit.ingest import file_units
 from audit.ingest.avro_files import write_events
 from audit.ingest.pipeline import ingest
 from audit.ingest.quarantine import entries
@@ -318,14 +318,14 @@ def test_a_conversion_that_raises_anything_is_quarantined_alone(
     folder.mkdir()
     for name in ("a", "b", "c"):
         (folder / f"{name}.phh").write_text(pluribus(phh_sample))
-    convert = pipeline.hand_events
+    convert = file_units.hand_events
 
     def flaky(record, **kwargs):
         if record.source.name == "b.phh":
             raise MemoryError("simulated")
         return convert(record, **kwargs)
 
-    monkeypatch.setattr(pipeline, "hand_events", flaky)
+    monkeypatch.setattr(file_units, "hand_events", flaky)
     summary = ingest(AuditStore(f"sqlite:///{tmp_path / 's.db'}"), [folder])
     assert (summary.subjects_stored, summary.quarantined) == (2, 1)
     assert summary.rejected[0].field == "(record)"
@@ -337,7 +337,7 @@ def test_a_reader_that_fails_loses_only_the_rest_of_its_file(
 ) -> None:
     write_events(tmp_path / "a.avro", POKER, hand_events("t/1") + hand_events("t/2"))
     write_events(tmp_path / "b.avro", POKER, hand_events("t/3"))
-    read = pipeline.iter_avro_units
+    read = file_units.iter_avro_units
 
     def failing(path: Path, **kwargs) -> Iterator:
         for number, item in enumerate(read(path, **kwargs)):
@@ -345,7 +345,7 @@ def test_a_reader_that_fails_loses_only_the_rest_of_its_file(
                 raise RecursionError("simulated")
             yield item
 
-    monkeypatch.setattr(pipeline, "iter_avro_units", failing)
+    monkeypatch.setattr(file_units, "iter_avro_units", failing)
     summary = ingest(AuditStore(f"sqlite:///{tmp_path / 's.db'}"), [tmp_path])
     assert (summary.subjects_stored, summary.quarantined, summary.units_read) == (2, 1, 3)
     rejected = summary.rejected[0]
