@@ -34,14 +34,14 @@ def _related(
     """Tournament id -> what the session kind's record relates to its hands (its
     announcing event, ``kinds.table_session.tournament_announced``), read from ``store``
     once a tournament (none without a store, or for cash hands)."""
+    relate = SESSION.related
+    if store is None or relate is None:
+        return {}
     starts: dict[str, dict[str, Any]] = {}
     for hand in hands:
         started = next((e for e in hand if e.get("type") == "HandStarted"), None)
         if started is not None and started.get("tournament_id") is not None:
             starts.setdefault(str(started["tournament_id"]), started)
-    if store is None or SESSION.related is None:
-        return {}
-    relate = SESSION.related
     return {tid: list(relate(store, TABLE_SESSION, started)) for tid, started in starts.items()}
 
 
